@@ -1,0 +1,129 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_report_error(const fg_error *err, bool json)
+{
+	if (err->source[0])
+		fprintf(stderr, "fgbisect: %s: %s\n", err->source, err->message);
+	else
+		fprintf(stderr, "fgbisect: %s\n", err->message);
+	if (json) {
+		fputs("{\"error\":{\"code\":", stdout);
+		cli_json_string(stdout, fg_error_code_name(err->code));
+		fputs(",\"message\":", stdout);
+		cli_json_string(stdout, err->message);
+		fputs(",\"source\":", stdout);
+		cli_json_string(stdout, err->source);
+		fputs("}}\n", stdout);
+	}
+	return fg_error_exit_status(err);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "fgbisect %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'fgbisect %s --help'.\n", cmd);
+	return 2;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("fgbisect: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool cli_parse_percent(const char *s, double *out)
+{
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || end == s)
+		return false;
+	if (*end == '%')
+		end++;
+	if (*end || !(v >= 0.0 && v <= 100.0))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 when invalid. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t n;
+	unsigned min;
+	unsigned cp;
+	if ((p[0] & 0xe0) == 0xc0) { n = 2; cp = p[0] & 0x1f; min = 0x80; }
+	else if ((p[0] & 0xf0) == 0xe0) { n = 3; cp = p[0] & 0x0f; min = 0x800; }
+	else if ((p[0] & 0xf8) == 0xf0) { n = 4; cp = p[0] & 0x07; min = 0x10000; }
+	else return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	putc('"', out);
+	while (*p) {
+		unsigned char c = *p;
+		if (c == '"' || c == '\\') {
+			putc('\\', out);
+			putc(c, out);
+			p++;
+		} else if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+			p++;
+		} else {
+			size_t n = utf8_sequence(p);
+			if (n == 0) {
+				fputs("\\ufffd", out);
+				p++;
+			} else {
+				fwrite(p, 1, n, out);
+				p += n;
+			}
+		}
+	}
+	putc('"', out);
+}
+
+void cli_json_number(FILE *out, double v, int decimals)
+{
+	fprintf(out, "%.*f", decimals, v);
+}

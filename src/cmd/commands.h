@@ -1,0 +1,11 @@
+/* The subcommands.  Add a command: write src/cmd/cmd_NAME.c with
+ * int cmd_NAME(int argc, char **argv), declare it here and list it in
+ * main.c's table. */
+#ifndef FG_COMMANDS_H
+#define FG_COMMANDS_H
+
+int cmd_share(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_collapse(int argc, char **argv);
+
+#endif

@@ -40,6 +40,8 @@ int fg_error_exit_status(const fg_error *err)
 		return 2;
 	case FG_EFETCH:
 		return 4;
+	case FG_EOUTPUT:
+		return 1;
 	default:
 		return 3;
 	}
@@ -55,6 +57,7 @@ const char *fg_error_code_name(int code)
 	case FG_ENOMEM: return "out-of-memory";
 	case FG_EGIT: return "git";
 	case FG_ECONFIG: return "config";
+	case FG_EOUTPUT: return "output";
 	default: return "internal";
 	}
 }

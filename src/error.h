@@ -18,6 +18,7 @@ enum fg_error_code {
 	FG_EGIT = -5,      /* repository problem (libgit2) */
 	FG_ECONFIG = -6,   /* configuration problem (runs file, git config) */
 	FG_EINTERNAL = -7, /* a bug */
+	FG_EOUTPUT = -8,   /* cannot write the output (a closed pipe, a full disk) */
 };
 
 typedef struct fg_error {
@@ -35,8 +36,8 @@ void fg_error_clear(fg_error *err);
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* The exit status the design's table gives for a failure of a non-run command:
- * usage 2, invalid input 3, fetch 4, anything else 3 for data / 2 for config. */
+/* The exit status the design's table gives for a failure of a non-run command
+ * (usage and configuration 2, invalid input 3, fetch 4, output 1, other 3). */
 int fg_error_exit_status(const fg_error *err);
 
 /* A short name of the code ("usage", "invalid", "fetch", ...), for JSON. */

@@ -7,6 +7,9 @@
 
 int cli_report_error(const fg_error *err, bool json)
 {
+	/* A reader that went away (| head) wanted no more: nothing to say. */
+	if (err->code == FG_EOUTPUT && strstr(err->message, strerror(EPIPE)))
+		return fg_error_exit_status(err);
 	if (err->source[0])
 		fprintf(stderr, "fgbisect: %s: %s\n", err->source, err->message);
 	else
@@ -72,6 +75,59 @@ bool cli_parse_percent(const char *s, double *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	default: break;
+	}
+	if (errno || *end || v == 0 || v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status)
+{
+	switch (opt) {
+	case CLI_OPT_JSON: o->json = true; return true;
+	case CLI_OPT_RAW: o->raw = true; return true;
+	case CLI_OPT_REVERSED: o->reversed = true; return true;
+	case CLI_OPT_MAX_SIZE:
+		if (!parse_size(arg, &o->max_size))
+			*status = cli_usage_error(cmd, "--max-size wants a size in bytes (K, M, G allowed), not '%s'", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
+		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err)
+{
+	fg_read_options ro;
+	fg_read_options_init(&ro);
+	ro.reversed = o->reversed;
+	ro.max_size = o->max_size;
+	int rc = fg_profile_read(info, source, names, &ro, fn, ctx, err);
+	if (rc)
+		return rc;
+	if (info->inverted && !o->reversed)
+		cli_warn("%s: the graph is drawn inverted; if it was made with --reverse its stacks are "
+			 "leaf-first: then pass --reversed", source);
+	if (info->missing_final_newline)
+		cli_warn("%s: the last line has no newline: the file may be cut short", source);
+	return 0;
 }
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 when invalid. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "profile.h"
 
 /* Every subcommand: int cmd_NAME(int argc, char **argv), argv[0] = its name.
  * Returns the process exit status. */
@@ -33,6 +34,38 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses a non-negative decimal / a percentage; false when malformed. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_percent(const char *s, double *out);
+
+/* Options every profile-reading command takes. */
+struct cli_profile_options {
+	bool json;
+	bool raw;          /* --raw: no name normalisation */
+	bool reversed;     /* --reversed: stacks are leaf-first */
+	uint64_t max_size; /* --max-size */
+};
+
+/* Handles --json, --raw, --reversed and --max-size (getopt_long values
+ * CLI_OPT_*); returns false when opt is not one of them.  *status is set to
+ * 2 when the argument is malformed. */
+enum { CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_FIRST_FREE };
+#define CLI_PROFILE_LONG_OPTIONS \
+	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
+	{ "raw", no_argument, NULL, CLI_OPT_RAW }, \
+	{ "reversed", no_argument, NULL, CLI_OPT_REVERSED }, \
+	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }, \
+	{ "help", no_argument, NULL, 'h' }
+#define CLI_PROFILE_OPTIONS_HELP \
+	"      --json          one JSON object on stdout\n" \
+	"      --raw           compare raw frame names (no normalisation of per-run ids)\n" \
+	"      --reversed      the graph holds leaf-first (--reverse) stacks\n" \
+	"      --max-size N    refuse inputs larger than N bytes decompressed (K, M, G; default 4G)\n" \
+	"  -h, --help          this help\n"
+bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status);
+
+/* Reads one profile (a path or "-") and streams it to fn; warns on stderr
+ * about an inverted graph (it may hold reversed stacks) and a collapsed file
+ * without a final newline (it may be cut short). */
+int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
+		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err);
 
 /* JSON output: a string literal with escapes (invalid UTF-8 bytes become
  * U+FFFD so the output is always valid JSON), and a number with fixed

@@ -10,6 +10,7 @@ static const struct cli_command commands[] = {
 	{ "share", cmd_share, "share of frames matching patterns in each profile" },
 	{ "top", cmd_top, "hottest frames by inclusive or self share" },
 	{ "collapse", cmd_collapse, "the profile as sorted collapsed stacks" },
+	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs" },
 };
 
 static void usage(FILE *out)

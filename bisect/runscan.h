@@ -1,0 +1,62 @@
+/* fgbisect — a runs file from a folder of Camunda daily flame-graph artifacts
+ * (`fgbisect runs scan DIR`).
+ *
+ * The daily load tests (zeebe.md §2) publish one artifact per variant, event
+ * and pod:
+ *
+ *     flamegraph-medic-daily-2026-08-31-abc1234-test-grpc-cpu-camunda-0-20260831/
+ *         c8-medic-daily-2026-08-31-abc1234-test-grpc-camunda-0-flamegraph-grpc-cpu-20260831.html
+ *
+ * Both that layout and the files side by side are read; the build date and
+ * the commit come from the benchmark name `medic-daily-DATE-SHA-test[-VARIANT]`
+ * found in the file name or any folder above it (DIR's own path included),
+ * never from the capture date.  docs/runs-file.md has the rules. */
+#ifndef FG_RUNSCAN_H
+#define FG_RUNSCAN_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef struct fg_runscan fg_runscan;
+
+/* One profile found.  Strings live as long as the scan. */
+typedef struct fg_runscan_entry {
+	const char *date;     /* build date, YYYY-MM-DD */
+	const char *commit;   /* the short sha of the benchmark name */
+	const char *node;     /* the pod, "camunda-0"; NULL when no name tells */
+	const char *protocol; /* "grpc" or "rest" from the variant or test type; NULL otherwise */
+	const char *event;    /* "cpu", "wall", "alloc", ...; NULL when no name tells */
+	const char *path;     /* the file, relative to DIR */
+} fg_runscan_entry;
+
+/* A flame-graph file (.html or .html.gz) that was left out, and why. */
+typedef struct fg_runscan_skip {
+	const char *path;     /* relative to DIR */
+	const char *reason;
+} fg_runscan_skip;
+
+/* Walks dir (hidden entries and symbolic links to folders are not followed)
+ * and classifies every .html and .html.gz file by its path.  Files of other
+ * types are ignored silently; flame graphs whose names do not identify a
+ * build are reported as skipped.  The entries come out sorted by date,
+ * commit, node, protocol, event and path.
+ * A folder without any usable flame graph gives an empty scan (the skipped
+ * list says why).  FG_EFETCH when dir or a folder below it cannot be read. */
+int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err);
+
+void fg_runscan_free(fg_runscan *scan);
+
+size_t fg_runscan_count(const fg_runscan *scan);
+const fg_runscan_entry *fg_runscan_at(const fg_runscan *scan, size_t i);
+
+size_t fg_runscan_skipped_count(const fg_runscan *scan);
+const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);
+
+/* The runs file text (*out, NUL-terminated, free() it): a header comment and
+ * one aligned line per entry.  Locations are relative to the folder
+ * relative_to (the runs file's folder), or to DIR when relative_to is NULL.
+ * FG_EFETCH when relative_to cannot be resolved. */
+int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_to, fg_error *err);
+
+#endif

@@ -1,0 +1,16 @@
+#!/bin/bash
+# The test command of the README and of CI: builds fgbisect twice (plain, and
+# with AddressSanitizer + UndefinedBehaviorSanitizer) and runs the whole ctest
+# suite on each.  Tests that need ../shared/fixtures skip loudly without it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFG_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ctest --test-dir build-asan --output-on-failure -j"$jobs"

@@ -1,0 +1,72 @@
+/* fgbisect collapse: the profile as collapsed stacks. */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "collapsed.h"
+#include "commands.h"
+#include "names.h"
+#include "tree.h"
+
+static const char usage[] =
+	"usage: fgbisect collapse [--annotate] [options] PROFILE\n"
+	"\n"
+	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
+	"line per distinct stack, callers before callees and siblings in byte order\n"
+	"of their names.  Frame names are written as async-profiler's plain output\n"
+	"does: kernel frames keep _[k]; --annotate adds every type suffix\n"
+	"(_[j] JIT, _[i] inlined, _[0] interpreted, _[1] C1, _[k] kernel).\n"
+	"\n"
+	"  -a, --annotate      add the frame type suffixes\n"
+	"      --reversed      the graph holds leaf-first (--reverse) stacks\n"
+	"      --max-size N    refuse inputs larger than N bytes decompressed (default 4G)\n"
+	"  -h, --help          this help\n";
+
+int cmd_collapse(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "annotate", no_argument, NULL, 'a' },
+		CLI_PROFILE_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_profile_options po = { 0 };
+	fg_collapsed_write_options wo = { .annotate = false };
+	int status = 0, opt;
+	while (!status && (opt = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+		if (cli_profile_option(&po, opt, optarg, "collapse", &status))
+			continue;
+		switch (opt) {
+		case 'a': wo.annotate = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: status = cli_usage_error("collapse", "unknown option"); break;
+		}
+	}
+	if (!status && (po.json || po.raw))
+		status = cli_usage_error("collapse", "--json and --raw do not apply to collapse");
+	if (!status && optind != argc - 1)
+		status = cli_usage_error("collapse", "give exactly one PROFILE");
+	if (status)
+		return status;
+	const char *source = argv[optind];
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_names *names = NULL;
+	fg_tree *tree = NULL;
+	fg_profile_info info;
+	uint32_t root;
+	int rc = fg_names_new(&names, &err);
+	if (!rc)
+		rc = fg_names_intern(&root, names, "all", 3, &err);
+	if (!rc)
+		rc = fg_tree_new(&tree, root, &err);
+	if (!rc)
+		rc = cli_read_profile(&info, source, names, &po, fg_tree_add_frame, tree, &err);
+	if (!rc)
+		rc = fg_collapsed_write(stdout, tree, names, &wo, &err);
+	if (rc)
+		status = cli_report_error(&err, false);
+	fg_tree_free(tree);
+	fg_names_free(names);
+	return status;
+}

@@ -1,0 +1,158 @@
+/* fgbisect runs scan DIR [-o FILE]: a runs file from Camunda daily artifacts. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "runscan.h"
+
+static const char runs_usage[] =
+	"usage: fgbisect runs scan DIR [-o FILE]\n"
+	"\n"
+	"Writes a runs file listing the Camunda daily-load-test flame graphs under DIR:\n"
+	"artifact folders\n"
+	"  flamegraph-medic-daily-DATE-SHA-test[-VARIANT]-EVENT-camunda-N-YYYYMMDD/\n"
+	"holding POD-flamegraph[-TYPE]-EVENT-YYYYMMDD.html (or .html.gz), or such files\n"
+	"side by side.  The date and commit come from the benchmark name\n"
+	"medic-daily-DATE-SHA-test in the file or folder names (not from the capture\n"
+	"date); a grpc or rest variant or test type gives the protocol, other variants\n"
+	"give '-'; the node is the pod (camunda-N).  Lines are sorted by date, commit,\n"
+	"node, protocol and event.  Flame graphs whose names name no build are skipped\n"
+	"with a warning; other files are ignored.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE  write FILE (replaced atomically); locations are relative\n"
+	"                     to FILE's folder\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"Without -o the runs file goes to standard output with locations relative to\n"
+	"DIR: save it in DIR, or use -o.  See docs/runs-file.md.\n";
+
+/* Writes text to path through a temporary file in the same folder, so that a
+ * reader never sees half a runs file. */
+static int write_atomically(const char *path, const char *text, fg_error *err)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
+	if (!tmp)
+		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	FILE *f = fdopen(fd, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f) {
+		ok = fclose(f) == 0 && ok;
+	} else {
+		close(fd);
+	}
+	/* mkstemp creates 0600; a runs file is as public as its folder. */
+	if (ok) {
+		mode_t mask = umask(0);
+		umask(mask);
+		ok = chmod(tmp, 0666 & ~mask) == 0;
+	}
+	if (!ok || rename(tmp, path) != 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return rc;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* The folder of path, for locations relative to the output file. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static int runs_scan(int argc, char **argv)
+{
+	const char *dir = NULL, *output = NULL;
+	bool options = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+			fputs(runs_usage, stdout);
+			return 0;
+		} else if (options && (!strcmp(a, "-o") || !strcmp(a, "--output"))) {
+			if (++i == argc)
+				return cli_usage_error("runs scan", "%s needs a file name", a);
+			output = argv[i];
+		} else if (options && !strncmp(a, "--output=", 9)) {
+			output = a + 9;
+		} else if (options && !strcmp(a, "--")) {
+			options = false;
+		} else if (options && a[0] == '-' && a[1]) {
+			return cli_usage_error("runs scan", "unknown option '%s'", a);
+		} else if (dir) {
+			return cli_usage_error("runs scan", "one folder only, got '%s' and '%s'", dir, a);
+		} else {
+			dir = a;
+		}
+	}
+	if (!dir)
+		return cli_usage_error("runs scan", "which folder? (fgbisect runs scan DIR)");
+	if (output && !*output)
+		return cli_usage_error("runs scan", "-o needs a file name");
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_runscan *scan = NULL;
+	if (fg_runscan_dir(&scan, dir, &err))
+		return cli_report_error(&err, false);
+	int dirlen = (int)strlen(dir);
+	while (dirlen > 1 && dir[dirlen - 1] == '/')
+		dirlen--;
+	for (size_t i = 0; i < fg_runscan_skipped_count(scan); i++) {
+		const fg_runscan_skip *s = fg_runscan_skipped_at(scan, i);
+		cli_warn("%.*s/%s: skipped: %s", dirlen, dir, s->path, s->reason);
+	}
+	int status = 0;
+	char *text = NULL, *folder = NULL;
+	if (fg_runscan_count(scan) == 0) {
+		fg_error_set(&err, FG_EINVALID, dir, "no Camunda daily flame graph found");
+		status = cli_report_error(&err, false);
+	} else if (output && !(folder = folder_of(output))) {
+		fg_error_set(&err, FG_ENOMEM, output, "out of memory");
+		status = cli_report_error(&err, false);
+	} else if (fg_runscan_format(&text, scan, folder, &err) ||
+	           (output && write_atomically(output, text, &err))) {
+		status = cli_report_error(&err, false);
+	} else if (!output) {
+		fputs(text, stdout);
+	}
+	free(text);
+	free(folder);
+	fg_runscan_free(scan);
+	return status;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "scan"))
+		return runs_scan(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(runs_usage, stdout);
+		return 0;
+	}
+	if (argc < 2)
+		return cli_usage_error("runs", "which action? (fgbisect runs scan DIR)");
+	return cli_usage_error("runs", "unknown action '%s' (fgbisect runs scan DIR)", argv[1]);
+}

@@ -1,0 +1,216 @@
+#include "collapsed.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const suffixes[FG_FRAME_TYPE_COUNT] = {
+	[FG_FRAME_INTERPRETED] = "_[0]", [FG_FRAME_JIT] = "_[j]", [FG_FRAME_INLINED] = "_[i]",
+	[FG_FRAME_NATIVE] = "", [FG_FRAME_CPP] = "", [FG_FRAME_KERNEL] = "_[k]", [FG_FRAME_C1] = "_[1]",
+};
+
+const char *fg_frame_type_suffix(enum fg_frame_type type)
+{
+	return type < FG_FRAME_TYPE_COUNT ? suffixes[type] : "";
+}
+
+static bool contains(const char *s, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(s + i, what, n))
+			return true;
+	return false;
+}
+
+size_t fg_collapsed_frame_type(const char *name, size_t len, uint8_t *type)
+{
+	if (len > 4 && name[len - 4] == '_' && name[len - 3] == '[' && name[len - 1] == ']') {
+		switch (name[len - 2]) {
+		case 'j': *type = FG_FRAME_JIT; return len - 4;
+		case 'i': *type = FG_FRAME_INLINED; return len - 4;
+		case 'k': *type = FG_FRAME_KERNEL; return len - 4;
+		case '0': *type = FG_FRAME_INTERPRETED; return len - 4;
+		case '1': *type = FG_FRAME_C1; return len - 4;
+		default: break;
+		}
+	}
+	/* async-profiler's converter guesses the same way (FlameGraph.detectType). */
+	if (contains(name, len, "::") || (len > 1 && (name[0] == '-' || name[0] == '+') && name[1] == '['))
+		*type = FG_FRAME_CPP;
+	else if ((len > 0 && name[0] != '[' && memchr(name + 1, '/', len - 1)) ||
+		 (len > 0 && name[0] >= 'A' && name[0] <= 'Z' && memchr(name, '.', len)))
+		*type = FG_FRAME_JIT;
+	else
+		*type = FG_FRAME_NATIVE;
+	return len;
+}
+
+struct stack_buf {
+	uint32_t *names;
+	uint8_t *types;
+	size_t cap;
+};
+
+static int reserve(struct stack_buf *b, size_t n)
+{
+	if (n <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap * 2 : 256;
+	while (cap < n)
+		cap *= 2;
+	uint32_t *names = realloc(b->names, cap * sizeof(*names));
+	if (!names)
+		return -1;
+	b->names = names;
+	uint8_t *types = realloc(b->types, cap);
+	if (!types)
+		return -1;
+	b->types = types;
+	b->cap = cap;
+	return 0;
+}
+
+static int bad_line(fg_input *in, fg_error *err, const char *what)
+{
+	return fg_error_set(err, FG_EINVALID, fg_input_name(in), "line %llu: %s",
+			    (unsigned long long)fg_input_line_number(in), what);
+}
+
+int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_names *names,
+		      bool reversed, fg_error *err)
+{
+	struct stack_buf b = { 0 };
+	char *line;
+	size_t len;
+	int rc;
+	uint64_t stacks = 0;
+	info->format = FG_FORMAT_COLLAPSED;
+	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
+		if (len == 0)
+			continue;
+		/* The count follows the last space: names may contain spaces. */
+		char *sp = memrchr(line, ' ', len);
+		if (!sp || sp == line || sp + 1 == line + len) {
+			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
+			break;
+		}
+		uint64_t count = 0;
+		const char *c = sp + 1;
+		for (; c < line + len && *c >= '0' && *c <= '9'; c++) {
+			unsigned d = (unsigned)(*c - '0');
+			if (count > (UINT64_MAX - d) / 10) {
+				rc = bad_line(in, err, "sample count overflows 64 bits");
+				goto out;
+			}
+			count = count * 10 + d;
+		}
+		if (c != line + len) {
+			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
+			break;
+		}
+		size_t n = 0;
+		for (char *f = line; f <= sp; n++) {
+			char *e = memchr(f, ';', (size_t)(sp - f));
+			if (!e)
+				e = sp;
+			if (e == f) {
+				rc = bad_line(in, err, "empty frame name");
+				goto out;
+			}
+			if (reserve(&b, n + 1)) {
+				rc = fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+				goto out;
+			}
+			size_t nl = fg_collapsed_frame_type(f, (size_t)(e - f), &b.types[n]);
+			if ((rc = fg_names_intern(&b.names[n], names, f, nl, err)) != 0)
+				goto out;
+			f = e + 1;
+		}
+		if (reversed) {
+			for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+				uint32_t t = b.names[i];
+				b.names[i] = b.names[j];
+				b.names[j] = t;
+				uint8_t y = b.types[i];
+				b.types[i] = b.types[j];
+				b.types[j] = y;
+			}
+		}
+		if ((rc = fg_tree_add_stack(tree, b.names, b.types, n, count, err)) != 0) {
+			fg_error_set(err, err->code, fg_input_name(in), "line %llu: %s",
+				     (unsigned long long)fg_input_line_number(in), err->message);
+			break;
+		}
+		stacks++;
+	}
+	if (rc == 0 && stacks == 0)
+		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no stacks: an empty profile");
+	info->missing_final_newline = fg_input_missing_final_newline(in);
+out:
+	free(b.names);
+	free(b.types);
+	return rc < 0 ? rc : 0;
+}
+
+struct writer {
+	FILE *out;
+	const fg_tree *tree;
+	const fg_names *names;
+	bool annotate;
+	char *line;
+	size_t cap;
+	size_t *ends;   /* line length after the frame at each depth */
+	size_t ends_cap;
+};
+
+static int write_node(void *ctx, uint32_t id, fg_error *err)
+{
+	struct writer *w = ctx;
+	const fg_tree_node *n = fg_tree_node_at(w->tree, id);
+	if (n->depth == 0)
+		return 0;
+	if (n->depth >= w->ends_cap) {
+		size_t cap = w->ends_cap ? w->ends_cap * 2 : 256;
+		size_t *e = realloc(w->ends, cap * sizeof(*e));
+		if (!e)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		w->ends = e;
+		w->ends_cap = cap;
+	}
+	size_t start = n->depth == 1 ? 0 : w->ends[n->depth - 1];
+	const char *suffix = w->annotate || n->type == FG_FRAME_KERNEL ? fg_frame_type_suffix(n->type) : "";
+	size_t nl = fg_names_length(w->names, n->name), sl = strlen(suffix);
+	size_t need = start + 1 + nl + sl + 24;
+	if (need > w->cap) {
+		size_t cap = need * 2;
+		char *l = realloc(w->line, cap);
+		if (!l)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		w->line = l;
+		w->cap = cap;
+	}
+	char *p = w->line + start;
+	if (n->depth > 1)
+		*p++ = ';';
+	memcpy(p, fg_names_get(w->names, n->name), nl);
+	memcpy(p + nl, suffix, sl);
+	w->ends[n->depth] = (size_t)(p + nl + sl - w->line);
+	if (n->self > 0) {
+		size_t len = w->ends[n->depth];
+		len += (size_t)snprintf(w->line + len, 24, " %llu\n", (unsigned long long)n->self);
+		if (fwrite(w->line, 1, len, w->out) != len)
+			return fg_error_set(err, FG_EOUTPUT, NULL, "cannot write the output: %s", strerror(errno));
+	}
+	return 0;
+}
+
+int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
+		       const fg_collapsed_write_options *opts, fg_error *err)
+{
+	struct writer w = { .out = out, .tree = tree, .names = names, .annotate = opts && opts->annotate };
+	int rc = fg_tree_walk(tree, names, write_node, &w, err);
+	free(w.line);
+	free(w.ends);
+	return rc;
+}

@@ -1,0 +1,529 @@
+#include "html.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The page is read line by line: the template header (title, drawing flag,
+ * maxdiff), then either the 3.x+ cpool and f/u/n block, or the 2.x f() lines,
+ * then the footer.  Frames are checked as they stream: inside the parent, no
+ * overlap with the previous sibling, levels rising by one at most. */
+
+enum { MAX_COUNTERS = 7 };
+
+struct level {
+	uint64_t left, right; /* the frame's extent */
+	uint64_t next;        /* where its next child may start */
+};
+
+struct parser {
+	fg_input *in;
+	fg_names *names;
+	fg_frame_fn fn;
+	void *ctx;
+	fg_profile_info *info;
+	fg_error *err;
+
+	uint32_t *cpool;       /* cpool index -> name id */
+	size_t ncpool, cpool_cap;
+	char *prev;            /* the previous full cpool string */
+	size_t prev_len, prev_cap;
+
+	struct level *levels;
+	uint32_t nlevels;      /* levels in use: depth of the current frame + 1 */
+	uint32_t levels_cap;
+	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
+
+	uint64_t level0, left0, width0; /* the JS writer's running state (3.x+) */
+};
+
+static int invalid(struct parser *p, const char *msg)
+{
+	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in), "line %llu: %s",
+			    (unsigned long long)fg_input_line_number(p->in), msg);
+}
+
+size_t fg_html_unescape(char *s, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '\\' || s[i + 1] == '\'')) {
+			s[o++] = s[++i];
+			continue;
+		}
+		s[o++] = s[i];
+	}
+	return o;
+}
+
+/* Parses a decimal number at *s; fails on overflow or no digit. */
+static bool parse_u64(const char **s, const char *end, uint64_t *out)
+{
+	const char *p = *s;
+	uint64_t v = 0;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+		p++;
+	}
+	*s = p;
+	*out = v;
+	return true;
+}
+
+static int push_level(struct parser *p, uint32_t level)
+{
+	if (level >= p->levels_cap) {
+		uint32_t cap = p->levels_cap ? p->levels_cap * 2 : 256;
+		struct level *l = realloc(p->levels, (size_t)cap * sizeof(*l));
+		if (!l)
+			return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+		p->levels = l;
+		p->levels_cap = cap;
+	}
+	return 0;
+}
+
+/* Checks one frame against the tree so far and hands it to the visitor. */
+__attribute__((always_inline)) static inline int emit(struct parser *p, uint64_t level, uint64_t left, uint64_t width, uint32_t name, uint8_t type)
+{
+	if (width == 0)
+		return invalid(p, "frame of zero width");
+	if (p->nlevels == 0) {
+		if (level != 0 || left != 0)
+			return invalid(p, "the first frame is not the root at level 0");
+		p->info->total = width;
+	} else {
+		if (level == 0)
+			return invalid(p, "a second root frame");
+		if (level > p->nlevels)
+			return invalid(p, "level jumps by more than one");
+		struct level *parent = &p->levels[level - 1];
+		if (left < parent->next)
+			return invalid(p, left < parent->left ? "frame starts left of its parent"
+							      : "frame overlaps its previous sibling");
+		if (left > parent->right || width > parent->right - left)
+			return invalid(p, "frame is wider than its parent");
+		parent->next = left + width;
+	}
+	int rc = push_level(p, (uint32_t)level);
+	if (rc)
+		return rc;
+	p->levels[level] = (struct level){ left, left + width, left };
+	p->nlevels = (uint32_t)level + 1;
+	p->info->frames++;
+	fg_frame f = { .depth = (uint32_t)level, .name = name, .type = type, .total = width };
+	return p->fn(p->ctx, &f, p->err);
+}
+
+static int truncated(struct parser *p)
+{
+	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in),
+			    "truncated: the flame graph data ends before the page footer");
+}
+
+/* The frame block ends with search() (or render() in 2.0-2.6 pages). */
+static int footer_line(struct parser *p, const char *line)
+{
+	if (!strncmp(line, "search(", 7) || !strncmp(line, "render(", 7))
+		return 0;
+	return invalid(p, "unexpected line after the frame data");
+}
+
+static int read_footer(struct parser *p)
+{
+	char *line;
+	size_t len;
+	int rc;
+	do {
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			return truncated(p);
+	} while (len == 0);
+	return footer_line(p, line);
+}
+
+/* ---- 3.x and 4.x: cpool + f/u/n ---------------------------------------- */
+
+static int cpool_add(struct parser *p, char *line, size_t len)
+{
+	/* 'X...' or 'X...', — the content lies between the first and last quote. */
+	char *q = memrchr(line, '\'', len);
+	if (len < 2 || line[0] != '\'' || !q || q == line || !(q + 1 == line + len || (q[1] == ',' && q + 2 == line + len)))
+		return invalid(p, "malformed cpool entry");
+	char *s = line + 1;
+	size_t n = fg_html_unescape(s, (size_t)(q - s));
+	if (p->ncpool == p->cpool_cap) {
+		size_t cap = p->cpool_cap ? p->cpool_cap * 2 : 4096;
+		uint32_t *c = realloc(p->cpool, cap * sizeof(*c));
+		if (!c)
+			return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+		p->cpool = c;
+		p->cpool_cap = cap;
+	}
+	const char *full = s;
+	size_t full_len = n;
+	if (p->ncpool == 0) {
+		if (n != 3 || memcmp(s, "all", 3) != 0)
+			return invalid(p, "the cpool does not start with 'all'");
+	} else {
+		/* The first byte is 32 + the length of the prefix shared with the
+		 * previous string, in bytes (as the native writer counts). */
+		if (n == 0 || (unsigned char)s[0] < 32 || (unsigned char)s[0] > 32 + 95)
+			return invalid(p, "bad prefix length in cpool entry");
+		size_t prefix = (unsigned char)s[0] - 32;
+		if (prefix > p->prev_len)
+			return invalid(p, "cpool prefix longer than the previous string");
+		size_t need = prefix + n - 1;
+		if (need > p->prev_cap) {
+			size_t cap = need * 2;
+			char *b = realloc(p->prev, cap);
+			if (!b)
+				return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+			p->prev = b;
+			p->prev_cap = cap;
+		}
+		memcpy(p->prev + prefix, s + 1, n - 1);
+		full = p->prev;
+		full_len = need;
+		if (memchr(full, '\0', full_len))
+			return invalid(p, "NUL in a name");
+	}
+	uint32_t id;
+	int rc = fg_names_intern(&id, p->names, full, full_len, p->err);
+	if (rc)
+		return rc;
+	if (p->ncpool == 0)
+		memcpy(p->prev, "all", 3); /* the JS unpack() chains from 'all' */
+	p->prev_len = full_len;
+	p->cpool[p->ncpool++] = id;
+	return 0;
+}
+
+/* Parses "N,N,...,N)" at s and sets *after past the ')': the hot loop of a
+ * 3.x+ file, so no bounds checks (the caller's line ends in '\0' or '\n', and
+ * 19 digits always fit in 64 bits).  Returns the count, -1 when malformed,
+ * -2 on a minus sign. */
+__attribute__((always_inline)) static inline int parse_call_args(const char *s, uint64_t *args, const char **after)
+{
+	int n = 0;
+	for (;;) {
+		unsigned d = (unsigned)(*s - '0');
+		if (d > 9)
+			return *s == '-' ? -2 : -1;
+		uint64_t v = d;
+		int digits = 1;
+		while ((d = (unsigned)(*++s - '0')) <= 9) {
+			if (++digits > 19)
+				return -1;
+			v = v * 10 + d;
+		}
+		args[n++] = v;
+		if (*s == ',' && n < MAX_COUNTERS) {
+			s++;
+			continue;
+		}
+		if (*s != ')')
+			return -1;
+		*after = s + 1;
+		return n;
+	}
+}
+
+/* One f/u/n call, its arguments parsed. */
+__attribute__((always_inline)) static inline int frame_call(struct parser *p, char call, const uint64_t *a, int n)
+{
+	uint64_t key = a[0], level, dx, width = 0;
+	switch (call) {
+	case 'f':
+		if (n != 3 && n != 4 && n != 7)
+			return invalid(p, "malformed f() call");
+		level = a[1];
+		dx = a[2];
+		if (n > 3)
+			width = a[3];
+		break;
+	case 'u':
+	case 'n':
+		if (n != 1 && n != 2 && n != 5)
+			return invalid(p, call == 'u' ? "malformed u() call" : "malformed n() call");
+		if (p->nlevels == 0 && call == 'u')
+			return invalid(p, "u() before the root frame");
+		level = call == 'u' ? p->level0 + 1 : p->level0;
+		dx = call == 'u' ? 0 : p->width0;
+		if (n > 1)
+			width = a[1];
+		break;
+	default:
+		return invalid(p, "unexpected line in the frame block");
+	}
+	if ((key >> 3) >= p->ncpool)
+		return invalid(p, "string index out of range");
+	if ((key & 7) >= FG_FRAME_TYPE_COUNT)
+		return invalid(p, "unknown frame type");
+	if (p->left0 > UINT64_MAX - dx)
+		return invalid(p, "offset overflows");
+	/* As the JS does: width 0 or absent means "the previous width". */
+	if (width == 0)
+		width = p->width0;
+	p->level0 = level;
+	p->left0 += dx;
+	p->width0 = width;
+	return emit(p, level, p->left0, width, p->cpool[key >> 3], (uint8_t)(key & 7));
+}
+
+/* A frame-block line read the slow way (NUL-terminated). */
+static int frame_line(struct parser *p, const char *line, size_t len)
+{
+	uint64_t a[MAX_COUNTERS];
+	const char *after;
+	if (len < 4 || line[1] != '(')
+		return invalid(p, "unexpected line in the frame block");
+	int n = parse_call_args(line + 2, a, &after);
+	if (n == -2)
+		return invalid(p, "negative offset or count");
+	if (n < 0 || *after != '\0')
+		return invalid(p, "malformed frame call");
+	return frame_call(p, line[0], a, n);
+}
+
+/* The common line "f(...)\n" straight from the input buffer; false when the
+ * line needs the slow path (not whole in the buffer, not a plain call). */
+static bool fast_frame(int *rc, struct parser *p)
+{
+	const char *s, *end, *after;
+	uint64_t a[MAX_COUNTERS];
+	fg_input_window(&s, &end, p->in);
+	if (s + 2 >= end || (s[0] != 'f' && s[0] != 'u' && s[0] != 'n') || s[1] != '(')
+		return false;
+	int n = parse_call_args(s + 2, a, &after);
+	if (n < 0 || *after != '\n' || after >= end)
+		return false;
+	fg_input_consume_line(p->in, after + 1);
+	*rc = frame_call(p, s[0], a, n);
+	return true;
+}
+
+static bool is_diff_line(const char *line, size_t len)
+{
+	if (len < 3 || line[0] != 'd' || line[1] != '=')
+		return false;
+	if (len == 3 && line[2] == 'U')
+		return true;
+	size_t i = 2 + (line[2] == '-');
+	if (i == len)
+		return false;
+	for (; i < len; i++)
+		if (line[i] < '0' || line[i] > '9')
+			return false;
+	return true;
+}
+
+static int read_v3(struct parser *p)
+{
+	char *line;
+	size_t len;
+	int rc;
+	p->info->format = FG_FORMAT_HTML_V3;
+	/* The string table, up to "];". */
+	for (;;) {
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			goto cut;
+		if (len >= 2 && line[0] == ']' && line[1] == ';')
+			break;
+		if ((rc = cpool_add(p, line, len)) != 0)
+			return rc;
+	}
+	if (p->ncpool == 0)
+		return invalid(p, "empty cpool");
+	/* Skip to the blank line that opens the frame block (past unpack()). */
+	do {
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			goto cut;
+	} while (len != 0);
+	for (;;) {
+		if (fast_frame(&rc, p)) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			goto cut;
+		if (len == 0)
+			break;
+		if (line[0] == 'd' && is_diff_line(line, len))
+			continue;
+		if ((rc = frame_line(p, line, len)) != 0)
+			return rc;
+	}
+	return read_footer(p);
+cut:
+	return rc < 0 ? rc : truncated(p);
+}
+
+/* ---- 2.x: f(level,left,width,type,'title'[,inln,c1,int]) -------------- */
+
+static const uint8_t old_type_map[5] = {
+	FG_FRAME_JIT, FG_FRAME_INLINED, FG_FRAME_KERNEL, FG_FRAME_CPP, FG_FRAME_NATIVE
+};
+
+static bool looks_like_v2_frame(const char *line, size_t len)
+{
+	/* f(digits,digits,digits,digits,' */
+	const char *s = line + 2, *end = line + len;
+	if (len < 11 || line[0] != 'f' || line[1] != '(')
+		return false;
+	for (int i = 0; i < 4; i++) {
+		uint64_t v;
+		if (!parse_u64(&s, end, &v) || s >= end || *s != ',')
+			return false;
+		s++;
+	}
+	return s < end && *s == '\'';
+}
+
+static int frame_v2(struct parser *p, char *line, size_t len)
+{
+	const char *s = line + 2, *end = line + len;
+	uint64_t a[4];
+	for (int i = 0; i < 4; i++) {
+		if (s < end && *s == '-')
+			return invalid(p, "negative offset or count");
+		if (!parse_u64(&s, end, &a[i]) || s >= end || *s != ',')
+			return invalid(p, "malformed f() call");
+		s++;
+	}
+	/* The title runs to the last quote: native 2.x writers do not escape
+	 * backslashes, so scanning for an unescaped quote could stop early. */
+	char *open = (char *)s, *close = memrchr(line, '\'', len);
+	if (s >= end || *open != '\'' || close == open)
+		return invalid(p, "malformed f() title");
+	uint64_t counters[MAX_COUNTERS];
+	const char *rest = close + 1;
+	if (!(rest + 1 == end && *rest == ')')) {
+		const char *after;
+		if (rest >= end || *rest != ',' || parse_call_args(rest + 1, counters, &after) != 3 || *after)
+			return invalid(p, "malformed f() call after the title");
+	}
+	size_t n = fg_html_unescape(open + 1, (size_t)(close - open - 1));
+	uint64_t type = a[3];
+	if (p->nlevels == 0)
+		p->old_types = type == 4; /* the root is native: 4 before 2.7, 3 after */
+	if (p->old_types ? type > 4 : type >= FG_FRAME_TYPE_COUNT)
+		return invalid(p, "unknown frame type");
+	uint8_t t = p->old_types ? old_type_map[type] : (uint8_t)type;
+	uint32_t id;
+	int rc = fg_names_intern(&id, p->names, open + 1, n, p->err);
+	if (rc)
+		return rc;
+	return emit(p, a[0], a[1], a[2], id, t);
+}
+
+static int read_v2(struct parser *p, char *line, size_t len)
+{
+	int rc;
+	p->info->format = FG_FORMAT_HTML_V2;
+	for (;;) {
+		if ((rc = frame_v2(p, line, len)) != 0)
+			return rc;
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			goto cut;
+		if (len < 2 || line[0] != 'f' || line[1] != '(')
+			break;
+	}
+	if (len != 0)
+		return footer_line(p, line);
+	return read_footer(p);
+cut:
+	return rc < 0 ? rc : truncated(p);
+}
+
+/* ---- the template header ------------------------------------------------ */
+
+/* The value of a declaration "let|var|const NAME = VALUE;", past a writer's
+ * marker comment; NULL for other lines (assignments in the page's code). */
+static const char *js_value(const char *line, size_t len, const char *name)
+{
+	const char *s = line, *end = line + len;
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	size_t nl = strlen(name);
+	if ((size_t)(end - s) > 4 && (!strncmp(s, "let ", 4) || !strncmp(s, "var ", 4)))
+		s += 4;
+	else if ((size_t)(end - s) > 6 && !strncmp(s, "const ", 6))
+		s += 6;
+	else
+		return NULL;
+	if ((size_t)(end - s) < nl + 3 || strncmp(s, name, nl) || strncmp(s + nl, " = ", 3))
+		return NULL;
+	s += nl + 3;
+	if (end - s > 2 && s[0] == '/' && s[1] == '*') {
+		const char *c = strstr(s, "*/");
+		if (!c)
+			return NULL;
+		s = c + 2;
+	}
+	return s;
+}
+
+static void header_line(struct parser *p, const char *line, size_t len)
+{
+	const char *v;
+	const char *h1 = len >= 4 ? strstr(line, "<h1>") : NULL;
+	if (h1) {
+		const char *e = strstr(h1, "</h1>");
+		size_t n = e ? (size_t)(e - h1 - 4) : strlen(h1 + 4);
+		if (n >= sizeof(p->info->title))
+			n = sizeof(p->info->title) - 1;
+		memcpy(p->info->title, h1 + 4, n);
+		p->info->title[n] = '\0';
+	} else if ((v = js_value(line, len, "inverted")) || (v = js_value(line, len, "reverse"))) {
+		p->info->inverted = !strncmp(v, "true", 4);
+	} else if ((v = js_value(line, len, "maxdiff"))) {
+		p->info->differential = *v >= '0' && *v <= '9';
+	}
+}
+
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frame_fn fn, void *ctx,
+		 fg_error *err)
+{
+	struct parser p = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err };
+	char *line;
+	size_t len;
+	int rc;
+	p.prev_cap = 256;
+	if (!(p.prev = malloc(p.prev_cap)))
+		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
+		if (len >= 15 && !strncmp(line, "const cpool = [", 15)) {
+			rc = read_v3(&p);
+			goto done;
+		}
+		if (line[0] == 'f' && looks_like_v2_frame(line, len)) {
+			rc = read_v2(&p, line, len);
+			goto done;
+		}
+		header_line(&p, line, len);
+	}
+	if (rc == 0)
+		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),
+				  "an HTML page without async-profiler flame graph data");
+done:
+	if (rc == 0 && p.nlevels == 0)
+		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "the flame graph has no frames");
+	if (rc == 0)
+		rc = fn(ctx, NULL, err);
+	free(p.cpool);
+	free(p.prev);
+	free(p.levels);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* fgbisect — async-profiler HTML flame graphs, 2.0 to 4.x
+ * (see docs/formats.md and ../shared/docs/asprof-html-format.md). */
+#ifndef FG_HTML_H
+#define FG_HTML_H
+
+#include "input.h"
+#include "profile.h"
+
+/* Streams the frames of the HTML page in `in` to fn, in the file's own DFS
+ * order, checking every frame against its parent and siblings.  Fails with
+ * FG_EINVALID on a page without flame-graph data, a truncated frame block or
+ * an inconsistent frame. */
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frame_fn fn, void *ctx,
+		 fg_error *err);
+
+/* Decodes the JavaScript string escapes async-profiler writes (\\ and \') in
+ * place; any other backslash is kept with the byte after it, because native
+ * 2.x writers do not escape backslashes.  Returns the new length. */
+size_t fg_html_unescape(char *s, size_t len);
+
+#endif

@@ -1,0 +1,326 @@
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define BUF_INITIAL (256u << 10)
+#define RAW_SIZE (128u << 10)
+
+struct fg_input {
+	char name[512];
+	int fd;                  /* -1 for memory input */
+	bool close_fd;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+
+	bool gzip;
+	bool z_started, z_member_done;
+	z_stream z;
+	unsigned char *raw;      /* compressed bytes read from fd/mem */
+	bool raw_eof;
+
+	char *buf;               /* decompressed content: [start, end) unread */
+	size_t cap, start, end;
+	bool eof;                /* no more content after end */
+	uint64_t produced;       /* decompressed bytes so far */
+	uint64_t max_size;
+	uint64_t base;           /* absolute offset of buf[0] */
+
+	bool reject_nul;
+	uint64_t nul_at;         /* absolute offset of the first NUL, or UINT64_MAX */
+	uint64_t line_no;
+	bool missing_newline;
+};
+
+static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_error *err)
+{
+	fg_input *in = calloc(1, sizeof(*in));
+	if (!in)
+		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
+	snprintf(in->name, sizeof(in->name), "%s", name);
+	in->fd = -1;
+	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
+	in->nul_at = UINT64_MAX;
+	in->cap = BUF_INITIAL;
+	in->buf = malloc(in->cap + 1);
+	in->raw = malloc(RAW_SIZE);
+	if (!in->buf || !in->raw) {
+		fg_input_free(in);
+		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
+	}
+	in->buf[0] = '\n'; /* the sentinel of fg_input_window */
+	*out = in;
+	return 0;
+}
+
+int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error *err)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fg_error_set(err, FG_EFETCH, path, "cannot open: %s", strerror(errno));
+	int rc = input_init(out, is_stdin ? "<stdin>" : path, max_size, err);
+	if (rc) {
+		if (!is_stdin)
+			close(fd);
+		return rc;
+	}
+	(*out)->fd = fd;
+	(*out)->close_fd = !is_stdin;
+	return 0;
+}
+
+int fg_input_open_memory(fg_input **out, const void *data, size_t len, const char *name,
+			 uint64_t max_size, fg_error *err)
+{
+	int rc = input_init(out, name, max_size, err);
+	if (rc)
+		return rc;
+	(*out)->mem = data;
+	(*out)->mem_len = len;
+	return 0;
+}
+
+void fg_input_free(fg_input *in)
+{
+	if (!in)
+		return;
+	if (in->close_fd)
+		close(in->fd);
+	if (in->z_started)
+		inflateEnd(&in->z);
+	free(in->raw);
+	free(in->buf);
+	free(in);
+}
+
+/* Reads raw (possibly compressed) bytes; 0 at end of input. */
+static int read_raw(size_t *got, fg_input *in, unsigned char *dst, size_t want, fg_error *err)
+{
+	if (in->fd < 0) {
+		size_t n = in->mem_len - in->mem_pos;
+		if (n > want)
+			n = want;
+		memcpy(dst, in->mem + in->mem_pos, n);
+		in->mem_pos += n;
+		*got = n;
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = read(in->fd, dst, want);
+		if (n >= 0) {
+			*got = (size_t)n;
+			return 0;
+		}
+		if (errno != EINTR)
+			return fg_error_set(err, FG_EFETCH, in->name, "read error: %s", strerror(errno));
+	}
+}
+
+/* Appends up to room decompressed bytes at dst; *got 0 means the end. */
+static int produce_gzip(size_t *got, fg_input *in, char *dst, size_t room, fg_error *err)
+{
+	if (room > (1u << 30))
+		room = 1u << 30;
+	in->z.next_out = (unsigned char *)dst;
+	in->z.avail_out = (uInt)room;
+	while (in->z.avail_out == room) {
+		if (in->z.avail_in == 0 && !in->raw_eof) {
+			size_t n;
+			int rc = read_raw(&n, in, in->raw, RAW_SIZE, err);
+			if (rc)
+				return rc;
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)n;
+			in->raw_eof = n == 0;
+		}
+		if (in->z_member_done) {
+			if (in->z.avail_in == 0 && in->raw_eof)
+				break;
+			if (in->z.avail_in == 0)
+				continue;
+			/* Another gzip member follows (as `cat a.gz b.gz` makes). */
+			if (in->z.next_in[0] != 0x1f)
+				return fg_error_set(err, FG_EINVALID, in->name, "trailing garbage after gzip data");
+			if (inflateReset(&in->z) != Z_OK)
+				return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data");
+			in->z_member_done = false;
+		}
+		if (in->z.avail_in == 0 && in->raw_eof)
+			return fg_error_set(err, FG_EINVALID, in->name,
+					    "truncated gzip data (the compressed stream ends early)");
+		int zr = inflate(&in->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END)
+			in->z_member_done = true;
+		else if (zr == Z_MEM_ERROR)
+			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
+		else if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data: %s",
+					    in->z.msg ? in->z.msg : "bad stream");
+	}
+	*got = room - in->z.avail_out;
+	return 0;
+}
+
+/* Reads more content after end; grows the buffer when it is full. */
+static int fill(fg_input *in, fg_error *err)
+{
+	if (in->eof)
+		return 0;
+	if (in->start > 0 && (in->start == in->end || in->end == in->cap)) {
+		memmove(in->buf, in->buf + in->start, in->end - in->start);
+		in->base += in->start;
+		in->end -= in->start;
+		in->start = 0;
+	}
+	if (in->end == in->cap) {
+		/* One line fills the whole buffer: grow (bounded by --max-size). */
+		size_t cap = in->cap * 2;
+		char *b = realloc(in->buf, cap + 1);
+		if (!b)
+			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory (a line of %zu bytes)", in->cap);
+		in->buf = b;
+		in->cap = cap;
+	}
+	size_t room = in->cap - in->end, got = 0;
+	if (!in->z_started && !in->gzip && in->produced == 0) {
+		/* First read: sniff the gzip magic in the raw bytes. */
+		size_t n;
+		int rc = read_raw(&n, in, in->raw, RAW_SIZE, err);
+		if (rc)
+			return rc;
+		if (n >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
+			in->gzip = true;
+			if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+				return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
+			in->z_started = true;
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)n;
+		} else {
+			if (n > room)
+				n = room; /* cannot happen: RAW_SIZE < BUF_INITIAL */
+			memcpy(in->buf + in->end, in->raw, n);
+			got = n;
+			if (n == 0)
+				in->eof = true;
+			goto produced;
+		}
+	}
+	if (in->gzip) {
+		int rc = produce_gzip(&got, in, in->buf + in->end, room, err);
+		if (rc)
+			return rc;
+	} else {
+		int rc = read_raw(&got, in, (unsigned char *)in->buf + in->end, room, err);
+		if (rc)
+			return rc;
+	}
+	if (got == 0)
+		in->eof = true;
+produced:
+	if (in->reject_nul && in->nul_at == UINT64_MAX) {
+		char *z = memchr(in->buf + in->end, '\0', got);
+		if (z)
+			in->nul_at = in->base + (uint64_t)(z - in->buf);
+	}
+	in->end += got;
+	in->buf[in->end] = '\n'; /* the sentinel of fg_input_window */
+	in->produced += got;
+	if (in->produced > in->max_size)
+		return fg_error_set(err, FG_EINVALID, in->name,
+				    "content is larger than --max-size (%llu bytes)%s",
+				    (unsigned long long)in->max_size,
+				    in->gzip ? "; a gzip bomb?" : "");
+	return 0;
+}
+
+int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err)
+{
+	while (in->end - in->start < want && !in->eof) {
+		int rc = fill(in, err);
+		if (rc)
+			return rc;
+	}
+	*data = in->buf + in->start;
+	*len = in->end - in->start;
+	return 0;
+}
+
+void fg_input_reject_nul(fg_input *in)
+{
+	in->reject_nul = true;
+	char *z = memchr(in->buf + in->start, '\0', in->end - in->start);
+	if (z && in->nul_at == UINT64_MAX)
+		in->nul_at = in->base + (uint64_t)(z - in->buf);
+}
+
+int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err)
+{
+	size_t scanned = in->start;
+	char *nl;
+	for (;;) {
+		nl = memchr(in->buf + scanned, '\n', in->end - scanned);
+		if (nl || in->eof)
+			break;
+		size_t off = scanned - in->start;
+		int rc = fill(in, err);
+		if (rc)
+			return rc;
+		scanned = in->start + off;
+	}
+	if (!nl) {
+		if (in->start == in->end)
+			return 0;
+		in->missing_newline = true;
+		nl = in->buf + in->end; /* buf has cap + 1 bytes: room for this */
+	}
+	size_t s = in->start, e = (size_t)(nl - in->buf);
+	in->line_no++;
+	if (in->nul_at < in->base + e + 1)
+		return fg_error_set(err, FG_EINVALID, in->name, "NUL byte in the data at line %llu",
+				    (unsigned long long)in->line_no);
+	in->start = e < in->end ? e + 1 : e;
+	if (e > s && in->buf[e - 1] == '\r')
+		e--;
+	in->buf[e] = '\0';
+	*line = in->buf + s;
+	*len = e - s;
+	return 1;
+}
+
+void fg_input_window(const char **data, const char **end, const fg_input *in)
+{
+	*data = in->buf + in->start;
+	*end = in->buf + in->end;
+}
+
+void fg_input_consume_line(fg_input *in, const char *next)
+{
+	in->start = (size_t)(next - in->buf);
+	in->line_no++;
+}
+
+uint64_t fg_input_line_number(const fg_input *in)
+{
+	return in->line_no;
+}
+
+bool fg_input_missing_final_newline(const fg_input *in)
+{
+	return in->missing_newline;
+}
+
+bool fg_input_is_gzip(const fg_input *in)
+{
+	return in->gzip;
+}
+
+const char *fg_input_name(const fg_input *in)
+{
+	return in->name;
+}

@@ -1,0 +1,63 @@
+/* fgbisect — a byte source read once, line by line, through a small buffer.
+ *
+ * Plain or gzip-compressed (detected by the magic bytes, several members
+ * allowed), from a file, stdin or memory.  The decompressed size is capped so
+ * that a gzip bomb stops with a clear error.  The buffer grows only for a line
+ * longer than itself. */
+#ifndef FG_INPUT_H
+#define FG_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Default cap on the decompressed input: 4 GiB. */
+#define FG_INPUT_DEFAULT_MAX_SIZE (UINT64_C(4) << 30)
+
+typedef struct fg_input fg_input;
+
+/* Opens a path, or stdin for "-".  max_size 0 means the default. */
+int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error *err);
+
+/* Reads from memory (not copied; must outlive the input).  name is used in
+ * error messages. */
+int fg_input_open_memory(fg_input **out, const void *data, size_t len, const char *name,
+			 uint64_t max_size, fg_error *err);
+
+void fg_input_free(fg_input *in);
+
+/* Makes at least want bytes of decompressed content available without
+ * consuming them (fewer at the end of the input). */
+int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err);
+
+/* From now on a NUL byte in the content is an error (profiles are text;
+ * binary formats are recognised by peeking first). */
+void fg_input_reject_nul(fg_input *in);
+
+/* The next line, without its '\n' and a '\r' before it.  The line is
+ * writable and valid until the next call; line[len] is addressable (the byte
+ * after it may be overwritten).  Returns 1 for a line, 0 at the end, < 0 on
+ * error. */
+int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err);
+
+/* Direct access for hot loops: the unread bytes [*data, *end).  *end is
+ * always a '\n' sentinel (not part of the content), so a scan for a line end
+ * needs no bounds check; a line that reaches *end is not whole yet: use
+ * fg_input_line for it. */
+void fg_input_window(const char **data, const char **end, const fg_input *in);
+
+/* Consumes the line ending at next - 1 (a '\n' inside the window). */
+void fg_input_consume_line(fg_input *in, const char *next);
+
+/* 1-based number of the last line returned. */
+uint64_t fg_input_line_number(const fg_input *in);
+
+/* True when the input ended with a line that had no '\n'. */
+bool fg_input_missing_final_newline(const fg_input *in);
+
+bool fg_input_is_gzip(const fg_input *in);
+const char *fg_input_name(const fg_input *in);
+
+#endif

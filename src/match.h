@@ -1,0 +1,38 @@
+/* fgbisect — frame patterns.
+ *
+ * A pattern is a case-sensitive substring or, with regex set, a POSIX
+ * extended regular expression.  A frame matches when the pattern matches its
+ * raw name or its normalised name (src/normalize.h), so a name pasted from a
+ * tooltip works and so does a stable one.  Each distinct name is tested once:
+ * the answer is cached by name id. */
+#ifndef FG_MATCH_H
+#define FG_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "names.h"
+
+#define FG_MATCH_MAX_PATTERNS 64
+
+typedef struct fg_match_options {
+	bool regex; /* POSIX ERE instead of substring; default false */
+	bool raw;   /* match raw names only, no normalised form; default false */
+} fg_match_options;
+
+typedef struct fg_matcher fg_matcher;
+
+/* Fails with FG_EUSAGE on an empty pattern, a bad regex or too many patterns. */
+int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t npatterns,
+		   const fg_match_options *opts, fg_error *err);
+void fg_matcher_free(fg_matcher *m);
+
+/* Bit i is set when pattern i matches the name.  Returns 0 or FG_ENOMEM. */
+int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32_t name, fg_error *err);
+
+size_t fg_matcher_count(const fg_matcher *m);
+const char *fg_matcher_pattern(const fg_matcher *m, size_t i);
+
+#endif

@@ -1,0 +1,20 @@
+/* fgbisect — name id -> normalised name id.
+ *
+ * Normalised names are interned in the same table as the raw ones, so two
+ * frames of different runs compare as two integers.  Each raw name is
+ * normalised once. */
+#ifndef FG_NAMEMAP_H
+#define FG_NAMEMAP_H
+
+#include "names.h"
+
+typedef struct fg_namemap fg_namemap;
+
+int fg_namemap_new(fg_namemap **out, fg_names *names, fg_error *err);
+void fg_namemap_free(fg_namemap *map);
+
+/* The id of name's normalised form (ctx = the fg_namemap; fits
+ * fg_name_map_fn). */
+int fg_namemap_get(void *map, uint32_t name, uint32_t *normalised, fg_error *err);
+
+#endif

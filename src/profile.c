@@ -1,0 +1,209 @@
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "collapsed.h"
+#include "html.h"
+#include "input.h"
+#include "tree.h"
+
+void fg_read_options_init(fg_read_options *opts)
+{
+	opts->reversed = false;
+	opts->max_size = 0;
+}
+
+const char *fg_format_name(enum fg_format format)
+{
+	switch (format) {
+	case FG_FORMAT_HTML_V2: return "html-2.x";
+	case FG_FORMAT_HTML_V3: return "html-3.x+";
+	case FG_FORMAT_COLLAPSED: return "collapsed";
+	default: return "unknown";
+	}
+}
+
+enum kind { KIND_HTML, KIND_COLLAPSED };
+
+/* Decides by content what the input is; binary formats get a message that
+ * says what to do with them. */
+static int sniff(enum kind *kind, fg_input *in, fg_error *err)
+{
+	const char *d;
+	size_t n;
+	int rc = fg_input_peek(&d, &n, in, 512, err);
+	if (rc)
+		return rc;
+	const char *name = fg_input_name(in);
+	if (n == 0)
+		return fg_error_set(err, FG_EINVALID, name, "empty file, not a profile");
+	if (n >= 4 && !memcmp(d, "FLR\0", 4))
+		return fg_error_set(err, FG_EINVALID, name,
+				    "a JFR recording, not a flame graph: convert it with async-profiler's "
+				    "jfrconv to html or collapsed");
+	/* pprof is a protobuf whose first field (sample_type) has tag 0x0a, then
+	 * a small length: binary bytes right away.  (A NUL later in a text file
+	 * is the line reader's to report, with its line number.) */
+	unsigned char c0 = (unsigned char)d[0];
+	if (c0 == 0x0a && n > 2 && (unsigned char)d[1] < 0x20 && d[1] != '\n' && d[1] != '\r')
+		return fg_error_set(err, FG_EINVALID, name,
+				    "looks like a pprof (protobuf) profile, which fgbisect does not read: "
+				    "convert the JFR recording with async-profiler's jfrconv to html or "
+				    "collapsed, or export collapsed stacks");
+	if (c0 < 0x09 || (c0 > 0x0d && c0 < 0x20))
+		return fg_error_set(err, FG_EINVALID, name, "binary data, not a flame graph or collapsed stacks");
+	size_t i = 0;
+	if (n >= 3 && !memcmp(d, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'))
+		i++;
+	if (i < n && d[i] == '<') {
+		if (memmem(d, n, "<svg", 4) && !memmem(d, n, "<html", 5) && !memmem(d, n, "<!DOCTYPE html", 14))
+			return fg_error_set(err, FG_EINVALID, name,
+					    "an SVG flame graph (async-profiler 1.x or FlameGraph), which fgbisect "
+					    "does not read: use the collapsed stacks it was made from");
+		*kind = KIND_HTML;
+	} else {
+		*kind = KIND_COLLAPSED;
+	}
+	return 0;
+}
+
+/* --reversed: the file's paths run leaf-first.  Every stack (a node with
+ * self samples) is turned around and added to a root-first tree. */
+static int unreverse(fg_tree **out, const fg_tree *rev, uint32_t root_name, fg_error *err)
+{
+	fg_tree *t;
+	int rc = fg_tree_new(&t, root_name, err);
+	uint32_t *names = NULL;
+	uint8_t *types = NULL;
+	size_t cap = 0;
+	for (uint32_t id = 1; !rc && id < fg_tree_size(rev); id++) {
+		const fg_tree_node *n = fg_tree_node_at(rev, id);
+		if (n->self == 0)
+			continue;
+		if (n->depth > cap) {
+			cap = n->depth * 2;
+			uint32_t *nn = realloc(names, cap * sizeof(*nn));
+			uint8_t *nt = nn ? realloc(types, cap) : NULL;
+			if (nn)
+				names = nn;
+			if (nt)
+				types = nt;
+			if (!nn || !nt) {
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				break;
+			}
+		}
+		/* Walking up from the node gives the original root-first order. */
+		size_t k = 0;
+		for (uint32_t p = id; p != 0; p = fg_tree_node_at(rev, p)->parent, k++) {
+			names[k] = fg_tree_node_at(rev, p)->name;
+			types[k] = fg_tree_node_at(rev, p)->type;
+		}
+		rc = fg_tree_add_stack(t, names, types, k, n->self, err);
+	}
+	/* Samples that stopped at the root stay there. */
+	if (!rc && fg_tree_node_at(rev, 0)->self)
+		rc = fg_tree_add_stack(t, NULL, NULL, 0, fg_tree_node_at(rev, 0)->self, err);
+	if (!rc)
+		rc = fg_tree_finish(t, err);
+	free(names);
+	free(types);
+	if (rc) {
+		fg_tree_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+struct counting {
+	fg_profile_info *info;
+	fg_frame_fn fn;
+	void *ctx;
+};
+
+static int count_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	struct counting *c = ctx;
+	if (f) {
+		c->info->frames++;
+		if (f->depth == 0)
+			c->info->total = f->total;
+	}
+	return c->fn(c->ctx, f, err);
+}
+
+static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		      fg_frame_fn fn, void *ctx, fg_error *err)
+{
+	memset(info, 0, sizeof(*info));
+	enum kind kind = KIND_COLLAPSED;
+	int rc = sniff(&kind, in, err);
+	if (rc)
+		return rc;
+	fg_input_reject_nul(in);
+	uint32_t root;
+	if ((rc = fg_names_intern(&root, names, "all", 3, err)) != 0)
+		return rc;
+	bool reversed = opts && opts->reversed;
+	if (kind == KIND_HTML && !reversed) {
+		rc = fg_html_read(info, in, names, fn, ctx, err);
+		info->gzip = fg_input_is_gzip(in);
+		return rc;
+	}
+	/* Collapsed stacks come in any order, and reversed stacks must be
+	 * turned around: both need the whole tree before the first frame. */
+	fg_tree *tree = NULL, *fixed = NULL;
+	if ((rc = fg_tree_new(&tree, root, err)) != 0)
+		return rc;
+	if (kind == KIND_HTML) {
+		rc = fg_html_read(info, in, names, fg_tree_add_frame, tree, err);
+		if (!rc)
+			rc = unreverse(&fixed, tree, root, err);
+	} else {
+		rc = fg_collapsed_read(info, tree, in, names, reversed, err);
+		if (!rc)
+			rc = fg_tree_finish(tree, err);
+	}
+	if (!rc) {
+		struct counting c = { info, fn, ctx };
+		info->frames = 0;
+		rc = fg_tree_visit(fixed ? fixed : tree, names, count_frame, &c, err);
+	}
+	info->gzip = fg_input_is_gzip(in);
+	fg_tree_free(tree);
+	fg_tree_free(fixed);
+	return rc;
+}
+
+int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names, const fg_read_options *opts,
+		    fg_frame_fn fn, void *ctx, fg_error *err)
+{
+	fg_input *in;
+	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
+	if (rc)
+		return rc;
+	rc = read_input(info, in, names, opts, fn, ctx, err);
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
+	fg_input_free(in);
+	return rc;
+}
+
+int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
+			   fg_names *names, const fg_read_options *opts, fg_frame_fn fn, void *ctx,
+			   fg_error *err)
+{
+	fg_input *in;
+	int rc = fg_input_open_memory(&in, data, len, name, opts ? opts->max_size : 0, err);
+	if (rc)
+		return rc;
+	rc = read_input(info, in, names, opts, fn, ctx, err);
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
+	fg_input_free(in);
+	return rc;
+}

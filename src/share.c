@@ -1,0 +1,157 @@
+#include "share.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The matching frames on the current path, outermost first.  Frames that
+ * match nothing leave no state, so the common frame costs a comparison. */
+struct open_match {
+	uint32_t depth;
+	uint64_t mask;      /* patterns this frame matches */
+	uint64_t active;    /* patterns matched by this frame or an ancestor */
+	uint64_t total;
+	uint64_t children;  /* sum of the children's totals */
+};
+
+struct fg_share {
+	fg_matcher *matcher;
+	const fg_names *names;
+	uint64_t total;
+	uint64_t samples[FG_MATCH_MAX_PATTERNS];
+	uint64_t self[FG_MATCH_MAX_PATTERNS];
+	uint64_t matched;                      /* patterns that matched any frame */
+	uint64_t *masks;                       /* by name id: the matcher's answer, cached */
+	uint8_t *known;
+	uint32_t names_cap;
+	struct open_match *open;
+	uint32_t nopen, open_cap;
+};
+
+int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_error *err)
+{
+	fg_share *s = calloc(1, sizeof(*s));
+	if (!s)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	s->matcher = matcher;
+	s->names = names;
+	fg_share_reset(s);
+	*out = s;
+	return 0;
+}
+
+void fg_share_free(fg_share *s)
+{
+	if (!s)
+		return;
+	free(s->open);
+	free(s->masks);
+	free(s->known);
+	free(s);
+}
+
+void fg_share_reset(fg_share *s)
+{
+	s->total = 0;
+	memset(s->samples, 0, sizeof(s->samples));
+	memset(s->self, 0, sizeof(s->self));
+	s->matched = 0;
+	s->nopen = 0;
+}
+
+/* Closes the matching frames at depth >= d: their self samples are known. */
+static inline void close_to(fg_share *s, uint32_t d)
+{
+	while (s->nopen > 0 && s->open[s->nopen - 1].depth >= d) {
+		const struct open_match *o = &s->open[--s->nopen];
+		uint64_t self = o->total - o->children;
+		for (uint64_t m = o->mask; m; m &= m - 1)
+			s->self[__builtin_ctzll(m)] += self;
+	}
+}
+
+__attribute__((noinline)) static int name_mask(uint64_t *mask, fg_share *s, uint32_t name, fg_error *err)
+{
+	if (name >= s->names_cap) {
+		uint32_t cap = s->names_cap ? s->names_cap : 1024;
+		while (cap <= name)
+			cap *= 2;
+		uint64_t *m = realloc(s->masks, (size_t)cap * sizeof(*m));
+		if (!m)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		s->masks = m;
+		uint8_t *k = realloc(s->known, cap);
+		if (!k)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		memset(k + s->names_cap, 0, cap - s->names_cap);
+		s->known = k;
+		s->names_cap = cap;
+	}
+	if (!s->known[name]) {
+		int rc = fg_matcher_test(&s->masks[name], s->matcher, s->names, name, err);
+		if (rc)
+			return rc;
+		s->known[name] = 1;
+	}
+	*mask = s->masks[name];
+	return 0;
+}
+
+int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	fg_share *s = ctx;
+	if (!f || f->depth == 0) {
+		close_to(s, 0);
+		if (f)
+			s->total += f->total;
+		return 0;
+	}
+	close_to(s, f->depth);
+	struct open_match *parent = s->nopen ? &s->open[s->nopen - 1] : NULL;
+	if (parent && parent->depth == f->depth - 1)
+		parent->children += f->total;
+	uint64_t mask;
+	if (f->name < s->names_cap && s->known[f->name]) {
+		mask = s->masks[f->name];
+	} else {
+		int rc = name_mask(&mask, s, f->name, err);
+		if (rc)
+			return rc;
+	}
+	if (!mask)
+		return 0;
+	uint64_t active = parent ? parent->active : 0;
+	/* A stack counts once: only the outermost match of a pattern adds. */
+	for (uint64_t m = mask & ~active; m; m &= m - 1)
+		s->samples[__builtin_ctzll(m)] += f->total;
+	s->matched |= mask;
+	if (s->nopen == s->open_cap) {
+		uint32_t cap = s->open_cap ? s->open_cap * 2 : 64;
+		struct open_match *o = realloc(s->open, (size_t)cap * sizeof(*o));
+		if (!o)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		s->open = o;
+		s->open_cap = cap;
+	}
+	s->open[s->nopen++] = (struct open_match){ f->depth, mask, active | mask, f->total, 0 };
+	return 0;
+}
+
+uint64_t fg_share_total(const fg_share *s)
+{
+	return s->total;
+}
+
+uint64_t fg_share_samples(const fg_share *s, size_t p)
+{
+	return s->samples[p];
+}
+
+uint64_t fg_share_self(const fg_share *s, size_t p)
+{
+	return s->self[p];
+}
+
+bool fg_share_matched(const fg_share *s, size_t p)
+{
+	return s->matched >> p & 1;
+}

@@ -1,0 +1,31 @@
+/* fgbisect — the share of frame patterns in a profile, streamed.
+ *
+ * Inclusive samples of a pattern: samples whose stack holds at least one
+ * matching frame, counted once per stack (the widths of the outermost
+ * matching frames).  Self samples: samples whose leaf matches.  Memory is
+ * per name and per depth, never per frame. */
+#ifndef FG_SHARE_H
+#define FG_SHARE_H
+
+#include "match.h"
+#include "profile.h"
+
+typedef struct fg_share fg_share;
+
+/* The matcher must outlive the analysis. */
+int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_error *err);
+void fg_share_free(fg_share *share);
+
+/* Forgets the counts, for the next profile. */
+void fg_share_reset(fg_share *share);
+
+/* The fg_frame_fn to give the reader (ctx = the fg_share). */
+int fg_share_frame(void *share, const fg_frame *frame, fg_error *err);
+
+uint64_t fg_share_total(const fg_share *share);
+uint64_t fg_share_samples(const fg_share *share, size_t pattern);
+uint64_t fg_share_self(const fg_share *share, size_t pattern);
+/* False when the pattern matched no frame at all (a typo?). */
+bool fg_share_matched(const fg_share *share, size_t pattern);
+
+#endif

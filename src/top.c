@@ -1,0 +1,189 @@
+#include "top.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UNMAPPED UINT32_MAX
+
+struct level {
+	uint32_t name;      /* mapped */
+	uint64_t total;
+	uint64_t children;
+};
+
+struct fg_top {
+	fg_name_map_fn map;
+	void *map_ctx;
+	uint32_t *mapped;   /* raw id -> mapped id, UNMAPPED until asked */
+	uint32_t mapped_cap;
+	uint64_t *incl, *self;
+	uint32_t *on_path;  /* occurrences of the name on the current path */
+	uint32_t cap;
+	uint64_t total;
+	struct level *levels;
+	uint32_t depth, levels_cap;
+};
+
+int fg_top_new(fg_top **out, fg_name_map_fn map, void *map_ctx, fg_error *err)
+{
+	fg_top *t = calloc(1, sizeof(*t));
+	if (!t)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	t->map = map;
+	t->map_ctx = map_ctx;
+	*out = t;
+	return 0;
+}
+
+void fg_top_free(fg_top *t)
+{
+	if (!t)
+		return;
+	free(t->mapped);
+	free(t->incl);
+	free(t->self);
+	free(t->on_path);
+	free(t->levels);
+	free(t);
+}
+
+static int grow(void **p, size_t elem, uint32_t old, uint32_t cap)
+{
+	char *q = realloc(*p, (size_t)cap * elem);
+	if (!q)
+		return -1;
+	memset(q + (size_t)old * elem, 0, (size_t)(cap - old) * elem);
+	*p = q;
+	return 0;
+}
+
+static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
+{
+	if (id < t->cap)
+		return 0;
+	uint32_t cap = t->cap ? t->cap : 1024;
+	while (cap <= id)
+		cap *= 2;
+	if (grow((void **)&t->incl, sizeof(*t->incl), t->cap, cap) ||
+	    grow((void **)&t->self, sizeof(*t->self), t->cap, cap) ||
+	    grow((void **)&t->on_path, sizeof(*t->on_path), t->cap, cap))
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	t->cap = cap;
+	return 0;
+}
+
+static int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
+{
+	if (!t->map) {
+		*out = raw;
+		return 0;
+	}
+	if (raw >= t->mapped_cap) {
+		uint32_t cap = t->mapped_cap ? t->mapped_cap : 1024;
+		while (cap <= raw)
+			cap *= 2;
+		uint32_t *m = realloc(t->mapped, (size_t)cap * sizeof(*m));
+		if (!m)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		for (uint32_t i = t->mapped_cap; i < cap; i++)
+			m[i] = UNMAPPED;
+		t->mapped = m;
+		t->mapped_cap = cap;
+	}
+	if (t->mapped[raw] == UNMAPPED) {
+		int rc = t->map(t->map_ctx, raw, &t->mapped[raw], err);
+		if (rc)
+			return rc;
+	}
+	*out = t->mapped[raw];
+	return 0;
+}
+
+static void pop_to(fg_top *t, uint32_t d)
+{
+	while (t->depth > d) {
+		struct level *l = &t->levels[--t->depth];
+		if (t->depth == 0)
+			break; /* the root is not a frame of interest */
+		t->self[l->name] += l->total - l->children;
+		t->on_path[l->name]--;
+	}
+}
+
+int fg_top_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	fg_top *t = ctx;
+	if (!f) {
+		pop_to(t, 0);
+		return 0;
+	}
+	uint32_t name = 0;
+	pop_to(t, f->depth);
+	if (f->depth == 0) {
+		t->total += f->total;
+	} else {
+		int rc = map_name(&name, t, f->name, err);
+		if (!rc)
+			rc = ensure_name(t, name, err);
+		if (rc)
+			return rc;
+		if (t->on_path[name]++ == 0)
+			t->incl[name] += f->total;
+		t->levels[f->depth - 1].children += f->total;
+	}
+	if (f->depth >= t->levels_cap) {
+		uint32_t cap = t->levels_cap ? t->levels_cap * 2 : 256;
+		struct level *l = realloc(t->levels, (size_t)cap * sizeof(*l));
+		if (!l)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		t->levels = l;
+		t->levels_cap = cap;
+	}
+	t->levels[f->depth] = (struct level){ name, f->total, 0 };
+	t->depth = f->depth + 1;
+	return 0;
+}
+
+uint64_t fg_top_total(const fg_top *t)
+{
+	return t->total;
+}
+
+static int compare_counts(uint64_t x1, uint64_t y1, uint64_t x2, uint64_t y2, uint32_t xn, uint32_t yn)
+{
+	if (x1 != y1)
+		return x1 > y1 ? -1 : 1;
+	if (x2 != y2)
+		return x2 > y2 ? -1 : 1;
+	return xn < yn ? -1 : xn > yn;
+}
+
+static int by_inclusive(const void *a, const void *b)
+{
+	const fg_top_entry *x = a, *y = b;
+	return compare_counts(x->samples, y->samples, x->self_samples, y->self_samples, x->name, y->name);
+}
+
+static int by_self(const void *a, const void *b)
+{
+	const fg_top_entry *x = a, *y = b;
+	return compare_counts(x->self_samples, y->self_samples, x->samples, y->samples, x->name, y->name);
+}
+
+int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self_order, fg_error *err)
+{
+	size_t count = 0;
+	for (uint32_t i = 0; i < t->cap; i++)
+		count += t->incl[i] > 0;
+	fg_top_entry *e = malloc((count ? count : 1) * sizeof(*e));
+	if (!e)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	size_t k = 0;
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->incl[i] > 0)
+			e[k++] = (fg_top_entry){ i, t->incl[i], t->self[i] };
+	qsort(e, count, sizeof(*e), self_order ? by_self : by_inclusive);
+	*entries = e;
+	*n = count;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* fgbisect — a materialised call tree with total and self counts per node.
+ *
+ * Built only by what needs one (collapse, diff, the SVG, collapsed input):
+ * from a DFS frame stream (same-named siblings merge, which is how
+ * normalised names pool) or from whole stacks. */
+#ifndef FG_TREE_H
+#define FG_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#define FG_TREE_NONE UINT32_MAX
+
+typedef struct fg_tree_node {
+	uint64_t total;
+	uint64_t self;         /* valid after fg_tree_finish */
+	uint32_t name;
+	uint32_t parent;       /* FG_TREE_NONE for the root */
+	uint32_t first_child;  /* newest first; FG_TREE_NONE when a leaf */
+	uint32_t next_sibling;
+	uint32_t depth;
+	uint32_t nchildren;
+	uint8_t type;
+} fg_tree_node;
+
+typedef struct fg_tree fg_tree;
+
+/* root_name: the interned name of the root ("all"). */
+int fg_tree_new(fg_tree **out, uint32_t root_name, fg_error *err);
+void fg_tree_free(fg_tree *tree);
+
+/* An fg_frame_fn (ctx = the tree): adds a frame of a DFS stream.  The end
+ * call (frame == NULL) finishes the tree. */
+int fg_tree_add_frame(void *tree, const fg_frame *frame, fg_error *err);
+
+/* Adds count samples of a stack of n frames, root-first, root excluded. */
+int fg_tree_add_stack(fg_tree *tree, const uint32_t *names, const uint8_t *types, size_t n,
+		      uint64_t count, fg_error *err);
+
+/* Computes self counts; fails when children outweigh a parent. */
+int fg_tree_finish(fg_tree *tree, fg_error *err);
+
+/* Streams the tree in DFS pre-order, siblings in byte order of their names,
+ * then calls fn(ctx, NULL).  No recursion: depth is unbounded. */
+int fg_tree_visit(const fg_tree *tree, const fg_names *names, fg_frame_fn fn, void *ctx, fg_error *err);
+
+/* Calls fn with every node id in the same order as fg_tree_visit. */
+typedef int (*fg_tree_walk_fn)(void *ctx, uint32_t node, fg_error *err);
+int fg_tree_walk(const fg_tree *tree, const fg_names *names, fg_tree_walk_fn fn, void *ctx, fg_error *err);
+
+/* Node access; node 0 is the root. */
+uint32_t fg_tree_size(const fg_tree *tree);
+const fg_tree_node *fg_tree_node_at(const fg_tree *tree, uint32_t id);
+
+/* Child of parent with this name (and kernel-ness of type), or FG_TREE_NONE. */
+uint32_t fg_tree_find_child(const fg_tree *tree, uint32_t parent, uint32_t name, uint8_t type);
+
+/* Node ids of the children of parent in byte order of their names; the array
+ * is owned by the caller (free).  Returns 0 or FG_ENOMEM. */
+int fg_tree_sorted_children(uint32_t **out, size_t *n, const fg_tree *tree, const fg_names *names,
+			    uint32_t parent, fg_error *err);
+
+#endif

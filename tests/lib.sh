@@ -1,0 +1,50 @@
+# Shared helpers for the command-level tests (sourced, not run).
+set -euo pipefail
+: "${FGBISECT:?FGBISECT must name the fgbisect binary}"
+FAILS=0
+CHECKS=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	FAILS=$((FAILS + 1))
+}
+
+# check_eq WHAT ACTUAL EXPECTED
+check_eq() {
+	CHECKS=$((CHECKS + 1))
+	if [[ "$2" != "$3" ]]; then
+		fail "$1: expected '$3', got '$2'"
+	fi
+}
+
+# Skips (exit 77, which ctest reports as skipped) when ../shared is missing.
+need_shared() {
+	if [[ -z "${FG_SHARED_FIXTURES:-}" || ! -d "$FG_SHARED_FIXTURES" ]]; then
+		echo "SKIP: the shared fixtures are not at '${FG_SHARED_FIXTURES:-}' (expected ../shared/fixtures beside the checkout)" >&2
+		exit 77
+	fi
+}
+
+# json_get EXPR < json: evaluates a Python expression on the parsed object j.
+json_get() {
+	python3 -c 'import json,sys; j=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"
+}
+
+# The ground truth of a collapsed file, independent of fgbisect: total
+# samples and samples of stacks whose text matches the substring.
+truth() {
+	zcat -f "$1" | awk -v pat="$2" '{n=$NF; t+=n; s=$0; sub(/ [0-9]+$/,"",s); if (index(s, pat)) h+=n}
+		END {printf "%d %d\n", t, h}'
+}
+
+# Collapsed stacks with type suffixes removed and duplicate stacks summed,
+# sorted: two files compare as multisets.
+canonical() {
+	sed -E 's/_\[[0-9a-z]\](;| |$)/\1/g' | awk '{n=$NF; s=$0; sub(/ [0-9]+$/,"",s); c[s]+=n}
+		END {for (k in c) print k " " c[k]}' | LC_ALL=C sort
+}
+
+finish() {
+	echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
+	[[ $FAILS -eq 0 ]]
+}

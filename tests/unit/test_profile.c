@@ -1,0 +1,298 @@
+/* The readers: every HTML generation's call forms, prefix coding and
+ * escapes, collapsed edge cases, gzip, and every malformed input the reader
+ * must refuse. */
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "html.h"
+#include "profile.h"
+
+/* Renders the frames a reader streams as "depth name type total" lines. */
+struct dump {
+	fg_names *names;
+	char buf[8192];
+	size_t len;
+	int ends;
+};
+
+static int dump_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	(void)err;
+	struct dump *d = ctx;
+	if (!f) {
+		d->ends++;
+		return 0;
+	}
+	d->len += (size_t)snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%u %s %u %llu\n", f->depth,
+				   fg_names_get(d->names, f->name), f->type, (unsigned long long)f->total);
+	return 0;
+}
+
+/* Reads text as a profile; returns the dump or the error message. */
+static char out[8192];
+static fg_profile_info info;
+
+static const char *read_text(const char *text, size_t len, bool reversed, uint64_t max_size)
+{
+	struct dump d = { 0 };
+	fg_error err;
+	fg_error_clear(&err);
+	fg_names_new(&d.names, &err);
+	fg_read_options o;
+	fg_read_options_init(&o);
+	o.reversed = reversed;
+	o.max_size = max_size;
+	int rc = fg_profile_read_memory(&info, text, len, "t", d.names, &o, dump_frame, &d, &err);
+	if (rc)
+		snprintf(out, sizeof(out), "error %d: %s", rc, err.message);
+	else
+		snprintf(out, sizeof(out), "%s", d.buf);
+	if (!rc && d.ends != 1)
+		snprintf(out, sizeof(out), "end called %d times", d.ends);
+	fg_names_free(d.names);
+	return out;
+}
+
+static const char *read_str(const char *text)
+{
+	return read_text(text, strlen(text), false, 0);
+}
+
+#define V3_HEAD "<!DOCTYPE html>\n<html><body>\n<h1>CPU profile</h1>\n<script>\n\tlet inverted = false;\n" \
+		"\tconst maxdiff = /*maxdiff:*/-1;\n</script><script>\n"
+#define V3_CPOOL "const cpool = [\n'all',\n' io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get',\n" \
+		 "'gupsert',\n'1scheduler/ActorThread.run'\n];\nunpack(cpool);\n\n"
+#define FOOT "\nsearch();\n</script></body></html>\n"
+
+
+static void test_v3_worked_example(void)
+{
+	/* The example of asprof-html-format.md section 5: n, u, f, n with width
+	 * inheritance and a parent's self samples on the left. */
+	const char *r = read_str(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,1)\nn(17,3)\n" FOOT);
+	CHECK_STR(r, "0 all 3 5\n"
+		     "1 io/camunda/zeebe/scheduler/ActorThread.run 1 5\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get 2 1\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 3\n");
+	CHECK(info.format == FG_FORMAT_HTML_V3);
+	CHECK_U64(info.total, 5);
+	CHECK_U64(info.frames, 4);
+	CHECK_STR(info.title, "CPU profile");
+	CHECK(!info.inverted && !info.differential);
+
+	/* 4.4+ differential: d= lines between calls, maxdiff >= 0. */
+	r = read_str("<html>\nconst maxdiff = 3;\n" V3_CPOOL "n(3,10)\nu(25)\nf(10,2,1,1)\nd=3\nn(17,6)\nd=U\nn(17,2)\nd=-4\n" FOOT);
+	CHECK(strstr(r, "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 6\n") != NULL);
+	CHECK(info.differential);
+
+	/* Counters after the width (7-argument f, 5-argument u/n). */
+	r = read_str(V3_HEAD V3_CPOOL "n(3,5)\nu(25,5,0,0,2)\nf(10,2,1,1,1,0,0)\nn(17,3,0,3,0)\n" FOOT);
+	CHECK(strstr(r, "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 3\n") != NULL);
+	CHECK(strncmp(r, "error", 5) != 0);
+
+	/* The inverted drawing flag is reported, the native marker comment too. */
+	read_str("<html>\n\tlet inverted = /*inverted:*/true;\n" V3_CPOOL "n(3,5)\n" FOOT);
+	CHECK(info.inverted);
+	/* An assignment in the page's code is not the declaration. */
+	read_str("<html>\n\tlet inverted = true;\n\t\tinverted = !inverted;\n" V3_CPOOL "n(3,5)\n" FOOT);
+	CHECK(info.inverted);
+}
+
+static void test_cpool_prefixes(void)
+{
+	/* A prefix marker that is itself an escaped quote (32 + 7) or backslash
+	 * (32 + 60), and names holding quotes and backslashes. */
+	char page[4096];
+	snprintf(page, sizeof(page),
+		 "<html>\nconst cpool = [\n'all',\n' a/B.m\\'x',\n'\\'\\'y',\n' C:\\\\path\\\\lib.so',\n"
+		 "' %s',\n'\\\\%s',\n];\nunpack(cpool);\n\nn(3,4)\nu(11,4)\nu(19)\nu(27)\nu(35)\nu(43)\n" FOOT,
+		 "0123456789012345678901234567890123456789012345678901234567890",
+		 "X");
+	const char *r = read_str(page);
+	CHECK_STR(r, "0 all 3 4\n1 a/B.m'x 3 4\n2 a/B.m'x'y 3 4\n3 C:\\path\\lib.so 3 4\n"
+		     "4 0123456789012345678901234567890123456789012345678901234567890 3 4\n"
+		     "5 012345678901234567890123456789012345678901234567890123456789X 3 4\n");
+	/* The native writer counts the prefix in bytes, even inside a UTF-8
+	 * character: "Grü" + "ße" shares 4 bytes with "Grün" (ü = 2 bytes). */
+	r = read_str("<html>\nconst cpool = [\n'all',\n' Gr\xc3\xbcn',\n'$\xc3\x9f" "e',\n];\nunpack(cpool);\n\n"
+		     "n(3,2)\nu(11,1)\nn(19,1)\n" FOOT);
+	CHECK_STR(r, "0 all 3 2\n1 Gr\xc3\xbcn 3 1\n1 Gr\xc3\xbc\xc3\x9f" "e 3 1\n");
+}
+
+static void test_unescape(void)
+{
+	char s[64];
+	strcpy(s, "a\\'b\\\\c\\d\\");
+	size_t n = fg_html_unescape(s, strlen(s));
+	s[n] = '\0';
+	CHECK_STR(s, "a'b\\c\\d\\");
+	/* weird\'name\ as the 2.6+ converters write it: weird\\\'name\\ */
+	strcpy(s, "weird\\\\\\'name\\\\");
+	n = fg_html_unescape(s, strlen(s));
+	s[n] = '\0';
+	CHECK_STR(s, "weird\\'name\\");
+}
+
+static void test_v2(void)
+{
+	/* 2.0-2.6: old type numbering (root 4, Java 0, inlined 1, kernel 2). */
+	const char *r = read_str("<html>\n<h1>Flame Graph</h1>\nf(0,0,5,4,'all')\nf(1,0,5,0,'a/Run.run')\n"
+				 "f(2,1,1,1,'a/B.get')\nf(2,2,3,0,'a/B.upsert')\nf(3,2,1,2,'sys_read')\nrender();\n");
+	CHECK_STR(r, "0 all 3 5\n1 a/Run.run 1 5\n2 a/B.get 2 1\n2 a/B.upsert 1 3\n3 sys_read 5 1\n");
+	CHECK(info.format == FG_FORMAT_HTML_V2);
+	/* 2.7+: new numbering (root 3), counters after the title, escapes, and
+	 * a native 2.x title with a raw backslash. */
+	r = read_str("<html>\nf(0,0,5,3,'all')\nf(1,0,5,1,'a/B.m\\'x',2,0,0)\nf(2,0,2,6,'C:\\path')\n\nsearch();\n");
+	CHECK_STR(r, "0 all 3 5\n1 a/B.m'x 1 5\n2 C:\\path 6 2\n");
+	/* The JS code of a 2.x page has f( inside other lines: ignored. */
+	r = read_str("<html>\n\tfunction f(level, left, width, type, title) {\nf(0,0,1,3,'all')\nsearch();\n");
+	CHECK_STR(r, "0 all 3 1\n");
+}
+
+static void check_error(const char *text, const char *want)
+{
+	const char *r = read_str(text);
+	if (!strstr(r, want) || strncmp(r, "error", 5)) {
+		check_failures++;
+		fprintf(stderr, "input:\n%s\nwanted an error with '%s', got:\n%s\n", text, want, r);
+	}
+	check_count++;
+}
+
+static void test_malformed(void)
+{
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,1)\n", "truncated");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,1)\n\n", "truncated");
+	check_error(V3_HEAD "const cpool = [\n'all',\n' a'\n", "truncated");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,9)\n" FOOT, "wider than its parent");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,-1,1)\n" FOOT, "negative");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,4,1,1)\n" FOOT, "level jumps");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(810,2,1,1)\n" FOOT, "string index out of range");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(15,2,1,1)\n" FOOT, "unknown frame type");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25,3)\nn(17,3)\n" FOOT, "wider than its parent");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25,3)\nf(17,1,2,2)\n" FOOT, "overlaps");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nn(3,5)\n" FOOT, "second root");
+	check_error(V3_HEAD V3_CPOOL "u(25)\n" FOOT, "before the root");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,1)\nwhat\n" FOOT, "unexpected line");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\n\nnot a footer\n", "unexpected line after");
+	check_error(V3_HEAD V3_CPOOL "n(3,99999999999999999999)\n" FOOT, "malformed");
+	check_error(V3_HEAD "const cpool = [\n'al',\n];\nunpack(cpool);\n\nn(3,1)\n" FOOT, "'all'");
+	check_error(V3_HEAD "const cpool = [\n'all',\n'~toolong',\n];\nunpack(cpool);\n\nn(3,1)\n" FOOT,
+		    "prefix longer");
+	check_error(V3_HEAD V3_CPOOL "n(3,0)\n" FOOT, "zero width");
+	check_error("<html>\nf(0,0,5,3,'all')\nf(1,1,5,1,'x')\nsearch();\n", "wider than its parent");
+	check_error("<html>\nf(0,0,5,9,'all')\nsearch();\n", "unknown frame type");
+	check_error("<html>\nf(0,0,5,3,'all')\nf(1,0,5,1,'x')\n", "truncated");
+	check_error("<html><body>no flame graph here</body></html>\n", "without async-profiler flame graph data");
+	check_error("<?xml version=\"1.0\"?>\n<svg version=\"1.1\">\n", "SVG");
+	check_error("", "empty");
+	static const char jfr[] = "FLR\0\0\2\0\0";
+	CHECK(strstr(read_text(jfr, sizeof(jfr) - 1, false, 0), "jfrconv") != NULL);
+	static const char pprof[] = "\x0a\x04\x08\x01\x10\x02\x12\x00";
+	CHECK(strstr(read_text(pprof, sizeof(pprof) - 1, false, 0), "pprof") != NULL);
+	static const char binary[] = "\x01\x02\x03";
+	CHECK(strstr(read_text(binary, sizeof(binary) - 1, false, 0), "binary data") != NULL);
+	check_error("hello world\n", "not a collapsed stack");
+	check_error("a;b 12x\n", "not a collapsed stack");
+	check_error("a;;b 1\n", "empty frame name");
+	check_error("a;b 99999999999999999999\n", "overflows");
+	check_error("a 18446744073709551615\nb 1\n", "overflow");
+	check_error("\n\n", "no stacks");
+	/* NUL bytes in the data. */
+	static const char nul_page[] = V3_HEAD V3_CPOOL "n(3,5)\nu(25)\0\n" FOOT;
+	const char *r = read_text(nul_page, sizeof(nul_page) - 1, false, 0);
+	CHECK(strstr(r, "NUL byte") != NULL);
+	static const char nul_collapsed[] = "a;b 1\na\0b 2\n";
+	r = read_text(nul_collapsed, sizeof(nul_collapsed) - 1, false, 0);
+	CHECK(strstr(r, "NUL byte in the data at line 2") != NULL);
+}
+
+static void test_collapsed(void)
+{
+	/* Unsorted lines, duplicate stacks, names with spaces, suffixes, CRLF,
+	 * blank lines, no final newline. */
+	const char *r = read_str("b;c_[k] 2\r\n[grpc-nio ELG tid=9] 1\n\na;x::y 3\nb;c_[k] 1\nb;c 4\na_[i];a/B.m_[j] 5");
+	CHECK_STR(r, "0 all 3 16\n"
+		     "1 [grpc-nio ELG tid=9] 3 1\n"
+		     "1 a 3 8\n"
+		     "2 a/B.m 1 5\n"
+		     "2 x::y 4 3\n"
+		     "1 b 3 7\n"
+		     "2 c 3 4\n"
+		     "2 c 5 3\n");
+	CHECK(info.missing_final_newline);
+	CHECK(info.format == FG_FORMAT_COLLAPSED);
+	/* Leaf-first stacks turned around. */
+	const char *rev = "c;b;a 2\nb;a 1\n";
+	r = read_text(rev, strlen(rev), true, 0);
+	CHECK_STR(r, "0 all 3 3\n1 a 3 3\n2 b 3 3\n3 c 3 2\n");
+	/* Zero counts are kept out of no total but are not an error. */
+	r = read_str("a 0\nb 1\n");
+	CHECK_STR(r, "0 all 3 1\n1 a 3 0\n1 b 3 1\n");
+}
+
+static void test_reversed_html(void)
+{
+	/* A --reverse graph: paths run leaf-first; --reversed rebuilds them. */
+	const char *page = "<html>\nf(0,0,3,3,'all')\nf(1,0,3,3,'leaf')\nf(2,0,1,3,'mid')\nf(2,1,2,3,'root')\n"
+			   "f(3,1,2,3,'mid')\nsearch();\n";
+	const char *r = read_text(page, strlen(page), true, 0);
+	/* Leaf-first paths leaf;mid (1) and leaf;root;mid (2) are the stacks
+	 * mid;leaf and mid;root;leaf. */
+	CHECK_STR(r, "0 all 3 3\n1 mid 3 3\n2 leaf 3 1\n2 root 3 2\n3 leaf 3 2\n");
+}
+
+static size_t gzip_bytes(unsigned char *dst, size_t cap, const char *src, size_t len)
+{
+	z_stream z = { 0 };
+	deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (unsigned char *)src;
+	z.avail_in = (uInt)len;
+	z.next_out = dst;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	return n;
+}
+
+static void test_gzip(void)
+{
+	static unsigned char gz[1 << 16];
+	const char *text = "a;b 2\na 1\n";
+	size_t n = gzip_bytes(gz, sizeof(gz), text, strlen(text));
+	const char *r = read_text((const char *)gz, n, false, 0);
+	CHECK_STR(r, "0 all 3 3\n1 a 3 3\n2 b 3 2\n");
+	CHECK(info.gzip);
+	/* Two members, as cat a.gz b.gz gives. */
+	size_t m = gzip_bytes(gz + n, sizeof(gz) - n, "c 4\n", 4);
+	r = read_text((const char *)gz, n + m, false, 0);
+	CHECK_STR(r, "0 all 3 7\n1 a 3 3\n2 b 3 2\n1 c 3 4\n");
+	/* Cut short, corrupt, and a bomb stopped by the size cap. */
+	r = read_text((const char *)gz, n - 5, false, 0);
+	CHECK(strstr(r, "truncated gzip") != NULL);
+	gz[12] ^= 0xff;
+	r = read_text((const char *)gz, n, false, 0);
+	CHECK(strstr(r, "corrupt gzip") != NULL || strstr(r, "error") != NULL);
+	char *big = malloc(1 << 20);
+	memset(big, 'a', 1 << 20);
+	n = gzip_bytes(gz, sizeof(gz), big, 1 << 20);
+	CHECK(n < 4096);
+	r = read_text((const char *)gz, n, false, 100000);
+	CHECK(strstr(r, "larger than --max-size") != NULL);
+	free(big);
+}
+
+int main(void)
+{
+	test_v3_worked_example();
+	test_cpool_prefixes();
+	test_unescape();
+	test_v2();
+	test_malformed();
+	test_collapsed();
+	test_reversed_html();
+	test_gzip();
+	return check_status("test_profile");
+}

@@ -1,6 +1,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <unistd.h>
+
+#include "fetch.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +106,23 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 	case CLI_OPT_JSON: o->json = true; return true;
 	case CLI_OPT_RAW: o->raw = true; return true;
 	case CLI_OPT_REVERSED: o->reversed = true; return true;
+	case CLI_OPT_HEADER:
+		if (o->nheaders == sizeof(o->headers) / sizeof(o->headers[0]))
+			*status = cli_usage_error(cmd, "too many --header options");
+		else
+			o->headers[o->nheaders++] = arg;
+		return true;
+	case CLI_OPT_NETRC: o->netrc = true; return true;
+	case CLI_OPT_NO_CACHE: o->no_cache = true; return true;
+	case CLI_OPT_REFRESH: o->refresh = true; return true;
+	case CLI_OPT_TIMEOUT: {
+		uint64_t t;
+		if (!cli_parse_u64(arg, &t) || t == 0 || t > 86400)
+			*status = cli_usage_error(cmd, "--timeout wants seconds (1-86400), not '%s'", arg);
+		else
+			o->timeout_s = (long)t;
+		return true;
+	}
 	case CLI_OPT_MAX_SIZE:
 		if (!parse_size(arg, &o->max_size))
 			*status = cli_usage_error(cmd, "--max-size wants a size in bytes (K, M, G allowed), not '%s'", arg);
@@ -112,6 +132,36 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 	}
 }
 
+void cli_fetch_options(fg_fetch_options *fo, const struct cli_profile_options *o)
+{
+	fg_fetch_options_init(fo);
+	fo->headers = o->headers;
+	fo->nheaders = o->nheaders;
+	fo->netrc = o->netrc;
+	fo->no_cache = o->no_cache;
+	fo->refresh = o->refresh;
+	if (o->timeout_s)
+		fo->total_timeout_s = o->timeout_s;
+	if (o->max_size)
+		fo->max_size = o->max_size;
+	if (isatty(STDERR_FILENO)) {
+		fo->progress = cli_progress;
+		fo->progress_ctx = NULL;
+	}
+}
+
+void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	if (total)
+		fprintf(stderr, "\r\033[Kfetching %s: %llu / %llu KiB", url, (unsigned long long)(done >> 10),
+			(unsigned long long)(total >> 10));
+	else
+		fprintf(stderr, "\r\033[Kfetching %s: %llu KiB", url, (unsigned long long)(done >> 10));
+	if (total && done == total)
+		fputs("\r\033[K", stderr);
+}
+
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err)
 {
@@ -119,7 +169,28 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	fg_read_options_init(&ro);
 	ro.reversed = o->reversed;
 	ro.max_size = o->max_size;
-	int rc = fg_profile_read(info, source, names, &ro, fn, ctx, err);
+	const char *path = source;
+	fg_fetch_result fetched = { 0 };
+	if (fg_source_is_url(source)) {
+		fg_fetch_options fo;
+		cli_fetch_options(&fo, o);
+		int rc = fg_fetch(&fetched, source, &fo, err);
+		if (fetched.warning[0])
+			cli_warn("%s", fetched.warning);
+		if (rc) {
+			fg_fetch_result_clear(&fetched);
+			return rc;
+		}
+		path = fetched.path;
+	}
+	int rc = fg_profile_read(info, path, names, &ro, fn, ctx, err);
+	if (rc && path != source) {
+		/* Name what the user gave, not the cache file. */
+		char *shown = fg_source_redact(source);
+		snprintf(err->source, sizeof(err->source), "%s", shown ? shown : "");
+		free(shown);
+	}
+	fg_fetch_result_clear(&fetched);
 	if (rc)
 		return rc;
 	if (info->inverted && !o->reversed)

@@ -41,31 +41,63 @@ struct cli_profile_options {
 	bool raw;          /* --raw: no name normalisation */
 	bool reversed;     /* --reversed: stacks are leaf-first */
 	uint64_t max_size; /* --max-size */
+	/* Fetching URLs: --header (repeatable), --netrc, --no-cache, --refresh,
+	 * --timeout; the headers point into argv. */
+	const char *headers[16];
+	size_t nheaders;
+	bool netrc, no_cache, refresh;
+	long timeout_s;    /* 0 = the fetch default */
 };
+
+/* The fetch options these command-line options give. */
+struct fg_fetch_options;
+void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_options *o);
 
 /* Handles --json, --raw, --reversed and --max-size (getopt_long values
  * CLI_OPT_*); returns false when opt is not one of them.  *status is set to
  * 2 when the argument is malformed. */
-enum { CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_FIRST_FREE };
+enum {
+	CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_HEADER, CLI_OPT_NETRC,
+	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_FIRST_FREE
+};
+#define CLI_FETCH_LONG_OPTIONS \
+	{ "header", required_argument, NULL, CLI_OPT_HEADER }, \
+	{ "netrc", no_argument, NULL, CLI_OPT_NETRC }, \
+	{ "no-cache", no_argument, NULL, CLI_OPT_NO_CACHE }, \
+	{ "refresh", no_argument, NULL, CLI_OPT_REFRESH }, \
+	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT }
 #define CLI_PROFILE_LONG_OPTIONS \
 	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
 	{ "raw", no_argument, NULL, CLI_OPT_RAW }, \
 	{ "reversed", no_argument, NULL, CLI_OPT_REVERSED }, \
 	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }, \
+	CLI_FETCH_LONG_OPTIONS, \
 	{ "help", no_argument, NULL, 'h' }
+#define CLI_FETCH_OPTIONS_HELP \
+	"      --header 'Name: value'  an HTTP header for URLs (repeatable; never printed or cached)\n" \
+	"      --netrc         use ~/.netrc credentials for URLs\n" \
+	"      --no-cache      neither read nor write the download cache\n" \
+	"      --refresh       download again even when cached\n" \
+	"      --timeout S     give up a download after S seconds (default 300)\n"
 #define CLI_PROFILE_OPTIONS_HELP \
 	"      --json          one JSON object on stdout\n" \
 	"      --raw           compare raw frame names (no normalisation of per-run ids)\n" \
 	"      --reversed      the graph holds leaf-first (--reverse) stacks\n" \
 	"      --max-size N    refuse inputs larger than N bytes decompressed (K, M, G; default 4G)\n" \
+	CLI_FETCH_OPTIONS_HELP \
 	"  -h, --help          this help\n"
 bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status);
 
-/* Reads one profile (a path or "-") and streams it to fn; warns on stderr
+/* Reads one profile (a path, "-", or a file://, http:// or https:// URL,
+ * downloaded through the cache with a progress line when stderr is a
+ * terminal) and streams it to fn; warns on stderr
  * about an inverted graph (it may hold reversed stacks) and a collapsed file
  * without a final newline (it may be cut short). */
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err);
+
+/* The progress line fetches draw on a terminal. */
+void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 
 /* JSON output: a string literal with escapes (invalid UTF-8 bytes become
  * U+FFFD so the output is always valid JSON), and a number with fixed

@@ -187,7 +187,7 @@ static size_t uuid_len(const char *s, size_t n)
 /* Where the stem s[st..se) should end once its random number is gone.
  * File.createTempFile(prefix, suffix) names a file prefix + an unsigned
  * random long + suffix, so the number is the run of digits ending the stem;
- * it is at least 10 digits long in all but ~1e-9 of runs.  The digits of the
+ * it is shorter than 10 digits in about one run in 1e10.  The digits of the
  * prefix that touch it (an arch "_64", a release "-6") cannot be told apart
  * from it by value, only by what the loaders are known to use. */
 static size_t temp_stem_end(const char *s, size_t st, size_t se)

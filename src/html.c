@@ -34,12 +34,13 @@ struct parser {
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
 
 	uint64_t level0, left0, width0; /* the JS writer's running state (3.x+) */
+	uint64_t unconsumed;   /* lines parsed in the input buffer, not consumed yet */
 };
 
 static int invalid(struct parser *p, const char *msg)
 {
 	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in), "line %llu: %s",
-			    (unsigned long long)fg_input_line_number(p->in), msg);
+			    (unsigned long long)(fg_input_line_number(p->in) + p->unconsumed), msg);
 }
 
 size_t fg_html_unescape(char *s, size_t len)
@@ -74,16 +75,15 @@ static bool parse_u64(const char **s, const char *end, uint64_t *out)
 	return true;
 }
 
-static int push_level(struct parser *p, uint32_t level)
+/* Levels rise by one at most, so doubling always makes room. */
+static int grow_levels(struct parser *p)
 {
-	if (level >= p->levels_cap) {
-		uint32_t cap = p->levels_cap ? p->levels_cap * 2 : 256;
-		struct level *l = realloc(p->levels, (size_t)cap * sizeof(*l));
-		if (!l)
-			return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
-		p->levels = l;
-		p->levels_cap = cap;
-	}
+	uint32_t cap = p->levels_cap ? p->levels_cap * 2 : 256;
+	struct level *l = realloc(p->levels, (size_t)cap * sizeof(*l));
+	if (!l)
+		return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+	p->levels = l;
+	p->levels_cap = cap;
 	return 0;
 }
 
@@ -109,9 +109,11 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, uint64_t
 			return invalid(p, "frame is wider than its parent");
 		parent->next = left + width;
 	}
-	int rc = push_level(p, (uint32_t)level);
-	if (rc)
-		return rc;
+	if (level >= p->levels_cap) {
+		int rc = grow_levels(p);
+		if (rc)
+			return rc;
+	}
 	p->levels[level] = (struct level){ left, left + width, left };
 	p->nlevels = (uint32_t)level + 1;
 	p->info->frames++;
@@ -217,12 +219,11 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 		if (d > 9)
 			return *s == '-' ? -2 : -1;
 		uint64_t v = d;
-		int digits = 1;
-		while ((d = (unsigned)(*++s - '0')) <= 9) {
-			if (++digits > 19)
-				return -1;
+		const char *first = s;
+		while ((d = (unsigned)(*++s - '0')) <= 9)
 			v = v * 10 + d;
-		}
+		if (s - first > 19)
+			return -1; /* may have wrapped: refuse rather than guess */
 		args[n++] = v;
 		if (*s == ',' && n < MAX_COUNTERS) {
 			s++;
@@ -292,21 +293,28 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 	return frame_call(p, line[0], a, n);
 }
 
-/* The common line "f(...)\n" straight from the input buffer; false when the
- * line needs the slow path (not whole in the buffer, not a plain call). */
-static bool fast_frame(int *rc, struct parser *p)
+/* The common lines "f(...)\n" straight from the input buffer, as many as it
+ * holds whole; stops at the first line that needs the slow path (not whole
+ * in the buffer, not a plain call, the blank line closing the block). */
+static int fast_frames(struct parser *p)
 {
 	const char *s, *end, *after;
 	uint64_t a[MAX_COUNTERS];
+	int rc = 0;
 	fg_input_window(&s, &end, p->in);
-	if (s + 2 >= end || (s[0] != 'f' && s[0] != 'u' && s[0] != 'n') || s[1] != '(')
-		return false;
-	int n = parse_call_args(s + 2, a, &after);
-	if (n < 0 || *after != '\n' || after >= end)
-		return false;
-	fg_input_consume_line(p->in, after + 1);
-	*rc = frame_call(p, s[0], a, n);
-	return true;
+	p->unconsumed = 0;
+	while (s + 2 < end && (s[0] == 'f' || s[0] == 'u' || s[0] == 'n') && s[1] == '(') {
+		int n = parse_call_args(s + 2, a, &after);
+		if (n < 0 || *after != '\n' || after >= end)
+			break;
+		p->unconsumed++;
+		if ((rc = frame_call(p, s[0], a, n)) != 0)
+			break;
+		s = after + 1;
+	}
+	fg_input_consume_lines(p->in, s, p->unconsumed - (rc != 0));
+	p->unconsumed = 0;
+	return rc;
 }
 
 static bool is_diff_line(const char *line, size_t len)
@@ -349,11 +357,8 @@ static int read_v3(struct parser *p)
 			goto cut;
 	} while (len != 0);
 	for (;;) {
-		if (fast_frame(&rc, p)) {
-			if (rc)
-				return rc;
-			continue;
-		}
+		if ((rc = fast_frames(p)) != 0)
+			return rc;
 		rc = fg_input_line(&line, &len, p->in, p->err);
 		if (rc <= 0)
 			goto cut;

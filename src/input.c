@@ -299,10 +299,10 @@ void fg_input_window(const char **data, const char **end, const fg_input *in)
 	*end = in->buf + in->end;
 }
 
-void fg_input_consume_line(fg_input *in, const char *next)
+void fg_input_consume_lines(fg_input *in, const char *next, uint64_t lines)
 {
 	in->start = (size_t)(next - in->buf);
-	in->line_no++;
+	in->line_no += lines;
 }
 
 uint64_t fg_input_line_number(const fg_input *in)

@@ -48,8 +48,9 @@ int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err);
  * fg_input_line for it. */
 void fg_input_window(const char **data, const char **end, const fg_input *in);
 
-/* Consumes the line ending at next - 1 (a '\n' inside the window). */
-void fg_input_consume_line(fg_input *in, const char *next);
+/* Consumes the window up to next (just past a '\n'), which holds lines whole
+ * lines. */
+void fg_input_consume_lines(fg_input *in, const char *next, uint64_t lines);
 
 /* 1-based number of the last line returned. */
 uint64_t fg_input_line_number(const fg_input *in);

@@ -25,6 +25,7 @@ struct fg_share {
 	uint32_t names_cap;
 	struct open_match *open;
 	uint32_t nopen, open_cap;
+	int64_t top_depth;                     /* depth of open[nopen - 1], or -1 */
 };
 
 int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_error *err)
@@ -56,6 +57,7 @@ void fg_share_reset(fg_share *s)
 	memset(s->self, 0, sizeof(s->self));
 	s->matched = 0;
 	s->nopen = 0;
+	s->top_depth = -1;
 }
 
 /* Closes the matching frames at depth >= d: their self samples are known. */
@@ -67,6 +69,7 @@ static inline void close_to(fg_share *s, uint32_t d)
 		for (uint64_t m = o->mask; m; m &= m - 1)
 			s->self[__builtin_ctzll(m)] += self;
 	}
+	s->top_depth = s->nopen ? (int64_t)s->open[s->nopen - 1].depth : -1;
 }
 
 __attribute__((noinline)) static int name_mask(uint64_t *mask, fg_share *s, uint32_t name, fg_error *err)
@@ -96,30 +99,10 @@ __attribute__((noinline)) static int name_mask(uint64_t *mask, fg_share *s, uint
 	return 0;
 }
 
-int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
+/* A frame that matches: count it where it is outermost, keep it open. */
+__attribute__((noinline)) static int open_frame(fg_share *s, const fg_frame *f, uint64_t mask, fg_error *err)
 {
-	fg_share *s = ctx;
-	if (!f || f->depth == 0) {
-		close_to(s, 0);
-		if (f)
-			s->total += f->total;
-		return 0;
-	}
-	close_to(s, f->depth);
-	struct open_match *parent = s->nopen ? &s->open[s->nopen - 1] : NULL;
-	if (parent && parent->depth == f->depth - 1)
-		parent->children += f->total;
-	uint64_t mask;
-	if (f->name < s->names_cap && s->known[f->name]) {
-		mask = s->masks[f->name];
-	} else {
-		int rc = name_mask(&mask, s, f->name, err);
-		if (rc)
-			return rc;
-	}
-	if (!mask)
-		return 0;
-	uint64_t active = parent ? parent->active : 0;
+	uint64_t active = s->nopen ? s->open[s->nopen - 1].active : 0;
 	/* A stack counts once: only the outermost match of a pattern adds. */
 	for (uint64_t m = mask & ~active; m; m &= m - 1)
 		s->samples[__builtin_ctzll(m)] += f->total;
@@ -133,7 +116,34 @@ int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
 		s->open_cap = cap;
 	}
 	s->open[s->nopen++] = (struct open_match){ f->depth, mask, active | mask, f->total, 0 };
+	s->top_depth = f->depth;
 	return 0;
+}
+
+int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	fg_share *s = ctx;
+	if (!f || f->depth == 0) {
+		close_to(s, 0);
+		if (f)
+			s->total += f->total;
+		return 0;
+	}
+	/* Most frames match nothing and have no matching parent: two compares
+	 * and a cached lookup. */
+	if (s->top_depth >= (int64_t)f->depth)
+		close_to(s, f->depth);
+	if (s->top_depth == (int64_t)f->depth - 1)
+		s->open[s->nopen - 1].children += f->total;
+	uint64_t mask;
+	if (f->name < s->names_cap && s->known[f->name]) {
+		mask = s->masks[f->name];
+	} else {
+		int rc = name_mask(&mask, s, f->name, err);
+		if (rc)
+			return rc;
+	}
+	return mask ? open_frame(s, f, mask, err) : 0;
 }
 
 uint64_t fg_share_total(const fg_share *s)

@@ -8,5 +8,6 @@ int cmd_share(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
+int cmd_hotfiles(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const struct cli_command commands[] = {
 	{ "top", cmd_top, "hottest frames by inclusive or self share" },
 	{ "collapse", cmd_collapse, "the profile as sorted collapsed stacks" },
 	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs" },
+	{ "hotfiles", cmd_hotfiles, "hot frames → source files → last commit, changed in the window" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,1457 @@
+#include "history.h"
+
+#include <errno.h>
+#include <git2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "javaclass.h"
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static int oom(fg_error *err)
+{
+	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+}
+
+static int git_fail(fg_error *err, const char *source, const char *what)
+{
+	const git_error *e = git_error_last();
+	return fg_error_set(err, FG_EGIT, source, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+/* Grows *arr (of elem bytes) so that it holds at least need elements. */
+static int grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 8;
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*(void **)arr, n * elem);
+	if (!p)
+		return -1;
+	*(void **)arr = p;
+	*cap = n;
+	return 0;
+}
+
+static uint64_t oid_hash(const git_oid *id)
+{
+	uint64_t h;
+	memcpy(&h, id->id, sizeof(h));
+	return h;
+}
+
+static int oid_cmp_qsort(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+/* A sorted array of ids (shallow boundary, ignored revisions). */
+typedef struct oidset {
+	git_oid *ids;
+	size_t count, cap;
+} oidset;
+
+static bool oidset_has(const oidset *s, const git_oid *id)
+{
+	return s->count && bsearch(id, s->ids, s->count, sizeof(git_oid), oid_cmp_qsort) != NULL;
+}
+
+static void oidset_sort(oidset *s)
+{
+	if (s->count)
+		qsort(s->ids, s->count, sizeof(git_oid), oid_cmp_qsort);
+}
+
+/* Parses git blame's ignore-revs format (also the shallow file's): one full
+ * id per line, `#` starts a comment, blank lines skipped. */
+static int oidset_parse(oidset *s, const char *text, size_t len, const char *source, fg_error *err)
+{
+	size_t lineno = 0;
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		lineno++;
+		const char *a = p, *b = eol;
+		const char *hash = memchr(a, '#', (size_t)(b - a));
+		if (hash)
+			b = hash;
+		while (a < b && (*a == ' ' || *a == '\t' || *a == '\r'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+			b--;
+		if (a < b) {
+			git_oid id;
+			char hex[GIT_OID_HEXSZ + 1];
+			if ((size_t)(b - a) != GIT_OID_HEXSZ)
+				return fg_error_set(err, FG_ECONFIG, source, "line %zu: not a full commit id: %.*s", lineno,
+						    (int)(b - a > 60 ? 60 : b - a), a);
+			memcpy(hex, a, GIT_OID_HEXSZ);
+			hex[GIT_OID_HEXSZ] = '\0';
+			if (git_oid_fromstr(&id, hex) < 0)
+				return fg_error_set(err, FG_ECONFIG, source, "line %zu: not a full commit id: %s", lineno, hex);
+			if (grow(&s->ids, &s->cap, s->count + 1, sizeof(git_oid)) < 0)
+				return oom(err);
+			s->ids[s->count++] = id;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+/* Reads a whole file; *missing is set (and 0 returned) when it does not exist. */
+static int read_file(char **out, size_t *len, bool *missing, const char *path, int code, fg_error *err)
+{
+	*out = NULL;
+	*len = 0;
+	*missing = false;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (errno == ENOENT) {
+			*missing = true;
+			return 0;
+		}
+		return fg_error_set(err, code, path, "cannot open: %s", strerror(errno));
+	}
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	for (;;) {
+		if (grow(&buf, &cap, n + 4096, 1) < 0) {
+			fclose(f);
+			free(buf);
+			return oom(err);
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return fg_error_set(err, code, path, "read error");
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* ---- commits of the walks ------------------------------------------------ */
+
+enum node_flags {
+	N_SHALLOW = 1 << 0,      /* on the shallow boundary: its parents are not in the clone */
+	N_Q_CHAIN = 1 << 1,      /* queued in the chain walk */
+	N_Q_LIMIT = 1 << 2,      /* queued in the window limiting walk */
+	N_SEEN = 1 << 3,         /* reached by the limiting walk */
+	N_POPPED = 1 << 4,       /* processed by the limiting walk */
+	N_UNINTERESTING = 1 << 5,/* an ancestor of good */
+	N_IN_WINDOW = 1 << 6,    /* in (good, bad] */
+	N_PARSED = 1 << 7,       /* the window walk has read its parents (git's "parsed") */
+};
+#define N_WALK_FLAGS (N_Q_CHAIN | N_Q_LIMIT | N_SEEN | N_POPPED | N_UNINTERESTING | N_IN_WINDOW | N_PARSED)
+
+typedef struct node {
+	git_oid id;
+	git_oid tree;
+	int64_t time;          /* committer time: the order git's walks pop commits in */
+	git_oid *parents;      /* NULL when none (root or shallow) */
+	uint32_t nparents;
+	uint32_t flags;
+	size_t *files;         /* chain walk: files waiting at this commit */
+	size_t nfiles, capfiles;
+	size_t wpos;           /* window walk: position in pop order */
+	size_t indeg;          /* window walk: offset of the node's file bits, SIZE_MAX none */
+	size_t info;           /* index in the result's commit table, or SIZE_MAX */
+} node;
+
+/* ---- source index ---------------------------------------------------------- */
+
+typedef struct srcfile {
+	char *path;
+	const char *stem;      /* points into path: the file name without extension */
+	size_t stem_len;
+	size_t ext_len;        /* without the dot */
+	size_t file_id;        /* the query's file index, SIZE_MAX when not asked for */
+} srcfile;
+
+/* ---- tree cache ------------------------------------------------------------- */
+
+/* Trees along the files' paths are read again at every commit the walk
+ * visits; libgit2's object cache skips trees over 4 KiB by default, which are
+ * exactly the big directories, so keep our own.  Cleared when full: the walk
+ * moves down history and old trees are not needed again. */
+#define TCACHE_SLOTS 8192
+typedef struct tcache_slot {
+	git_oid id;
+	git_tree *tree;
+} tcache_slot;
+
+struct fg_history {
+	git_repository *repo;
+	char *repo_path;
+	git_oid bad, good;
+	bool has_good;
+	char bad_hex[41], good_hex[41];
+	bool shallow;
+	oidset shallow_ids;
+	oidset ignored;
+
+	srcfile *src;
+	size_t nsrc, capsrc;
+
+	node *nodes;
+	size_t nnodes, capnodes;
+	size_t *map;           /* open addressing: node index + 1, 0 empty */
+	size_t mapcap;
+
+	tcache_slot *tcache;
+	size_t tcache_used;
+};
+
+struct fg_history_result {
+	fg_history_entry *entries;
+	size_t count, cap;
+	fg_history_commit *commits; /* the commit table; entries point into it after assembly */
+	size_t ncommits, capcommits;
+	const fg_history_commit **window_ptrs;
+	char **strings;
+	size_t nstrings, capstrings;
+	size_t visited;
+};
+
+static void tcache_clear(fg_history *h)
+{
+	for (size_t i = 0; i < TCACHE_SLOTS; i++) {
+		if (h->tcache[i].tree)
+			git_tree_free(h->tcache[i].tree);
+		h->tcache[i].tree = NULL;
+	}
+	h->tcache_used = 0;
+}
+
+static int tree_get(git_tree **out, fg_history *h, const git_oid *idp, fg_error *err)
+{
+	/* idp often points into a cached tree's entry, which a clear frees. */
+	git_oid idcopy = *idp;
+	const git_oid *id = &idcopy;
+	size_t mask = TCACHE_SLOTS - 1;
+	size_t i = (size_t)oid_hash(id) & mask;
+	while (h->tcache[i].tree) {
+		if (git_oid_equal(&h->tcache[i].id, id)) {
+			*out = h->tcache[i].tree;
+			return 0;
+		}
+		i = (i + 1) & mask;
+	}
+	if (h->tcache_used >= TCACHE_SLOTS * 3 / 4) {
+		tcache_clear(h);
+		i = (size_t)oid_hash(id) & mask;
+	}
+	git_tree *t;
+	if (git_tree_lookup(&t, h->repo, id) < 0) {
+		char hex[41];
+		git_oid_tostr(hex, sizeof(hex), id);
+		return git_fail(err, hex, "cannot read tree");
+	}
+	h->tcache[i].id = *id;
+	h->tcache[i].tree = t;
+	h->tcache_used++;
+	*out = t;
+	return 0;
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+static int map_insert(fg_history *h, size_t idx)
+{
+	if ((h->nnodes + 1) * 2 > h->mapcap) {
+		size_t ncap = h->mapcap ? h->mapcap * 2 : 1024;
+		size_t *nmap = calloc(ncap, sizeof(size_t));
+		if (!nmap)
+			return -1;
+		for (size_t k = 0; k < h->mapcap; k++) {
+			if (!h->map[k])
+				continue;
+			size_t j = (size_t)oid_hash(&h->nodes[h->map[k] - 1].id) & (ncap - 1);
+			while (nmap[j])
+				j = (j + 1) & (ncap - 1);
+			nmap[j] = h->map[k];
+		}
+		free(h->map);
+		h->map = nmap;
+		h->mapcap = ncap;
+	}
+	size_t j = (size_t)oid_hash(&h->nodes[idx].id) & (h->mapcap - 1);
+	while (h->map[j])
+		j = (j + 1) & (h->mapcap - 1);
+	h->map[j] = idx + 1;
+	return 0;
+}
+
+static size_t map_find(const fg_history *h, const git_oid *id)
+{
+	if (!h->mapcap)
+		return SIZE_MAX;
+	size_t j = (size_t)oid_hash(id) & (h->mapcap - 1);
+	while (h->map[j]) {
+		if (git_oid_equal(&h->nodes[h->map[j] - 1].id, id))
+			return h->map[j] - 1;
+		j = (j + 1) & (h->mapcap - 1);
+	}
+	return SIZE_MAX;
+}
+
+/* The node of commit id, read on first use.  Node indices stay valid;
+ * pointers do not (the array grows). */
+static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err)
+{
+	size_t idx = map_find(h, id);
+	if (idx != SIZE_MAX) {
+		*out = idx;
+		return 0;
+	}
+	git_commit *c;
+	if (git_commit_lookup(&c, h->repo, id) < 0) {
+		char hex[41];
+		git_oid_tostr(hex, sizeof(hex), id);
+		return git_fail(err, hex, "cannot read commit");
+	}
+	if (grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof(node)) < 0) {
+		git_commit_free(c);
+		return oom(err);
+	}
+	node *n = &h->nodes[h->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->id = *id;
+	n->tree = *git_commit_tree_id(c);
+	n->time = (int64_t)git_commit_time(c);
+	n->info = SIZE_MAX;
+	n->indeg = SIZE_MAX;
+	/* libgit2 1.5 does not read the shallow file: a boundary commit still
+	 * lists parents the clone does not have.  Treat it as a root, as git
+	 * does, and remember that the answer may lie beyond. */
+	if (oidset_has(&h->shallow_ids, id)) {
+		n->flags |= N_SHALLOW;
+	} else {
+		unsigned np = git_commit_parentcount(c);
+		if (np) {
+			n->parents = malloc(np * sizeof(git_oid));
+			if (!n->parents) {
+				git_commit_free(c);
+				return oom(err);
+			}
+			for (unsigned i = 0; i < np; i++)
+				n->parents[i] = *git_commit_parent_id(c, i);
+			n->nparents = np;
+		}
+	}
+	git_commit_free(c);
+	if (map_insert(h, h->nnodes) < 0) {
+		free(n->parents);
+		return oom(err);
+	}
+	*out = h->nnodes++;
+	return 0;
+}
+
+/* A max-heap of node indices by committer time; ties go to the node seen
+ * first, as in git's date-ordered queue. */
+typedef struct heap {
+	size_t *v;
+	size_t n, cap;
+} heap;
+
+static bool heap_before(const fg_history *h, size_t a, size_t b)
+{
+	if (h->nodes[a].time != h->nodes[b].time)
+		return h->nodes[a].time > h->nodes[b].time;
+	return a < b;
+}
+
+static int heap_push(heap *q, const fg_history *h, size_t idx)
+{
+	if (grow(&q->v, &q->cap, q->n + 1, sizeof(size_t)) < 0)
+		return -1;
+	size_t i = q->n++;
+	q->v[i] = idx;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!heap_before(h, q->v[i], q->v[p]))
+			break;
+		size_t t = q->v[i];
+		q->v[i] = q->v[p];
+		q->v[p] = t;
+		i = p;
+	}
+	return 0;
+}
+
+static size_t heap_pop(heap *q, const fg_history *h)
+{
+	size_t top = q->v[0];
+	q->v[0] = q->v[--q->n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < q->n && heap_before(h, q->v[l], q->v[m]))
+			m = l;
+		if (r < q->n && heap_before(h, q->v[r], q->v[m]))
+			m = r;
+		if (m == i)
+			break;
+		size_t t = q->v[i];
+		q->v[i] = q->v[m];
+		q->v[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* ---- path comparison -------------------------------------------------------- */
+
+/* A file of the query: its path split into NUL-terminated components. */
+typedef struct qfile {
+	const char *path;
+	char *comps;           /* components, each NUL-terminated, back to back */
+	size_t ncomps;
+	const char **comp;     /* pointers into comps */
+	int phase;             /* 0 seeking last, 1 seeking meaningful, 2 done */
+	size_t last, meaningful; /* node indices */
+	bool last_shallow, meaningful_shallow;
+	size_t *window;        /* node indices */
+	size_t nwindow, capwindow;
+} qfile;
+
+/* Whether the path components from `from` on exist below tree. */
+static int path_exists(bool *out, fg_history *h, git_tree *tree, const qfile *f, size_t from, fg_error *err)
+{
+	for (size_t i = from; i < f->ncomps; i++) {
+		const git_tree_entry *e = git_tree_entry_byname(tree, f->comp[i]);
+		if (!e) {
+			*out = false;
+			return 0;
+		}
+		if (i + 1 == f->ncomps) {
+			*out = true;
+			return 0;
+		}
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+			*out = false;
+			return 0;
+		}
+		int rc = tree_get(&tree, h, git_tree_entry_id(e), err);
+		if (rc < 0)
+			return rc;
+	}
+	*out = false;
+	return 0;
+}
+
+static int present_at(bool *out, fg_history *h, const git_oid *tree_id, const qfile *f, fg_error *err)
+{
+	git_tree *t;
+	int rc = tree_get(&t, h, tree_id, err);
+	if (rc < 0)
+		return rc;
+	return path_exists(out, h, t, f, 0, err);
+}
+
+/* TREESAME for one path, as git's pathspec-limited tree diff decides it:
+ * the entry at the path (id and mode, or absence) is the same on both sides.
+ * Compares entry ids from the root down and stops at the first equal
+ * subtree, so a commit that touched other directories costs one lookup per
+ * level at most — no diff is computed. */
+static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git_oid *b_root, const qfile *f,
+		     fg_error *err)
+{
+	if (git_oid_equal(a_root, b_root)) {
+		*same = true;
+		return 0;
+	}
+	git_tree *ta, *tb;
+	int rc;
+	/* Fetching tb may clear the cache and free ta: fetch ta again (a hit,
+	 * or an insert into a cache just cleared). */
+	if ((rc = tree_get(&ta, h, a_root, err)) < 0 || (rc = tree_get(&tb, h, b_root, err)) < 0 ||
+	    (rc = tree_get(&ta, h, a_root, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < f->ncomps; i++) {
+		const git_tree_entry *ea = git_tree_entry_byname(ta, f->comp[i]);
+		const git_tree_entry *eb = git_tree_entry_byname(tb, f->comp[i]);
+		if (!ea || !eb) {
+			*same = !ea && !eb;
+			return 0;
+		}
+		bool last = i + 1 == f->ncomps;
+		if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+		    (!last || git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))) {
+			*same = true;
+			return 0;
+		}
+		if (last) {
+			*same = false;
+			return 0;
+		}
+		bool a_dir = git_tree_entry_type(ea) == GIT_OBJECT_TREE;
+		bool b_dir = git_tree_entry_type(eb) == GIT_OBJECT_TREE;
+		/* Copies: a lookup below may clear the cache and free ta, tb. */
+		git_oid ida = *git_tree_entry_id(ea), idb = *git_tree_entry_id(eb);
+		if (!a_dir || !b_dir) {
+			/* A file stands where a directory of the path was: the path
+			 * is absent on that side. */
+			bool in_a = false, in_b = false;
+			if (a_dir) {
+				git_tree *sub;
+				if ((rc = tree_get(&sub, h, &ida, err)) < 0 ||
+				    (rc = path_exists(&in_a, h, sub, f, i + 1, err)) < 0)
+					return rc;
+			}
+			if (b_dir) {
+				git_tree *sub;
+				if ((rc = tree_get(&sub, h, &idb, err)) < 0 ||
+				    (rc = path_exists(&in_b, h, sub, f, i + 1, err)) < 0)
+					return rc;
+			}
+			*same = in_a == in_b;
+			return 0;
+		}
+		if ((rc = tree_get(&ta, h, &ida, err)) < 0)
+			return rc;
+		if ((rc = tree_get(&tb, h, &idb, err)) < 0)
+			return rc;
+		/* tree_get(&tb) may have cleared the cache and freed ta. */
+		if ((rc = tree_get(&ta, h, &ida, err)) < 0)
+			return rc;
+	}
+	*same = true;
+	return 0;
+}
+
+/* ---- open ------------------------------------------------------------------- */
+
+void fg_history_options_init(fg_history_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->bad = "HEAD";
+	opts->use_repo_ignore_revs = true;
+}
+
+static int resolve_rev(git_oid *out, fg_history *h, const char *spec, fg_error *err)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	int rc = git_revparse_single(&obj, h->repo, spec);
+	if (rc == GIT_EAMBIGUOUS)
+		return fg_error_set(err, FG_EUSAGE, spec, "ambiguous revision in %s", h->repo_path);
+	if (rc < 0)
+		return fg_error_set(err, FG_EUSAGE, spec, "unknown revision in %s", h->repo_path);
+	rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return fg_error_set(err, FG_EUSAGE, spec, "not a commit in %s", h->repo_path);
+	*out = *git_object_id(peeled);
+	git_object_free(peeled);
+	return 0;
+}
+
+static int read_shallow(fg_history *h, fg_error *err)
+{
+	const char *common = git_repository_commondir(h->repo);
+	size_t len = strlen(common);
+	char *path = malloc(len + sizeof("/shallow"));
+	if (!path)
+		return oom(err);
+	/* commondir ends with a slash in libgit2, but do not rely on it. */
+	snprintf(path, len + sizeof("/shallow"), "%s%sshallow", common, len && common[len - 1] == '/' ? "" : "/");
+	char *text;
+	size_t n;
+	bool missing;
+	int rc = read_file(&text, &n, &missing, path, FG_EGIT, err);
+	if (rc == 0 && !missing) {
+		rc = oidset_parse(&h->shallow_ids, text, n, path, err);
+		if (rc < 0)
+			rc = fg_error_set(err, FG_EGIT, path, "malformed shallow file");
+		h->shallow = h->shallow_ids.count > 0;
+		oidset_sort(&h->shallow_ids);
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
+static int read_ignore_revs(fg_history *h, const fg_history_options *opts, git_tree *bad_tree, fg_error *err)
+{
+	char *text;
+	size_t n;
+	bool missing;
+	int rc;
+	if (opts->ignore_revs_file) {
+		if ((rc = read_file(&text, &n, &missing, opts->ignore_revs_file, FG_ECONFIG, err)) < 0)
+			return rc;
+		if (missing)
+			return fg_error_set(err, FG_ECONFIG, opts->ignore_revs_file, "no such file");
+		rc = oidset_parse(&h->ignored, text, n, opts->ignore_revs_file, err);
+		free(text);
+		if (rc < 0)
+			return rc;
+	}
+	if (opts->use_repo_ignore_revs) {
+		/* The list as committed at bad, so that bare repositories and
+		 * checkouts of other commits give the same answer… */
+		const git_tree_entry *e = git_tree_entry_byname(bad_tree, ".git-blame-ignore-revs");
+		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			git_blob *blob;
+			if (git_blob_lookup(&blob, h->repo, git_tree_entry_id(e)) < 0)
+				return git_fail(err, ".git-blame-ignore-revs", "cannot read");
+			rc = oidset_parse(&h->ignored, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+					  ".git-blame-ignore-revs (committed)", err);
+			git_blob_free(blob);
+			if (rc < 0)
+				return rc;
+		}
+		/* …plus what the working tree adds before it is committed. */
+		const char *wd = git_repository_workdir(h->repo);
+		if (wd) {
+			size_t len = strlen(wd) + sizeof(".git-blame-ignore-revs") + 1;
+			char *path = malloc(len);
+			if (!path)
+				return oom(err);
+			snprintf(path, len, "%s%s.git-blame-ignore-revs", wd, wd[strlen(wd) - 1] == '/' ? "" : "/");
+			rc = read_file(&text, &n, &missing, path, FG_ECONFIG, err);
+			if (rc == 0 && !missing)
+				rc = oidset_parse(&h->ignored, text, n, path, err);
+			free(text);
+			free(path);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	oidset_sort(&h->ignored);
+	return 0;
+}
+
+static bool source_ext(const char *name, size_t len, size_t *ext_len)
+{
+	static const char *const exts[] = { ".java", ".kt", ".scala" };
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		size_t el = strlen(exts[i]);
+		if (len > el && !memcmp(name + len - el, exts[i], el)) {
+			*ext_len = el - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+typedef struct walk_ctx {
+	fg_history *h;
+	fg_error *err;
+	int rc;
+} walk_ctx;
+
+static int index_cb(const char *root, const git_tree_entry *entry, void *payload)
+{
+	walk_ctx *ctx = payload;
+	fg_history *h = ctx->h;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB || git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK)
+		return 0;
+	const char *name = git_tree_entry_name(entry);
+	size_t nlen = strlen(name), ext_len;
+	if (!source_ext(name, nlen, &ext_len))
+		return 0;
+	size_t rlen = strlen(root);
+	if (grow(&h->src, &h->capsrc, h->nsrc + 1, sizeof(srcfile)) < 0)
+		goto nomem;
+	char *path = malloc(rlen + nlen + 1);
+	if (!path)
+		goto nomem;
+	memcpy(path, root, rlen);
+	memcpy(path + rlen, name, nlen + 1);
+	srcfile *s = &h->src[h->nsrc++];
+	s->path = path;
+	s->stem = path + rlen;
+	s->ext_len = ext_len;
+	s->stem_len = nlen - ext_len - 1;
+	s->file_id = SIZE_MAX;
+	return 0;
+nomem:
+	ctx->rc = oom(ctx->err);
+	return -1;
+}
+
+static int stem_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen;
+}
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const srcfile *a = pa, *b = pb;
+	int c = stem_cmp(a->stem, a->stem_len, b->stem, b->stem_len);
+	return c ? c : strcmp(a->path, b->path);
+}
+
+int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err)
+{
+	fg_history_options defaults;
+	if (!opts) {
+		fg_history_options_init(&defaults);
+		opts = &defaults;
+	}
+	*out = NULL;
+	git_libgit2_init();
+	fg_history *h = calloc(1, sizeof(*h));
+	if (!h) {
+		git_libgit2_shutdown();
+		return oom(err);
+	}
+	int rc;
+	git_commit *bad_commit = NULL;
+	git_tree *bad_tree = NULL;
+	h->tcache = calloc(TCACHE_SLOTS, sizeof(tcache_slot));
+	if (!h->tcache) {
+		rc = oom(err);
+		goto fail;
+	}
+	if (git_repository_open_ext(&h->repo, dir, 0, NULL) < 0) {
+		rc = fg_error_set(err, FG_EUSAGE, dir, "not a git repository (nor inside one)");
+		goto fail;
+	}
+	const char *p = git_repository_workdir(h->repo);
+	if (!p)
+		p = git_repository_path(h->repo);
+	h->repo_path = strdup(p);
+	if (!h->repo_path) {
+		rc = oom(err);
+		goto fail;
+	}
+	size_t plen = strlen(h->repo_path);
+	if (plen > 1 && h->repo_path[plen - 1] == '/')
+		h->repo_path[plen - 1] = '\0';
+
+	if ((rc = read_shallow(h, err)) < 0)
+		goto fail;
+	if ((rc = resolve_rev(&h->bad, h, opts->bad ? opts->bad : "HEAD", err)) < 0)
+		goto fail;
+	git_oid_tostr(h->bad_hex, sizeof(h->bad_hex), &h->bad);
+	if (opts->good) {
+		if ((rc = resolve_rev(&h->good, h, opts->good, err)) < 0)
+			goto fail;
+		h->has_good = true;
+		git_oid_tostr(h->good_hex, sizeof(h->good_hex), &h->good);
+	}
+	if (git_commit_lookup(&bad_commit, h->repo, &h->bad) < 0 || git_commit_tree(&bad_tree, bad_commit) < 0) {
+		rc = git_fail(err, h->bad_hex, "cannot read the bad commit's tree");
+		goto fail;
+	}
+	if ((rc = read_ignore_revs(h, opts, bad_tree, err)) < 0)
+		goto fail;
+
+	walk_ctx ctx = { h, err, 0 };
+	if (git_tree_walk(bad_tree, GIT_TREEWALK_PRE, index_cb, &ctx) < 0) {
+		rc = ctx.rc ? ctx.rc : git_fail(err, h->bad_hex, "cannot read the tree");
+		goto fail;
+	}
+	if (h->nsrc)
+		qsort(h->src, h->nsrc, sizeof(srcfile), src_cmp);
+	git_tree_free(bad_tree);
+	git_commit_free(bad_commit);
+	*out = h;
+	return 0;
+fail:
+	git_tree_free(bad_tree);
+	git_commit_free(bad_commit);
+	fg_history_free(h);
+	return rc;
+}
+
+void fg_history_free(fg_history *h)
+{
+	if (!h)
+		return;
+	if (h->tcache)
+		tcache_clear(h);
+	free(h->tcache);
+	for (size_t i = 0; i < h->nnodes; i++) {
+		free(h->nodes[i].parents);
+		free(h->nodes[i].files);
+	}
+	free(h->nodes);
+	free(h->map);
+	for (size_t i = 0; i < h->nsrc; i++)
+		free(h->src[i].path);
+	free(h->src);
+	free(h->shallow_ids.ids);
+	free(h->ignored.ids);
+	free(h->repo_path);
+	git_repository_free(h->repo);
+	free(h);
+	git_libgit2_shutdown();
+}
+
+const char *fg_history_repo_path(const fg_history *h) { return h->repo_path; }
+const char *fg_history_bad_id(const fg_history *h) { return h->bad_hex; }
+const char *fg_history_good_id(const fg_history *h) { return h->has_good ? h->good_hex : NULL; }
+bool fg_history_is_shallow(const fg_history *h) { return h->shallow; }
+size_t fg_history_indexed_files(const fg_history *h) { return h->nsrc; }
+
+/* ---- the chain walk: last and last meaningful commit ------------------------ */
+
+static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *err)
+{
+	node *n = &h->nodes[to];
+	if (grow(&n->files, &n->capfiles, n->nfiles + 1, sizeof(size_t)) < 0)
+		return oom(err);
+	n->files[n->nfiles++] = fi;
+	if (!(n->flags & N_Q_CHAIN)) {
+		n->flags |= N_Q_CHAIN;
+		if (heap_push(q, h, to) < 0)
+			return oom(err);
+	}
+	return 0;
+}
+
+/* git log -1 -- PATH at bad, for every file at once.  Under git's default
+ * simplification a TREESAME commit keeps exactly one parent (its only one,
+ * or at a merge the first parent the path is TREESAME to), so until the
+ * first commit that is shown each file follows a single chain; files whose
+ * chains share commits are handled together, commits popped newest first
+ * like git's queue, and the walk stops when every file is resolved. */
+static int chain_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visited, fg_error *err)
+{
+	heap q = { 0 };
+	int rc = 0;
+	size_t unresolved = nfiles;
+	size_t bad_idx;
+	if ((rc = node_get(&bad_idx, h, &h->bad, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < nfiles; i++)
+		if ((rc = chain_move(h, &q, i, bad_idx, err)) < 0)
+			goto out;
+
+	size_t *pending = NULL, npending = 0, cappending = 0;
+	while (unresolved && q.n) {
+		size_t ni = heap_pop(&q, h);
+		(*visited)++;
+		node *n = &h->nodes[ni];
+		n->flags &= ~N_Q_CHAIN;
+		/* Take the waiting files: moves below may append to this node
+		 * again only through another visit. */
+		if (grow(&pending, &cappending, n->nfiles, sizeof(size_t)) < 0) {
+			rc = oom(err);
+			break;
+		}
+		npending = n->nfiles;
+		if (npending)
+			memcpy(pending, n->files, npending * sizeof(size_t));
+		n->nfiles = 0;
+
+		for (size_t k = 0; k < npending && rc == 0; k++) {
+			qfile *f = &files[pending[k]];
+			git_oid tree = h->nodes[ni].tree;
+			uint32_t np = h->nodes[ni].nparents;
+			size_t next = SIZE_MAX;
+			for (uint32_t pi = 0; pi < np; pi++) {
+				size_t pidx;
+				git_oid pid = h->nodes[ni].parents[pi];
+				bool same;
+				if ((rc = node_get(&pidx, h, &pid, err)) < 0)
+					break;
+				git_oid ptree = h->nodes[pidx].tree;
+				if ((rc = path_same(&same, h, &tree, &ptree, f, err)) < 0)
+					break;
+				if (same) {
+					next = pidx;
+					break;
+				}
+			}
+			if (rc < 0)
+				break;
+			if (next != SIZE_MAX) {
+				rc = chain_move(h, &q, pending[k], next, err);
+				continue;
+			}
+			/* Shown: the path differs from every parent (or this is a
+			 * root that holds it; the chain only visits commits that
+			 * hold the file). */
+			bool boundary = (h->nodes[ni].flags & N_SHALLOW) != 0;
+			if (f->phase == 0) {
+				f->last = ni;
+				f->last_shallow = boundary;
+				f->phase = 1;
+			}
+			if (!oidset_has(&h->ignored, &h->nodes[ni].id) || np == 0) {
+				/* Not ignored, or ignored but the file starts here:
+				 * nothing older to hand the blame to. */
+				f->meaningful = ni;
+				f->meaningful_shallow = boundary;
+				f->phase = 2;
+				unresolved--;
+				continue;
+			}
+			/* An ignored bulk commit hands over to its first parent, as
+			 * git blame passes lines through ignored commits. */
+			size_t p0;
+			git_oid pid = h->nodes[ni].parents[0];
+			bool there;
+			if ((rc = node_get(&p0, h, &pid, err)) < 0)
+				break;
+			git_oid ptree = h->nodes[p0].tree;
+			if ((rc = present_at(&there, h, &ptree, f, err)) < 0)
+				break;
+			if (!there) {
+				f->meaningful = ni;
+				f->meaningful_shallow = boundary;
+				f->phase = 2;
+				unresolved--;
+				continue;
+			}
+			rc = chain_move(h, &q, pending[k], p0, err);
+		}
+		if (rc < 0)
+			break;
+	}
+	free(pending);
+out:
+	/* Leave no file lists behind for the next query. */
+	for (size_t i = 0; i < q.n; i++) {
+		h->nodes[q.v[i]].nfiles = 0;
+		h->nodes[q.v[i]].flags &= ~N_Q_CHAIN;
+	}
+	free(q.v);
+	if (rc == 0 && unresolved)
+		rc = fg_error_set(err, FG_EINTERNAL, h->bad_hex, "history walk ended with %zu files unresolved",
+				  unresolved);
+	return rc;
+}
+
+/* ---- the window walk: git log good..bad -- PATH ----------------------------- */
+
+#define LIMIT_SLOP 5
+
+/* Marks a node and its known ancestors as ancestors of good. */
+static int mark_uninteresting(fg_history *h, size_t start, size_t *interesting_queued, fg_error *err)
+{
+	size_t *stack = NULL, n = 0, cap = 0;
+	int rc = 0;
+	if (grow(&stack, &cap, 1, sizeof(size_t)) < 0)
+		return oom(err);
+	stack[n++] = start;
+	while (n) {
+		size_t i = stack[--n];
+		node *nd = &h->nodes[i];
+		if (nd->flags & N_UNINTERESTING)
+			continue;
+		nd->flags |= N_UNINTERESTING;
+		if (nd->flags & N_Q_LIMIT)
+			(*interesting_queued)--;
+		/* Like git's mark_parents_uninteresting: go on through the
+		 * commits whose parents the walk has read; the others get their
+		 * parents marked when they are popped. */
+		if (!(nd->flags & N_PARSED))
+			continue;
+		/* node_get may move the node array: index, never nd, below. */
+		for (uint32_t p = 0; p < h->nodes[i].nparents; p++) {
+			size_t pi;
+			git_oid pid = h->nodes[i].parents[p];
+			if ((rc = node_get(&pi, h, &pid, err)) < 0)
+				goto out;
+			if (grow(&stack, &cap, n + 1, sizeof(size_t)) < 0) {
+				rc = oom(err);
+				goto out;
+			}
+			stack[n++] = pi;
+		}
+	}
+out:
+	free(stack);
+	return rc;
+}
+
+/* The window walk, git log good..bad -- PATH for every file at once.  Like
+ * git's limit_list: pop commits newest first from both ends, propagate
+ * "ancestor of good" (uninteresting) down, and stop when only ancestors of
+ * good older than every commit taken are left, plus a little slop for clock
+ * skew.  Each interesting commit is simplified per file when it is popped,
+ * as git's try_to_simplify_commit does: follow the first relevant TREESAME
+ * parent only (not shown); else follow every parent, and the commit is shown
+ * when it differs from a relevant parent (or, with no relevant parent, from
+ * an irrelevant one).  A parent is relevant unless it is already known to be
+ * an ancestor of good — good itself (the bottom) stays relevant.  "Already
+ * known" is what git knows at that moment too, so the answers match git's
+ * even where its walk has not yet found out that a merge's parent is an
+ * ancestor of good.  A file's bit on a commit says that the file's
+ * simplified walk reaches it. */
+static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visited, fg_error *err)
+{
+	heap q = { 0 };
+	size_t interesting_queued = 0;
+	size_t bad_idx, good_idx;
+	size_t words = (nfiles + 63) / 64;
+	uint64_t *bits = NULL;
+	size_t nbits = 0, capbits = 0; /* in words */
+	size_t popped = 0;
+	int rc;
+	if ((rc = node_get(&bad_idx, h, &h->bad, err)) < 0 || (rc = node_get(&good_idx, h, &h->good, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < h->nnodes; i++)
+		h->nodes[i].indeg = SIZE_MAX; /* offset of the node's bits, none yet */
+#define NODE_BITS(ni) (h->nodes[ni].indeg)
+	if (grow(&bits, &capbits, words, sizeof(uint64_t)) < 0)
+		return oom(err);
+	memset(bits, 0, words * sizeof(uint64_t));
+	nbits = words;
+	NODE_BITS(bad_idx) = 0;
+	for (size_t f = 0; f < nfiles; f++)
+		bits[f / 64] |= (uint64_t)1 << (f % 64);
+
+	/* As git sets up a negative revision: good is read, and its parents
+	 * are known to be uninteresting from the start. */
+	h->nodes[bad_idx].flags |= N_PARSED;
+	rc = mark_uninteresting(h, good_idx, &interesting_queued, err);
+	h->nodes[good_idx].flags |= N_SEEN | N_Q_LIMIT | N_PARSED;
+	for (uint32_t p = 0; rc == 0 && p < h->nodes[good_idx].nparents; p++) {
+		size_t pi;
+		git_oid pid = h->nodes[good_idx].parents[p];
+		if ((rc = node_get(&pi, h, &pid, err)) == 0)
+			rc = mark_uninteresting(h, pi, &interesting_queued, err);
+	}
+	if (rc < 0 || heap_push(&q, h, good_idx) < 0) {
+		free(bits);
+		return rc < 0 ? rc : oom(err);
+	}
+	if (!(h->nodes[bad_idx].flags & N_SEEN)) {
+		h->nodes[bad_idx].flags |= N_SEEN | N_Q_LIMIT;
+		interesting_queued++;
+		if (heap_push(&q, h, bad_idx) < 0) {
+			free(q.v);
+			free(bits);
+			return oom(err);
+		}
+	}
+	int slop = LIMIT_SLOP;
+	int64_t oldest_interesting = INT64_MAX;
+	while (q.n && rc == 0) {
+		size_t ni = heap_pop(&q, h);
+		(*visited)++;
+		h->nodes[ni].flags &= ~N_Q_LIMIT;
+		h->nodes[ni].flags |= N_POPPED;
+		bool unint = (h->nodes[ni].flags & N_UNINTERESTING) != 0;
+		uint32_t np = h->nodes[ni].nparents;
+		for (uint32_t p = 0; p < np && rc == 0; p++) {
+			size_t pi;
+			git_oid pid = h->nodes[ni].parents[p];
+			if ((rc = node_get(&pi, h, &pid, err)) < 0)
+				break;
+			/* git's process_parents for an uninteresting commit: the
+			 * parent is marked and read, and its own parents are
+			 * marked right away. */
+			if (unint)
+				rc = mark_uninteresting(h, pi, &interesting_queued, err);
+			h->nodes[pi].flags |= N_PARSED;
+			for (uint32_t gp = 0; unint && rc == 0 && gp < h->nodes[pi].nparents; gp++) {
+				size_t gi;
+				git_oid gid = h->nodes[pi].parents[gp];
+				if ((rc = node_get(&gi, h, &gid, err)) == 0)
+					rc = mark_uninteresting(h, gi, &interesting_queued, err);
+			}
+			if (rc == 0 && !(h->nodes[pi].flags & N_SEEN)) {
+				h->nodes[pi].flags |= N_SEEN | N_Q_LIMIT;
+				if (!(h->nodes[pi].flags & N_UNINTERESTING))
+					interesting_queued++;
+				if (heap_push(&q, h, pi) < 0)
+					rc = oom(err);
+			}
+		}
+		if (rc < 0)
+			break;
+		if (unint) {
+			if (!q.n)
+				break;
+			if (interesting_queued || h->nodes[q.v[0]].time >= oldest_interesting)
+				slop = LIMIT_SLOP;
+			else if (--slop == 0)
+				break;
+			continue;
+		}
+		interesting_queued--;
+		oldest_interesting = h->nodes[ni].time;
+		h->nodes[ni].wpos = popped++;
+		if (NODE_BITS(ni) == SIZE_MAX)
+			continue; /* no file's simplified walk reaches it */
+		git_oid tree = h->nodes[ni].tree;
+		for (size_t f = 0; f < nfiles && rc == 0; f++) {
+			if (!(bits[NODE_BITS(ni) + f / 64] & ((uint64_t)1 << (f % 64))))
+				continue;
+			bool shown = false;
+			size_t follow = SIZE_MAX;
+			if (np == 0) {
+				/* A root (or shallow boundary) is shown when it has
+				 * the path. */
+				if ((rc = present_at(&shown, h, &tree, &files[f], err)) < 0)
+					break;
+			} else {
+				unsigned relevant_parents = 0;
+				bool relevant_change = false, irrelevant_change = false;
+				for (uint32_t p = 0; p < np; p++) {
+					size_t pi = map_find(h, &h->nodes[ni].parents[p]);
+					bool relevant = !(h->nodes[pi].flags & N_UNINTERESTING) || pi == good_idx;
+					relevant_parents += relevant;
+					bool same;
+					git_oid ptree = h->nodes[pi].tree;
+					if ((rc = path_same(&same, h, &tree, &ptree, &files[f], err)) < 0)
+						break;
+					if (same && relevant) {
+						follow = pi;
+						break;
+					}
+					if (!same && relevant)
+						relevant_change = true;
+					else if (!same)
+						irrelevant_change = true;
+				}
+				if (rc < 0)
+					break;
+				shown = follow == SIZE_MAX && (relevant_parents ? relevant_change : irrelevant_change);
+				for (uint32_t p = 0; p < np; p++) {
+					size_t pi = map_find(h, &h->nodes[ni].parents[p]);
+					if (follow != SIZE_MAX && pi != follow)
+						continue;
+					if (NODE_BITS(pi) == SIZE_MAX) {
+						if (grow(&bits, &capbits, nbits + words, sizeof(uint64_t)) < 0) {
+							rc = oom(err);
+							break;
+						}
+						memset(bits + nbits, 0, words * sizeof(uint64_t));
+						NODE_BITS(pi) = nbits;
+						nbits += words;
+					}
+					bits[NODE_BITS(pi) + f / 64] |= (uint64_t)1 << (f % 64);
+				}
+			}
+			if (rc == 0 && shown) {
+				qfile *qf = &files[f];
+				if (grow(&qf->window, &qf->capwindow, qf->nwindow + 1, sizeof(size_t)) < 0)
+					rc = oom(err);
+				else
+					qf->window[qf->nwindow++] = ni;
+			}
+		}
+	}
+#undef NODE_BITS
+	free(q.v);
+	free(bits);
+	if (rc < 0)
+		return rc;
+	/* A commit taken as interesting may have turned out to be an ancestor
+	 * of good later (clock skew): git does not show it either. */
+	for (size_t f = 0; f < nfiles; f++) {
+		size_t m = 0;
+		for (size_t k = 0; k < files[f].nwindow; k++)
+			if (!(h->nodes[files[f].window[k]].flags & N_UNINTERESTING))
+				files[f].window[m++] = files[f].window[k];
+		files[f].nwindow = m;
+	}
+	return 0;
+}
+
+/* ---- query -------------------------------------------------------------------- */
+
+static int wpos_cmp_ctx_sort(fg_history *h, size_t *v, size_t n)
+{
+	/* Insertion sort by pop order: windows are short. */
+	for (size_t i = 1; i < n; i++) {
+		size_t x = v[i], j = i;
+		while (j > 0 && h->nodes[v[j - 1]].wpos > h->nodes[x].wpos) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	return 0;
+}
+
+static char *result_strdup(fg_history_result *r, const char *s)
+{
+	if (grow(&r->strings, &r->capstrings, r->nstrings + 1, sizeof(char *)) < 0)
+		return NULL;
+	char *d = strdup(s);
+	if (d)
+		r->strings[r->nstrings++] = d;
+	return d;
+}
+
+/* The commit table index for a node: id, author date as %aI, subject as %s. */
+static int commit_info(size_t *out, fg_history *h, fg_history_result *r, size_t ni, fg_error *err)
+{
+	if (h->nodes[ni].info != SIZE_MAX) {
+		*out = h->nodes[ni].info;
+		return 0;
+	}
+	git_commit *c;
+	if (git_commit_lookup(&c, h->repo, &h->nodes[ni].id) < 0)
+		return git_fail(err, NULL, "cannot read commit");
+	if (grow(&r->commits, &r->capcommits, r->ncommits + 1, sizeof(fg_history_commit)) < 0) {
+		git_commit_free(c);
+		return oom(err);
+	}
+	fg_history_commit *ci = &r->commits[r->ncommits];
+	git_oid_tostr(ci->id, sizeof(ci->id), &h->nodes[ni].id);
+	const git_signature *a = git_commit_author(c);
+	time_t t = (time_t)(a->when.time + (git_time_t)a->when.offset * 60);
+	struct tm tm;
+	int off = a->when.offset < 0 ? -a->when.offset : a->when.offset;
+	size_t dl = gmtime_r(&t, &tm) ? strftime(ci->date, sizeof(ci->date), "%Y-%m-%dT%H:%M:%S", &tm) : 0;
+	snprintf(ci->date + dl, sizeof(ci->date) - dl, "%c%02u:%02u", a->when.sign == '-' ? '-' : '+',
+		 (unsigned)(off / 60) % 100u, (unsigned)(off % 60));
+	const char *summary = git_commit_summary(c);
+	ci->subject = result_strdup(r, summary ? summary : "");
+	git_commit_free(c);
+	if (!ci->subject)
+		return oom(err);
+	h->nodes[ni].info = r->ncommits++;
+	*out = h->nodes[ni].info;
+	return 0;
+}
+
+/* Candidate files for a class: every indexed file whose path ends with
+ * `/<class>.<ext>` (or is it).  Kotlin's file facade `FooKt` lives in
+ * `Foo.kt`. */
+static size_t find_candidates(const fg_history *h, const char *cls, size_t *out, size_t max)
+{
+	size_t clen = strlen(cls);
+	const char *simple = strrchr(cls, '/');
+	simple = simple ? simple + 1 : cls;
+	size_t found = 0;
+	for (int pass = 0; pass < 2 && found == 0; pass++) {
+		size_t slen = strlen(simple);
+		size_t want_clen = clen;
+		if (pass == 1) {
+			if (slen <= 2 || strcmp(simple + slen - 2, "Kt"))
+				break;
+			slen -= 2;
+			want_clen -= 2;
+		}
+		/* lower bound of the stem */
+		size_t lo = 0, hi = h->nsrc;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (stem_cmp(h->src[mid].stem, h->src[mid].stem_len, simple, slen) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < h->nsrc && !stem_cmp(h->src[i].stem, h->src[i].stem_len, simple, slen); i++) {
+			const srcfile *s = &h->src[i];
+			if (pass == 1 && s->ext_len != 2)
+				continue; /* only .kt */
+			size_t plen = strlen(s->path);
+			size_t body = plen - s->ext_len - 1;
+			if (body < want_clen || memcmp(s->path + body - want_clen, cls, want_clen))
+				continue;
+			if (body > want_clen && s->path[body - want_clen - 1] != '/')
+				continue;
+			if (found < max)
+				out[found] = i;
+			found++;
+		}
+	}
+	return found;
+}
+
+static void qfiles_free(qfile *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(files[i].comps);
+		free(files[i].comp);
+		free(files[i].window);
+	}
+	free(files);
+}
+
+int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+		     fg_error *err)
+{
+	*out = NULL;
+	fg_history_result *r = calloc(1, sizeof(*r));
+	if (!r)
+		return oom(err);
+	qfile *files = NULL;
+	size_t nfiles = 0, capfiles = 0;
+	size_t *entry_file = NULL; /* entry → file index or SIZE_MAX */
+	size_t cap_entry_file = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < h->nnodes; i++) {
+		h->nodes[i].flags &= ~(uint32_t)N_WALK_FLAGS;
+		h->nodes[i].info = SIZE_MAX;
+		h->nodes[i].nfiles = 0;
+	}
+	for (size_t i = 0; i < h->nsrc; i++)
+		h->src[i].file_id = SIZE_MAX;
+
+	/* Frames → classes → files, deduplicated. */
+	for (size_t fr = 0; fr < count && rc == 0; fr++) {
+		char cls[FG_JAVACLASS_MAX_FRAME];
+		const char *frame = frames[fr] ? frames[fr] : "";
+		int jc = fg_javaclass_from_frame(cls, sizeof(cls), frame, err);
+		if (jc < 0) {
+			rc = jc;
+			break;
+		}
+		size_t cand[64];
+		size_t ncand = jc == 1 ? find_candidates(h, cls, cand, 64) : 0;
+		if (ncand > 64)
+			ncand = 64; /* a class path held by more modules than that is not a hot file */
+		char *fcopy = result_strdup(r, frame);
+		char *ccopy = jc == 1 ? result_strdup(r, cls) : NULL;
+		if (!fcopy || (jc == 1 && !ccopy)) {
+			rc = oom(err);
+			break;
+		}
+		size_t nent = ncand ? ncand : 1;
+		if (grow(&r->entries, &r->cap, r->count + nent, sizeof(fg_history_entry)) < 0 ||
+		    grow(&entry_file, &cap_entry_file, r->count + nent, sizeof(size_t)) < 0) {
+			rc = oom(err);
+			break;
+		}
+		for (size_t k = 0; k < nent; k++) {
+			fg_history_entry *e = &r->entries[r->count];
+			memset(e, 0, sizeof(*e));
+			e->frame = fcopy;
+			e->class_path = ccopy;
+			e->candidates = ncand;
+			e->changed_in_window = -1;
+			entry_file[r->count] = SIZE_MAX;
+			if (ncand) {
+				srcfile *s = &h->src[cand[k]];
+				e->path = s->path;
+				if (s->file_id == SIZE_MAX) {
+					if (grow(&files, &capfiles, nfiles + 1, sizeof(qfile)) < 0) {
+						rc = oom(err);
+						break;
+					}
+					qfile *qf = &files[nfiles];
+					memset(qf, 0, sizeof(*qf));
+					qf->path = s->path;
+					qf->comps = strdup(s->path);
+					size_t ncomp = 1;
+					for (const char *c = s->path; *c; c++)
+						ncomp += *c == '/';
+					qf->comp = malloc(ncomp * sizeof(char *));
+					if (!qf->comps || !qf->comp) {
+						free(qf->comps);
+						free(qf->comp);
+						rc = oom(err);
+						break;
+					}
+					qf->comp[0] = qf->comps;
+					qf->ncomps = 1;
+					for (char *c = qf->comps; *c; c++)
+						if (*c == '/') {
+							*c = '\0';
+							qf->comp[qf->ncomps++] = c + 1;
+						}
+					s->file_id = nfiles++;
+				}
+				entry_file[r->count] = s->file_id;
+			}
+			r->count++;
+		}
+	}
+
+	if (rc == 0 && nfiles)
+		rc = chain_walk(h, files, nfiles, &r->visited, err);
+	if (rc == 0 && nfiles && h->has_good)
+		rc = window_walk(h, files, nfiles, &r->visited, err);
+
+	/* Assemble: the commit table first (it may move), then pointers. */
+	size_t total_window = 0;
+	for (size_t i = 0; i < nfiles && rc == 0; i++) {
+		qfile *qf = &files[i];
+		size_t dummy;
+		if ((rc = commit_info(&dummy, h, r, qf->last, err)) < 0 ||
+		    (rc = commit_info(&dummy, h, r, qf->meaningful, err)) < 0)
+			break;
+		wpos_cmp_ctx_sort(h, qf->window, qf->nwindow);
+		for (size_t k = 0; k < qf->nwindow && rc == 0; k++)
+			rc = commit_info(&dummy, h, r, qf->window[k], err);
+		total_window += qf->nwindow;
+	}
+	if (rc == 0 && total_window) {
+		r->window_ptrs = malloc(total_window * sizeof(*r->window_ptrs));
+		if (!r->window_ptrs)
+			rc = oom(err);
+	}
+	/* Each file's window list, laid out once and shared by its entries. */
+	size_t *win_start = NULL;
+	if (rc == 0 && nfiles) {
+		win_start = malloc(nfiles * sizeof(size_t));
+		if (!win_start)
+			rc = oom(err);
+	}
+	if (rc == 0) {
+		size_t at = 0;
+		for (size_t i = 0; i < nfiles; i++) {
+			win_start[i] = at;
+			for (size_t k = 0; k < files[i].nwindow; k++)
+				r->window_ptrs[at++] = &r->commits[h->nodes[files[i].window[k]].info];
+		}
+		for (size_t i = 0; i < r->count; i++) {
+			fg_history_entry *e = &r->entries[i];
+			size_t fi = entry_file[i];
+			if (fi == SIZE_MAX)
+				continue;
+			qfile *qf = &files[fi];
+			e->last = &r->commits[h->nodes[qf->last].info];
+			e->last_meaningful = &r->commits[h->nodes[qf->meaningful].info];
+			e->last_ignored = oidset_has(&h->ignored, &h->nodes[qf->last].id);
+			e->last_shallow = qf->last_shallow;
+			e->meaningful_shallow = qf->meaningful_shallow;
+			if (h->has_good) {
+				e->changed_in_window = qf->nwindow > 0;
+				e->window = qf->nwindow ? r->window_ptrs + win_start[fi] : NULL;
+				e->window_count = qf->nwindow;
+			}
+		}
+	}
+	free(win_start);
+	free(entry_file);
+	qfiles_free(files, nfiles);
+	if (rc < 0) {
+		fg_history_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void fg_history_result_free(fg_history_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nstrings; i++)
+		free(r->strings[i]);
+	free(r->strings);
+	free(r->entries);
+	free(r->commits);
+	free(r->window_ptrs);
+	free(r);
+}
+
+size_t fg_history_result_count(const fg_history_result *r) { return r->count; }
+const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size_t i)
+{
+	return i < r->count ? &r->entries[i] : NULL;
+}
+size_t fg_history_result_visited(const fg_history_result *r) { return r->visited; }

@@ -1,0 +1,102 @@
+/* fgbisect — source history: frame → source file → last commit, last
+ * meaningful commit, and the commits of a window (good, bad].
+ *
+ * One fg_history is an open repository with the revisions resolved and the
+ * source files of the bad commit's tree indexed (path suffix → files, only
+ * `.java`, `.kt`, `.scala`).  fg_history_query takes a plain list of frame
+ * names (from --frame or from a profile diff) and answers for every file
+ * with one history walk:
+ *
+ * - last_commit is the commit `git log -1 -- PATH` names at bad, under git's
+ *   default history simplification (at a merge, follow the first parent the
+ *   path is TREESAME to; a merge that differs from every parent is shown);
+ * - last_meaningful_commit is the first commit on that same simplified chain
+ *   that is not an ignored revision (--ignore-revs FILE and the repository's
+ *   `.git-blame-ignore-revs`);
+ * - window_commits are the commits `git log good..bad -- PATH` shows.
+ *
+ * The library never prints and never exits. */
+#ifndef FG_HISTORY_H
+#define FG_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+typedef struct fg_history fg_history;
+typedef struct fg_history_result fg_history_result;
+
+typedef struct fg_history_options {
+	/* Revisions as git_revparse_single takes them (names, full or
+	 * abbreviated ids, `HEAD~3`, tags).  bad defaults to "HEAD"; good
+	 * defaults to NULL: no window. */
+	const char *bad;
+	const char *good;
+	/* A git-blame style ignore-revs file (one full id per line, `#`
+	 * comments); NULL for none.  Default NULL. */
+	const char *ignore_revs_file;
+	/* Also skip the ids listed in the repository's `.git-blame-ignore-revs`
+	 * (the file at the root of the bad commit's tree, and in the working
+	 * tree when there is one).  Default true. */
+	bool use_repo_ignore_revs;
+} fg_history_options;
+
+/* Sets the defaults documented above. */
+void fg_history_options_init(fg_history_options *opts);
+
+/* Opens the repository at or above `dir` (non-bare, bare, worktree, shallow),
+ * resolves the revisions, reads the ignore lists and indexes the source files
+ * of the bad tree.  Errors: FG_EUSAGE for a missing repository or an unknown
+ * revision (the revision is the error's source), FG_ECONFIG for an unreadable
+ * or malformed ignore-revs file, FG_EGIT for other repository problems. */
+int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err);
+void fg_history_free(fg_history *h);
+
+/* The repository's directory (working tree, or the git dir when bare), and the
+ * resolved revisions as full 40-hex ids (good is NULL without a window). */
+const char *fg_history_repo_path(const fg_history *h);
+const char *fg_history_bad_id(const fg_history *h);
+const char *fg_history_good_id(const fg_history *h);
+/* Whether the repository is a shallow clone. */
+bool fg_history_is_shallow(const fg_history *h);
+/* How many source files the bad tree's index holds. */
+size_t fg_history_indexed_files(const fg_history *h);
+
+typedef struct fg_history_commit {
+	char id[41];          /* full 40-hex id */
+	char date[40];        /* author date, ISO 8601 with the author's offset (git's %aI) */
+	const char *subject;  /* git's %s: the first paragraph on one line */
+} fg_history_commit;
+
+typedef struct fg_history_entry {
+	const char *frame;        /* as given */
+	const char *class_path;   /* slashed top-level class, NULL when the frame is not a Java frame */
+	const char *path;         /* file in the bad tree; NULL: not in repository */
+	size_t candidates;        /* number of files for this frame (entries with the same frame) */
+	const fg_history_commit *last;            /* NULL when path is NULL */
+	const fg_history_commit *last_meaningful; /* NULL when path is NULL */
+	bool last_ignored;        /* last is an ignored revision (so last_meaningful differs or is unblamable) */
+	/* The walk reached a commit of the shallow boundary: the true answer may
+	 * be older than what the clone holds. */
+	bool last_shallow;
+	bool meaningful_shallow;
+	/* -1 without a window, else 0/1. */
+	int changed_in_window;
+	const fg_history_commit *const *window; /* newest first, as git log orders them */
+	size_t window_count;
+} fg_history_entry;
+
+/* Answers for `count` frame names: for each frame, one entry per candidate
+ * file in the bad tree (several modules may hold the same class path), or one
+ * entry with path NULL.  Entries come in the order of the frames. */
+int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+		     fg_error *err);
+void fg_history_result_free(fg_history_result *r);
+
+size_t fg_history_result_count(const fg_history_result *r);
+const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size_t i);
+/* Commits the walks visited (for benchmarks and tests). */
+size_t fg_history_result_visited(const fg_history_result *r);
+
+#endif

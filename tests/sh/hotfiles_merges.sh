@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# hotfiles against git on merge-heavy histories: four branches, random
+# commits and merges in every direction (conflicts resolved for either side,
+# "ours" merges, evil merges, fast-forwards), then every file at several bad
+# revisions is checked against `git log -1 -- PATH` and, for several good
+# revisions, the window against `git log good..bad -- PATH`.
+set -euo pipefail
+
+: "${FGBISECT:?FGBISECT must name the fgbisect binary}"
+command -v git >/dev/null || { echo "SKIP: git not found"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq not found"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+g() { git -c user.name=t -c user.email=t@e -c merge.conflictstyle=merge "$@"; }
+t=1600000000
+stamp() { t=$((t + 60)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000"; }
+
+NFILES=12
+file_of() { echo "m$(($1 % 3))/src/main/java/p/q/C$1.java"; }
+frame_of() { echo "p/q/C$1.run"; }
+
+build() { # seed steps
+	local seed=$1 steps=$2
+	RANDOM=$seed
+	local repo="$tmp/r$seed"
+	git init -q -b b0 "$repo"
+	cd "$repo"
+	for ((i = 0; i < NFILES; i++)); do
+		mkdir -p "$(dirname "$(file_of $i)")"
+		echo "C$i" >"$(file_of $i)"
+	done
+	g add -A && stamp && g commit -q -m root
+	for b in b1 b2 b3; do g branch $b; done
+	local cur=b0
+	for ((s = 0; s < steps; s++)); do
+		local br="b$((RANDOM % 4))"
+		[ "$br" = "$cur" ] || { g checkout -q "$br"; cur=$br; }
+		local action=$((RANDOM % 10))
+		if [ $action -lt 6 ]; then
+			# a commit touching 1-2 files (line appended: concurrent edits conflict)
+			local n=$((1 + RANDOM % 2))
+			# (RANDOM is drawn here, never inside $(…): bash reseeds it in subshells)
+			local r
+			for ((k = 0; k < n; k++)); do
+				r=$((RANDOM % NFILES))
+				echo "$br $s" >>"$(file_of $r)"
+			done
+			if [ $((RANDOM % 15)) -eq 0 ]; then
+				r=$((RANDOM % NFILES))
+				chmod +x "$(file_of $r)"
+			fi
+			g add -A && stamp && g commit -q -m "$br: change $s"
+		else
+			local other="b$((RANDOM % 4))"
+			[ "$other" != "$br" ] || continue
+			stamp
+			local how=$((RANDOM % 6))
+			if [ $how -eq 0 ]; then
+				g merge -q -s ours -m "merge $other into $br (ours) $s" "$other" >/dev/null
+			elif [ $how -eq 1 ]; then
+				# may fast-forward: no merge commit at all
+				g merge -q -m "merge $other into $br (ff) $s" "$other" >/dev/null 2>&1 || {
+					g checkout -q --theirs -- . 2>/dev/null || true
+					g add -A && g commit -q -m "merge $other into $br (theirs) $s"
+				}
+			else
+				if ! g merge -q --no-ff -m "merge $other into $br $s" "$other" >/dev/null 2>&1; then
+					if [ $((RANDOM % 2)) -eq 0 ]; then
+						g checkout -q --ours -- . 2>/dev/null || true
+					else
+						g checkout -q --theirs -- . 2>/dev/null || true
+					fi
+					g add -A
+					g commit -q -m "merge $other into $br (resolved) $s"
+				fi
+				if [ $how -eq 2 ] && git rev-parse -q --verify HEAD^2 >/dev/null; then
+					# evil: amend the merge with a change of its own
+					local e=$((RANDOM % NFILES))
+					echo "evil $s" >>"$(file_of $e)"
+					g add -A && g commit -q --amend --no-edit
+				fi
+			fi
+		fi
+	done
+	cd - >/dev/null
+}
+
+check() { # repo bad [good]
+	local repo=$1 bad=$2 good=${3:-}
+	local args=(hotfiles --repo "$repo" --bad "$bad" --json)
+	[ -z "$good" ] || args+=(--good "$good")
+	for ((i = 0; i < NFILES; i++)); do args+=(--frame "$(frame_of $i)"); done
+	local out
+	out=$("$FGBISECT" "${args[@]}") || { fail "$repo $bad $good: exit $?"; return; }
+	local rows
+	rows=$(jq -r '.files[] | select(.path != null) | [.path, .last_commit, (.window_commits | map(.commit) | join(","))] | @tsv' <<<"$out")
+	[ "$(wc -l <<<"$rows")" = "$(git -C "$repo" ls-tree -r --name-only "$bad" | grep -c '\.java$')" ] ||
+		fail "$repo $bad: file count"
+	while IFS=$'\t' read -r path last win; do
+		local want
+		want=$(git -C "$repo" log -1 --format=%H "$bad" -- "$path")
+		[ "$last" = "$want" ] || fail "$repo bad=$bad $path: last_commit $last, git log -1 says $want"
+		if [ -n "$good" ]; then
+			want=$(git -C "$repo" log --format=%H "$good..$bad" -- "$path" | paste -sd, -)
+			[ "$win" = "$want" ] || fail "$repo $good..$bad $path: window [$win], git log says [$want]"
+		fi
+	done <<<"$rows"
+	checked=$((checked + 1))
+}
+
+checked=0
+for seed in 11 23 47; do
+	build $seed 90
+	repo="$tmp/r$seed"
+	for b in b0 b1 b2 b3; do
+		check "$repo" $b
+		# windows: from each other branch tip, and from a few commits back
+		for gd in b0 b1 b2 b3 "$b~3" "$b~7" "$b^2"; do
+			git -C "$repo" rev-parse -q --verify "$gd^{commit}" >/dev/null || continue
+			check "$repo" $b "$gd"
+		done
+	done
+	# some interior commits as bad
+	for c in $(git -C "$repo" rev-list --all | awk 'NR % 9 == 0'); do
+		check "$repo" "$c"
+		check "$repo" "$c" "$c~2" 2>/dev/null || true
+	done
+	[ "$fails" -eq 0 ] || break
+done
+
+merges=$(git -C "$tmp/r11" rev-list --merges --all | wc -l)
+echo "checked $checked (revision, window) pairs; $merges merges in the first history"
+if [ "$fails" -ne 0 ]; then
+	echo "$fails failure(s)"
+	exit 1
+fi
+echo "ok"

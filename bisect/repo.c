@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fetch.h"
 #include "runs.h"
 
 struct fg_repo {
@@ -200,9 +201,9 @@ int fg_repo_config_path(char **out, fg_repo *repo, const char *key, fg_error *er
 	/* git resolves relative config paths against the current directory;
 	 * fgbisect runs from anywhere in the work tree (git bisect run starts
 	 * at its top), so the top is the stable base.  Its trailing '/' makes
-	 * it a folder for fg_runs_resolve. */
+	 * it a folder for fg_source_resolve. */
 	const char *top = git_repository_workdir(repo->git);
-	rc = fg_runs_resolve(out, top ? top : git_repository_path(repo->git), value.ptr, err);
+	rc = fg_source_resolve(out, top ? top : git_repository_path(repo->git), value.ptr, err);
 	git_buf_dispose(&value);
 	return rc;
 }

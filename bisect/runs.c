@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fetch.h"
+
 /* A runs file lists a few thousand profiles at most; anything far larger is
  * not a runs file, and reading it whole would only waste memory. */
 #define RUNS_MAX_SIZE (64u << 20)
@@ -57,120 +59,6 @@ bool fg_runs_valid_commit(const char *s, size_t len)
 		if (!is_hex(s[i]))
 			return false;
 	return true;
-}
-
-/* "scheme://..." per RFC 3986's scheme syntax. */
-static bool is_url(const char *s)
-{
-	const char *p = s;
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return false;
-	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-	       *p == '+' || *p == '-' || *p == '.')
-		p++;
-	return p[0] == ':' && p[1] == '/' && p[2] == '/';
-}
-
-/* Appends the path `dir` + `rel` (dir ends with '/') with `.` and `..`
- * segments folded, never climbing above the root, to out. */
-static char *fold_url_path(char *out, const char *dir, size_t dirlen, const char *rel, size_t rellen)
-{
-	/* Each segment is copied after a '/', so `out` needs at most the input
-	 * length plus one byte; segment starts are kept to pop on `..`. */
-	size_t total = dirlen + rellen;
-	char *joined = malloc(total + 1);
-	size_t *starts = malloc((total + 1) * sizeof(*starts));
-	if (!joined || !starts) {
-		free(joined);
-		free(starts);
-		return NULL;
-	}
-	memcpy(joined, dir, dirlen);
-	memcpy(joined + dirlen, rel, rellen);
-	joined[total] = '\0';
-
-	size_t o = 0, depth = 0;
-	const char *p = joined;
-	bool trailing = false;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *seg = p;
-		while (*p && *p != '/')
-			p++;
-		size_t n = (size_t)(p - seg);
-		if (n == 0)
-			break;
-		/* `a/` and `a/.` and `a/b/..` all name the folder a/. */
-		trailing = *p == '/' || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.');
-		if (n == 1 && seg[0] == '.')
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (depth > 0)
-				o = starts[--depth];
-			continue;
-		}
-		starts[depth++] = o;
-		out[o++] = '/';
-		memcpy(out + o, seg, n);
-		o += n;
-	}
-	if (o == 0 || trailing)
-		out[o++] = '/';
-	out[o] = '\0';
-	free(joined);
-	free(starts);
-	return out;
-}
-
-int fg_runs_resolve(char **out, const char *base, const char *location, fg_error *err)
-{
-	*out = NULL;
-	if (is_url(location) || location[0] == '/' || !base || !*base) {
-		*out = strdup(location);
-		return *out ? 0 : fg_error_set(err, FG_ENOMEM, base, "out of memory");
-	}
-	if (is_url(base)) {
-		/* scheme://authority, then the base's path up to its last '/';
-		 * the base's query and fragment do not carry over. */
-		const char *auth = strstr(base, "://") + 3;
-		size_t authlen = strcspn(auth, "/?#");
-		const char *path = auth + authlen;
-		size_t pathlen = strcspn(path, "?#");
-		size_t dirlen = pathlen;
-		while (dirlen > 0 && path[dirlen - 1] != '/')
-			dirlen--;
-		size_t rellen = strcspn(location, "?#");
-		size_t prefix = (size_t)(auth - base) + authlen;
-		size_t taillen = strlen(location + rellen);
-		char *s = malloc(prefix + dirlen + rellen + 2 + taillen + 1);
-		if (!s)
-			return fg_error_set(err, FG_ENOMEM, base, "out of memory");
-		memcpy(s, base, prefix);
-		if (!fold_url_path(s + prefix, dirlen ? path : "/", dirlen ? dirlen : 1, location, rellen)) {
-			free(s);
-			return fg_error_set(err, FG_ENOMEM, base, "out of memory");
-		}
-		strcat(s, location + rellen);
-		*out = s;
-		return 0;
-	}
-	const char *slash = strrchr(base, '/');
-	if (!slash) {
-		/* The runs file is in the current directory: so are its locations. */
-		*out = strdup(location);
-		return *out ? 0 : fg_error_set(err, FG_ENOMEM, base, "out of memory");
-	}
-	size_t dirlen = (size_t)(slash - base);
-	size_t loclen = strlen(location);
-	char *s = malloc(dirlen + 1 + loclen + 1);
-	if (!s)
-		return fg_error_set(err, FG_ENOMEM, base, "out of memory");
-	memcpy(s, base, dirlen);
-	s[dirlen] = '/';
-	memcpy(s + dirlen + 1, location, loclen + 1);
-	*out = s;
-	return 0;
 }
 
 void fg_runs_free(fg_runs *runs)
@@ -242,7 +130,9 @@ static int parse_line(fg_runs *runs, char *line, size_t lineno, fg_error *err)
 		runs->cap = cap;
 	}
 	char *resolved;
-	int rc = fg_runs_resolve(&resolved, runs->base, field[5], err);
+	int rc = fg_source_resolve(&resolved, runs->base, field[5], err);
+	if (rc == FG_ECONFIG)
+		snprintf(err->source, sizeof(err->source), "%s:%zu", runs->base, lineno);
 	if (rc)
 		return rc;
 	fg_runs_line *l = &runs->lines[runs->nlines++];

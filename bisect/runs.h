@@ -122,11 +122,4 @@ bool fg_runs_valid_date(const char *s, size_t len);
 /* True when s (len bytes) is 4 to 40 hex digits, either case. */
 bool fg_runs_valid_commit(const char *s, size_t len);
 
-/* Resolves location against base (a path or URL naming a file, whose folder
- * is used, or a folder when it ends with '/') into a new string (*out, free() it).  Absolute URLs (scheme://) and
- * absolute paths stay as they are; against a URL base, the last path segment
- * of the base is replaced and `.` and `..` segments are folded; against a
- * path base, location is joined to the base's directory. */
-int fg_runs_resolve(char **out, const char *base, const char *location, fg_error *err);
-
 #endif

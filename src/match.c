@@ -12,9 +12,7 @@ struct fg_matcher {
 	size_t *lengths;
 	regex_t *regexes;   /* NULL for substring patterns */
 	bool raw;
-	uint64_t *masks;    /* by name id */
-	uint8_t *known;     /* by name id: mask computed */
-	uint32_t cap;
+	fg_match_cache cache;
 	char *scratch;      /* normalised name */
 	size_t scratch_cap;
 };
@@ -77,8 +75,8 @@ void fg_matcher_free(fg_matcher *m)
 		free(m->regexes);
 	}
 	free(m->lengths);
-	free(m->masks);
-	free(m->known);
+	free(m->cache.masks);
+	free(m->cache.known);
 	free(m->scratch);
 	free(m);
 }
@@ -86,6 +84,11 @@ void fg_matcher_free(fg_matcher *m)
 size_t fg_matcher_count(const fg_matcher *m)
 {
 	return m->n;
+}
+
+const fg_match_cache *fg_matcher_cache(const fg_matcher *m)
+{
+	return &m->cache;
 }
 
 const char *fg_matcher_pattern(const fg_matcher *m, size_t i)
@@ -107,22 +110,23 @@ static uint64_t test_string(const fg_matcher *m, const char *s, size_t len)
 
 int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32_t name, fg_error *err)
 {
-	if (name >= m->cap) {
-		uint32_t cap = m->cap ? m->cap : 1024;
+	fg_match_cache *c = &m->cache;
+	if (name >= c->cap) {
+		uint32_t cap = c->cap ? c->cap : 1024;
 		while (cap <= name)
 			cap *= 2;
-		uint64_t *masks = realloc(m->masks, (size_t)cap * sizeof(*masks));
+		uint64_t *masks = realloc(c->masks, (size_t)cap * sizeof(*masks));
 		if (!masks)
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		m->masks = masks;
-		uint8_t *known = realloc(m->known, cap);
+		c->masks = masks;
+		uint8_t *known = realloc(c->known, cap);
 		if (!known)
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		memset(known + m->cap, 0, cap - m->cap);
-		m->known = known;
-		m->cap = cap;
+		memset(known + c->cap, 0, cap - c->cap);
+		c->known = known;
+		c->cap = cap;
 	}
-	if (!m->known[name]) {
+	if (!c->known[name]) {
 		const char *s = fg_names_get(names, name);
 		size_t len = fg_names_length(names, name);
 		uint64_t bits = test_string(m, s, len);
@@ -139,9 +143,9 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 			if (nl != len || memcmp(m->scratch, s, len))
 				bits |= test_string(m, m->scratch, nl);
 		}
-		m->masks[name] = bits;
-		m->known[name] = 1;
+		c->masks[name] = bits;
+		c->known[name] = 1;
 	}
-	*mask = m->masks[name];
+	*mask = c->masks[name];
 	return 0;
 }

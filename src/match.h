@@ -32,6 +32,26 @@ void fg_matcher_free(fg_matcher *m);
 /* Bit i is set when pattern i matches the name.  Returns 0 or FG_ENOMEM. */
 int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32_t name, fg_error *err);
 
+/* The answers computed so far, by name id: what a per-frame loop reads
+ * inline (fg_matcher_lookup) instead of calling fg_matcher_test. */
+typedef struct fg_match_cache {
+	uint64_t *masks;
+	uint8_t *known;   /* masks[id] is valid when known[id] */
+	uint32_t cap;
+} fg_match_cache;
+
+const fg_match_cache *fg_matcher_cache(const fg_matcher *m);
+
+static inline int fg_matcher_lookup(uint64_t *mask, fg_matcher *m, const fg_match_cache *cache,
+				    const fg_names *names, uint32_t name, fg_error *err)
+{
+	if (name < cache->cap && cache->known[name]) {
+		*mask = cache->masks[name];
+		return 0;
+	}
+	return fg_matcher_test(mask, m, names, name, err);
+}
+
 size_t fg_matcher_count(const fg_matcher *m);
 const char *fg_matcher_pattern(const fg_matcher *m, size_t i);
 

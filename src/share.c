@@ -20,9 +20,7 @@ struct fg_share {
 	uint64_t samples[FG_MATCH_MAX_PATTERNS];
 	uint64_t self[FG_MATCH_MAX_PATTERNS];
 	uint64_t matched;                      /* patterns that matched any frame */
-	uint64_t *masks;                       /* by name id: the matcher's answer, cached */
-	uint8_t *known;
-	uint32_t names_cap;
+	const fg_match_cache *cache;           /* the matcher's answers by name id */
 	struct open_match *open;
 	uint32_t nopen, open_cap;
 	int64_t top_depth;                     /* depth of open[nopen - 1], or -1 */
@@ -34,6 +32,7 @@ int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_
 	if (!s)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	s->matcher = matcher;
+	s->cache = fg_matcher_cache(matcher);
 	s->names = names;
 	fg_share_reset(s);
 	*out = s;
@@ -45,8 +44,6 @@ void fg_share_free(fg_share *s)
 	if (!s)
 		return;
 	free(s->open);
-	free(s->masks);
-	free(s->known);
 	free(s);
 }
 
@@ -70,33 +67,6 @@ static inline void close_to(fg_share *s, uint32_t d)
 			s->self[__builtin_ctzll(m)] += self;
 	}
 	s->top_depth = s->nopen ? (int64_t)s->open[s->nopen - 1].depth : -1;
-}
-
-__attribute__((noinline)) static int name_mask(uint64_t *mask, fg_share *s, uint32_t name, fg_error *err)
-{
-	if (name >= s->names_cap) {
-		uint32_t cap = s->names_cap ? s->names_cap : 1024;
-		while (cap <= name)
-			cap *= 2;
-		uint64_t *m = realloc(s->masks, (size_t)cap * sizeof(*m));
-		if (!m)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		s->masks = m;
-		uint8_t *k = realloc(s->known, cap);
-		if (!k)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		memset(k + s->names_cap, 0, cap - s->names_cap);
-		s->known = k;
-		s->names_cap = cap;
-	}
-	if (!s->known[name]) {
-		int rc = fg_matcher_test(&s->masks[name], s->matcher, s->names, name, err);
-		if (rc)
-			return rc;
-		s->known[name] = 1;
-	}
-	*mask = s->masks[name];
-	return 0;
 }
 
 /* A frame that matches: count it where it is outermost, keep it open. */
@@ -136,13 +106,9 @@ int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
 	if (s->top_depth == (int64_t)f->depth - 1)
 		s->open[s->nopen - 1].children += f->total;
 	uint64_t mask;
-	if (f->name < s->names_cap && s->known[f->name]) {
-		mask = s->masks[f->name];
-	} else {
-		int rc = name_mask(&mask, s, f->name, err);
-		if (rc)
-			return rc;
-	}
+	int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, f->name, err);
+	if (rc)
+		return rc;
 	return mask ? open_frame(s, f, mask, err) : 0;
 }
 

@@ -72,12 +72,8 @@ static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 	return 0;
 }
 
-static int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
+__attribute__((noinline)) static int map_name_slow(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
 {
-	if (!t->map) {
-		*out = raw;
-		return 0;
-	}
 	if (raw >= t->mapped_cap) {
 		uint32_t cap = t->mapped_cap ? t->mapped_cap : 1024;
 		while (cap <= raw)
@@ -96,10 +92,24 @@ static int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
 			return rc;
 	}
 	*out = t->mapped[raw];
-	return 0;
+	return ensure_name(t, *out, err);
 }
 
-static void pop_to(fg_top *t, uint32_t d)
+/* The counted name of a frame, with room for its counters.  Inline: it runs
+ * once per frame and almost always hits the cache. */
+static inline int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
+{
+	uint32_t name = raw;
+	if (t->map) {
+		if (raw >= t->mapped_cap || t->mapped[raw] == UNMAPPED)
+			return map_name_slow(out, t, raw, err);
+		name = t->mapped[raw];
+	}
+	*out = name;
+	return name < t->cap ? 0 : ensure_name(t, name, err);
+}
+
+static inline void pop_to(fg_top *t, uint32_t d)
 {
 	while (t->depth > d) {
 		struct level *l = &t->levels[--t->depth];
@@ -123,8 +133,6 @@ int fg_top_frame(void *ctx, const fg_frame *f, fg_error *err)
 		t->total += f->total;
 	} else {
 		int rc = map_name(&name, t, f->name, err);
-		if (!rc)
-			rc = ensure_name(t, name, err);
 		if (rc)
 			return rc;
 		if (t->on_path[name]++ == 0)
@@ -132,6 +140,7 @@ int fg_top_frame(void *ctx, const fg_frame *f, fg_error *err)
 		t->levels[f->depth - 1].children += f->total;
 	}
 	if (f->depth >= t->levels_cap) {
+		/* Depth rises by one at most per frame: doubling makes room. */
 		uint32_t cap = t->levels_cap ? t->levels_cap * 2 : 256;
 		struct level *l = realloc(t->levels, (size_t)cap * sizeof(*l));
 		if (!l)

@@ -3,6 +3,8 @@ set -euo pipefail
 : "${FGBISECT:?FGBISECT must name the fgbisect binary}"
 FAILS=0
 CHECKS=0
+# A command that stops the script under set -e says so (no silent failures).
+trap 'status_=$?; [[ $- == *e* ]] && echo "FAIL: $(basename "$0"):$LINENO: \`$BASH_COMMAND\` failed (status $status_)" >&2' ERR
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -182,7 +182,7 @@ int cmd_hotfiles(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *v;
+		const char *v = NULL;
 		int got;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_text, stdout);

@@ -10,8 +10,14 @@ static const struct cli_command commands[] = {
 	{ "share", cmd_share, "share of frames matching patterns in each profile" },
 	{ "top", cmd_top, "hottest frames by inclusive or self share" },
 	{ "collapse", cmd_collapse, "the profile as sorted collapsed stacks" },
+	{ "protocol", cmd_protocol, "grpc / rest / unknown per profile, with the evidence frames" },
+	{ "subsystems", cmd_subsystems, "every sample attributed to a subsystem by rules (Zeebe by default)" },
+	{ "diff", cmd_diff, "inclusive-% diff of base and candidate profiles, differential SVG, --peers outlier" },
 	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs" },
 	{ "hotfiles", cmd_hotfiles, "hot frames → source files → last commit, changed in the window" },
+	{ "run", cmd_run, "the git bisect run script: fast (0), slow (1) or skip (125) for HEAD" },
+	{ "bisect", cmd_bisect, "checks both ends, then git bisect run over fgbisect run, and a summary" },
+	{ "days", cmd_days, "binary search over daily runs: last fast and first slow run, window" },
 };
 
 static void usage(FILE *out)
@@ -43,6 +49,9 @@ int main(int argc, char **argv)
 		printf("fgbisect %s\n", FG_VERSION);
 		return 0;
 	}
+	/* `git bisect run fgbisect --frame ...`: options without a command are run mode. */
+	if (name[0] == '-')
+		return cmd_run(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name)) {
 			int status = commands[i].fn(argc - 1, argv + 1);

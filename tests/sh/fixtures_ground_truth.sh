@@ -68,7 +68,7 @@ check_eq "self samples" "$(json_get 'j["profiles"][0]["matches"][0]["samples"]' 
 awk '{n=$NF; s=$0; sub(/ [0-9]+$/,"",s); gsub(/_\[[0-9a-z]\]/,"",s); k=split(s,a,";"); delete seen;
 	for (i=1;i<=k;i++) if (!(a[i] in seen)) { seen[a[i]]=1; inc[a[i]]+=n }; self[a[k]]+=n}
 	END {for (x in inc) printf "%s\t%d\t%d\n", x, inc[x], self[x]+0}' "$F/versions/v4.5-healthy.collapsed" |
-	sort -t$'\t' -k2,2nr -k3,3nr | head -10 >"$TMP/top-truth"
+	sort -t$'\t' -k2,2nr -k3,3nr | sed -n 1,10p >"$TMP/top-truth"
 "$FGBISECT" top --raw --json -n 0 "$F/versions/v4.5-healthy.html" |
 	python3 -c 'import json,sys; j=json.load(sys.stdin)
 for f in j["frames"]: print("%s\t%d\t%d" % (f["frame"], f["samples"], f["self_samples"]))' >"$TMP/top-all"

@@ -160,7 +160,7 @@ while IFS=$'\t' read -r path last lastdate meaningful win; do
 	[ "$win" = "$wwin" ] || fail "$path: window [$win], git log good..bad says [$wwin]"
 	# The first listed commit that is not ignored (the chains here are
 	# linear at the bulk commit, so git log's second entry is the next).
-	wmean=$(git log --format=%H bad -- "$path" | grep -v -x -F "$bulk" | head -1)
+	wmean=$(git log --format=%H bad -- "$path" | grep -v -x -F "$bulk" | sed -n 1p)
 	[ "$meaningful" = "$wmean" ] || fail "$path: last_meaningful_commit $meaningful, expected $wmean"
 done < <(jq -r '.files[] | select(.path != null) |
 	[.path, .last_commit, .last_date, .last_meaningful_commit, (.window_commits | map(.commit) | join(","))] | @tsv' "$out")

@@ -183,7 +183,7 @@ static char *slurp_gunzipped(const char *path, size_t *len)
 
 static bool same_bytes(const char *path, const char *expected_path)
 {
-	size_t a, b;
+	size_t a = 0, b = 0;
 	char *x = slurp(path, &a), *y = slurp(expected_path, &b);
 	bool same = x && y && a == b && memcmp(x, y, a) == 0;
 	free(x);

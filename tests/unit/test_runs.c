@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fetch.h"
 #include "runs.h"
 
 static int failures;
@@ -143,7 +144,7 @@ static void resolves(const char *base, const char *location, const char *expecte
 	char *out = NULL;
 	fg_error err;
 	fg_error_clear(&err);
-	CHECK(fg_runs_resolve(&out, base, location, &err) == 0);
+	CHECK(fg_source_resolve(&out, base, location, &err) == 0);
 	CHECK_STR(out, expected);
 	free(out);
 }
@@ -165,7 +166,8 @@ static void test_resolve(void)
 	resolves("https://example.org/runs/runs.txt?token=1#top", "b.html?x=1", "https://example.org/runs/b.html?x=1");
 	resolves("https://example.org", "b.html", "https://example.org/b.html");
 	resolves("https://example.org/a/", "b/", "https://example.org/a/b/");
-	resolves("https://example.org/a/runs.txt", "/abs/b.html", "/abs/b.html");
+	/* Against a URL every location is a URL reference: "/abs" is on its host. */
+	resolves("https://example.org/a/runs.txt", "/abs/b.html", "https://example.org/abs/b.html");
 	resolves("file:///srv/runs.txt", "b.html", "file:///srv/b.html");
 	resolves("https://example.org/a/runs.txt", "file:///x.html", "file:///x.html");
 

@@ -1,0 +1,223 @@
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct fg_capture {
+	char *dir;
+	char *path;
+};
+
+void fg_capture_options_init(fg_capture_options *opts)
+{
+	opts->timeout_s = 0;
+	opts->dir = NULL;
+	opts->env = NULL;
+	opts->nenv = 0;
+}
+
+const char *fg_capture_path(const fg_capture *c)
+{
+	return c->path;
+}
+
+void fg_capture_free(fg_capture *c)
+{
+	if (!c)
+		return;
+	if (c->path)
+		unlink(c->path);
+	/* The command may have left other files beside its profile: the
+	 * folder then stays, like any temporary file of a crashed tool. */
+	if (c->dir)
+		rmdir(c->dir);
+	free(c->path);
+	free(c->dir);
+	free(c);
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	size_t n = strcspn(a, "=");
+	return strncmp(a, b, n) == 0 && b[n] == '=';
+}
+
+/* environ without the names extra sets, then extra; built before fork
+ * because a child of a threaded process (libcurl's resolver) may only call
+ * async-signal-safe functions. */
+static char **child_environment(const char *const *extra, size_t nextra)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = malloc((n + nextra + 1) * sizeof(*env));
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool replaced = false;
+		for (size_t j = 0; j < nextra && !replaced; j++)
+			replaced = same_name(extra[j], environ[i]);
+		if (!replaced)
+			env[k++] = environ[i];
+	}
+	for (size_t j = 0; j < nextra; j++)
+		env[k++] = (char *)extra[j];
+	env[k] = NULL;
+	return env;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Waits for pid; after timeout_s (0: never) the whole process group gets
+ * SIGTERM, and SIGKILL a second later if it is still there.  *timed_out
+ * tells which. */
+static int wait_child(pid_t pid, double timeout_s, int *status, bool *timed_out)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	double deadline = timeout_s > 0 ? now_s() + timeout_s : 0, killed_at = 0;
+	*timed_out = false;
+	for (;;) {
+		pid_t r = waitpid(pid, status, timeout_s > 0 ? WNOHANG : 0);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0) {
+			double t = now_s();
+			if (!*timed_out && t >= deadline) {
+				*timed_out = true;
+				killed_at = t;
+				kill(-pid, SIGTERM);
+			} else if (*timed_out && t >= killed_at + 1.0) {
+				kill(-pid, SIGKILL);
+			}
+			nanosleep(&tick, NULL);
+		}
+	}
+	/* Grandchildren the shell left behind (a background profiler) go too. */
+	if (*timed_out)
+		kill(-pid, SIGKILL);
+	return 0;
+}
+
+int fg_capture_run(fg_capture **out, const char *command, const fg_capture_options *opts, fg_error *err)
+{
+	fg_capture_options defaults;
+	if (!opts) {
+		fg_capture_options_init(&defaults);
+		opts = &defaults;
+	}
+	*out = NULL;
+	fg_capture *c = calloc(1, sizeof(*c));
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	char *envout = NULL;
+	const char **extra = NULL;
+	char **env = NULL;
+	int rc = 0;
+	if (!c || asprintf(&c->dir, "%s/fgbisect-capture-XXXXXX", tmp) < 0) {
+		if (c)
+			c->dir = NULL;
+		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		goto out;
+	}
+	if (!mkdtemp(c->dir)) {
+		rc = fg_error_set(err, FG_EFETCH, command, "cannot make a temporary folder in %s: %s", tmp,
+		                  strerror(errno));
+		free(c->dir);
+		c->dir = NULL;
+		goto out;
+	}
+	if (asprintf(&c->path, "%s/profile-XXXXXX", c->dir) < 0) {
+		c->path = NULL;
+		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		goto out;
+	}
+	int fd = mkstemp(c->path);
+	if (fd < 0) {
+		rc = fg_error_set(err, FG_EFETCH, command, "cannot make the output file: %s", strerror(errno));
+		free(c->path);
+		c->path = NULL;
+		goto out;
+	}
+	close(fd);
+	extra = malloc((opts->nenv + 1) * sizeof(*extra));
+	if (!extra || asprintf(&envout, "FGBISECT_OUT=%s", c->path) < 0) {
+		envout = NULL;
+		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < opts->nenv; i++)
+		extra[i] = opts->env[i];
+	extra[opts->nenv] = envout;
+	if (!(env = child_environment(extra, opts->nenv + 1))) {
+		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		goto out;
+	}
+
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		rc = fg_error_set(err, FG_EFETCH, command, "cannot start the capture command: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		/* Its own process group, so that a timeout reaches the build and
+		 * the profiler it started, not only the shell. */
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || (opts->dir && chdir(opts->dir) < 0))
+			_exit(127);
+		execve("/bin/sh", (char *const[]){ "sh", "-c", (char *)command, NULL }, env);
+		_exit(127);
+	}
+	/* Set it from both sides: the timeout may fire before the child runs. */
+	setpgid(pid, pid);
+	int status = 0;
+	bool timed_out;
+	if (wait_child(pid, opts->timeout_s, &status, &timed_out) < 0) {
+		rc = fg_error_set(err, FG_EFETCH, command, "cannot wait for the capture command: %s",
+		                  strerror(errno));
+		goto out;
+	}
+	struct stat st;
+	if (timed_out)
+		rc = fg_error_set(err, FG_EFETCH, command, "capture timed out after %g s (process group killed)",
+		                  opts->timeout_s);
+	else if (WIFSIGNALED(status))
+		rc = fg_error_set(err, FG_EFETCH, command, "capture command killed by signal %d",
+		                  WTERMSIG(status));
+	else if (WEXITSTATUS(status) != 0)
+		rc = fg_error_set(err, FG_EFETCH, command, "capture command failed with exit status %d",
+		                  WEXITSTATUS(status));
+	else if (stat(c->path, &st) < 0 || st.st_size == 0)
+		rc = fg_error_set(err, FG_EFETCH, command, "capture command wrote no profile to $FGBISECT_OUT");
+out:
+	free(env);
+	free(extra);
+	free(envout);
+	if (rc) {
+		fg_capture_free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}

@@ -1,0 +1,265 @@
+#include "days.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+
+struct fg_days {
+	enum fg_days_outcome outcome;
+	fg_verdict **verdicts; /* per run of the selection, NULL until judged */
+	size_t nruns;
+	fg_days_step *steps;
+	size_t nsteps;
+	size_t good, bad, last_fast, first_slow;
+	size_t fetched, downloaded;
+};
+
+void fg_days_options_init(fg_days_options *opts)
+{
+	opts->good = NULL;
+	opts->bad = NULL;
+}
+
+void fg_days_free(fg_days *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nruns; i++)
+		fg_verdict_free(d->verdicts[i]);
+	free(d->verdicts);
+	free(d->steps);
+	free(d);
+}
+
+/* Judges run i once; later calls return the first verdict. */
+static int judge_once(const fg_verdict **out, fg_days *d, fg_verdict_judge *judge, const fg_runs_selection *sel,
+                 size_t i, fg_error *err)
+{
+	if (!d->verdicts[i]) {
+		int rc = fg_verdict_judge_run(&d->verdicts[i], judge, fg_runs_selection_at(sel, i), err);
+		if (rc)
+			return rc;
+		const fg_verdict *v = d->verdicts[i];
+		d->fetched += v->nprofiles;
+		d->downloaded += v->downloaded;
+		d->steps[d->nsteps].run = i;
+		d->steps[d->nsteps++].verdict = v;
+	}
+	*out = d->verdicts[i];
+	return 0;
+}
+
+/* The untested run in (lo, hi) nearest the middle, the lower one on a tie;
+ * hi when none is left. */
+static size_t next_run(const fg_days *d, size_t lo, size_t hi)
+{
+	size_t mid = lo + (hi - lo) / 2;
+	for (size_t off = 0; mid >= lo + 1 + off || mid + off < hi; off++) {
+		if (mid >= lo + 1 + off && !d->verdicts[mid - off])
+			return mid - off;
+		if (mid + off < hi && !d->verdicts[mid + off])
+			return mid + off;
+	}
+	return hi;
+}
+
+static int find_end(size_t *out, const fg_runs_selection *sel, const char *date, bool good, fg_error *err)
+{
+	size_t n = fg_runs_selection_count(sel);
+	if (!date) {
+		*out = good ? 0 : n - 1;
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = good ? n - 1 - k : k;
+		int c = strcmp(fg_runs_selection_at(sel, i)->date, date);
+		if (good ? c <= 0 : c >= 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return fg_error_set(err, FG_EUSAGE, date, "no run dated %s %s", good ? "on or before" : "on or after",
+	                    date);
+}
+
+int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel,
+                   const fg_days_options *opts, fg_error *err)
+{
+	*out = NULL;
+	size_t n = fg_runs_selection_count(sel);
+	if (n < 2)
+		return fg_error_set(err, FG_ECONFIG, NULL, "a day search needs at least two runs, the runs file has %zu",
+		                    n);
+	fg_days *d = calloc(1, sizeof(*d));
+	if (!d || !(d->verdicts = calloc(n, sizeof(*d->verdicts))) || !(d->steps = calloc(n, sizeof(*d->steps)))) {
+		fg_days_free(d);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	d->nruns = n;
+	d->last_fast = d->first_slow = SIZE_MAX;
+	int rc = find_end(&d->good, sel, opts ? opts->good : NULL, true, err);
+	if (!rc)
+		rc = find_end(&d->bad, sel, opts ? opts->bad : NULL, false, err);
+	if (!rc && d->good >= d->bad)
+		rc = fg_error_set(err, FG_EUSAGE, NULL, "the good run (%s) must be older than the bad run (%s)",
+		                  fg_runs_selection_at(sel, d->good)->date, fg_runs_selection_at(sel, d->bad)->date);
+	const fg_verdict *v;
+	if (!rc)
+		rc = judge_once(&v, d, judge, sel, d->good, err);
+	if (rc)
+		goto fail;
+	if (v->kind != FG_VERDICT_FAST) {
+		d->outcome = FG_DAYS_GOOD_NOT_FAST;
+		*out = d;
+		return 0;
+	}
+	if ((rc = judge_once(&v, d, judge, sel, d->bad, err)))
+		goto fail;
+	if (v->kind != FG_VERDICT_SLOW) {
+		d->outcome = FG_DAYS_BAD_NOT_SLOW;
+		*out = d;
+		return 0;
+	}
+	size_t lo = d->good, hi = d->bad;
+	for (size_t mid; (mid = next_run(d, lo, hi)) != hi;) {
+		if ((rc = judge_once(&v, d, judge, sel, mid, err)))
+			goto fail;
+		if (v->kind == FG_VERDICT_FAST)
+			lo = mid;
+		else if (v->kind == FG_VERDICT_SLOW)
+			hi = mid;
+	}
+	d->outcome = FG_DAYS_FOUND;
+	d->last_fast = lo;
+	d->first_slow = hi;
+	*out = d;
+	return 0;
+fail:
+	fg_days_free(d);
+	return rc;
+}
+
+enum fg_days_outcome fg_days_result(const fg_days *d)
+{
+	return d->outcome;
+}
+
+size_t fg_days_step_count(const fg_days *d)
+{
+	return d->nsteps;
+}
+
+const fg_days_step *fg_days_step_at(const fg_days *d, size_t i)
+{
+	return &d->steps[i];
+}
+
+size_t fg_days_good(const fg_days *d)
+{
+	return d->good;
+}
+
+size_t fg_days_bad(const fg_days *d)
+{
+	return d->bad;
+}
+
+size_t fg_days_last_fast(const fg_days *d)
+{
+	return d->last_fast;
+}
+
+size_t fg_days_first_slow(const fg_days *d)
+{
+	return d->first_slow;
+}
+
+const fg_verdict *fg_days_verdict(const fg_days *d, size_t run)
+{
+	return run < d->nruns ? d->verdicts[run] : NULL;
+}
+
+size_t fg_days_fetched_profiles(const fg_days *d)
+{
+	return d->fetched;
+}
+
+size_t fg_days_downloaded_profiles(const fg_days *d)
+{
+	return d->downloaded;
+}
+
+/* Streams the profiles of one run into one side of the diff. */
+static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg_runs_run *run,
+                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+{
+	const char **sources = calloc(run->nlines, sizeof(*sources));
+	fg_fetch_result *fetched = calloc(run->nlines, sizeof(*fetched));
+	int rc = !sources || !fetched ? fg_error_set(err, FG_ENOMEM, NULL, "out of memory") : 0;
+	for (size_t i = 0; !rc && i < run->nlines; i++)
+		sources[i] = run->lines[i]->resolved;
+	if (!rc)
+		fg_fetch_many(fetched, sources, run->nlines, fetch);
+	for (size_t i = 0; !rc && i < run->nlines; i++) {
+		fg_profile_info info;
+		if (fetched[i].err.code) {
+			*err = fetched[i].err;
+			rc = err->code;
+		}
+		if (!rc)
+			rc = fg_diff_begin(diff, side, err);
+		if (!rc)
+			rc = fg_profile_read(&info, fetched[i].path, names, read, fg_diff_frame, diff, err);
+	}
+	for (size_t i = 0; fetched && i < run->nlines; i++)
+		fg_fetch_result_clear(&fetched[i]);
+	free(fetched);
+	free(sources);
+	return rc;
+}
+
+int fg_days_growers(char ***out, size_t *n, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
+                    const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
+	fg_diff_result result = { 0 };
+	fg_diff_options dopts;
+	fg_diff_options_init(&dopts);
+	int rc = fg_names_new(&names, err);
+	if (!rc)
+		rc = fg_diff_new(&diff, names, &dopts, err);
+	if (!rc)
+		rc = diff_side(diff, names, FG_DIFF_BASE, base, fetch, read, err);
+	if (!rc)
+		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, candidate, fetch, read, err);
+	if (!rc)
+		rc = fg_diff_compute(&result, diff, err);
+	size_t count = result.ngrew < max ? result.ngrew : max;
+	char **frames = count ? calloc(count, sizeof(*frames)) : NULL;
+	if (!rc && count && !frames)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < count; i++)
+		if (!(frames[i] = strdup(fg_names_get(names, result.grew[i].name))))
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	fg_diff_result_free(&result);
+	fg_diff_free(diff);
+	fg_names_free(names);
+	if (rc) {
+		fg_days_growers_free(frames, count);
+		return rc;
+	}
+	*out = frames;
+	*n = count;
+	return 0;
+}
+
+void fg_days_growers_free(char **frames, size_t n)
+{
+	for (size_t i = 0; frames && i < n; i++)
+		free(frames[i]);
+	free(frames);
+}

@@ -1,0 +1,78 @@
+/* fgbisect — the day search: a binary search over the runs of a runs file,
+ * in date order, for the last fast and the first slow run.
+ *
+ * The good end (default: the oldest run) must be fast and the bad end
+ * (default: the newest) slow; then each step judges the untested run
+ * nearest the middle of the window.  A run that cannot be judged (a skip
+ * verdict) is set aside the way `git bisect skip` does it: the next step
+ * takes the run nearest the middle among those left, so the search still
+ * ends, with a wider window when only skipped runs separate the two ends.
+ * Without skips it judges at most ceil(log2 N) + 2 runs, each once. */
+#ifndef FG_DAYS_H
+#define FG_DAYS_H
+
+#include <stddef.h>
+
+#include "runs.h"
+#include "verdict.h"
+
+typedef struct fg_days_options {
+	const char *good; /* NULL: the oldest run; else the newest run dated on or before this date */
+	const char *bad;  /* NULL: the newest run; else the oldest run dated on or after this date */
+} fg_days_options;
+
+void fg_days_options_init(fg_days_options *opts);
+
+enum fg_days_outcome {
+	FG_DAYS_FOUND,         /* last fast and first slow are set */
+	FG_DAYS_GOOD_NOT_FAST, /* the good end is slow or cannot be judged */
+	FG_DAYS_BAD_NOT_SLOW,  /* the bad end is fast or cannot be judged */
+};
+
+/* One judged run, in the order the search judged them. */
+typedef struct fg_days_step {
+	size_t run;               /* index in the selection */
+	const fg_verdict *verdict;
+} fg_days_step;
+
+typedef struct fg_days fg_days;
+
+/* Runs the search.  FG_EUSAGE when --good/--bad name no run or the good end
+ * is not older than the bad end, FG_ECONFIG when fewer than two runs are
+ * selected; judging errors as fg_verdict_judge_run gives them. */
+int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel,
+                   const fg_days_options *opts, fg_error *err);
+void fg_days_free(fg_days *d);
+
+enum fg_days_outcome fg_days_result(const fg_days *d);
+
+size_t fg_days_step_count(const fg_days *d);
+const fg_days_step *fg_days_step_at(const fg_days *d, size_t i);
+
+/* The indices of the good and bad ends, and when found, of the last fast
+ * and first slow runs: every run between those two was skipped. */
+size_t fg_days_good(const fg_days *d);
+size_t fg_days_bad(const fg_days *d);
+size_t fg_days_last_fast(const fg_days *d);
+size_t fg_days_first_slow(const fg_days *d);
+
+/* The verdict of a judged run, NULL when it was not judged. */
+const fg_verdict *fg_days_verdict(const fg_days *d, size_t run);
+
+/* Profiles read for the judged runs, and those of them that came over the
+ * network (0 when the cache held them all). */
+size_t fg_days_fetched_profiles(const fg_days *d);
+size_t fg_days_downloaded_profiles(const fg_days *d);
+
+/* The frames whose pooled inclusive share grew most from the profiles of
+ * base (the last fast run) to those of candidate (the first slow run), as
+ * the diff module reports them (above its noise floor), at most max, the
+ * largest growth first: what `days --repo` looks up in the source history.
+ * The profiles are fetched again, from the cache after a search.  *out is
+ * an array of *n malloc'ed names (fg_days_growers_free).  A profile that
+ * fails now fails the call. */
+int fg_days_growers(char ***out, size_t *n, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
+                    const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
+void fg_days_growers_free(char **frames, size_t n);
+
+#endif

@@ -1,0 +1,481 @@
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "protocol.h"
+#include "share.h"
+#include "stats.h"
+
+struct fg_verdict_judge {
+	fg_verdict_options opts;
+	char *pattern;
+	const char *patterns[1]; /* the matcher keeps the array, not a copy */
+	char *protocol;
+	fg_names *names;
+	fg_matcher *matcher;
+	fg_share *share;
+	fg_protocol *detector;
+};
+
+static const char *const aggregate_names[] = { "median", "mean", "min", "max" };
+
+bool fg_aggregate_parse(enum fg_aggregate *out, const char *name)
+{
+	for (size_t i = 0; i < sizeof(aggregate_names) / sizeof(aggregate_names[0]); i++)
+		if (!strcmp(name, aggregate_names[i])) {
+			*out = (enum fg_aggregate)i;
+			return true;
+		}
+	return false;
+}
+
+const char *fg_aggregate_name(enum fg_aggregate a)
+{
+	return aggregate_names[a];
+}
+
+void fg_verdict_options_init(fg_verdict_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->margin = -1;
+	opts->aggregate = FG_AGGREGATE_MEDIAN;
+	opts->min_samples = 1000;
+	fg_read_options_init(&opts->read);
+}
+
+const char *fg_verdict_name(enum fg_verdict_kind kind)
+{
+	switch (kind) {
+	case FG_VERDICT_FAST: return "fast";
+	case FG_VERDICT_SLOW: return "slow";
+	default: return "skip";
+	}
+}
+
+int fg_verdict_exit_status(const fg_verdict *v)
+{
+	switch (v->kind) {
+	case FG_VERDICT_FAST: return 0;
+	case FG_VERDICT_SLOW: return 1;
+	default: return 125;
+	}
+}
+
+void fg_verdict_free(fg_verdict *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->nprofiles; i++)
+		free(v->profiles[i].source);
+	free(v->profiles);
+	free(v);
+}
+
+void fg_verdict_judge_free(fg_verdict_judge *j)
+{
+	if (!j)
+		return;
+	fg_protocol_free(j->detector);
+	fg_share_free(j->share);
+	fg_matcher_free(j->matcher);
+	fg_names_free(j->names);
+	free(j->pattern);
+	free(j->protocol);
+	free(j);
+}
+
+int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err)
+{
+	*out = NULL;
+	if (!opts->pattern || !opts->pattern[0])
+		return fg_error_set(err, FG_EUSAGE, NULL, "a frame pattern is required");
+	fg_verdict_judge *j = calloc(1, sizeof(*j));
+	if (!j)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	j->opts = *opts;
+	/* The judge outlives the caller's strings (options parsed from argv
+	 * usually live as long, but the library must not count on it). */
+	j->pattern = strdup(opts->pattern);
+	j->protocol = opts->protocol ? strdup(opts->protocol) : NULL;
+	int rc = 0;
+	if (!j->pattern || (opts->protocol && !j->protocol))
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	j->opts.pattern = j->pattern;
+	j->opts.protocol = j->protocol;
+	j->patterns[0] = j->pattern;
+	if (!rc)
+		rc = fg_names_new(&j->names, err);
+	if (!rc)
+		rc = fg_matcher_new(&j->matcher, j->patterns, 1, &opts->match, err);
+	if (!rc)
+		rc = fg_share_new(&j->share, j->matcher, j->names, err);
+	if (!rc)
+		rc = fg_protocol_new(&j->detector, j->names, err);
+	if (rc) {
+		fg_verdict_judge_free(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+/* One pass over a profile feeds both analyses. */
+static int judge_frame(void *ctx, const fg_frame *frame, fg_error *err)
+{
+	fg_verdict_judge *j = ctx;
+	int rc = fg_share_frame(j->share, frame, err);
+	return rc ? rc : fg_protocol_frame(j->detector, frame, err);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The aggregate of n > 0 shares (sorted in place). */
+static double aggregate(double *shares, size_t n, enum fg_aggregate how)
+{
+	qsort(shares, n, sizeof(*shares), cmp_double);
+	double sum = 0;
+	switch (how) {
+	case FG_AGGREGATE_MIN: return shares[0];
+	case FG_AGGREGATE_MAX: return shares[n - 1];
+	case FG_AGGREGATE_MEAN:
+		for (size_t i = 0; i < n; i++)
+			sum += shares[i];
+		return sum / (double)n;
+	default:
+		return n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+	}
+}
+
+static void skip(fg_verdict *v, const char *source, const char *message)
+{
+	v->kind = FG_VERDICT_SKIP;
+	if (source && source[0])
+		snprintf(v->reason, sizeof(v->reason), "%s: %s", source, message);
+	else
+		snprintf(v->reason, sizeof(v->reason), "%s", message);
+}
+
+/* Reads one fetched profile into p; a problem of this build only is a skip
+ * (returns 1), an error is returned as it is. */
+static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile *p, const char *path,
+                         fg_error *err)
+{
+	fg_profile_info info;
+	fg_share_reset(j->share);
+	fg_protocol_reset(j->detector);
+	int rc = fg_profile_read(&info, path, j->names, &j->opts.read, judge_frame, j, err);
+	if (rc == FG_EINVALID || rc == FG_EFETCH) {
+		skip(v, p->source, err->message);
+		return 1;
+	}
+	if (rc)
+		return rc;
+	p->read = true;
+	p->total = info.total;
+	p->samples = fg_share_samples(j->share, 0);
+	p->share = fg_percent(p->samples, p->total);
+	p->detected = fg_protocol_name(fg_protocol_result(j->detector));
+	if (fg_share_matched(j->share, 0))
+		v->matched = true;
+	if (info.missing_final_newline)
+		snprintf(p->warning, sizeof(p->warning), "the last line has no newline: the file may be cut short");
+	else if (info.inverted && !j->opts.read.reversed)
+		snprintf(p->warning, sizeof(p->warning),
+		         "the graph is drawn inverted: if its stacks are leaf-first, pass --reversed");
+	char message[256];
+	if (p->total < j->opts.min_samples) {
+		snprintf(message, sizeof(message), "%llu samples, fewer than --min-samples %llu",
+		         (unsigned long long)p->total, (unsigned long long)j->opts.min_samples);
+		skip(v, p->source, message);
+		return 1;
+	}
+	fg_protocol_kind kind = fg_protocol_result(j->detector);
+	if (p->expected && kind != FG_PROTOCOL_UNKNOWN && strcmp(p->expected, p->detected)) {
+		snprintf(message, sizeof(message), "the profile serves %s, not %s as %s", p->detected, p->expected,
+		         p->expected == j->protocol ? "--protocol says" : "the runs file says");
+		skip(v, p->source, message);
+		return 1;
+	}
+	return 0;
+}
+
+static void decide(fg_verdict *v, const fg_verdict_options *o, double *shares, size_t n)
+{
+	v->share = aggregate(shares, n, o->aggregate);
+	fg_wilson95(&v->lo, &v->hi, v->samples, v->total);
+	double distance = fabs(v->share - o->threshold);
+	if (o->margin >= 0 && distance < o->margin) {
+		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% is within the margin %g of the threshold %g%%",
+		         fg_aggregate_name(o->aggregate), v->share, o->margin, o->threshold);
+		v->kind = FG_VERDICT_SKIP;
+	} else if (v->share >= o->threshold) {
+		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% >= threshold %g%%",
+		         fg_aggregate_name(o->aggregate), v->share, o->threshold);
+		v->kind = FG_VERDICT_SLOW;
+	} else {
+		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% < threshold %g%%",
+		         fg_aggregate_name(o->aggregate), v->share, o->threshold);
+		v->kind = FG_VERDICT_FAST;
+	}
+}
+
+static int new_verdict(fg_verdict **out, size_t n, const char *commit, const char *date, fg_error *err)
+{
+	fg_verdict *v = calloc(1, sizeof(*v));
+	if (!v || (n && !(v->profiles = calloc(n, sizeof(*v->profiles))))) {
+		free(v);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	snprintf(v->commit, sizeof(v->commit), "%s", commit ? commit : "");
+	snprintf(v->date, sizeof(v->date), "%s", date ? date : "");
+	v->kind = FG_VERDICT_SKIP;
+	*out = v;
+	return 0;
+}
+
+int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
+                            const char *commit, const char *date, fg_error *err)
+{
+	*out = NULL;
+	fg_verdict *v = NULL;
+	int rc = new_verdict(&v, n, commit, date, err);
+	if (rc)
+		return rc;
+	const char **sources = calloc(n ? n : 1, sizeof(*sources));
+	fg_fetch_result *fetched = calloc(n ? n : 1, sizeof(*fetched));
+	double *shares = calloc(n ? n : 1, sizeof(*shares));
+	if (!sources || !fetched || !shares) {
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		goto out;
+	}
+	v->nprofiles = n;
+	for (size_t i = 0; i < n; i++) {
+		fg_verdict_profile *p = &v->profiles[i];
+		sources[i] = inputs[i].source;
+		p->node = inputs[i].node;
+		p->expected = inputs[i].protocol ? inputs[i].protocol : j->protocol;
+		if (!(p->source = fg_source_redact(inputs[i].source))) {
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			goto out;
+		}
+	}
+	if (n == 0) {
+		skip(v, NULL, "no profile to judge");
+		goto out;
+	}
+	fg_fetch_options defaults;
+	const fg_fetch_options *fo = j->opts.fetch;
+	if (!fo) {
+		fg_fetch_options_init(&defaults);
+		fo = &defaults;
+	}
+	fg_fetch_many(fetched, sources, n, fo);
+	for (size_t i = 0; i < n; i++) {
+		fg_verdict_profile *p = &v->profiles[i];
+		snprintf(p->warning, sizeof(p->warning), "%s", fetched[i].warning);
+		p->downloaded = fetched[i].path && fg_source_is_url(sources[i]) && !fetched[i].from_cache &&
+		                strncmp(sources[i], "file:", 5);
+		v->downloaded += p->downloaded;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fg_verdict_profile *p = &v->profiles[i];
+		const fg_error *fe = &fetched[i].err;
+		if (fe->code == FG_EFETCH) {
+			skip(v, p->source, fe->message);
+			goto out;
+		}
+		if (fe->code) {
+			/* A malformed header or an unknown scheme: every build alike. */
+			*err = *fe;
+			rc = fe->code;
+			goto out;
+		}
+		rc = judge_profile(v, j, p, fetched[i].path, err);
+		if (rc > 0) {
+			rc = 0;
+			goto out;
+		}
+		if (rc) {
+			snprintf(err->source, sizeof(err->source), "%s", p->source);
+			goto out;
+		}
+		shares[i] = p->share;
+		v->samples += p->samples;
+		v->total += p->total;
+	}
+	decide(v, &j->opts, shares, n);
+out:
+	for (size_t i = 0; fetched && i < n; i++)
+		fg_fetch_result_clear(&fetched[i]);
+	free(fetched);
+	free(sources);
+	free(shares);
+	if (rc) {
+		fg_verdict_free(v);
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
+
+int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_run *run, fg_error *err)
+{
+	fg_verdict_input *inputs = calloc(run->nlines ? run->nlines : 1, sizeof(*inputs));
+	if (!inputs)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < run->nlines; i++) {
+		inputs[i].source = run->lines[i]->resolved;
+		inputs[i].node = run->lines[i]->node;
+		inputs[i].protocol = run->lines[i]->protocol;
+	}
+	int rc = fg_verdict_judge_inputs(out, j, inputs, run->nlines, run->commit, run->date, err);
+	free(inputs);
+	return rc;
+}
+
+int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit, fg_error *err)
+{
+	static const char *const keys[] = { "{commit}", "{short}", "{date}" };
+	const char *values[] = { commit->id, commit->short_id, commit->date };
+	*out = NULL;
+	size_t cap = strlen(tmpl) + 1;
+	for (const char *p = strchr(tmpl, '{'); p; p = strchr(p + 1, '{'))
+		cap += sizeof(commit->id);
+	char *s = malloc(cap), *o = s;
+	if (!s)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (const char *p = tmpl; *p;) {
+		size_t k = 0;
+		while (k < 3 && strncmp(p, keys[k], strlen(keys[k])))
+			k++;
+		if (k < 3) {
+			o = stpcpy(o, values[k]);
+			p += strlen(keys[k]);
+			continue;
+		}
+		/* {word} that is no placeholder: a typo like {sha} would silently
+		 * name one fixed file for every commit. */
+		size_t word = *p == '{' ? strspn(p + 1, "abcdefghijklmnopqrstuvwxyz_") : 0;
+		if (word && p[1 + word] == '}') {
+			free(s);
+			return fg_error_set(err, FG_EUSAGE, tmpl,
+			                    "unknown placeholder '%.*s' (use {commit}, {short} or {date})",
+			                    (int)word + 2, p);
+		}
+		*o++ = *p++;
+	}
+	*o = '\0';
+	*out = s;
+	return 0;
+}
+
+static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
+                         const fg_repo_commit *commit, fg_error *err)
+{
+	char env[3][64];
+	snprintf(env[0], sizeof(env[0]), "FGBISECT_COMMIT=%s", commit->id);
+	snprintf(env[1], sizeof(env[1]), "FGBISECT_SHORT=%s", commit->short_id);
+	snprintf(env[2], sizeof(env[2]), "FGBISECT_DATE=%s", commit->date);
+	const char **all = calloc(src->capture_opts.nenv + 3, sizeof(*all));
+	if (!all)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < src->capture_opts.nenv; i++)
+		all[i] = src->capture_opts.env[i];
+	for (size_t i = 0; i < 3; i++)
+		all[src->capture_opts.nenv + i] = env[i];
+	fg_capture_options co = src->capture_opts;
+	co.env = all;
+	co.nenv += 3;
+	fg_capture *cap = NULL;
+	fg_error cerr;
+	fg_error_clear(&cerr);
+	int rc = fg_capture_run(&cap, src->capture, &co, &cerr);
+	free(all);
+	if (rc == FG_EFETCH) {
+		rc = new_verdict(out, 0, commit->id, commit->date, err);
+		if (!rc)
+			skip(*out, NULL, cerr.message);
+		return rc;
+	}
+	if (rc) {
+		*err = cerr;
+		return rc;
+	}
+	fg_verdict_input in = { .source = fg_capture_path(cap) };
+	rc = fg_verdict_judge_inputs(out, j, &in, 1, commit->id, commit->date, err);
+	if (!rc) {
+		/* The temporary path means nothing once it is deleted. */
+		free((*out)->profiles[0].source);
+		(*out)->profiles[0].source = strdup("capture");
+		if (!(*out)->profiles[0].source) {
+			fg_verdict_free(*out);
+			*out = NULL;
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		}
+	}
+	fg_capture_free(cap);
+	return rc;
+}
+
+int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
+                            const fg_repo_commit *commit, fg_error *err)
+{
+	*out = NULL;
+	if (src->capture)
+		return judge_capture(out, j, src, commit, err);
+	if (src->profile) {
+		char *source;
+		int rc = fg_verdict_expand(&source, src->profile, commit, err);
+		if (rc)
+			return rc;
+		fg_verdict_input in = { .source = source };
+		rc = fg_verdict_judge_inputs(out, j, &in, 1, commit->id, commit->date, err);
+		free(source);
+		return rc;
+	}
+	const fg_runs_run *run;
+	int rc = fg_runs_selection_find(&run, src->runs, commit->id, err);
+	if (rc)
+		return rc;
+	if (!run) {
+		if ((rc = new_verdict(out, 0, commit->id, commit->date, err)))
+			return rc;
+		skip(*out, NULL, "no run for this commit in the runs file");
+		return 0;
+	}
+	rc = fg_verdict_judge_run(out, j, run, err);
+	if (!rc)
+		snprintf((*out)->commit, sizeof((*out)->commit), "%s", commit->id);
+	return rc;
+}
+
+int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_options *fetch,
+                         char warning[256], fg_error *err)
+{
+	warning[0] = '\0';
+	if (!fg_source_is_url(location))
+		return fg_runs_load(out, location, NULL, err);
+	fg_fetch_result fetched;
+	int rc = fg_fetch(&fetched, location, fetch, err);
+	snprintf(warning, 256, "%s", fetched.warning);
+	if (!rc) {
+		/* A file:// runs file is a local file: its locations are paths. */
+		bool local = !strncasecmp(location, "file:", 5);
+		char *shown = fg_source_redact(location);
+		if (!shown)
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		else
+			rc = fg_runs_load(out, fetched.path, local ? fetched.path : shown, err);
+		free(shown);
+	}
+	fg_fetch_result_clear(&fetched);
+	return rc;
+}

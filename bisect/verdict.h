@@ -1,0 +1,147 @@
+/* fgbisect — the verdict on one build: is the share of a frame pattern in
+ * its profiles below the threshold (fast), at or above it (slow), or can the
+ * build not be judged (skip)?
+ *
+ * A judge holds what every verdict of a bisection shares (the interned
+ * names, the compiled pattern, the share and protocol analyses); each call
+ * fetches the profiles of one build in parallel, streams each into the
+ * analyses, aggregates the per-profile shares and decides.
+ *
+ * What is wrong with one build (no run for it, a failed download, an
+ * unreadable or truncated profile, too few samples, a protocol that
+ * contradicts the runs file, a failed capture, a share within the margin)
+ * is a skip verdict, not an error: git bisect then tries a neighbour.
+ * Errors are what is wrong with every build alike (a malformed --header, an
+ * unsupported URL scheme, out of memory): the bisection must stop. */
+#ifndef FG_VERDICT_H
+#define FG_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture.h"
+#include "error.h"
+#include "fetch.h"
+#include "match.h"
+#include "profile.h"
+#include "repo.h"
+#include "runs.h"
+
+enum fg_verdict_kind { FG_VERDICT_FAST, FG_VERDICT_SLOW, FG_VERDICT_SKIP };
+
+/* How the shares of a build's profiles make one share. */
+enum fg_aggregate { FG_AGGREGATE_MEDIAN, FG_AGGREGATE_MEAN, FG_AGGREGATE_MIN, FG_AGGREGATE_MAX };
+
+/* "median", "mean", "min", "max" → *out; false for anything else. */
+bool fg_aggregate_parse(enum fg_aggregate *out, const char *name);
+const char *fg_aggregate_name(enum fg_aggregate a);
+
+typedef struct fg_verdict_options {
+	const char *pattern;         /* the frame pattern (required) */
+	fg_match_options match;      /* substring, not raw (fg_match_options zeroed) */
+	double threshold;            /* percent: slow when the aggregate is at or above it (required) */
+	double margin;               /* -1: none; else skip when |aggregate - threshold| < margin */
+	enum fg_aggregate aggregate; /* median */
+	uint64_t min_samples;        /* 1000: a profile with fewer samples makes the build a skip */
+	/* NULL: the protocol the bisection is about (--protocol), expected of
+	 * profiles whose runs-file line says `-` and of --profile/--capture
+	 * profiles. */
+	const char *protocol;
+	fg_read_options read;        /* fg_read_options_init */
+	const fg_fetch_options *fetch; /* NULL: fg_fetch_options_init's defaults */
+} fg_verdict_options;
+
+void fg_verdict_options_init(fg_verdict_options *opts);
+
+/* One profile to judge. */
+typedef struct fg_verdict_input {
+	const char *source;   /* a path or URL */
+	const char *node;     /* NULL when unknown */
+	const char *protocol; /* "grpc", "rest" as the runs file says, or NULL */
+} fg_verdict_input;
+
+/* One judged profile. */
+typedef struct fg_verdict_profile {
+	char *source;          /* as given, any user:password@ removed */
+	const char *node;      /* NULL when unknown; lives as long as the input's */
+	const char *expected;  /* the protocol it should serve, or NULL */
+	const char *detected;  /* "grpc", "rest", "unknown"; NULL when not read */
+	uint64_t total;        /* samples in the profile */
+	uint64_t samples;      /* samples whose stack matches the pattern */
+	double share;          /* percent */
+	bool read;             /* false: fetching or reading it failed (the verdict says why) */
+	bool downloaded;       /* came over the network, not from the cache or a local file */
+	char warning[256];     /* a fetch warning (unusable cache) or a reader's caution, or "" */
+} fg_verdict_profile;
+
+typedef struct fg_verdict {
+	enum fg_verdict_kind kind;
+	char reason[1600];     /* one line: why (the comparison, or what made it a skip) */
+	char commit[41];       /* the build's commit as known (full id when a repository gave it) */
+	char date[11];         /* the run's date, or the commit's date; "" when unknown */
+	double share;          /* the aggregate, percent; 0 when no profile was read */
+	double lo, hi;         /* the 95% Wilson interval of the pooled counts */
+	uint64_t samples;      /* pooled matching samples */
+	uint64_t total;        /* pooled samples */
+	bool matched;          /* the pattern matched a frame in at least one profile */
+	fg_verdict_profile *profiles;
+	size_t nprofiles;
+	size_t downloaded;     /* profiles that came over the network */
+} fg_verdict;
+
+void fg_verdict_free(fg_verdict *v);
+
+/* "fast", "slow", "skip". */
+const char *fg_verdict_name(enum fg_verdict_kind kind);
+
+/* The exit status of run mode: 0 fast, 1 slow, 125 skip. */
+int fg_verdict_exit_status(const fg_verdict *v);
+
+typedef struct fg_verdict_judge fg_verdict_judge;
+
+/* FG_EUSAGE for an empty pattern or a bad regular expression. */
+int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err);
+void fg_verdict_judge_free(fg_verdict_judge *j);
+
+/* Judges n profiles as one build.  commit and date (either may be NULL) go
+ * into the verdict as they are.  Returns 0 with *out set (its kind may be a
+ * skip), or an error code with *out NULL (see the top of this file). */
+int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
+                            const char *commit, const char *date, fg_error *err);
+
+/* Judges one run of a runs file. */
+int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_run *run, fg_error *err);
+
+/* Where the profiles of a commit come from: exactly one of runs, profile and
+ * capture is set. */
+typedef struct fg_verdict_source {
+	const fg_runs_selection *runs; /* the commit's run (newest when several) */
+	/* A path or URL; {commit}, {short} and {date} expand to the commit's
+	 * full id, short id and committer date. */
+	const char *profile;
+	const char *capture;           /* a command run at this commit (capture.h) */
+	/* For capture: timeout and working directory; FGBISECT_COMMIT,
+	 * FGBISECT_SHORT and FGBISECT_DATE are added to env. */
+	fg_capture_options capture_opts;
+} fg_verdict_source;
+
+/* Judges a commit.  No run for it in the runs file, and a failed capture,
+ * are skips.  The verdict's commit is the full id, its date the run's date
+ * (runs file) or the commit's date. */
+int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
+                            const fg_repo_commit *commit, fg_error *err);
+
+/* Expands {commit}, {short} and {date} in a --profile template into *out
+ * (free() it).  FG_EUSAGE for another {word}; a '{' not opening a
+ * placeholder stays as it is. */
+int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit, fg_error *err);
+
+/* Loads a runs file from a path or a URL (downloaded through the cache with
+ * fetch; NULL: defaults); a URL stays the base its relative locations are
+ * resolved against and the name in messages.  warning receives the fetch's
+ * warning, if any.  Errors as fg_fetch and fg_runs_load give them. */
+int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_options *fetch,
+                         char warning[256], fg_error *err);
+
+#endif

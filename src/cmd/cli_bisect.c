@@ -1,0 +1,230 @@
+#include "cli_bisect.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_bisect_options_init(struct cli_bisect_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->margin = -1;
+	o->aggregate = FG_AGGREGATE_MEDIAN;
+	o->min_samples = 1000;
+	o->event = "cpu";
+}
+
+static bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = s ? strtod(s, &end) : 0;
+	if (!s || errno || end == s || *end || !(v > 0 && v <= 86400 * 7))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, const char *cmd, int *status)
+{
+	if (cli_profile_option(&o->po, opt, arg, cmd, status))
+		return true;
+	switch (opt) {
+	case 'f':
+		if (o->frame)
+			*status = cli_usage_error(cmd, "give one --frame (a regular expression with -E can "
+			                               "match several frames)");
+		o->frame = arg;
+		return true;
+	case 'E': o->regex = true; return true;
+	case CLI_OPT_THRESHOLD:
+		if (!cli_parse_percent(arg, &o->threshold))
+			*status = cli_usage_error(cmd, "--threshold wants a percentage (0-100), not '%s'", arg);
+		o->have_threshold = true;
+		return true;
+	case CLI_OPT_MARGIN:
+		if (!cli_parse_percent(arg, &o->margin))
+			*status = cli_usage_error(cmd, "--margin wants percentage points (0-100), not '%s'", arg);
+		return true;
+	case CLI_OPT_AGGREGATE:
+		if (!fg_aggregate_parse(&o->aggregate, arg))
+			*status = cli_usage_error(cmd, "--aggregate wants median, mean, min or max, not '%s'", arg);
+		return true;
+	case CLI_OPT_MIN_SAMPLES:
+		if (!cli_parse_u64(arg, &o->min_samples))
+			*status = cli_usage_error(cmd, "--min-samples wants a number, not '%s'", arg);
+		return true;
+	case CLI_OPT_NODE: o->node = arg; return true;
+	case CLI_OPT_PROTOCOL:
+		if (strcmp(arg, "grpc") && strcmp(arg, "rest"))
+			*status = cli_usage_error(cmd, "--protocol wants grpc or rest, not '%s'", arg);
+		o->protocol = arg;
+		return true;
+	case CLI_OPT_EVENT: o->event = arg; return true;
+	case CLI_OPT_RUNS: o->runs = arg; return true;
+	case CLI_OPT_PROFILE: o->profile = arg; return true;
+	case CLI_OPT_CAPTURE: o->capture = arg; return true;
+	case CLI_OPT_CAPTURE_TIMEOUT:
+		if (!parse_seconds(arg, &o->capture_timeout))
+			*status = cli_usage_error(cmd, "--capture-timeout wants seconds, not '%s'", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd)
+{
+	if (!o->frame)
+		return cli_usage_error(cmd, "--frame PATTERN is required");
+	if (!o->have_threshold)
+		return cli_usage_error(cmd, "--threshold PERCENT is required");
+	if (!!o->runs + !!o->profile + !!o->capture > 1)
+		return cli_usage_error(cmd, "give one source: --runs, --profile or --capture");
+	if (o->capture_timeout > 0 && !o->capture)
+		return cli_usage_error(cmd, "--capture-timeout goes with --capture");
+	return 0;
+}
+
+void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, const struct cli_bisect_options *o)
+{
+	cli_fetch_options(fo, &o->po);
+	fg_verdict_options_init(vo);
+	vo->pattern = o->frame;
+	vo->match.regex = o->regex;
+	vo->match.raw = o->po.raw;
+	vo->threshold = o->threshold;
+	vo->margin = o->margin;
+	vo->aggregate = o->aggregate;
+	vo->min_samples = o->min_samples;
+	vo->protocol = o->protocol;
+	vo->read.reversed = o->po.reversed;
+	vo->read.max_size = o->po.max_size;
+	vo->fetch = fo;
+}
+
+int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
+                         const struct cli_bisect_options *o, const fg_fetch_options *fo, fg_error *err)
+{
+	*runs = NULL;
+	*sel = NULL;
+	char *configured = NULL;
+	const char *location = o->runs;
+	const char *env = getenv("FGBISECT_RUNS");
+	int rc = 0;
+	if (!location && env && env[0])
+		location = env;
+	if (!location && repo) {
+		if ((rc = fg_repo_config_path(&configured, repo, "fgbisect.runs", err)))
+			return rc;
+		location = configured;
+	}
+	if (!location) {
+		free(configured);
+		return fg_error_set(err, FG_EUSAGE, NULL,
+		                    "no profiles: give --runs, --profile or --capture, set FGBISECT_RUNS, "
+		                    "or 'git config fgbisect.runs FILE'");
+	}
+	char warning[256];
+	rc = fg_verdict_load_runs(runs, location, fo, warning, err);
+	if (warning[0])
+		cli_warn("%s", warning);
+	free(configured);
+	if (rc)
+		return rc;
+	fg_runs_filter filter;
+	fg_runs_filter_init(&filter);
+	filter.node = o->node;
+	filter.protocol = o->protocol;
+	filter.event = o->event;
+	rc = fg_runs_select(sel, *runs, &filter, err);
+	if (rc) {
+		fg_runs_free(*runs);
+		*runs = NULL;
+	}
+	return rc;
+}
+
+static const char *profile_label(const fg_verdict_profile *p)
+{
+	if (p->node)
+		return p->node;
+	const char *slash = strrchr(p->source, '/');
+	return slash && slash[1] ? slash + 1 : p->source;
+}
+
+void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold)
+{
+	fprintf(out, "%.12s %s:", commit[0] ? commit : "?", v->date[0] ? v->date : "-");
+	size_t read = 0;
+	for (size_t i = 0; i < v->nprofiles; i++) {
+		const fg_verdict_profile *p = &v->profiles[i];
+		if (p->read)
+			fprintf(out, "%s %s %.2f%%", read++ ? "," : "", profile_label(p), p->share);
+	}
+	if (v->total && (v->kind != FG_VERDICT_SKIP || read == v->nprofiles))
+		fprintf(out, "%s %.2f%% (95%% CI %.2f-%.2f%%), threshold %g%%: %s", read ? ";" : "", v->share, v->lo,
+		        v->hi, threshold, fg_verdict_name(v->kind));
+	else
+		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
+	fprintf(out, " (%s)\n", v->reason);
+}
+
+void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
+{
+	size_t read = 0;
+	for (size_t i = 0; i < v->nprofiles; i++) {
+		const fg_verdict_profile *p = &v->profiles[i];
+		read += p->read;
+		if (p->warning[0])
+			cli_warn("%s: %s", p->source, p->warning);
+	}
+	if (read && !v->matched)
+		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
+}
+
+void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double threshold)
+{
+	fputs("{\"commit\":", out);
+	cli_json_string(out, commit);
+	fputs(",\"date\":", out);
+	if (v->date[0])
+		cli_json_string(out, v->date);
+	else
+		fputs("null", out);
+	fputs(",\"share\":", out);
+	if (v->total)
+		cli_json_number(out, v->share, 4);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"ci95\":[%.4f,%.4f],\"threshold\":", v->lo, v->hi);
+	cli_json_number(out, threshold, 4);
+	fputs(",\"verdict\":", out);
+	cli_json_string(out, fg_verdict_name(v->kind));
+	fputs(",\"reason\":", out);
+	cli_json_string(out, v->reason);
+	fprintf(out, ",\"samples\":%llu,\"total\":%llu,\"profiles\":[", (unsigned long long)v->samples,
+	        (unsigned long long)v->total);
+	for (size_t i = 0; i < v->nprofiles; i++) {
+		const fg_verdict_profile *p = &v->profiles[i];
+		fputs(i ? ",{\"source\":" : "{\"source\":", out);
+		cli_json_string(out, p->source);
+		fputs(",\"node\":", out);
+		if (p->node)
+			cli_json_string(out, p->node);
+		else
+			fputs("null", out);
+		fputs(",\"protocol\":", out);
+		if (p->detected)
+			cli_json_string(out, p->detected);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"read\":%s", p->read ? "true" : "false");
+		if (p->read) {
+			fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"share\":", (unsigned long long)p->total,
+			        (unsigned long long)p->samples);
+			cli_json_number(out, p->share, 4);
+		}
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}

@@ -1,0 +1,107 @@
+/* fgbisect command layer: what `run`, `bisect` and `days` share — the
+ * judging and source options, where the runs file comes from, and how a
+ * verdict is shown. */
+#ifndef FG_CLI_BISECT_H
+#define FG_CLI_BISECT_H
+
+#include <getopt.h>
+
+#include "cli.h"
+#include "fetch.h"
+#include "repo.h"
+#include "runs.h"
+#include "verdict.h"
+
+struct cli_bisect_options {
+	struct cli_profile_options po; /* --json, --raw, --reversed, --max-size, fetching */
+	const char *frame;
+	bool regex;
+	double threshold;
+	bool have_threshold;
+	double margin;                 /* -1: none */
+	enum fg_aggregate aggregate;
+	uint64_t min_samples;
+	const char *node, *protocol, *event;
+	const char *runs, *profile, *capture;
+	double capture_timeout;        /* 0: none */
+};
+
+void cli_bisect_options_init(struct cli_bisect_options *o);
+
+enum {
+	CLI_OPT_THRESHOLD = CLI_OPT_FIRST_FREE, CLI_OPT_MARGIN, CLI_OPT_AGGREGATE, CLI_OPT_MIN_SAMPLES,
+	CLI_OPT_NODE, CLI_OPT_PROTOCOL, CLI_OPT_EVENT, CLI_OPT_RUNS, CLI_OPT_PROFILE, CLI_OPT_CAPTURE,
+	CLI_OPT_CAPTURE_TIMEOUT, CLI_BISECT_OPT_FIRST_FREE
+};
+
+/* The judging options; every one takes the same meaning in run, bisect and
+ * days, and bisect hands them on to run (see cmd_bisect.c). */
+#define CLI_JUDGE_LONG_OPTIONS \
+	{ "frame", required_argument, NULL, 'f' }, \
+	{ "regex", no_argument, NULL, 'E' }, \
+	{ "threshold", required_argument, NULL, CLI_OPT_THRESHOLD }, \
+	{ "margin", required_argument, NULL, CLI_OPT_MARGIN }, \
+	{ "aggregate", required_argument, NULL, CLI_OPT_AGGREGATE }, \
+	{ "min-samples", required_argument, NULL, CLI_OPT_MIN_SAMPLES }, \
+	{ "node", required_argument, NULL, CLI_OPT_NODE }, \
+	{ "protocol", required_argument, NULL, CLI_OPT_PROTOCOL }, \
+	{ "event", required_argument, NULL, CLI_OPT_EVENT }, \
+	{ "runs", required_argument, NULL, CLI_OPT_RUNS }, \
+	CLI_PROFILE_LONG_OPTIONS
+/* ... plus the sources days does not take. */
+#define CLI_BISECT_LONG_OPTIONS \
+	CLI_JUDGE_LONG_OPTIONS, \
+	{ "profile", required_argument, NULL, CLI_OPT_PROFILE }, \
+	{ "capture", required_argument, NULL, CLI_OPT_CAPTURE }, \
+	{ "capture-timeout", required_argument, NULL, CLI_OPT_CAPTURE_TIMEOUT }
+#define CLI_JUDGE_SHORT_OPTIONS "f:Eh"
+
+#define CLI_JUDGE_OPTIONS_HELP \
+	"  -f, --frame PAT       the frame pattern (a substring of the raw or normalised name)\n" \
+	"  -E, --regex           PAT is a POSIX extended regular expression\n" \
+	"      --threshold PCT   slow when the share is PCT percent or more (required)\n" \
+	"      --aggregate HOW   median (default), mean, min or max of the profiles' shares\n" \
+	"      --margin PP       undecidable (skip) when the share is less than PP points\n" \
+	"                        from the threshold\n" \
+	"      --min-samples N   undecidable when a profile has fewer samples (default 1000)\n" \
+	"      --node N          only the runs-file lines of node N\n" \
+	"      --protocol P      only grpc or rest lines (and `-` lines whose profile is P)\n" \
+	"      --event E         only lines of event E (default cpu)\n"
+#define CLI_SOURCE_OPTIONS_HELP \
+	"      --runs FILE|URL   a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)\n" \
+	"      --profile P       one profile per commit: a path or URL where {commit}, {short}\n" \
+	"                        and {date} expand to the commit's id, short id and date\n" \
+	"      --capture CMD     run CMD (/bin/sh -c, at the top of the work tree) to profile\n" \
+	"                        the commit; it writes the profile to the file $FGBISECT_OUT names\n" \
+	"      --capture-timeout S  kill CMD's process group after S seconds (a skip)\n"
+
+/* Handles the options above and the profile options; false when opt is
+ * none of them.  *status is set to 2 on a malformed argument. */
+bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, const char *cmd, int *status);
+
+/* --frame and --threshold given, at most one source: 0, else 2 with a
+ * message. */
+int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd);
+
+/* The verdict and fetch options the command line gives; vo->fetch points to
+ * fo. */
+void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo,
+                                const struct cli_bisect_options *o);
+
+/* The runs file: --runs, else $FGBISECT_RUNS, else `git config
+ * fgbisect.runs` of repo (may be NULL), loaded and filtered.  FG_EUSAGE
+ * when none is given; load and selection errors as they come. */
+int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
+                         const struct cli_bisect_options *o, const fg_fetch_options *fo, fg_error *err);
+
+/* Prints one verdict on one line: "COMMIT DATE: node share, ...; median
+ * share (95% CI lo-hi%), threshold T%: VERDICT (reason)"; commit as given. */
+void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold);
+
+/* Warnings the verdict carries (fetch, reader), and the mistyped pattern. */
+void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
+
+/* {"commit","date","share","threshold","verdict","reason","ci95","profiles":[...]} */
+void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double threshold);
+
+#endif

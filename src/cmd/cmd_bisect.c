@@ -1,0 +1,399 @@
+/* fgbisect bisect: judges both ends, then lets git bisect drive `fgbisect
+ * run` over the commits between them, and summarises.  git's own bisect
+ * runs as a subprocess: it owns the bisection state (refs/bisect, the
+ * checkouts, the log). */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_bisect.h"
+#include "commands.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"usage: fgbisect bisect --good REV --bad REV --frame PAT --threshold PCT\n"
+	"                       [--runs FILE|URL | --profile P | --capture CMD] [options]\n"
+	"\n"
+	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
+	"(a mistyped --frame shows up here).  Then runs\n"
+	"  git bisect start --term-old fast --term-new slow BAD GOOD\n"
+	"  git bisect run fgbisect run OPTIONS...\n"
+	"prints the first slow commit with its share against its parent's, and the\n"
+	"bisect log, and ends with git bisect reset.  git's output goes to stderr.\n"
+	"\n"
+	"Exit status: 0 the first slow commit was found; 1 GOOD is not fast or BAD not\n"
+	"slow; 2 usage or configuration error; 3 only undecidable commits are left\n"
+	"between the last fast and the first slow one; 4 git failed.\n"
+	"\n"
+	"      --good REV        a fast revision\n"
+	"      --bad REV         a slow revision\n"
+	CLI_JUDGE_OPTIONS_HELP
+	CLI_SOURCE_OPTIONS_HELP
+	CLI_PROFILE_OPTIONS_HELP;
+
+enum { OPT_GOOD = CLI_BISECT_OPT_FIRST_FREE, OPT_BAD };
+
+static const struct option longopts[] = {
+	CLI_BISECT_LONG_OPTIONS,
+	{ "good", required_argument, NULL, OPT_GOOD },
+	{ "bad", required_argument, NULL, OPT_BAD },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The arguments handed on to `fgbisect run`. */
+struct forward {
+	char **argv;
+	size_t argc;
+	char *owned[4]; /* absolute paths made here */
+	size_t nowned;
+};
+
+/* git bisect run starts the script at the top of the work tree: a relative
+ * path must be made absolute first. */
+static const char *absolute(struct forward *f, const char *arg)
+{
+	if (arg[0] == '/' || fg_source_is_url(arg) || f->nowned == sizeof(f->owned) / sizeof(f->owned[0]))
+		return arg;
+	char cwd[4096];
+	char *s;
+	if (!getcwd(cwd, sizeof(cwd)) || asprintf(&s, "%s/%s", cwd, arg) < 0)
+		return arg;
+	return f->owned[f->nowned++] = s;
+}
+
+/* Appends `--name[=arg]` for an option of the table. */
+static bool forward_option(struct forward *f, int opt, const char *arg)
+{
+	for (const struct option *lo = longopts; lo->name; lo++) {
+		if (lo->val != opt)
+			continue;
+		if (opt == CLI_OPT_RUNS || opt == CLI_OPT_PROFILE)
+			arg = absolute(f, arg);
+		char *s;
+		int n = lo->has_arg ? asprintf(&s, "--%s=%s", lo->name, arg) : asprintf(&s, "--%s", lo->name);
+		if (n < 0)
+			return false;
+		f->argv[f->argc++] = s;
+		return true;
+	}
+	return false;
+}
+
+static void forward_free(struct forward *f)
+{
+	for (size_t i = 0; i < f->argc; i++)
+		if (i >= 4)
+			free(f->argv[i]);
+	free(f->argv);
+	for (size_t i = 0; i < f->nowned; i++)
+		free(f->owned[i]);
+}
+
+/* The top of the work tree: `git bisect` runs only there. */
+static const char *work_tree;
+
+/* Runs git with args at the top of the work tree; its stdout goes to our
+ * stderr, or into *output (malloc'ed, NUL-terminated) when output is not
+ * NULL.  Returns git's exit status, or -1 when it could not run. */
+static int git(char **output, const char *const *args)
+{
+	size_t n = 0;
+	while (args[n])
+		n++;
+	const char **argv = calloc(n + 4, sizeof(*argv));
+	if (!argv)
+		return -1;
+	argv[0] = "git";
+	argv[1] = "-C";
+	argv[2] = work_tree ? work_tree : ".";
+	memcpy(argv + 3, args, n * sizeof(*argv));
+	int fds[2] = { -1, -1 };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	/* We ignore SIGPIPE; git and the scripts it runs must not inherit that. */
+	sigset_t def;
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	int status = -1;
+	if (output && pipe(fds) < 0)
+		goto out;
+	if (output) {
+		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+		posix_spawn_file_actions_addclose(&fa, fds[0]);
+	} else {
+		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	}
+	fflush(NULL);
+	pid_t pid;
+	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ) != 0)
+		goto out;
+	if (output) {
+		close(fds[1]);
+		fds[1] = -1;
+		size_t len = 0, cap = 4096;
+		char *buf = malloc(cap);
+		ssize_t r = 0;
+		while (buf && (r = read(fds[0], buf + len, cap - len - 1)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				break;
+			len += (size_t)r;
+			if (cap - len < 2) {
+				char *bigger = realloc(buf, cap *= 2);
+				if (!bigger) {
+					free(buf);
+					buf = NULL;
+				}
+				buf = bigger;
+			}
+		}
+		if (buf)
+			buf[len] = '\0';
+		*output = buf;
+	}
+	int ws;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (output && !*output)
+		status = -1;
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	free(argv);
+	return status;
+}
+
+/* Judges a revision; a capture needs its tree checked out, so git checks it
+ * out first (the caller restores HEAD). */
+static int judge_rev(fg_verdict **v, fg_repo_commit *c, fg_verdict_judge *judge, const fg_verdict_source *src,
+                     const struct cli_bisect_options *o, fg_repo *repo, const char *rev, fg_error *err)
+{
+	int rc = fg_repo_commit_info(c, repo, rev, err);
+	if (rc)
+		return rc;
+	if (src->capture && git(NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
+		return fg_error_set(err, FG_EGIT, rev, "git checkout failed: the work tree must be clean for "
+		                    "--capture");
+	rc = fg_verdict_judge_commit(v, judge, src, c, err);
+	if (!rc) {
+		cli_verdict_warnings(*v, o->frame);
+		fputs("fgbisect: ", stderr);
+		cli_verdict_line(stderr, c->id, *v, o->threshold);
+	}
+	return rc;
+}
+
+/* The first slow commit as git's log names it, "" when the bisection did
+ * not conclude. */
+static void first_slow(char id[41], const char *log)
+{
+	const char *p = log ? strstr(log, "# first slow commit: [") : NULL;
+	id[0] = '\0';
+	if (p)
+		sscanf(p + strlen("# first slow commit: ["), "%40[0-9a-f]", id);
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct cli_bisect_options o;
+	cli_bisect_options_init(&o);
+	const char *good = NULL, *bad = NULL;
+	struct forward fw = { .argv = calloc((size_t)argc + 8, sizeof(char *)) };
+	if (!fw.argv)
+		return 1;
+	char self[4096];
+	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[selflen > 0 ? selflen : 0] = '\0';
+	fw.argv[fw.argc++] = "bisect";
+	fw.argv[fw.argc++] = "run";
+	fw.argv[fw.argc++] = self;
+	fw.argv[fw.argc++] = "run";
+	int status = 0, opt;
+	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		if (opt == OPT_GOOD || opt == OPT_BAD) {
+			*(opt == OPT_GOOD ? &good : &bad) = optarg;
+			continue;
+		}
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			forward_free(&fw);
+			return 0;
+		}
+		if (!cli_bisect_option(&o, opt, optarg, "bisect", &status)) {
+			status = cli_usage_error("bisect", "unknown option");
+			break;
+		}
+		if (opt != CLI_OPT_JSON && !forward_option(&fw, opt, optarg))
+			status = 1;
+	}
+	if (!status && optind < argc)
+		status = cli_usage_error("bisect", "unexpected argument '%s'", argv[optind]);
+	if (!status && (!good || !bad))
+		status = cli_usage_error("bisect", "--good REV and --bad REV are required");
+	if (!status)
+		status = cli_bisect_check(&o, "bisect");
+	if (!status && selflen <= 0)
+		status = cli_usage_error("bisect", "cannot find this program's path in /proc/self/exe");
+	if (status) {
+		forward_free(&fw);
+		return status;
+	}
+	/* The environment's runs file must survive git's change of folder too. */
+	const char *env_runs = getenv("FGBISECT_RUNS");
+	if (!o.runs && !o.profile && !o.capture && env_runs && env_runs[0])
+		setenv("FGBISECT_RUNS", absolute(&fw, env_runs), 1);
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_fetch_options fo;
+	fg_verdict_options vo;
+	cli_bisect_verdict_options(&vo, &fo, &o);
+	fg_repo *repo = NULL;
+	fg_runs *runs = NULL;
+	fg_runs_selection *sel = NULL;
+	fg_verdict_judge *judge = NULL;
+	fg_verdict *vgood = NULL, *vbad = NULL, *vslow = NULL, *vparent = NULL;
+	fg_repo_commit cgood, cbad, cslow, cparent, orig;
+	char *log = NULL;
+	bool started = false;
+	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
+	fg_capture_options_init(&src.capture_opts);
+	src.capture_opts.timeout_s = o.capture_timeout;
+
+	int rc = fg_repo_open(&repo, NULL, &err);
+	if (!rc)
+		rc = fg_repo_head(&orig, repo, &err);
+	work_tree = repo ? fg_repo_workdir(repo) : NULL;
+	/* Judging the ends of a capture checks them out: remember the branch
+	 * (empty on a detached HEAD) to come back to. */
+	char *branch = NULL;
+	if (!rc && o.capture && git(&branch, (const char *[]){ "symbolic-ref", "-q", "--short", "HEAD", NULL }) < 0)
+		rc = fg_error_set(&err, FG_EGIT, NULL, "cannot run git");
+	if (branch)
+		branch[strcspn(branch, "\n")] = '\0';
+	if (!rc && !o.profile && !o.capture) {
+		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
+		src.runs = sel;
+	}
+	src.capture_opts.dir = work_tree = repo ? fg_repo_workdir(repo) : NULL;
+	if (!rc && !work_tree)
+		rc = fg_error_set(&err, FG_ECONFIG, NULL, "git bisect needs a work tree, not a bare repository");
+	if (!rc)
+		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	if (!rc)
+		rc = judge_rev(&vgood, &cgood, judge, &src, &o, repo, good, &err);
+	if (!rc)
+		rc = judge_rev(&vbad, &cbad, judge, &src, &o, repo, bad, &err);
+	if (o.capture && branch)
+		git(NULL, (const char *[]){ "checkout", "-q", branch[0] ? branch : orig.id, NULL });
+	if (rc) {
+		status = cli_report_error(&err, o.po.json);
+		goto out;
+	}
+	if (!vgood->matched && !vbad->matched)
+		cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
+	if (vgood->kind != FG_VERDICT_FAST || vbad->kind != FG_VERDICT_SLOW) {
+		bool good_wrong = vgood->kind != FG_VERDICT_FAST;
+		const fg_verdict *v = good_wrong ? vgood : vbad;
+		fprintf(stderr, "fgbisect bisect: refusing to start: --%s %s is %s, not %s (%s)\n",
+		        good_wrong ? "good" : "bad", good_wrong ? good : bad, fg_verdict_name(v->kind),
+		        good_wrong ? "fast" : "slow", v->reason);
+		status = 1;
+		goto out;
+	}
+
+	if (git(NULL, (const char *[]){ "bisect", "start", "--term-old", "fast", "--term-new", "slow", cbad.id,
+	                                cgood.id, NULL }) != 0) {
+		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
+		        "'git bisect reset' ends it)\n");
+		status = 4;
+		goto out;
+	}
+	started = true;
+	fw.argv[fw.argc] = NULL;
+	git(NULL, (const char *const *)fw.argv);
+	if (git(&log, (const char *[]){ "bisect", "log", NULL }) != 0) {
+		fprintf(stderr, "fgbisect bisect: git bisect log failed\n");
+		status = 4;
+		goto out;
+	}
+	char slow_id[41];
+	first_slow(slow_id, log);
+	if (!slow_id[0]) {
+		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
+		        "fgbisect run failed); the log follows\n%s", log);
+		status = 3;
+		goto out;
+	}
+	/* A capture would need the checkouts again: its shares are in the log
+	 * of git bisect run above. */
+	if (!o.capture) {
+		rc = judge_rev(&vslow, &cslow, judge, &src, &o, repo, slow_id, &err);
+		char parent[48];
+		snprintf(parent, sizeof(parent), "%s^", slow_id);
+		if (!rc && fg_repo_commit_info(&cparent, repo, parent, &err) == 0)
+			rc = judge_rev(&vparent, &cparent, judge, &src, &o, repo, parent, &err);
+		if (rc) {
+			status = cli_report_error(&err, o.po.json);
+			goto out;
+		}
+	} else {
+		fg_repo_commit_info(&cslow, repo, slow_id, &err);
+	}
+	if (o.po.json) {
+		fputs("{\"first_slow\":", stdout);
+		if (vslow)
+			cli_verdict_json(stdout, cslow.id, vslow, o.threshold);
+		else
+			cli_json_string(stdout, slow_id);
+		fputs(",\"parent\":", stdout);
+		if (vparent)
+			cli_verdict_json(stdout, cparent.id, vparent, o.threshold);
+		else
+			fputs("null", stdout);
+		fputs(",\"log\":", stdout);
+		cli_json_string(stdout, log);
+		fputs("}\n", stdout);
+	} else {
+		printf("first slow commit: %s %s %s\n", cslow.id, cslow.date, cslow.subject);
+		if (vslow)
+			printf("  share %.2f%% (95%% CI %.2f-%.2f%%), %s\n", vslow->share, vslow->lo, vslow->hi,
+			       fg_verdict_name(vslow->kind));
+		if (vparent && vparent->kind != FG_VERDICT_SKIP)
+			printf("  its parent %.12s: %.2f%% (95%% CI %.2f-%.2f%%), %s\n", cparent.id, vparent->share,
+			       vparent->lo, vparent->hi, fg_verdict_name(vparent->kind));
+		else if (vparent)
+			printf("  its parent %.12s: undecidable (%s)\n", cparent.id, vparent->reason);
+		printf("\n%s", log);
+	}
+out:
+	if (started)
+		git(NULL, (const char *[]){ "bisect", "reset", NULL });
+	free(log);
+	free(branch);
+	fg_verdict_free(vgood);
+	fg_verdict_free(vbad);
+	fg_verdict_free(vslow);
+	fg_verdict_free(vparent);
+	fg_verdict_judge_free(judge);
+	fg_runs_selection_free(sel);
+	fg_runs_free(runs);
+	fg_repo_free(repo);
+	forward_free(&fw);
+	return status;
+}

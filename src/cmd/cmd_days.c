@@ -1,0 +1,318 @@
+/* fgbisect days: binary search over the daily runs of a runs file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_bisect.h"
+#include "commands.h"
+#include "days.h"
+#include "history.h"
+
+static const char usage[] =
+	"usage: fgbisect days --runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
+	"                     [--good DATE] [--bad DATE] [options]\n"
+	"\n"
+	"Finds the last fast and the first slow run of a runs file by binary search over\n"
+	"its runs in date order.  The good end (default: the oldest run; --good: the newest\n"
+	"run on or before DATE) must be fast and the bad end (default: the newest run;\n"
+	"--bad: the oldest on or after DATE) slow.  A run that cannot be judged is skipped\n"
+	"and a neighbour is tried, as git bisect does.  Over N runs at most\n"
+	"ceil(log2 N) + 2 runs are fetched, and a second call fetches nothing (cache).\n"
+	"With --repo, lists the commits between the two runs and the source files of the\n"
+	"frames that grew most between them, with their last commit.\n"
+	"\n"
+	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
+	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n"
+	"\n"
+	"      --repo DIR        the repository the runs were built from\n"
+	"      --good DATE       the fast end (YYYY-MM-DD)\n"
+	"      --bad DATE        the slow end (YYYY-MM-DD)\n"
+	"      --hot N           how many growing frames to look up in --repo (default 10)\n"
+	CLI_JUDGE_OPTIONS_HELP
+	"      --runs FILE|URL   the runs file (default $FGBISECT_RUNS)\n"
+	CLI_PROFILE_OPTIONS_HELP;
+
+enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT };
+
+/* The commit of a run as it is shown: the full id when the repository knows
+ * it, else as the runs file writes it. */
+static void commit_id(char out[41], fg_repo *repo, const char *given)
+{
+	fg_error err;
+	if (!repo || fg_repo_expand(out, repo, given, &err))
+		snprintf(out, 41, "%s", given);
+}
+
+static void json_run(const char *key, const char *commit, const fg_verdict *v)
+{
+	printf("\"%s\":{\"date\":", key);
+	cli_json_string(stdout, v->date);
+	fputs(",\"commit\":", stdout);
+	cli_json_string(stdout, commit);
+	fputs(",\"share\":", stdout);
+	cli_json_number(stdout, v->share, 4);
+	fputc('}', stdout);
+}
+
+struct window {
+	fg_repo_log *log;
+	fg_history *history;
+	fg_history_result *hot;
+};
+
+/* The commits of (last fast, first slow], and the history of the files of
+ * the frames that grew most from the one run to the other. */
+static int look_up_window(struct window *w, fg_repo *repo, const char *dir, const char *good, const char *bad,
+                          const fg_runs_run *fast, const fg_runs_run *slow, const fg_fetch_options *fo,
+                          const fg_read_options *ro, size_t nhot, fg_error *err)
+{
+	int rc = fg_repo_log_range(&w->log, repo, good, bad, NULL, err);
+	char **frames = NULL;
+	size_t nframes = 0;
+	if (!rc && nhot)
+		rc = fg_days_growers(&frames, &nframes, fast, slow, nhot, fo, ro, err);
+	fg_history_options ho;
+	fg_history_options_init(&ho);
+	ho.good = good;
+	ho.bad = bad;
+	if (!rc && nframes)
+		rc = fg_history_open(&w->history, dir, &ho, err);
+	if (!rc && nframes)
+		rc = fg_history_query(&w->hot, w->history, (const char *const *)frames, nframes, err);
+	fg_days_growers_free(frames, nframes);
+	return rc;
+}
+
+/* Whether entry i is a file to show: in the repository, and not shown for
+ * an earlier frame (get and upsert of one class grow together). */
+static bool shown_file(const fg_history_result *r, size_t i)
+{
+	const fg_history_entry *e = fg_history_result_entry(r, i);
+	if (!e->path)
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		const char *path = fg_history_result_entry(r, k)->path;
+		if (path && !strcmp(path, e->path))
+			return false;
+	}
+	return true;
+}
+
+static void print_window_text(const struct window *w)
+{
+	size_t n = fg_repo_log_count(w->log);
+	printf("\ncommits in the window (%zu%s):\n", n, fg_repo_log_truncated(w->log) ? ", more not shown" : "");
+	for (size_t i = 0; i < n; i++) {
+		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
+		printf("  %s %s %s\n", c->short_id, c->date, c->subject);
+	}
+	if (!w->hot)
+		return;
+	printf("\nsource files of the frames that grew most:\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < fg_history_result_count(w->hot); i++) {
+		const fg_history_entry *e = fg_history_result_entry(w->hot, i);
+		if (!shown_file(w->hot, i))
+			continue;
+		shown++;
+		printf("  %s%s\n    last changed %.10s %.12s %s\n", e->path,
+		       e->changed_in_window == 1 ? "  (changed in the window)" : "", e->last->date, e->last->id,
+		       e->last->subject);
+	}
+	if (!shown)
+		printf("  (none of them is a source file of the repository)\n");
+}
+
+static void print_window_json(const struct window *w)
+{
+	fputs(",\"window_commits\":[", stdout);
+	for (size_t i = 0; i < fg_repo_log_count(w->log); i++) {
+		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
+		fputs(i ? ",{\"commit\":" : "{\"commit\":", stdout);
+		cli_json_string(stdout, c->id);
+		fputs(",\"date\":", stdout);
+		cli_json_string(stdout, c->date);
+		fputs(",\"subject\":", stdout);
+		cli_json_string(stdout, c->subject);
+		fputc('}', stdout);
+	}
+	fputs("],\"hotfiles\":[", stdout);
+	size_t shown = 0;
+	for (size_t i = 0; w->hot && i < fg_history_result_count(w->hot); i++) {
+		const fg_history_entry *e = fg_history_result_entry(w->hot, i);
+		if (!shown_file(w->hot, i))
+			continue;
+		fputs(shown++ ? ",{\"frame\":" : "{\"frame\":", stdout);
+		cli_json_string(stdout, e->frame);
+		fputs(",\"path\":", stdout);
+		cli_json_string(stdout, e->path);
+		fputs(",\"last_commit\":", stdout);
+		cli_json_string(stdout, e->last->id);
+		fputs(",\"last_date\":", stdout);
+		cli_json_string(stdout, e->last->date);
+		printf(",\"changed_in_window\":%s}", e->changed_in_window == 1 ? "true" : "false");
+	}
+	fputc(']', stdout);
+}
+
+int cmd_days(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_JUDGE_LONG_OPTIONS,
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "good", required_argument, NULL, OPT_GOOD },
+		{ "bad", required_argument, NULL, OPT_BAD },
+		{ "hot", required_argument, NULL, OPT_HOT },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_bisect_options o;
+	cli_bisect_options_init(&o);
+	fg_days_options dopts;
+	fg_days_options_init(&dopts);
+	const char *repo_dir = NULL;
+	uint64_t nhot = 10;
+	int status = 0, opt;
+	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		if (cli_bisect_option(&o, opt, optarg, "days", &status))
+			continue;
+		switch (opt) {
+		case OPT_REPO: repo_dir = optarg; break;
+		case OPT_GOOD:
+		case OPT_BAD:
+			if (!fg_runs_valid_date(optarg, strlen(optarg)))
+				status = cli_usage_error("days", "--%s wants a date YYYY-MM-DD, not '%s'",
+				                         opt == OPT_GOOD ? "good" : "bad", optarg);
+			*(opt == OPT_GOOD ? &dopts.good : &dopts.bad) = optarg;
+			break;
+		case OPT_HOT:
+			if (!cli_parse_u64(optarg, &nhot) || nhot > 100)
+				status = cli_usage_error("days", "--hot wants a number (0-100), not '%s'", optarg);
+			break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: status = cli_usage_error("days", "unknown option"); break;
+		}
+	}
+	if (!status && optind < argc)
+		status = cli_usage_error("days", "unexpected argument '%s'", argv[optind]);
+	if (!status)
+		status = cli_bisect_check(&o, "days");
+	if (status)
+		return status;
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_fetch_options fo;
+	fg_verdict_options vo;
+	cli_bisect_verdict_options(&vo, &fo, &o);
+	fg_repo *repo = NULL;
+	fg_runs *runs = NULL;
+	fg_runs_selection *sel = NULL;
+	fg_verdict_judge *judge = NULL;
+	fg_days *days = NULL;
+	struct window window = { 0 };
+	int rc = repo_dir ? fg_repo_open(&repo, repo_dir, &err) : 0;
+	if (!rc)
+		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
+	if (!rc)
+		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	if (!rc)
+		rc = fg_days_search(&days, judge, sel, &dopts, &err);
+	if (rc) {
+		status = cli_report_error(&err, o.po.json);
+		goto out;
+	}
+
+	size_t nsteps = fg_days_step_count(days);
+	bool matched = false;
+	for (size_t i = 0; i < nsteps; i++) {
+		const fg_days_step *s = fg_days_step_at(days, i);
+		const fg_runs_run *run = fg_runs_selection_at(sel, s->run);
+		char id[41];
+		commit_id(id, repo, run->commit);
+		matched |= s->verdict->matched;
+		fprintf(o.po.json ? stderr : stdout, "tested ");
+		cli_verdict_line(o.po.json ? stderr : stdout, id, s->verdict, o.threshold);
+	}
+	if (!matched)
+		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", o.frame);
+	enum fg_days_outcome outcome = fg_days_result(days);
+	const fg_runs_run *good = fg_runs_selection_at(sel, fg_days_good(days));
+	const fg_runs_run *bad = fg_runs_selection_at(sel, fg_days_bad(days));
+	if (outcome == FG_DAYS_GOOD_NOT_FAST) {
+		fprintf(stderr, "fgbisect days: the good end %s %s is %s, not fast: nothing to search "
+		        "(is --frame mistyped, --threshold too low, or --good too late?)\n", good->date, good->commit,
+		        fg_days_verdict(days, fg_days_good(days))->kind == FG_VERDICT_SKIP ? "undecidable" : "slow");
+		status = 1;
+		goto out;
+	}
+	if (outcome == FG_DAYS_BAD_NOT_SLOW) {
+		fprintf(stderr, "fgbisect days: the bad end %s %s is %s, not slow: nothing to search "
+		        "(is --frame mistyped, --threshold too high, or --bad too early?)\n", bad->date, bad->commit,
+		        fg_days_verdict(days, fg_days_bad(days))->kind == FG_VERDICT_SKIP ? "undecidable" : "fast");
+		status = 1;
+		goto out;
+	}
+	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
+	const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
+	char fast_id[41], slow_id[41];
+	commit_id(fast_id, repo, fast->commit);
+	commit_id(slow_id, repo, slow->commit);
+	if (repo) {
+		rc = look_up_window(&window, repo, repo_dir, fast_id, slow_id, fast, slow, &fo, &vo.read,
+		                    (size_t)nhot, &err);
+		if (rc) {
+			status = cli_report_error(&err, o.po.json);
+			goto out;
+		}
+	}
+	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
+	if (o.po.json) {
+		fputc('{', stdout);
+		json_run("first_slow", slow_id, fg_days_verdict(days, islow));
+		fputc(',', stdout);
+		json_run("last_fast", fast_id, fg_days_verdict(days, ifast));
+		fputs(",\"tested\":[", stdout);
+		for (size_t i = 0; i < nsteps; i++) {
+			const fg_days_step *s = fg_days_step_at(days, i);
+			char id[41];
+			commit_id(id, repo, fg_runs_selection_at(sel, s->run)->commit);
+			if (i)
+				fputc(',', stdout);
+			cli_verdict_json(stdout, id, s->verdict, o.threshold);
+		}
+		fputs("],\"skipped_between\":[", stdout);
+		for (size_t i = ifast + 1; i < islow; i++) {
+			char id[41];
+			commit_id(id, repo, fg_runs_selection_at(sel, i)->commit);
+			fputs(i > ifast + 1 ? ",{\"date\":" : "{\"date\":", stdout);
+			cli_json_string(stdout, fg_runs_selection_at(sel, i)->date);
+			fputs(",\"commit\":", stdout);
+			cli_json_string(stdout, id);
+			fputc('}', stdout);
+		}
+		printf("],\"runs\":%zu,\"tested_runs\":%zu,\"fetched_profiles\":%zu,\"downloaded_profiles\":%zu",
+		       fg_runs_selection_count(sel), nsteps, fetched, downloaded);
+		if (repo)
+			print_window_json(&window);
+		fputs("}\n", stdout);
+	} else {
+		printf("\nlast fast:  %s %s %.2f%%\nfirst slow: %s %s %.2f%%\n", fast->date, fast_id,
+		       fg_days_verdict(days, ifast)->share, slow->date, slow_id, fg_days_verdict(days, islow)->share);
+		if (islow > ifast + 1)
+			printf("%zu run(s) between them could not be judged: the first slow run is one of them or %s\n",
+			       islow - ifast - 1, slow->date);
+		printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", nsteps,
+		       fg_runs_selection_count(sel), fetched, downloaded);
+		if (repo)
+			print_window_text(&window);
+	}
+out:
+	fg_history_result_free(window.hot);
+	fg_history_free(window.history);
+	fg_repo_log_free(window.log);
+	fg_days_free(days);
+	fg_verdict_judge_free(judge);
+	fg_runs_selection_free(sel);
+	fg_runs_free(runs);
+	fg_repo_free(repo);
+	return status;
+}

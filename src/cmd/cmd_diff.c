@@ -1,0 +1,451 @@
+/* fgbisect diff: the inclusive-% diff of two sets of profiles, the
+ * differential flame graph, and the outlier among peers. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "diff.h"
+#include "match.h"
+#include "names.h"
+#include "protocol.h"
+#include "svg.h"
+
+static const char usage[] =
+	"usage: fgbisect diff [options] BASE CANDIDATE\n"
+	"       fgbisect diff [options] BASE... -- CANDIDATE...\n"
+	"       fgbisect diff --peers [options] PROFILE PROFILE PROFILE...\n"
+	"\n"
+	"Compares the inclusive share of every frame (samples whose stack holds it,\n"
+	"each stack counted once) between BASE and CANDIDATE, per normalised name.\n"
+	"Several profiles a side (all nodes of a run) are pooled.  A frame is listed\n"
+	"when its change exceeds --min-delta points and the spread of its share\n"
+	"among the base profiles (the noise between healthy nodes).  Refuses a gRPC\n"
+	"profile against a REST one, and profiles of different events (cpu, alloc,\n"
+	"wall, lock), unless --force.  With --peers, scores each profile against the\n"
+	"mean of the others and names the outlier.  docs/diff.md has the details.\n"
+	"\n"
+	"      --min-delta PP  smallest change reported, percentage points (default 1.5)\n"
+	"      --self          compare self shares (the frame is the leaf)\n"
+	"      --ignore PAT    never report frames containing PAT (repeatable; adds to the\n"
+	"                      default list: thread_native_entry, start_thread,\n"
+	"                      Thread::call_run, Executors$RunnableAdapter.call, ForkJoinTask)\n"
+	"      --no-default-ignore  drop the default ignore list\n"
+	"      --svg OUT       write a differential flame graph (candidate widths)\n"
+	"      --svg-base OUT  the same with base widths, so vanished frames show\n"
+	"      --force         compare gRPC with REST, or different events, anyway\n"
+	"      --peers         find the outlier among the profiles (at least three)\n"
+	CLI_PROFILE_OPTIONS_HELP;
+
+enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
+       OPT_FORCE, OPT_PEERS };
+
+struct input {
+	const char *source;
+	fg_diff_side side;
+	fg_protocol_kind protocol;
+	const char *event;   /* NULL when the profile does not say */
+	uint64_t total;
+};
+
+static const char *protocol_label(fg_protocol_kind k)
+{
+	return k == FG_PROTOCOL_GRPC ? "gRPC" : k == FG_PROTOCOL_REST ? "REST" : "unknown";
+}
+
+/* Why a and b must not be compared (a static string naming what differs),
+ * or NULL: a different protocol means different request paths, a different
+ * event different things measured; unknown is compatible with anything. */
+static const char *conflict(const struct input *a, const struct input *b, char *buf, size_t size)
+{
+	if (a->protocol && b->protocol && a->protocol != b->protocol) {
+		snprintf(buf, size, "serves %s but %s serves %s: their request paths differ",
+			 protocol_label(a->protocol), b->source, protocol_label(b->protocol));
+		return buf;
+	}
+	if (a->event && b->event && strcmp(a->event, b->event)) {
+		snprintf(buf, size, "measures %s but %s measures %s: the shares are of different things",
+			 a->event, b->source, b->event);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Every pair, within a side and across: the first conflict is refused
+ * (FG_EUSAGE, naming both profiles), or with force reported once. */
+static int check_inputs(const struct input *in, size_t n, bool force, fg_error *err)
+{
+	char why[1024];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (!conflict(&in[i], &in[j], why, sizeof(why)))
+				continue;
+			if (!force)
+				return fg_error_set(err, FG_EUSAGE, in[i].source, "%s (--force compares anyway)", why);
+			cli_warn("%s %s; comparing anyway as --force asks", in[i].source, why);
+			return 0;
+		}
+	return 0;
+}
+
+static const char *side_protocol(const struct input *in, size_t n, fg_diff_side side)
+{
+	fg_protocol_kind k = FG_PROTOCOL_UNKNOWN;
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].side != side || !in[i].protocol)
+			continue;
+		if (k && in[i].protocol != k)
+			return "mixed";
+		k = in[i].protocol;
+	}
+	return fg_protocol_name(k);
+}
+
+static const char *side_event(const struct input *in, size_t n, fg_diff_side side)
+{
+	const char *e = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].side != side || !in[i].event)
+			continue;
+		if (e && strcmp(e, in[i].event))
+			return "mixed";
+		e = in[i].event;
+	}
+	return e;
+}
+
+static void json_side(const struct input *in, size_t n, fg_diff_side side, uint64_t total)
+{
+	fputs("{\"sources\":[", stdout);
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].side != side)
+			continue;
+		if (!first)
+			fputc(',', stdout);
+		first = false;
+		cli_json_string(stdout, in[i].source);
+	}
+	fputs("],\"protocol\":", stdout);
+	cli_json_string(stdout, side_protocol(in, n, side));
+	fputs(",\"event\":", stdout);
+	const char *e = side_event(in, n, side);
+	if (e)
+		cli_json_string(stdout, e);
+	else
+		fputs("null", stdout);
+	printf(",\"total\":%llu}", (unsigned long long)total);
+}
+
+static const char *status_name(fg_diff_status s)
+{
+	return s == FG_DIFF_NEW ? "new" : s == FG_DIFF_GONE ? "gone" : "changed";
+}
+
+static void json_entries(const fg_diff_entry *e, size_t n, const fg_names *names)
+{
+	fputc('[', stdout);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
+		cli_json_string(stdout, fg_names_get(names, e[i].name));
+		printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f,\"noise\":%.4f,\"status\":\"%s\"}", e[i].base,
+		       e[i].candidate, e[i].delta, e[i].noise, status_name(e[i].status));
+	}
+	fputc(']', stdout);
+}
+
+static void text_side(const char *label, const struct input *in, size_t n, fg_diff_side side)
+{
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == side)
+			printf("%-10s %-8s %-6s %9llu samples  %s\n", label, fg_protocol_name(in[i].protocol),
+			       in[i].event ? in[i].event : "-", (unsigned long long)in[i].total, in[i].source);
+}
+
+static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, const fg_names *names)
+{
+	printf("\n%s (%zu)\n", heading, n);
+	if (!n)
+		return;
+	printf("%8s   %8s %9s %7s  %s\n", "base%", "cand%", "delta", "noise", "frame");
+	for (size_t i = 0; i < n; i++)
+		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f  %s%s\n", e[i].base, e[i].candidate, e[i].delta,
+		       e[i].noise, fg_names_get(names, e[i].name),
+		       e[i].status == FG_DIFF_NEW ? "  [new]" : e[i].status == FG_DIFF_GONE ? "  [gone]" : "");
+}
+
+static int write_svg(const char *path, fg_diff *d, const fg_names *names, bool base_widths, const char *subtitle,
+		     bool self, fg_error *err)
+{
+	fg_svg_options so;
+	fg_svg_options_init(&so);
+	so.base_widths = base_widths;
+	so.subtitle = subtitle;
+	so.title = self ? "Differential flame graph (colour: inclusive share; the diff lists compared self shares)"
+			: "Differential flame graph";
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return fg_error_set(err, FG_EOUTPUT, path, "cannot create the SVG: %s", strerror(errno));
+	int rc = fg_svg_write_diff(f, fg_diff_tree(d, FG_DIFF_BASE), fg_diff_tree(d, FG_DIFF_CANDIDATE), names, &so,
+				   err);
+	if (fclose(f) != 0 && !rc)
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the SVG: %s", strerror(errno));
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", path);
+	return rc;
+}
+
+/* "a, b → c, d" for the SVG's subtitle. */
+static char *describe_sides(const struct input *in, size_t n)
+{
+	size_t len = 16;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(in[i].source) + 2;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	size_t k = 0;
+	s[0] = '\0';
+	for (int side = 0; side < 2; side++) {
+		bool first = true;
+		if (side)
+			k += (size_t)snprintf(s + k, len - k, " \xe2\x86\x92 ");
+		for (size_t i = 0; i < n; i++) {
+			if (in[i].side != (fg_diff_side)side)
+				continue;
+			k += (size_t)snprintf(s + k, len - k, "%s%s", first ? "" : ", ", in[i].source);
+			first = false;
+		}
+	}
+	return s;
+}
+
+static void print_peers(const fg_diff_peers *p, const struct input *in, const fg_names *names, bool json,
+			double min_delta, bool self)
+{
+	if (json) {
+		printf("{\"kind\":\"%s\",\"min_delta\":%.4f,\"peers\":[", self ? "self" : "inclusive", min_delta);
+		for (size_t i = 0; i < p->npeers; i++) {
+			const fg_diff_peer *peer = &p->peers[i];
+			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
+			cli_json_string(stdout, in[peer->profile].source);
+			printf(",\"total\":%llu,\"score\":%.4f,\"frames\":[", (unsigned long long)in[peer->profile].total,
+			       peer->score);
+			for (size_t k = 0; k < peer->nframes; k++) {
+				const fg_diff_peer_frame *f = &peer->frames[k];
+				fputs(k ? ",{\"frame\":" : "{\"frame\":", stdout);
+				cli_json_string(stdout, fg_names_get(names, f->name));
+				printf(",\"share\":%.4f,\"others\":%.4f,\"delta\":%.4f}", f->share, f->others, f->delta);
+			}
+			fputs("]}", stdout);
+		}
+		fputs("],\"outlier\":", stdout);
+		if (p->outlier >= 0)
+			cli_json_string(stdout, in[p->peers[p->outlier].profile].source);
+		else
+			fputs("null", stdout);
+		fputs("}\n", stdout);
+		return;
+	}
+	printf("peer scores: sum of |delta| of the frames whose %s share differs from the mean of the\n"
+	       "other profiles by more than %.2f points\n\n%9s %7s  %s\n", self ? "self" : "inclusive", min_delta,
+	       "score", "frames", "profile");
+	for (size_t i = 0; i < p->npeers; i++)
+		printf("%9.2f %7zu  %s%s\n", p->peers[i].score, p->peers[i].nframes, in[p->peers[i].profile].source,
+		       (long)i == p->outlier ? "  <- outlier" : "");
+	if (p->outlier < 0) {
+		printf("\nno profile stands out (the top score is below %.1f\xc3\x97 the second)\n",
+		       FG_DIFF_OUTLIER_RATIO);
+		return;
+	}
+	const fg_diff_peer *o = &p->peers[p->outlier];
+	printf("\noutlier: %s\n%8s %8s %9s  %s\n", in[o->profile].source, "share%", "others%", "delta", "frame");
+	for (size_t k = 0; k < o->nframes; k++)
+		printf("%7.2f%% %7.2f%% %+9.2f  %s\n", o->frames[k].share, o->frames[k].others, o->frames[k].delta,
+		       fg_names_get(names, o->frames[k].name));
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
+		{ "self", no_argument, NULL, OPT_SELF },
+		{ "ignore", required_argument, NULL, OPT_IGNORE },
+		{ "no-default-ignore", no_argument, NULL, OPT_NO_DEFAULT_IGNORE },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "svg-base", required_argument, NULL, OPT_SVG_BASE },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "peers", no_argument, NULL, OPT_PEERS },
+		CLI_PROFILE_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_profile_options po = { 0 };
+	fg_diff_options dopts;
+	fg_diff_options_init(&dopts);
+	const char *svg = NULL, *svg_base = NULL;
+	bool force = false, peers = false, default_ignore = true;
+	/* argv-sized: every argument is at most one pattern or one profile. */
+	const char **ignore = calloc((size_t)argc + fg_diff_default_ignore_count, sizeof(*ignore));
+	const char **bases = calloc((size_t)argc, sizeof(*bases));
+	size_t nignore = 0, nbases = 0;
+	int status = 0, opt;
+	if (!ignore || !bases) {
+		free(ignore);
+		free(bases);
+		return 1;
+	}
+	/* A leading '-': profiles come back in order (as 1), and getopt stops
+	 * at "--", so the profiles before it are the bases. */
+	optind = 1;
+	while (!status && (opt = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
+		if (cli_profile_option(&po, opt, optarg, "diff", &status))
+			continue;
+		switch (opt) {
+		case 1: bases[nbases++] = optarg; break;
+		case OPT_MIN_DELTA:
+			if (!cli_parse_percent(optarg, &dopts.min_delta))
+				status = cli_usage_error("diff", "--min-delta wants points from 0 to 100, not '%s'", optarg);
+			break;
+		case OPT_SELF: dopts.self = true; break;
+		case OPT_IGNORE: ignore[nignore++] = optarg; break;
+		case OPT_NO_DEFAULT_IGNORE: default_ignore = false; break;
+		case OPT_SVG: svg = optarg; break;
+		case OPT_SVG_BASE: svg_base = optarg; break;
+		case OPT_FORCE: force = true; break;
+		case OPT_PEERS: peers = true; break;
+		case 'h':
+			fputs(usage, stdout);
+			free(ignore);
+			free(bases);
+			return 0;
+		default: status = cli_usage_error("diff", "unknown option"); break;
+		}
+	}
+	bool separated = optind > 1 && !strcmp(argv[optind - 1], "--");
+	const char **candidates = (const char **)argv + optind;
+	size_t ncandidates = (size_t)(argc - optind);
+	if (!status && peers) {
+		if (separated || ncandidates)
+			status = cli_usage_error("diff", "--peers takes one list of profiles, without --");
+		else if (nbases < 3)
+			status = cli_usage_error("diff", "--peers needs at least three profiles");
+		else if (svg || svg_base)
+			status = cli_usage_error("diff", "--svg draws a diff, not --peers");
+	} else if (!status) {
+		if (!separated && nbases == 2) {
+			candidates = bases + 1;
+			ncandidates = 1;
+			nbases = 1;
+		} else if (!separated) {
+			status = cli_usage_error("diff", nbases < 2 ? "give BASE and CANDIDATE profiles"
+								     : "with several profiles, separate BASE... -- CANDIDATE...");
+		} else if (!nbases || !ncandidates) {
+			status = cli_usage_error("diff", "give at least one profile on each side of --");
+		}
+	}
+	if (!status && default_ignore) {
+		for (size_t i = 0; i < fg_diff_default_ignore_count; i++)
+			ignore[nignore++] = fg_diff_default_ignore[i];
+	}
+	if (!status && nignore > FG_MATCH_MAX_PATTERNS)
+		status = cli_usage_error("diff", "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
+	if (status) {
+		free(ignore);
+		free(bases);
+		return status;
+	}
+	dopts.ignore = ignore;
+	dopts.nignore = nignore;
+	dopts.raw = po.raw;
+	dopts.trees = svg || svg_base;
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
+	fg_protocol *protocol = NULL;
+	fg_diff_result result = { 0 };
+	fg_diff_peers peer_result = { .outlier = -1 };
+	char *subtitle = NULL;
+	size_t n = nbases + ncandidates;
+	struct input *in = calloc(n, sizeof(*in));
+	int rc = in ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc)
+		rc = fg_names_new(&names, &err);
+	if (!rc)
+		rc = fg_diff_new(&diff, names, &dopts, &err);
+	if (!rc)
+		rc = fg_protocol_new(&protocol, names, &err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct input *x = &in[i];
+		x->side = i < nbases ? FG_DIFF_BASE : FG_DIFF_CANDIDATE;
+		x->source = i < nbases ? bases[i] : candidates[i - nbases];
+		fg_profile_info info;
+		fg_protocol_reset(protocol);
+		rc = fg_diff_begin(diff, x->side, &err);
+		if (!rc)
+			rc = cli_read_profile(&info, x->source, names, &po, fg_diff_frame, diff, &err);
+		/* The protocol depends only on which names occur: classify the
+		 * profile's distinct names rather than every frame again. */
+		for (size_t k = 0; !rc && k < fg_diff_last_names(diff); k++)
+			rc = fg_protocol_name_seen(protocol, fg_diff_last_name(diff, k), &err);
+		if (!rc) {
+			x->protocol = fg_protocol_result(protocol);
+			x->event = fg_profile_event(&info);
+			x->total = info.total;
+		}
+	}
+	if (!rc)
+		rc = check_inputs(in, n, force, &err);
+	if (!rc && peers)
+		rc = fg_diff_peers_compute(&peer_result, diff, &err);
+	if (!rc && !peers)
+		rc = fg_diff_compute(&result, diff, &err);
+	if (!rc && (svg || svg_base) && !(subtitle = describe_sides(in, n)))
+		rc = fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc && svg)
+		rc = write_svg(svg, diff, names, false, subtitle, dopts.self, &err);
+	if (!rc && svg_base)
+		rc = write_svg(svg_base, diff, names, true, subtitle, dopts.self, &err);
+	if (rc) {
+		status = cli_report_error(&err, po.json);
+		goto out;
+	}
+
+	if (peers) {
+		print_peers(&peer_result, in, names, po.json, dopts.min_delta, dopts.self);
+	} else if (po.json) {
+		printf("{\"kind\":\"%s\",\"min_delta\":%.4f,\"base\":", dopts.self ? "self" : "inclusive", dopts.min_delta);
+		json_side(in, n, FG_DIFF_BASE, fg_diff_total(diff, FG_DIFF_BASE));
+		fputs(",\"candidate\":", stdout);
+		json_side(in, n, FG_DIFF_CANDIDATE, fg_diff_total(diff, FG_DIFF_CANDIDATE));
+		fputs(",\"grew\":", stdout);
+		json_entries(result.grew, result.ngrew, names);
+		fputs(",\"shrank\":", stdout);
+		json_entries(result.shrank, result.nshrank, names);
+		fputs("}\n", stdout);
+	} else {
+		text_side("base", in, n, FG_DIFF_BASE);
+		text_side("candidate", in, n, FG_DIFF_CANDIDATE);
+		printf("%s shares per %s frame name; listed when |delta| > %.2f points and > noise\n"
+		       "(the spread of the frame's share among the %zu base profile%s)\n",
+		       dopts.self ? "self" : "inclusive", po.raw ? "raw" : "normalised", dopts.min_delta, nbases,
+		       nbases == 1 ? ": 0 with one" : "s");
+		text_entries("grew in candidate", result.grew, result.ngrew, names);
+		text_entries("shrank in candidate", result.shrank, result.nshrank, names);
+	}
+out:
+	free(subtitle);
+	fg_diff_peers_free(&peer_result);
+	fg_diff_result_free(&result);
+	fg_protocol_free(protocol);
+	fg_diff_free(diff);
+	fg_names_free(names);
+	free(in);
+	free(ignore);
+	free(bases);
+	return status;
+}

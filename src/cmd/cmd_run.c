@@ -1,0 +1,108 @@
+/* fgbisect [run]: the `git bisect run` script — the verdict on HEAD.
+ *
+ * Every status is git bisect's: 0 fast, 1 slow, 125 skip, and 255 for what
+ * is wrong with the configuration, so that git aborts instead of marking
+ * every commit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_bisect.h"
+#include "commands.h"
+
+/* git bisect run aborts on statuses >= 128. */
+#define RUN_CONFIG_ERROR 255
+
+static const char usage[] =
+	"usage: fgbisect [run] --frame PAT --threshold PCT [--runs FILE|URL | --profile P | --capture CMD]\n"
+	"                [options]\n"
+	"\n"
+	"Judges the commit at HEAD for `git bisect run`: the share of samples whose stack\n"
+	"holds a frame matching PAT, in the commit's profiles, against the threshold.\n"
+	"\n"
+	"  git config fgbisect.runs runs.txt\n"
+	"  git bisect start --term-old fast --term-new slow BAD GOOD\n"
+	"  git bisect run fgbisect --frame TransactionalColumnFamily --threshold 4\n"
+	"\n"
+	"Exit status: 0 fast (below the threshold), 1 slow (at or above it), 125 cannot\n"
+	"decide for this commit (no run for it, fetch failed, unreadable profile, fewer\n"
+	"than --min-samples samples, protocol contradicting the runs file, capture failed\n"
+	"or timed out, within --margin of the threshold), 255 configuration error (bad\n"
+	"option, unreadable runs file, mixed protocols or events, not in a git repository).\n"
+	"One line on stderr explains the verdict.\n"
+	"\n"
+	CLI_JUDGE_OPTIONS_HELP
+	CLI_SOURCE_OPTIONS_HELP
+	CLI_PROFILE_OPTIONS_HELP;
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = { CLI_BISECT_LONG_OPTIONS, { NULL, 0, NULL, 0 } };
+	struct cli_bisect_options o;
+	cli_bisect_options_init(&o);
+	int status = 0, opt;
+	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		if (cli_bisect_option(&o, opt, optarg, "run", &status))
+			continue;
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		status = cli_usage_error("run", "unknown option");
+	}
+	if (!status && optind < argc)
+		status = cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+	if (!status)
+		status = cli_bisect_check(&o, "run");
+	if (status)
+		return RUN_CONFIG_ERROR;
+
+	fg_error err;
+	fg_error_clear(&err);
+	fg_fetch_options fo;
+	fg_verdict_options vo;
+	cli_bisect_verdict_options(&vo, &fo, &o);
+	fg_repo *repo = NULL;
+	fg_runs *runs = NULL;
+	fg_runs_selection *sel = NULL;
+	fg_verdict_judge *judge = NULL;
+	fg_verdict *v = NULL;
+	fg_repo_commit head;
+	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
+	fg_capture_options_init(&src.capture_opts);
+	src.capture_opts.timeout_s = o.capture_timeout;
+
+	int rc = fg_repo_open(&repo, NULL, &err);
+	if (!rc)
+		rc = fg_repo_head(&head, repo, &err);
+	if (!rc && !o.profile && !o.capture) {
+		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
+		src.runs = sel;
+	}
+	src.capture_opts.dir = repo ? fg_repo_workdir(repo) : NULL;
+	if (!rc)
+		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	if (!rc)
+		rc = fg_verdict_judge_commit(&v, judge, &src, &head, &err);
+	if (rc) {
+		cli_report_error(&err, o.po.json);
+		status = RUN_CONFIG_ERROR;
+		goto out;
+	}
+	cli_verdict_warnings(v, o.frame);
+	fputs("fgbisect: ", stderr);
+	cli_verdict_line(stderr, head.id, v, o.threshold);
+	if (o.po.json) {
+		cli_verdict_json(stdout, head.id, v, o.threshold);
+		fputc('\n', stdout);
+	}
+	/* A verdict nobody could read must not pass for "slow" (main's
+	 * fallback for a failed stdout is 1). */
+	status = fflush(stdout) || ferror(stdout) ? RUN_CONFIG_ERROR : fg_verdict_exit_status(v);
+out:
+	fg_verdict_free(v);
+	fg_verdict_judge_free(judge);
+	fg_runs_selection_free(sel);
+	fg_runs_free(runs);
+	fg_repo_free(repo);
+	return status;
+}

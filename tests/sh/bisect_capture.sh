@@ -1,0 +1,56 @@
+# Capture mode: a command writes the profile of HEAD to $FGBISECT_OUT.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+make_world 3 3
+stop_server
+cd "$TMP/repo"
+mkdir "$TMP/t" && export TMPDIR="$TMP/t"
+run() { "$FGBISECT" --frame TransactionalColumnFamily --threshold 4 "$@"; }
+expect() { # expect NAME CODE PATTERN CMD...
+	local name=$1 code=$2 pat=$3; shift 3
+	set +e; "$@" >"$TMP/out" 2>"$TMP/why"; local rc=$?; set -e
+	check_eq "$name" "$rc" "$code"
+	grep -q -- "$pat" "$TMP/why" || fail "$name: stderr lacks '$pat': $(cat "$TMP/why")"
+}
+
+# The command copies a fixture chosen by the commit it is given; its
+# chatter on stdout goes to stderr, so --json stays one object.
+cat >"$TMP/cap.sh" <<SH
+echo "building \$FGBISECT_SHORT of \$FGBISECT_DATE in \$PWD"
+if [ "\$FGBISECT_COMMIT" = "${COMMITS[0]}" ]; then f=day01-broker-0-grpc; else f=day10-broker-0-grpc; fi
+cp "$FX/\$f.collapsed.gz" "\$FGBISECT_OUT"
+SH
+expect "capture slow" 1 "building ${COMMITS[2]:0:7} of 2026-11-03 in $TMP/repo" run --json --capture "sh $TMP/cap.sh"
+check_eq "capture json" "$(json_get 'j["verdict"], j["profiles"][0]["source"]' <"$TMP/out")" "('slow', 'capture')"
+git checkout -q "${COMMITS[0]}"
+expect "capture fast" 0 ": fast" run --capture "sh $TMP/cap.sh"
+# From a subfolder the command still runs at the top of the work tree.
+git checkout -q main && mkdir -p sub
+expect "capture from a subfolder" 1 "in $TMP/repo\$" bash -c 'cd sub && "$@"' _ "$FGBISECT" --frame TransactionalColumnFamily \
+	--threshold 4 --capture "sh $TMP/cap.sh"
+rmdir sub
+# Failures are skips: exit status, no output, a timeout (the whole group goes).
+expect "capture fails" 125 "failed with exit status 3" run --capture 'exit 3'
+expect "capture writes nothing" 125 "wrote no profile" run --capture 'true'
+expect "capture not a profile" 125 "" run --capture 'echo "<html>502</html>" > "$FGBISECT_OUT"'
+start=$(date +%s)
+expect "capture timeout" 125 "timed out after 1 s" run --capture-timeout 1 --capture "sleep 30 & echo \$! > $TMP/bg; sleep 30"
+(( $(date +%s) - start < 10 )) || fail "the timeout did not stop the capture"
+sleep 0.2
+# Gone, or a zombie waiting for an init that may not reap it.
+state=$(ps -o stat= -p "$(cat "$TMP/bg")" 2>/dev/null || true)
+[[ -z "$state" || "$state" == Z* ]] || fail "a background process of the capture survived the timeout ($state)"
+check_eq "capture-timeout without capture" "$(status run --capture-timeout 1)" 255
+
+check_eq "private temp folders removed" "$(ls -A "$TMP/t")" ""
+
+# contrib/capture/perf.sh, where perf can sample.
+if perf record -o /dev/null true >/dev/null 2>&1; then
+	expect "perf.sh" 0 ": fast" "$FGBISECT" --frame fgbisect_no_such_frame --threshold 50 --min-samples 1 \
+		--capture "$FG_SOURCE_DIR/contrib/capture/perf.sh sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done'"
+else
+	echo "SKIP: contrib/capture/perf.sh not tested: 'perf record -o /dev/null true' fails here" >&2
+fi
+finish

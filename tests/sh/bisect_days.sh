@@ -1,0 +1,63 @@
+# fgbisect days: the first slow day of 16 daily runs served over HTTP, with
+# at most ceil(log2 N) + 2 runs fetched, nothing downloaded the second time,
+# skipped runs, the ends checked, the window and its hot files.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+N=16 K=11
+make_world $N $K
+days() { "$FGBISECT" days --runs "$TMP/runs.txt" --frame TransactionalColumnFamily --threshold 4 "$@"; }
+
+out=$(days --json --repo "$TMP/repo" 2>"$TMP/err")
+check_eq "first slow" "$(json_get 'j["first_slow"]["date"], j["first_slow"]["commit"]' <<<"$out")" "('2026-11-11', '$K_ID')"
+check_eq "last fast" "$(json_get 'j["last_fast"]["date"], j["last_fast"]["commit"]' <<<"$out")" \
+	"('2026-11-10', '${COMMITS[K - 2]}')"
+# ceil(log2 16) + 2 = 6 runs of 2 profiles at most.
+tested=$(json_get 'len(j["tested"])' <<<"$out")
+fetched=$(json_get 'j["fetched_profiles"]' <<<"$out")
+[[ $tested -le 6 && $fetched -eq $((2 * tested)) ]] || fail "tested $tested runs, fetched $fetched profiles (at most 6 runs)"
+check_eq "downloads" "$(requests)" "$fetched"
+check_eq "tested fields" "$(json_get 'sorted(j["tested"][0].keys() & {"date","commit","share","verdict"})' <<<"$out")" \
+	"['commit', 'date', 'share', 'verdict']"
+check_eq "window" "$(json_get '[c["commit"] for c in j["window_commits"]]' <<<"$out")" "['$K_ID']"
+check_eq "hotfiles" "$(json_get '[(h["path"], h["last_commit"], h["changed_in_window"]) for h in j["hotfiles"]]' <<<"$out")" \
+	"[('zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java', '$K_ID', True)]"
+echo "days N=$N: tested $tested runs, fetched $fetched profiles" >&2
+
+# Second identical call: served from the cache, no request at all.
+before=$(requests)
+out2=$(days --json --repo "$TMP/repo" 2>/dev/null)
+check_eq "second call downloads" "$(json_get 'j["downloaded_profiles"]' <<<"$out2")" 0
+check_eq "second call requests" "$(requests)" "$before"
+check_eq "second call same answer" "$(json_get 'j["first_slow"]["commit"]' <<<"$out2")" "$K_ID"
+
+# Text form, without a repository: commits as the runs file gives them.
+out=$(days 2>/dev/null)
+[[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.84%"* ]] || fail "text: $out"
+grep -q '^tested [0-9a-f]* 2026-11-01: broker-0 2.64%, broker-1 2.43%' <<<"$out" || fail "tested lines: $out"
+
+# An undecidable run next to the answer (a 404) is skipped like git skips
+# and reported; the search still ends on the right day.
+sed -i 's#/files/2026-11-10-broker-1#/files/missing-2026-11-10#' "$TMP/runs.txt"
+out=$(days --json 2>/dev/null)
+check_eq "skip reported" "$(json_get '[t["date"] for t in j["tested"] if t["verdict"] == "skip"]' <<<"$out")" "['2026-11-10']"
+check_eq "skip: first slow" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], [s["date"] for s in j["skipped_between"]]' <<<"$out")" \
+	"('2026-11-11', '2026-11-09', ['2026-11-10'])"
+
+# --good/--bad choose the ends; a good end that is slow refuses (exit 1).
+out=$(days --json --good 2026-11-05 --bad 2026-11-12 2>/dev/null)
+check_eq "ends" "$(json_get 'j["tested"][0]["date"], j["tested"][1]["date"], j["first_slow"]["date"]' <<<"$out")" \
+	"('2026-11-05', '2026-11-12', '2026-11-11')"
+err=$(days --good 2026-11-12 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "good end slow" "$rc" 1
+[[ "$err" == *"the good end 2026-11-12"*"is slow, not fast"* ]] || fail "good end message: $err"
+err=$(days --frame X 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "mistyped frame" "$rc" 2
+err=$("$FGBISECT" days --runs "$TMP/runs.txt" --frame TransactionalColumnFamliy --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "mistyped frame: bad end fast" "$rc" 1
+[[ "$err" == *mistyped* && "$err" == *"the bad end"*"is fast, not slow"* ]] || fail "mistyped: $err"
+check_eq "bad date" "$(status days --good 2026-13-01)" 2
+check_eq "no --threshold" "$(status "$FGBISECT" days --runs "$TMP/runs.txt" --frame X)" 2
+"$FGBISECT" days --help | grep -q '^usage: fgbisect days' || fail "days --help"
+finish

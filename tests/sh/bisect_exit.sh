@@ -1,0 +1,78 @@
+# Every row of run mode's exit-code table (design.md), one case each.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+make_world 4 3
+cd "$TMP/repo"
+run() { "$FGBISECT" --frame TransactionalColumnFamily --threshold 4 "$@"; }
+expect() { # expect NAME CODE PATTERN CMD...
+	local name=$1 code=$2 pat=$3; shift 3
+	set +e; "$@" >/dev/null 2>"$TMP/why"; local rc=$?; set -e
+	check_eq "$name" "$rc" "$code"
+	grep -q -- "$pat" "$TMP/why" || fail "$name: stderr lacks '$pat': $(cat "$TMP/why")"
+}
+R="$TMP/runs.txt"
+at() { git checkout -q "$1"; }
+
+at "${COMMITS[0]}"
+expect "fast" 0 ": fast" run --runs "$R"
+at main
+expect "slow" 1 ": slow" run --runs "$R"
+
+# 125: no run for this commit.
+grep -v "${COMMITS[3]:0:8}" "$R" >"$TMP/partial.txt"
+expect "no run" 125 "no run for this commit" run --runs "$TMP/partial.txt"
+# 125: a 404.
+sed "s#/files/2026-11-04-broker-1#/files/nothing-here#" "$R" >"$TMP/404.txt"
+expect "404" 125 "HTTP status 404" run --runs "$TMP/404.txt"
+# 125: a truncated profile (a gzip cut in the middle).
+head -c 20000 "$FX/day10-broker-0-grpc.collapsed.gz" >"$TMP/cut.gz"
+printf '2026-11-04 %s - - - %s\n' "${COMMITS[3]:0:10}" "$TMP/cut.gz" >"$TMP/cut.txt"
+expect "truncated" 125 "cut.gz" run --runs "$TMP/cut.txt"
+# 125: too few samples (the default 1000, and an explicit --min-samples).
+printf '2026-11-04 %s - - - %s\n' "${COMMITS[3]:0:10}" "$FG_SOURCE_DIR/fixtures/tiny-3x.html" >"$TMP/tiny.txt"
+expect "min samples default" 125 "fewer than --min-samples 1000" run --runs "$TMP/tiny.txt"
+expect "min samples" 125 "fewer than --min-samples 7000" run --runs "$R" --min-samples 7000
+check_eq "min samples 0" "$(status run --runs "$TMP/tiny.txt" --min-samples 0)" 1
+# 125: within the margin (6.84% is 2.84 points from 4).
+expect "margin" 125 "within the margin 3" run --runs "$R" --margin 3
+check_eq "outside the margin" "$(status run --runs "$R" --margin 2)" 1
+# 125: a profile whose detected protocol contradicts its line (a REST
+# profile listed as grpc), and a `-` line against --protocol.
+printf '2026-11-04 %s n0 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-rest.collapsed.gz" >"$TMP/proto.txt"
+expect "protocol contradiction" 125 "serves rest, not grpc as the runs file says" run --runs "$TMP/proto.txt"
+printf '2026-11-04 %s n0 - cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-rest.collapsed.gz" >"$TMP/proto2.txt"
+expect "protocol vs --protocol" 125 "serves rest, not grpc as --protocol says" run --runs "$TMP/proto2.txt" --protocol grpc
+check_eq "protocol agrees" "$(status run --runs "$TMP/proto2.txt" --protocol rest)" 1
+
+# 255: bad option, missing option, unreadable runs file, mixed protocols,
+# outside a git repository, no source at all, malformed runs file.
+check_eq "unknown option" "$(status run --runs "$R" --bogus)" 255
+check_eq "bad threshold" "$(status run --runs "$R" --threshold x)" 255
+check_eq "no threshold" "$(status "$FGBISECT" --frame X --runs "$R")" 255
+check_eq "two sources" "$(status run --runs "$R" --profile x)" 255
+expect "unreadable runs file" 255 "no-such-runs.txt" run --runs "$TMP/no-such-runs.txt"
+printf '2026-11-04 %s n0 grpc cpu a.gz\n2026-11-04 %s n1 rest cpu b.gz\n' "${COMMITS[3]:0:10}" "${COMMITS[3]:0:10}" >"$TMP/mixed.txt"
+expect "mixed protocols" 255 "mix protocols" run --runs "$TMP/mixed.txt"
+printf '2026-11-04 %s n0 grpc\n' "${COMMITS[3]:0:10}" >"$TMP/bad.txt"
+expect "malformed runs file" 255 "expected 6 fields" run --runs "$TMP/bad.txt"
+expect "outside a repository" 255 "not in a git repository" env GIT_CEILING_DIRECTORIES="$TMP" \
+	bash -c 'cd "$1" && shift && "$@"' _ "$TMP/docroot" "$FGBISECT" --frame X --threshold 4 --runs "$R"
+expect "no source" 255 "no profiles" run
+expect "bad header" 255 "header" run --runs "$R" --header 'no colon'
+
+# A mistyped frame: a warning, and still a verdict (0% is a real share).
+expect "mistyped frame" 0 "is it mistyped" "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+
+# --profile with placeholders; --aggregate; --json keeps the exit code.
+cp "$FX/day10-broker-0-grpc.collapsed.gz" "$TMP/p-${COMMITS[3]}-2026-11-04.gz"
+expect "--profile template" 1 "6.57%" run --profile "$TMP/p-{commit}-{date}.gz"
+expect "--profile missing" 125 "p-${COMMITS[3]:0:7}" run --profile "$TMP/p-{short}.gz"
+expect "--profile bad placeholder" 255 "unknown placeholder '{sha}'" run --profile "$TMP/p-{sha}.gz"
+out=$(run --runs "$R" --aggregate min --json 2>/dev/null) && rc=0 || rc=$?
+check_eq "json exit code" "$rc" 1
+check_eq "aggregate min" "$(json_get '"%.2f" % j["share"]' <<<"$out")" "6.57"
+check_eq "git never sees 126/127" "$(status "$FGBISECT" --frame X --threshold 4 --capture "exit 127")" 125
+"$FGBISECT" run --help | grep -q '^usage: fgbisect \[run\]' || fail "run --help"
+finish

@@ -1,0 +1,67 @@
+# The bisect driver under a real `git bisect run`, and `fgbisect bisect` end
+# to end: a repository of 14 commits, profiles served over HTTP, healthy
+# before commit 9 and regressed from it.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+make_world 14 9
+cd "$TMP/repo"
+
+# The card's one-liner, as written, with the runs file in git config.
+git config fgbisect.runs "$TMP/runs.txt"
+git bisect start --term-old fast --term-new slow >/dev/null
+git bisect slow main >/dev/null
+git bisect fast "${COMMITS[0]}" >/dev/null
+git bisect run "$FGBISECT" --frame TransactionalColumnFamily --threshold 4 >"$TMP/bisect.out" 2>&1 || true
+found=$(git bisect log | sed -n 's/^# first slow commit: \[\([0-9a-f]*\)\].*/\1/p')
+check_eq "git bisect run names commit K" "$found" "$K_ID"
+grep -q "TransactionalColumnFamily\|broker-0 2.64%" "$TMP/bisect.out" || fail "no verdict line in git's output"
+git bisect reset >/dev/null 2>&1
+
+# Each verdict line names the commit, date, per-node shares, aggregate, interval, threshold.
+git checkout -q "${COMMITS[2]}"
+err=$("$FGBISECT" --frame TransactionalColumnFamily --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "fast commit" "$rc" 0
+[[ "$err" == *"${COMMITS[2]:0:12} 2026-11-03: broker-0 2.64%, broker-1 2.43%; 2.53% (95% CI "*"threshold 4%: fast"* ]] \
+	|| fail "verdict line: $err"
+# From a subfolder, with `run` spelled out and the environment's runs file.
+mkdir -p sub && git checkout -q main
+out=$(cd sub && FGBISECT_RUNS="$TMP/runs.txt" "$FGBISECT" run --json --frame TransactionalColumnFamily --threshold 4) \
+	&& rc=0 || rc=$?
+check_eq "slow commit" "$rc" 1
+check_eq "json verdict" "$(json_get 'j["verdict"], j["commit"], j["date"], len(j["profiles"])' <<<"$out")" \
+	"('slow', '${COMMITS[13]}', '2026-11-14', 2)"
+check_eq "json median" "$(json_get '"%.2f" % j["share"]' <<<"$out")" "6.84"
+rmdir sub
+
+# fgbisect bisect: both ends judged, then git bisect, a summary, a reset.
+out=$("$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --frame TransactionalColumnFamily --threshold 4 \
+	2>"$TMP/err") && rc=0 || rc=$?
+check_eq "bisect status" "$rc" 0
+check_eq "bisect first slow" "$(json_get 'j["first_slow"]["commit"]' <<<"$out")" "$K_ID"
+check_eq "bisect parent fast" "$(json_get 'j["parent"]["verdict"], j["parent"]["commit"]' <<<"$out")" \
+	"('fast', '${COMMITS[7]}')"
+check_eq "bisect reset" "$(git rev-parse --abbrev-ref HEAD)" "main"
+[[ ! -e .git/BISECT_LOG ]] || fail "the bisection was not reset"
+out=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --frame TransactionalColumnFamily --threshold 4 2>/dev/null)
+[[ "$out" == "first slow commit: $K_ID 2026-11-09 commit 9"* ]] || fail "bisect text summary: $out"
+# A relative --runs survives git's change to the top of the work tree.
+mkdir -p deep && cp "$TMP/runs.txt" deep/r.txt && git config --unset fgbisect.runs
+out=$(cd deep && "$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --runs r.txt --frame TransactionalColumnFamily \
+	--threshold 4 2>/dev/null) && rc=0 || rc=$?
+check_eq "bisect relative --runs" "$rc/$(json_get 'j["first_slow"]["commit"]' <<<"$out" 2>/dev/null)" "0/$K_ID"
+rm -rf deep
+
+# A mistyped frame: the bad end is 0%, fast: refused before git starts.
+err=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/runs.txt" \
+	--frame TransactionalColumnFamliy --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "refused" "$rc" 1
+[[ "$err" == *"mistyped"* && "$err" == *"refusing to start: --bad main is fast"* ]] || fail "refusal: $err"
+[[ ! -e .git/BISECT_LOG ]] || fail "a refused bisection started git bisect"
+# Good end not fast (threshold below every share).
+check_eq "good not fast" "$(status "$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/runs.txt" \
+	--frame TransactionalColumnFamily --threshold 1)" 1
+check_eq "bisect usage" "$(status "$FGBISECT" bisect --bad main --frame X --threshold 4)" 2
+"$FGBISECT" bisect --help | grep -q '^usage: fgbisect bisect' || fail "bisect --help"
+finish

@@ -1,0 +1,169 @@
+/* protocol and subsystems on small hand-made profiles: the edge cases the
+ * real fixtures do not have (dotted names, Netty without gRPC, REST and gRPC
+ * in one profile, recursion, rounding, several profiles in a row). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "protocol.h"
+#include "rules.h"
+#include "subsystems.h"
+
+static fg_names *names;
+
+static int read_text(fg_profile_info *info, const char *text, fg_frame_fn fn, void *ctx)
+{
+	fg_error err;
+	fg_read_options ro;
+	fg_read_options_init(&ro);
+	int rc = fg_profile_read_memory(info, text, strlen(text), "mem", names, &ro, fn, ctx, &err);
+	if (rc)
+		fprintf(stderr, "read: %s\n", err.message);
+	return rc;
+}
+
+static void test_protocol(void)
+{
+	fg_error err;
+	fg_protocol *p = NULL;
+	fg_profile_info info;
+	CHECK(fg_protocol_new(&p, names, &err) == 0);
+
+	/* Netty alone (Raft) is not gRPC. */
+	fg_protocol_reset(p);
+	CHECK(read_text(&info, "T;io/netty/channel/nio/NioEventLoop.run;io/atomix/raft/X.y 10\n", fg_protocol_frame,
+			p) == 0);
+	CHECK(fg_protocol_result(p) == FG_PROTOCOL_UNKNOWN);
+	CHECK_U64(fg_protocol_evidence_count(p), 0);
+	CHECK_STR(fg_protocol_name(fg_protocol_result(p)), "unknown");
+
+	/* gRPC: io/grpc/ frames; the loop serving them is evidence, the one
+	 * serving only Raft is not; a recursive frame counts once per stack. */
+	fg_protocol_reset(p);
+	CHECK(read_text(&info,
+			"T;io/netty/channel/SingleThreadIoEventLoop.run;io/atomix/raft/X.y 50\n"
+			"T;io/netty/channel/nio/NioEventLoop.run;io/grpc/A.a;io/grpc/A.a 7\n"
+			"T;io/netty/channel/nio/NioEventLoop.run;io/grpc/B.b 3\n",
+			fg_protocol_frame, p) == 0);
+	CHECK(fg_protocol_result(p) == FG_PROTOCOL_GRPC);
+	CHECK_U64(fg_protocol_evidence_count(p), 3);
+	CHECK_STR(fg_protocol_evidence(p, 0), "io/netty/channel/nio/NioEventLoop.run");
+	CHECK_STR(fg_protocol_evidence(p, 1), "io/grpc/A.a");
+	CHECK_STR(fg_protocol_evidence(p, 2), "io/grpc/B.b");
+
+	/* REST wins over gRPC; dotted names count; at most 5 frames, most
+	 * samples first, ties in byte order. */
+	fg_protocol_reset(p);
+	CHECK(read_text(&info,
+			"T;io/grpc/A.a 100\n"
+			"T;org.apache.coyote.http11.Http11Processor.service;org.apache.catalina.core.X.y 9\n"
+			"T;org/springframework/web/servlet/FrameworkServlet.service 4\n"
+			"T;org/springframework/security/web/FilterChainProxy.doFilter 4\n"
+			"T;x/BearerTokenAuthenticationFilter.doFilter 2\n"
+			"T;org/apache/catalina/Z.z 1\n",
+			fg_protocol_frame, p) == 0);
+	CHECK(fg_protocol_result(p) == FG_PROTOCOL_REST);
+	CHECK_U64(fg_protocol_evidence_count(p), 5);
+	CHECK_STR(fg_protocol_evidence(p, 0), "org.apache.catalina.core.X.y");
+	CHECK_STR(fg_protocol_evidence(p, 1), "org.apache.coyote.http11.Http11Processor.service");
+	CHECK_STR(fg_protocol_evidence(p, 2), "org/springframework/security/web/FilterChainProxy.doFilter");
+	CHECK_STR(fg_protocol_evidence(p, 3), "org/springframework/web/servlet/FrameworkServlet.service");
+	CHECK_STR(fg_protocol_evidence(p, 4), "x/BearerTokenAuthenticationFilter.doFilter");
+	CHECK(fg_protocol_evidence(p, 5) == NULL);
+
+	/* Reset forgets everything. */
+	fg_protocol_reset(p);
+	CHECK(read_text(&info, "T;a/B.c 1\n", fg_protocol_frame, p) == 0);
+	CHECK(fg_protocol_result(p) == FG_PROTOCOL_UNKNOWN);
+	fg_protocol_free(p);
+
+	/* Events from titles. */
+	fg_profile_info t = { 0 };
+	CHECK(fg_profile_event(&t) == NULL);
+	strcpy(t.title, "CPU profile");
+	CHECK_STR(fg_profile_event(&t), "cpu");
+	strcpy(t.title, "Allocation profile (bytes)");
+	CHECK_STR(fg_profile_event(&t), "alloc");
+	strcpy(t.title, "Wall clock profile");
+	CHECK_STR(fg_profile_event(&t), "wall");
+	strcpy(t.title, "Lock profile (ns)");
+	CHECK_STR(fg_profile_event(&t), "lock");
+	strcpy(t.title, "Flame Graph");
+	CHECK(fg_profile_event(&t) == NULL);
+	strcpy(t.title, "CPU profiles");
+	CHECK(fg_profile_event(&t) == NULL);
+}
+
+static void test_subsystems(void)
+{
+	static const char rules_text[] = "subsystem a\npattern A\nsubsystem b\npattern B\nsubsystem c\npattern C\n";
+	fg_error err;
+	fg_rules *rules = NULL;
+	fg_subsystems *s = NULL;
+	fg_profile_info info;
+	CHECK(fg_rules_parse(&rules, rules_text, strlen(rules_text), "mem", &err) == 0);
+	fg_subsystems_options so;
+	fg_subsystems_options_init(&so);
+	so.top_frames = 2;
+	CHECK(fg_subsystems_new(&s, rules, names, &so, &err) == 0);
+
+	/* Self time of every node by the best rule on its path: B under A is
+	 * a's; A under B is a's too (a precedes b); the B node's own self time
+	 * stays b's. */
+	CHECK(read_text(&info,
+			"t;x/B 5\n"
+			"t;x/B;x/A 3\n"
+			"t;x/A;x/B 2\n"
+			"t;x/C;y 4\n"
+			"t;z 6\n"
+			"t 1\n",
+			fg_subsystems_frame, s) == 0);
+	CHECK_U64(fg_subsystems_total(s), 21);
+	CHECK_U64(fg_subsystems_count(s), 4);
+	CHECK_U64(fg_subsystems_samples(s, 0), 5);
+	CHECK_U64(fg_subsystems_samples(s, 1), 5);
+	CHECK_U64(fg_subsystems_samples(s, 2), 4);
+	CHECK_U64(fg_subsystems_samples(s, 3), 7);
+	CHECK_STR(fg_subsystems_name(s, 3), "other");
+	uint32_t shares[4];
+	fg_subsystems_shares(shares, s);
+	/* 23.809…, 23.809…, 19.047…, 33.333…: 2380+2380+1904+3333 = 9997, the
+	 * three hundredths go to the largest remainders (.952 .952 .619 .333). */
+	CHECK_U64(shares[0], 2381);
+	CHECK_U64(shares[1], 2381);
+	CHECK_U64(shares[2], 1905);
+	CHECK_U64(shares[3], 3333);
+	fg_subsystems_entry top[4];
+	CHECK_U64(fg_subsystems_top_frames(top, 4, s, 3), 2);
+	CHECK_STR(fg_names_get(names, top[0].name), "z");
+	CHECK_U64(top[0].samples, 6);
+	CHECK_STR(fg_names_get(names, top[1].name), "t");
+	CHECK_U64(fg_subsystems_top_frames(top, 4, s, 0), 2);
+	CHECK_STR(fg_names_get(names, top[0].name), "x/A");
+	CHECK_U64(top[0].samples, 3);
+	CHECK_STR(fg_names_get(names, top[1].name), "x/B");
+	CHECK_U64(top[1].samples, 2);
+
+	/* Thirds: rounding gives 33.34 + 33.33 + 33.33. */
+	fg_subsystems_reset(s);
+	CHECK(read_text(&info, "t;A 1\nt;B 1\nt;C 1\n", fg_subsystems_frame, s) == 0);
+	fg_subsystems_shares(shares, s);
+	CHECK_U64(shares[0], 3334);
+	CHECK_U64(shares[1], 3333);
+	CHECK_U64(shares[2], 3333);
+	CHECK_U64(shares[3], 0);
+	CHECK_U64(fg_subsystems_top_frames(top, 4, s, 3), 0);
+	fg_subsystems_free(s);
+	fg_rules_free(rules);
+}
+
+int main(void)
+{
+	fg_error err;
+	if (fg_names_new(&names, &err))
+		return 1;
+	test_protocol();
+	test_subsystems();
+	fg_names_free(names);
+	return check_status("test_analysis");
+}

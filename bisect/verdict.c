@@ -15,6 +15,7 @@ struct fg_verdict_judge {
 	char *pattern;
 	const char *patterns[1]; /* the matcher keeps the array, not a copy */
 	char *protocol;
+	char *event;
 	fg_names *names;
 	fg_matcher *matcher;
 	fg_share *share;
@@ -44,6 +45,7 @@ void fg_verdict_options_init(fg_verdict_options *opts)
 	opts->margin = -1;
 	opts->aggregate = FG_AGGREGATE_MEDIAN;
 	opts->min_samples = 1000;
+	opts->event = "cpu";
 	fg_read_options_init(&opts->read);
 }
 
@@ -85,6 +87,7 @@ void fg_verdict_judge_free(fg_verdict_judge *j)
 	fg_names_free(j->names);
 	free(j->pattern);
 	free(j->protocol);
+	free(j->event);
 	free(j);
 }
 
@@ -101,11 +104,13 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 	 * usually live as long, but the library must not count on it). */
 	j->pattern = strdup(opts->pattern);
 	j->protocol = opts->protocol ? strdup(opts->protocol) : NULL;
+	j->event = opts->event ? strdup(opts->event) : NULL;
 	int rc = 0;
-	if (!j->pattern || (opts->protocol && !j->protocol))
+	if (!j->pattern || (opts->protocol && !j->protocol) || (opts->event && !j->event))
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	j->opts.pattern = j->pattern;
 	j->opts.protocol = j->protocol;
+	j->opts.event = j->event;
 	j->patterns[0] = j->pattern;
 	if (!rc)
 		rc = fg_names_new(&j->names, err);
@@ -197,6 +202,16 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 		skip(v, p->source, message);
 		return 1;
 	}
+	/* async-profiler's cpu event may be sampled by itimer or ctimer too. */
+	const char *measured = fg_profile_event(&info), *want = p->expected_event;
+	if (want && (!strcmp(want, "itimer") || !strcmp(want, "ctimer")))
+		want = "cpu";
+	if (want && measured && strcmp(want, measured)) {
+		snprintf(message, sizeof(message), "the profile measures %s (its title says \"%.64s\"), not %s",
+		         measured, info.title, want);
+		skip(v, p->source, message);
+		return 1;
+	}
 	fg_protocol_kind kind = fg_protocol_result(j->detector);
 	if (p->expected && kind != FG_PROTOCOL_UNKNOWN && strcmp(p->expected, p->detected)) {
 		snprintf(message, sizeof(message), "the profile serves %s, not %s as %s", p->detected, p->expected,
@@ -262,6 +277,7 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		sources[i] = inputs[i].source;
 		p->node = inputs[i].node;
 		p->expected = inputs[i].protocol ? inputs[i].protocol : j->protocol;
+		p->expected_event = inputs[i].event ? inputs[i].event : j->opts.event;
 		if (!(p->source = fg_source_redact(inputs[i].source))) {
 			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 			goto out;
@@ -335,6 +351,7 @@ int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_ru
 		inputs[i].source = run->lines[i]->resolved;
 		inputs[i].node = run->lines[i]->node;
 		inputs[i].protocol = run->lines[i]->protocol;
+		inputs[i].event = run->lines[i]->event;
 	}
 	int rc = fg_verdict_judge_inputs(out, j, inputs, run->nlines, run->commit, run->date, err);
 	free(inputs);

@@ -48,6 +48,11 @@ typedef struct fg_verdict_options {
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles. */
 	const char *protocol;
+	/* "cpu": the event the bisection is about (--event), expected of
+	 * profiles whose runs-file line says `-` and of --profile/--capture
+	 * profiles; a profile whose title says it measures another event (an
+	 * allocation graph listed as cpu) makes the build a skip. */
+	const char *event;
 	fg_read_options read;        /* fg_read_options_init */
 	const fg_fetch_options *fetch; /* NULL: fg_fetch_options_init's defaults */
 } fg_verdict_options;
@@ -59,6 +64,7 @@ typedef struct fg_verdict_input {
 	const char *source;   /* a path or URL */
 	const char *node;     /* NULL when unknown */
 	const char *protocol; /* "grpc", "rest" as the runs file says, or NULL */
+	const char *event;    /* the event the runs file says, or NULL */
 } fg_verdict_input;
 
 /* One judged profile. */
@@ -66,6 +72,7 @@ typedef struct fg_verdict_profile {
 	char *source;          /* as given, any user:password@ removed */
 	const char *node;      /* NULL when unknown; lives as long as the input's */
 	const char *expected;  /* the protocol it should serve, or NULL */
+	const char *expected_event; /* the event it should measure, or NULL */
 	const char *detected;  /* "grpc", "rest", "unknown"; NULL when not read */
 	uint64_t total;        /* samples in the profile */
 	uint64_t samples;      /* samples whose stack matches the pattern */

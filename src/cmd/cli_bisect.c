@@ -97,6 +97,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->aggregate = o->aggregate;
 	vo->min_samples = o->min_samples;
 	vo->protocol = o->protocol;
+	vo->event = o->event;
 	vo->read.reversed = o->po.reversed;
 	vo->read.max_size = o->po.max_size;
 	vo->fetch = fo;

@@ -46,6 +46,14 @@ printf '2026-11-04 %s n0 - cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-re
 expect "protocol vs --protocol" 125 "serves rest, not grpc as --protocol says" run --runs "$TMP/proto2.txt" --protocol grpc
 check_eq "protocol agrees" "$(status run --runs "$TMP/proto2.txt" --protocol rest)" 1
 
+# 125: a profile that measures another event than its line says (an
+# allocation graph listed as cpu); the same graph listed as alloc is judged.
+sed 's|<h1>CPU profile</h1>|<h1>Allocation profile</h1>|' "$FX/tiny-3x.html" >"$TMP/alloc.html"
+printf '2026-11-04 %s n0 - cpu %s\n' "${COMMITS[3]:0:10}" "$TMP/alloc.html" >"$TMP/event.txt"
+expect "event contradiction" 125 "measures alloc" run --runs "$TMP/event.txt" --min-samples 1
+printf '2026-11-04 %s n0 - alloc %s\n' "${COMMITS[3]:0:10}" "$TMP/alloc.html" >"$TMP/event2.txt"
+check_eq "event agrees" "$(status run --runs "$TMP/event2.txt" --event alloc --min-samples 1)" 1
+
 # 255: bad option, missing option, unreadable runs file, mixed protocols,
 # outside a git repository, no source at all, malformed runs file.
 check_eq "unknown option" "$(status run --runs "$R" --bogus)" 255

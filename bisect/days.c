@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
 #include "diff.h"
 
 struct fg_days {
@@ -219,16 +220,31 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 	return rc;
 }
 
-int fg_days_growers(char ***out, size_t *n, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
+/* A malloc'ed copy of every name of ids. */
+static int copy_names(char ***out, const fg_names *names, const uint32_t *ids, size_t n, fg_error *err)
+{
+	char **v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	*out = v;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] = strdup(fg_names_get(names, ids[i]))))
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
-	*out = NULL;
-	*n = 0;
+	memset(out, 0, sizeof(*out));
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
 	fg_diff_result result = { 0 };
 	fg_diff_options dopts;
 	fg_diff_options_init(&dopts);
+	dopts.trees = true; /* the first slow run's tree holds the grown stacks */
+	uint32_t *grown = NULL, *stack = NULL;
+	size_t nstack = 0;
 	int rc = fg_names_new(&names, err);
 	if (!rc)
 		rc = fg_diff_new(&diff, names, &dopts, err);
@@ -239,27 +255,40 @@ int fg_days_growers(char ***out, size_t *n, const fg_runs_run *base, const fg_ru
 	if (!rc)
 		rc = fg_diff_compute(&result, diff, err);
 	size_t count = result.ngrew < max ? result.ngrew : max;
-	char **frames = count ? calloc(count, sizeof(*frames)) : NULL;
-	if (!rc && count && !frames)
+	if (!rc && !(grown = calloc(count ? count : 1, sizeof(*grown))))
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < count; i++)
-		if (!(frames[i] = strdup(fg_names_get(names, result.grew[i].name))))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		grown[i] = result.grew[i].name;
+	if (!rc)
+		rc = fg_decision_stack_names(&stack, &nstack, fg_diff_tree(diff, FG_DIFF_CANDIDATE), grown, count, err);
+	if (!rc) {
+		out->nframes = count;
+		rc = copy_names(&out->frames, names, grown, count, err);
+	}
+	if (!rc) {
+		out->nstack = nstack;
+		rc = copy_names(&out->stack, names, stack, nstack, err);
+	}
+	free(stack);
+	free(grown);
 	fg_diff_result_free(&result);
 	fg_diff_free(diff);
 	fg_names_free(names);
-	if (rc) {
-		fg_days_growers_free(frames, count);
-		return rc;
-	}
-	*out = frames;
-	*n = count;
-	return 0;
+	if (rc)
+		fg_days_growth_clear(out);
+	return rc;
 }
 
-void fg_days_growers_free(char **frames, size_t n)
+static void free_names(char **v, size_t n)
 {
-	for (size_t i = 0; frames && i < n; i++)
-		free(frames[i]);
-	free(frames);
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void fg_days_growth_clear(fg_days_growth *g)
+{
+	free_names(g->frames, g->nframes);
+	free_names(g->stack, g->nstack);
+	memset(g, 0, sizeof(*g));
 }

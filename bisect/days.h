@@ -67,12 +67,20 @@ size_t fg_days_downloaded_profiles(const fg_days *d);
 /* The frames whose pooled inclusive share grew most from the profiles of
  * base (the last fast run) to those of candidate (the first slow run), as
  * the diff module reports them (above its noise floor), at most max, the
- * largest growth first: what `days --repo` looks up in the source history.
- * The profiles are fetched again, from the cache after a search.  *out is
- * an array of *n malloc'ed names (fg_days_growers_free).  A profile that
- * fails now fails the call. */
-int fg_days_growers(char ***out, size_t *n, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
+ * largest growth first: what `days --repo` looks up in the source history;
+ * and the frames on their stacks in the candidate's pooled tree (their
+ * callers, fg_decision_stack_names), for the decision.  The profiles are
+ * fetched again, from the cache after a search.  A profile that fails now
+ * fails the call. */
+typedef struct fg_days_growth {
+	char **frames;   /* malloc'ed names */
+	size_t nframes;
+	char **stack;    /* malloc'ed names */
+	size_t nstack;
+} fg_days_growth;
+
+int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
-void fg_days_growers_free(char **frames, size_t n);
+void fg_days_growth_clear(fg_days_growth *g);
 
 #endif

@@ -1455,3 +1455,54 @@ const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size
 	return i < r->count ? &r->entries[i] : NULL;
 }
 size_t fg_history_result_visited(const fg_history_result *r) { return r->visited; }
+
+/* ---- paths changed in the window ------------------------------------------------ */
+
+void fg_history_paths_free(char **paths, size_t n)
+{
+	for (size_t i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int fg_history_changed_paths(char ***out, size_t *n, fg_history *h, fg_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (!h->has_good)
+		return fg_error_set(err, FG_EUSAGE, NULL, "no window: give the good revision");
+	git_commit *gc = NULL, *bc = NULL;
+	git_tree *gt = NULL, *bt = NULL;
+	git_diff *diff = NULL;
+	char **paths = NULL;
+	size_t count = 0;
+	int rc = 0;
+	if (git_commit_lookup(&gc, h->repo, &h->good) < 0 || git_commit_tree(&gt, gc) < 0 ||
+	    git_commit_lookup(&bc, h->repo, &h->bad) < 0 || git_commit_tree(&bt, bc) < 0)
+		rc = git_fail(err, NULL, "cannot read the window's trees");
+	else if (git_diff_tree_to_tree(&diff, h->repo, gt, bt, NULL) < 0)
+		rc = git_fail(err, NULL, "cannot diff the window's trees");
+	size_t ndeltas = rc ? 0 : git_diff_num_deltas(diff);
+	if (ndeltas && !(paths = calloc(ndeltas, sizeof(*paths))))
+		rc = oom(err);
+	for (size_t i = 0; !rc && i < ndeltas; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+		if (!(paths[count] = strdup(path)))
+			rc = oom(err);
+		else
+			count++;
+	}
+	git_diff_free(diff);
+	git_tree_free(gt);
+	git_tree_free(bt);
+	git_commit_free(gc);
+	git_commit_free(bc);
+	if (rc) {
+		fg_history_paths_free(paths, count);
+		return rc;
+	}
+	*out = paths;
+	*n = count;
+	return 0;
+}

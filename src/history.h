@@ -99,4 +99,12 @@ const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size
 /* Commits the walks visited (for benchmarks and tests). */
 size_t fg_history_result_visited(const fg_history_result *r);
 
+/* The paths that differ between the trees of good and bad: what the window
+ * changed as a whole, from one tree diff (no rename detection: a moved file
+ * is its old and its new path; a file changed and changed back in the window
+ * is not listed).  In byte order.  *out is an array of *n malloc'ed paths
+ * (fg_history_paths_free).  FG_EUSAGE without a window. */
+int fg_history_changed_paths(char ***out, size_t *n, fg_history *h, fg_error *err);
+void fg_history_paths_free(char **paths, size_t n);
+
 #endif

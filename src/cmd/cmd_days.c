@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_bisect.h"
+#include "cli_history.h"
 #include "commands.h"
 #include "days.h"
 #include "history.h"
@@ -18,7 +19,10 @@ static const char usage[] =
 	"and a neighbour is tried, as git bisect does.  Over N runs at most\n"
 	"ceil(log2 N) + 2 runs are fetched, and a second call fetches nothing (cache).\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
-	"frames that grew most between them, with their last commit.\n"
+	"frames that grew most between them, with their last commit, and ends with the\n"
+	"decision: a hot file changed between the runs (the suspect commits), or not\n"
+	"(called more often or configuration changed: the changed files of the callers on\n"
+	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
 	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n"
@@ -55,30 +59,27 @@ static void json_run(const char *key, const char *commit, const fg_verdict *v)
 
 struct window {
 	fg_repo_log *log;
-	fg_history *history;
-	fg_history_result *hot;
+	struct cli_history hist; /* hist.result NULL when no frame grew */
 };
 
-/* The commits of (last fast, first slow], and the history of the files of
- * the frames that grew most from the one run to the other. */
+/* The commits of (last fast, first slow], the history of the files of the
+ * frames that grew most from the one run to the other, and the decision. */
 static int look_up_window(struct window *w, fg_repo *repo, const char *dir, const char *good, const char *bad,
                           const fg_runs_run *fast, const fg_runs_run *slow, const fg_fetch_options *fo,
                           const fg_read_options *ro, size_t nhot, fg_error *err)
 {
 	int rc = fg_repo_log_range(&w->log, repo, good, bad, NULL, err);
-	char **frames = NULL;
-	size_t nframes = 0;
+	fg_days_growth g = { 0 };
 	if (!rc && nhot)
-		rc = fg_days_growers(&frames, &nframes, fast, slow, nhot, fo, ro, err);
+		rc = fg_days_growers(&g, fast, slow, nhot, fo, ro, err);
 	fg_history_options ho;
 	fg_history_options_init(&ho);
 	ho.good = good;
 	ho.bad = bad;
-	if (!rc && nframes)
-		rc = fg_history_open(&w->history, dir, &ho, err);
-	if (!rc && nframes)
-		rc = fg_history_query(&w->hot, w->history, (const char *const *)frames, nframes, err);
-	fg_days_growers_free(frames, nframes);
+	if (!rc && g.nframes)
+		rc = cli_history_look_up(&w->hist, dir, &ho, (const char *const *)g.frames, g.nframes, SIZE_MAX,
+		                         (const char *const *)g.stack, g.nstack, err);
+	fg_days_growth_clear(&g);
 	return rc;
 }
 
@@ -105,13 +106,14 @@ static void print_window_text(const struct window *w)
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
 		printf("  %s %s %s\n", c->short_id, c->date, c->subject);
 	}
-	if (!w->hot)
+	const fg_history_result *hot = w->hist.result;
+	if (!hot)
 		return;
 	printf("\nsource files of the frames that grew most:\n");
 	size_t shown = 0;
-	for (size_t i = 0; i < fg_history_result_count(w->hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(w->hot, i);
-		if (!shown_file(w->hot, i))
+	for (size_t i = 0; i < fg_history_result_count(hot); i++) {
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		if (!shown_file(hot, i))
 			continue;
 		shown++;
 		printf("  %s%s\n    last changed %.10s %.12s %s\n", e->path,
@@ -120,6 +122,7 @@ static void print_window_text(const struct window *w)
 	}
 	if (!shown)
 		printf("  (none of them is a source file of the repository)\n");
+	cli_decision_text(stdout, w->hist.decision);
 }
 
 static void print_window_json(const struct window *w)
@@ -136,10 +139,11 @@ static void print_window_json(const struct window *w)
 		fputc('}', stdout);
 	}
 	fputs("],\"hotfiles\":[", stdout);
+	const fg_history_result *hot = w->hist.result;
 	size_t shown = 0;
-	for (size_t i = 0; w->hot && i < fg_history_result_count(w->hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(w->hot, i);
-		if (!shown_file(w->hot, i))
+	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		if (!shown_file(hot, i))
 			continue;
 		fputs(shown++ ? ",{\"frame\":" : "{\"frame\":", stdout);
 		cli_json_string(stdout, e->frame);
@@ -151,7 +155,8 @@ static void print_window_json(const struct window *w)
 		cli_json_string(stdout, e->last->date);
 		printf(",\"changed_in_window\":%s}", e->changed_in_window == 1 ? "true" : "false");
 	}
-	fputc(']', stdout);
+	fputs("],\"decision\":", stdout);
+	cli_decision_json(stdout, w->hist.decision);
 }
 
 int cmd_days(int argc, char **argv)
@@ -306,8 +311,7 @@ int cmd_days(int argc, char **argv)
 			print_window_text(&window);
 	}
 out:
-	fg_history_result_free(window.hot);
-	fg_history_free(window.history);
+	cli_history_clear(&window.hist);
 	fg_repo_log_free(window.log);
 	fg_days_free(days);
 	fg_verdict_judge_free(judge);

@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_diff.h"
+#include "cli_history.h"
 #include "commands.h"
 #include "diff.h"
 #include "match.h"
 #include "names.h"
+#include "history.h"
 #include "protocol.h"
 #include "svg.h"
 
@@ -26,7 +29,12 @@ static const char usage[] =
 	"among the base profiles (the noise between healthy nodes).  Refuses a gRPC\n"
 	"profile against a REST one, and profiles of different events (cpu, alloc,\n"
 	"wall, lock), unless --force.  With --peers, scores each profile against the\n"
-	"mean of the others and names the outlier.  docs/diff.md has the details.\n"
+	"mean of the others and names the outlier.  With --repo, annotates each grown\n"
+	"frame with its source file(s), their last commit and (with --good) whether they\n"
+	"changed in the window (good, bad], and ends with the decision: a hot file changed\n"
+	"(the suspect commits), or not (called more often or configuration changed: the\n"
+	"changed files of the callers), or no hot frame is in the repository (the build\n"
+	"files changed).  docs/diff.md has the details.\n"
 	"\n"
 	"      --min-delta PP  smallest change reported, percentage points (default 1.5)\n"
 	"      --self          compare self shares (the frame is the leaf)\n"
@@ -38,60 +46,17 @@ static const char usage[] =
 	"      --svg-base OUT  the same with base widths, so vanished frames show\n"
 	"      --force         compare gRPC with REST, or different events, anyway\n"
 	"      --peers         find the outlier among the profiles (at least three)\n"
+	"      --repo DIR      the repository the profiles were built from: source files\n"
+	"      --bad REV       the candidate's revision (default HEAD)\n"
+	"      --good REV      the base's revision: the window (good, bad] and the decision\n"
+	"      --hot N         how many of the largest growers the decision takes as hot\n"
+	"                      (default 10; every grown frame gets its files)\n"
 	CLI_PROFILE_OPTIONS_HELP;
 
 enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
-       OPT_FORCE, OPT_PEERS };
+       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT };
 
-struct input {
-	const char *source;
-	fg_diff_side side;
-	fg_protocol_kind protocol;
-	const char *event;   /* NULL when the profile does not say */
-	uint64_t total;
-};
-
-static const char *protocol_label(fg_protocol_kind k)
-{
-	return k == FG_PROTOCOL_GRPC ? "gRPC" : k == FG_PROTOCOL_REST ? "REST" : "unknown";
-}
-
-/* Why a and b must not be compared (a static string naming what differs),
- * or NULL: a different protocol means different request paths, a different
- * event different things measured; unknown is compatible with anything. */
-static const char *conflict(const struct input *a, const struct input *b, char *buf, size_t size)
-{
-	if (a->protocol && b->protocol && a->protocol != b->protocol) {
-		snprintf(buf, size, "serves %s but %s serves %s: their request paths differ",
-			 protocol_label(a->protocol), b->source, protocol_label(b->protocol));
-		return buf;
-	}
-	if (a->event && b->event && strcmp(a->event, b->event)) {
-		snprintf(buf, size, "measures %s but %s measures %s: the shares are of different things",
-			 a->event, b->source, b->event);
-		return buf;
-	}
-	return NULL;
-}
-
-/* Every pair, within a side and across: the first conflict is refused
- * (FG_EUSAGE, naming both profiles), or with force reported once. */
-static int check_inputs(const struct input *in, size_t n, bool force, fg_error *err)
-{
-	char why[1024];
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			if (!conflict(&in[i], &in[j], why, sizeof(why)))
-				continue;
-			if (!force)
-				return fg_error_set(err, FG_EUSAGE, in[i].source, "%s (--force compares anyway)", why);
-			cli_warn("%s %s; comparing anyway as --force asks", in[i].source, why);
-			return 0;
-		}
-	return 0;
-}
-
-static const char *side_protocol(const struct input *in, size_t n, fg_diff_side side)
+static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
 	fg_protocol_kind k = FG_PROTOCOL_UNKNOWN;
 	for (size_t i = 0; i < n; i++) {
@@ -104,7 +69,7 @@ static const char *side_protocol(const struct input *in, size_t n, fg_diff_side 
 	return fg_protocol_name(k);
 }
 
-static const char *side_event(const struct input *in, size_t n, fg_diff_side side)
+static const char *side_event(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
 	const char *e = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -117,7 +82,7 @@ static const char *side_event(const struct input *in, size_t n, fg_diff_side sid
 	return e;
 }
 
-static void json_side(const struct input *in, size_t n, fg_diff_side side, uint64_t total)
+static void json_side(const struct cli_diff_input *in, size_t n, fg_diff_side side, uint64_t total)
 {
 	fputs("{\"sources\":[", stdout);
 	bool first = true;
@@ -145,19 +110,32 @@ static const char *status_name(fg_diff_status s)
 	return s == FG_DIFF_NEW ? "new" : s == FG_DIFF_GONE ? "gone" : "changed";
 }
 
-static void json_entries(const fg_diff_entry *e, size_t n, const fg_names *names)
+/* files: the source history of the entries, frame by frame, or NULL. */
+static void json_entries(const fg_diff_entry *e, size_t n, const fg_names *names, const fg_history_result *files)
 {
+	size_t first, end = 0;
 	fputc('[', stdout);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
 		cli_json_string(stdout, fg_names_get(names, e[i].name));
-		printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f,\"noise\":%.4f,\"status\":\"%s\"}", e[i].base,
+		printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f,\"noise\":%.4f,\"status\":\"%s\"", e[i].base,
 		       e[i].candidate, e[i].delta, e[i].noise, status_name(e[i].status));
+		if (files) {
+			cli_history_next_frame(files, &first, &end);
+			fputs(",\"files\":[", stdout);
+			for (size_t k = first; k < end; k++) {
+				if (k > first)
+					fputc(',', stdout);
+				cli_history_entry_json(stdout, fg_history_result_entry(files, k));
+			}
+			fputc(']', stdout);
+		}
+		fputc('}', stdout);
 	}
 	fputc(']', stdout);
 }
 
-static void text_side(const char *label, const struct input *in, size_t n, fg_diff_side side)
+static void text_side(const char *label, const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
 	for (size_t i = 0; i < n; i++)
 		if (in[i].side == side)
@@ -165,16 +143,26 @@ static void text_side(const char *label, const struct input *in, size_t n, fg_di
 			       in[i].event ? in[i].event : "-", (unsigned long long)in[i].total, in[i].source);
 }
 
-static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, const fg_names *names)
+/* files: as json_entries; frames without a file are not annotated. */
+static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, const fg_names *names,
+			 const fg_history_result *files)
 {
+	size_t first, end = 0;
 	printf("\n%s (%zu)\n", heading, n);
 	if (!n)
 		return;
 	printf("%8s   %8s %9s %7s  %s\n", "base%", "cand%", "delta", "noise", "frame");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f  %s%s\n", e[i].base, e[i].candidate, e[i].delta,
 		       e[i].noise, fg_names_get(names, e[i].name),
 		       e[i].status == FG_DIFF_NEW ? "  [new]" : e[i].status == FG_DIFF_GONE ? "  [gone]" : "");
+		if (!files)
+			continue;
+		cli_history_next_frame(files, &first, &end);
+		for (size_t k = first; k < end; k++)
+			if (fg_history_result_entry(files, k)->path)
+				cli_history_entry_text(stdout, fg_history_result_entry(files, k), "        ");
+	}
 }
 
 static int write_svg(const char *path, fg_diff *d, const fg_names *names, bool base_widths, const char *subtitle,
@@ -199,7 +187,7 @@ static int write_svg(const char *path, fg_diff *d, const fg_names *names, bool b
 }
 
 /* "a, b → c, d" for the SVG's subtitle. */
-static char *describe_sides(const struct input *in, size_t n)
+static char *describe_sides(const struct cli_diff_input *in, size_t n)
 {
 	size_t len = 16;
 	for (size_t i = 0; i < n; i++)
@@ -223,7 +211,7 @@ static char *describe_sides(const struct input *in, size_t n)
 	return s;
 }
 
-static void print_peers(const fg_diff_peers *p, const struct input *in, const fg_names *names, bool json,
+static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in, const fg_names *names, bool json,
 			double min_delta, bool self)
 {
 	if (json) {
@@ -268,6 +256,27 @@ static void print_peers(const fg_diff_peers *p, const struct input *in, const fg
 		       fg_names_get(names, o->frames[k].name));
 }
 
+/* --repo: the source history of the grown frames, and with --good the
+ * decision for the first hot of them. */
+static int look_up_files(struct cli_history *hist, const char *repo, const fg_history_options *ho,
+			 const fg_diff_result *result, const fg_diff *diff, const fg_names *names, size_t hot,
+			 fg_error *err)
+{
+	const char **frames = calloc(result->ngrew ? result->ngrew : 1, sizeof(*frames));
+	const char **stack = NULL;
+	size_t nstack = 0, nhot = result->ngrew < hot ? result->ngrew : hot;
+	int rc = frames ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < result->ngrew; i++)
+		frames[i] = fg_names_get(names, result->grew[i].name);
+	if (!rc)
+		rc = cli_diff_stack_frames(&stack, &nstack, diff, names, result->grew, nhot, err);
+	if (!rc)
+		rc = cli_history_look_up(hist, repo, ho, frames, result->ngrew, nhot, stack, nstack, err);
+	free(stack);
+	free(frames);
+	return rc;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -279,14 +288,21 @@ int cmd_diff(int argc, char **argv)
 		{ "svg-base", required_argument, NULL, OPT_SVG_BASE },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "peers", no_argument, NULL, OPT_PEERS },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "good", required_argument, NULL, OPT_GOOD },
+		{ "bad", required_argument, NULL, OPT_BAD },
+		{ "hot", required_argument, NULL, OPT_HOT },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_profile_options po = { 0 };
 	fg_diff_options dopts;
 	fg_diff_options_init(&dopts);
-	const char *svg = NULL, *svg_base = NULL;
-	bool force = false, peers = false, default_ignore = true;
+	fg_history_options ho;
+	fg_history_options_init(&ho);
+	const char *svg = NULL, *svg_base = NULL, *repo = NULL;
+	bool force = false, peers = false, default_ignore = true, bad_given = false;
+	uint64_t hot = 10;
 	/* argv-sized: every argument is at most one pattern or one profile. */
 	const char **ignore = calloc((size_t)argc + fg_diff_default_ignore_count, sizeof(*ignore));
 	const char **bases = calloc((size_t)argc, sizeof(*bases));
@@ -316,6 +332,16 @@ int cmd_diff(int argc, char **argv)
 		case OPT_SVG_BASE: svg_base = optarg; break;
 		case OPT_FORCE: force = true; break;
 		case OPT_PEERS: peers = true; break;
+		case OPT_REPO: repo = optarg; break;
+		case OPT_GOOD: ho.good = optarg; break;
+		case OPT_BAD:
+			ho.bad = optarg;
+			bad_given = true;
+			break;
+		case OPT_HOT:
+			if (!cli_parse_u64(optarg, &hot) || hot == 0 || hot > 1000)
+				status = cli_usage_error("diff", "--hot wants a number (1-1000), not '%s'", optarg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			free(ignore);
@@ -325,8 +351,13 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	bool separated = optind > 1 && !strcmp(argv[optind - 1], "--");
-	const char **candidates = (const char **)argv + optind;
 	size_t ncandidates = (size_t)(argc - optind);
+	struct cli_diff_input *in = NULL;
+	size_t n = 0;
+	if (!status && !repo && (ho.good || bad_given))
+		status = cli_usage_error("diff", "--good and --bad name revisions of --repo");
+	else if (!status && ((ho.good && !*ho.good) || (ho.bad && !*ho.bad)))
+		status = cli_usage_error("diff", "--good and --bad need a revision");
 	if (!status && peers) {
 		if (separated || ncandidates)
 			status = cli_usage_error("diff", "--peers takes one list of profiles, without --");
@@ -334,17 +365,15 @@ int cmd_diff(int argc, char **argv)
 			status = cli_usage_error("diff", "--peers needs at least three profiles");
 		else if (svg || svg_base)
 			status = cli_usage_error("diff", "--svg draws a diff, not --peers");
+		else if (repo)
+			status = cli_usage_error("diff", "--repo looks up the grown frames of a diff, not --peers");
+		else if (!(in = calloc(nbases, sizeof(*in))))
+			status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, po.json);
+		for (size_t i = 0; in && i < nbases; i++)
+			in[n++] = (struct cli_diff_input){ .source = bases[i], .side = FG_DIFF_BASE };
 	} else if (!status) {
-		if (!separated && nbases == 2) {
-			candidates = bases + 1;
-			ncandidates = 1;
-			nbases = 1;
-		} else if (!separated) {
-			status = cli_usage_error("diff", nbases < 2 ? "give BASE and CANDIDATE profiles"
-								     : "with several profiles, separate BASE... -- CANDIDATE...");
-		} else if (!nbases || !ncandidates) {
-			status = cli_usage_error("diff", "give at least one profile on each side of --");
-		}
+		status = cli_diff_sides(&in, &n, bases, nbases, (const char *const *)argv + optind, ncandidates, separated,
+					"diff");
 	}
 	if (!status && default_ignore) {
 		for (size_t i = 0; i < fg_diff_default_ignore_count; i++)
@@ -353,53 +382,33 @@ int cmd_diff(int argc, char **argv)
 	if (!status && nignore > FG_MATCH_MAX_PATTERNS)
 		status = cli_usage_error("diff", "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
 	if (status) {
+		free(in);
 		free(ignore);
 		free(bases);
 		return status;
 	}
+	nbases = 0;
+	for (size_t i = 0; i < n; i++)
+		nbases += in[i].side == FG_DIFF_BASE;
 	dopts.ignore = ignore;
 	dopts.nignore = nignore;
 	dopts.raw = po.raw;
-	dopts.trees = svg || svg_base;
+	/* --repo: the candidate's tree holds the grown stacks (the callers). */
+	dopts.trees = svg || svg_base || repo;
 
 	fg_error err;
 	fg_error_clear(&err);
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
-	fg_protocol *protocol = NULL;
 	fg_diff_result result = { 0 };
 	fg_diff_peers peer_result = { .outlier = -1 };
+	struct cli_history hist = { 0 };
 	char *subtitle = NULL;
-	size_t n = nbases + ncandidates;
-	struct input *in = calloc(n, sizeof(*in));
-	int rc = in ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
-	if (!rc)
-		rc = fg_names_new(&names, &err);
+	int rc = fg_names_new(&names, &err);
 	if (!rc)
 		rc = fg_diff_new(&diff, names, &dopts, &err);
 	if (!rc)
-		rc = fg_protocol_new(&protocol, names, &err);
-	for (size_t i = 0; !rc && i < n; i++) {
-		struct input *x = &in[i];
-		x->side = i < nbases ? FG_DIFF_BASE : FG_DIFF_CANDIDATE;
-		x->source = i < nbases ? bases[i] : candidates[i - nbases];
-		fg_profile_info info;
-		fg_protocol_reset(protocol);
-		rc = fg_diff_begin(diff, x->side, &err);
-		if (!rc)
-			rc = cli_read_profile(&info, x->source, names, &po, fg_diff_frame, diff, &err);
-		/* The protocol depends only on which names occur: classify the
-		 * profile's distinct names rather than every frame again. */
-		for (size_t k = 0; !rc && k < fg_diff_last_names(diff); k++)
-			rc = fg_protocol_name_seen(protocol, fg_diff_last_name(diff, k), &err);
-		if (!rc) {
-			x->protocol = fg_protocol_result(protocol);
-			x->event = fg_profile_event(&info);
-			x->total = info.total;
-		}
-	}
-	if (!rc)
-		rc = check_inputs(in, n, force, &err);
+		rc = cli_diff_read(in, n, diff, names, &po, force, &err);
 	if (!rc && peers)
 		rc = fg_diff_peers_compute(&peer_result, diff, &err);
 	if (!rc && !peers)
@@ -410,6 +419,8 @@ int cmd_diff(int argc, char **argv)
 		rc = write_svg(svg, diff, names, false, subtitle, dopts.self, &err);
 	if (!rc && svg_base)
 		rc = write_svg(svg_base, diff, names, true, subtitle, dopts.self, &err);
+	if (!rc && repo)
+		rc = look_up_files(&hist, repo, &ho, &result, diff, names, (size_t)hot, &err);
 	if (rc) {
 		status = cli_report_error(&err, po.json);
 		goto out;
@@ -423,9 +434,18 @@ int cmd_diff(int argc, char **argv)
 		fputs(",\"candidate\":", stdout);
 		json_side(in, n, FG_DIFF_CANDIDATE, fg_diff_total(diff, FG_DIFF_CANDIDATE));
 		fputs(",\"grew\":", stdout);
-		json_entries(result.grew, result.ngrew, names);
+		json_entries(result.grew, result.ngrew, names, hist.result);
 		fputs(",\"shrank\":", stdout);
-		json_entries(result.shrank, result.nshrank, names);
+		json_entries(result.shrank, result.nshrank, names, NULL);
+		if (repo) {
+			fputs(",\"history\":{", stdout);
+			cli_history_json_members(stdout, hist.history);
+			fputc('}', stdout);
+		}
+		if (repo && ho.good) {
+			fputs(",\"decision\":", stdout);
+			cli_decision_json(stdout, hist.decision);
+		}
 		fputs("}\n", stdout);
 	} else {
 		text_side("base", in, n, FG_DIFF_BASE);
@@ -434,14 +454,19 @@ int cmd_diff(int argc, char **argv)
 		       "(the spread of the frame's share among the %zu base profile%s)\n",
 		       dopts.self ? "self" : "inclusive", po.raw ? "raw" : "normalised", dopts.min_delta, nbases,
 		       nbases == 1 ? ": 0 with one" : "s");
-		text_entries("grew in candidate", result.grew, result.ngrew, names);
-		text_entries("shrank in candidate", result.shrank, result.nshrank, names);
+		if (repo)
+			printf("source files in %s at %s%s%s\n", fg_history_repo_path(hist.history),
+			       fg_history_bad_id(hist.history), ho.good ? ", window from " : "",
+			       ho.good ? fg_history_good_id(hist.history) : "");
+		text_entries("grew in candidate", result.grew, result.ngrew, names, hist.result);
+		text_entries("shrank in candidate", result.shrank, result.nshrank, names, NULL);
+		cli_decision_text(stdout, hist.decision);
 	}
 out:
+	cli_history_clear(&hist);
 	free(subtitle);
 	fg_diff_peers_free(&peer_result);
 	fg_diff_result_free(&result);
-	fg_protocol_free(protocol);
 	fg_diff_free(diff);
 	fg_names_free(names);
 	free(in);

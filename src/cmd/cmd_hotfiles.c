@@ -1,265 +1,254 @@
 /* fgbisect hotfiles: hot frames → source files → last commit and date,
- * changed in the window (good, bad] or not. */
+ * changed in the window (good, bad] or not; the frames given, or the top
+ * growers of the diff of two profiles; with a window, the decision. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_diff.h"
+#include "cli_history.h"
 #include "commands.h"
+#include "diff.h"
 #include "history.h"
+#include "names.h"
 
 static const char usage_text[] =
 	"usage: fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--ignore-revs FILE]\n"
 	"                         [--no-blame-ignore-revs] [--json] --frame NAME [--frame NAME…]\n"
+	"       fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--top N] [--force]\n"
+	"                         [options] BASE CANDIDATE\n"
+	"       fgbisect hotfiles [...] BASE... -- CANDIDATE...\n"
 	"\n"
 	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"
 	"to their source files in the tree of --bad and tells, for each file, the last\n"
 	"commit that changed it (the one `git log -1 -- PATH` names), the last one that is\n"
 	"not a bulk commit, and whether it changed in the window (good, bad].\n"
+	"With two profiles instead of frames, the frames are the top growers of their\n"
+	"diff (as `fgbisect diff` computes it: normalised names, above 1.5 points and the\n"
+	"noise of the base nodes; gRPC against REST refused unless --force).\n"
+	"With --good, ends with the decision: a hot file changed in the window (the\n"
+	"suspect commits), or not (called more often or configuration changed: the\n"
+	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
+	"repository (the build files changed in the window).\n"
 	"\n"
-	"  --repo DIR            the repository (default: the current directory)\n"
-	"  --bad REV             the slow revision (default HEAD)\n"
-	"  --good REV            the fast revision; without it there is no window\n"
-	"  --frame NAME          a frame or a slashed class name; repeatable\n"
-	"  --ignore-revs FILE    commits to skip for the last meaningful commit (git blame's\n"
-	"                        format: one full id per line, # comments); the repository's\n"
-	"                        .git-blame-ignore-revs is read too unless\n"
-	"  --no-blame-ignore-revs\n"
-	"  --json                one JSON object on stdout\n"
+	"      --repo DIR            the repository (default: the current directory)\n"
+	"      --bad REV             the slow revision (default HEAD)\n"
+	"      --good REV            the fast revision; without it there is no window\n"
+	"      --frame NAME          a frame or a slashed class name; repeatable\n"
+	"      --top N               with profiles: how many growers to look up (default 10)\n"
+	"      --force               with profiles: compare gRPC with REST, or different events\n"
+	"      --ignore-revs FILE    commits to skip for the last meaningful commit (git blame's\n"
+	"                            format: one full id per line, # comments); the repository's\n"
+	"                            .git-blame-ignore-revs is read too unless\n"
+	"      --no-blame-ignore-revs\n"
+	CLI_PROFILE_OPTIONS_HELP
 	"\n"
 	"Frames without a file in the repository (native code, libraries, generated\n"
-	"sources) are listed as not in repository.  The form with two profiles\n"
-	"(hotfiles BASE CANDIDATE) is not available yet.\n";
+	"sources) are listed as not in repository.\n";
 
-static void json_commit_fields(const char *prefix, const fg_history_commit *c)
+enum { OPT_REPO = CLI_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_FRAME, OPT_TOP, OPT_FORCE, OPT_IGNORE_REVS,
+       OPT_NO_BLAME_IGNORE_REVS };
+
+/* The profile form's growth: the diff and its top growers. */
+struct growth {
+	fg_names *names;
+	fg_diff *diff;
+	fg_diff_result result;
+	size_t ntop;
+	const char **frames;   /* the top growers' names */
+	const char **stack;    /* the frames on their stacks */
+	size_t nstack;
+};
+
+static int grow_frames(struct growth *g, struct cli_diff_input *in, size_t n, const struct cli_profile_options *po,
+		       bool force, size_t top, fg_error *err)
 {
-	printf(",\"%s_commit\":", prefix);
-	if (c)
-		cli_json_string(stdout, c->id);
-	else
-		fputs("null", stdout);
-	printf(",\"%s_date\":", prefix);
-	if (c)
-		cli_json_string(stdout, c->date);
-	else
-		fputs("null", stdout);
-	printf(",\"%s_subject\":", prefix);
-	if (c)
-		cli_json_string(stdout, c->subject);
-	else
-		fputs("null", stdout);
+	fg_diff_options dopts;
+	fg_diff_options_init(&dopts);
+	dopts.raw = po->raw;
+	dopts.trees = true; /* the candidate's tree holds the grown stacks */
+	int rc = fg_names_new(&g->names, err);
+	if (!rc)
+		rc = fg_diff_new(&g->diff, g->names, &dopts, err);
+	if (!rc)
+		rc = cli_diff_read(in, n, g->diff, g->names, po, force, err);
+	if (!rc)
+		rc = fg_diff_compute(&g->result, g->diff, err);
+	g->ntop = g->result.ngrew < top ? g->result.ngrew : top;
+	if (!rc && !(g->frames = calloc(g->ntop ? g->ntop : 1, sizeof(*g->frames))))
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < g->ntop; i++)
+		g->frames[i] = fg_names_get(g->names, g->result.grew[i].name);
+	if (!rc)
+		rc = cli_diff_stack_frames(&g->stack, &g->nstack, g->diff, g->names, g->result.grew, g->ntop, err);
+	return rc;
 }
 
-static void print_json(const fg_history *h, const fg_history_result *r)
+static void growth_clear(struct growth *g)
 {
-	fputs("{\"repo\":", stdout);
-	cli_json_string(stdout, fg_history_repo_path(h));
-	fputs(",\"good\":", stdout);
-	if (fg_history_good_id(h))
-		cli_json_string(stdout, fg_history_good_id(h));
-	else
-		fputs("null", stdout);
-	fputs(",\"bad\":", stdout);
-	cli_json_string(stdout, fg_history_bad_id(h));
-	printf(",\"shallow\":%s,\"files\":[", fg_history_is_shallow(h) ? "true" : "false");
+	free(g->stack);
+	free(g->frames);
+	fg_diff_result_free(&g->result);
+	fg_diff_free(g->diff);
+	fg_names_free(g->names);
+}
+
+static void print_json(const struct cli_history *hist, const struct growth *g)
+{
+	const fg_history_result *r = hist->result;
+	fputc('{', stdout);
+	cli_history_json_members(stdout, hist->history);
+	fputs(",\"files\":[", stdout);
 	for (size_t i = 0; i < fg_history_result_count(r); i++) {
-		const fg_history_entry *e = fg_history_result_entry(r, i);
-		fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
-		cli_json_string(stdout, e->frame);
-		fputs(",\"class\":", stdout);
-		if (e->class_path)
-			cli_json_string(stdout, e->class_path);
-		else
-			fputs("null", stdout);
-		fputs(",\"path\":", stdout);
-		if (e->path)
-			cli_json_string(stdout, e->path);
-		else
-			fputs("null", stdout);
-		printf(",\"candidates\":%zu", e->candidates);
-		json_commit_fields("last", e->last);
-		json_commit_fields("last_meaningful", e->last_meaningful);
-		if (e->path)
-			printf(",\"last_commit_ignored\":%s,\"shallow_boundary\":%s", e->last_ignored ? "true" : "false",
-			       e->last_shallow || e->meaningful_shallow ? "true" : "false");
-		else
-			fputs(",\"reason\":\"not in repository\"", stdout);
-		fputs(",\"changed_in_window\":", stdout);
-		if (e->changed_in_window < 0 || !e->path)
-			fputs(e->changed_in_window < 0 ? "null" : "false", stdout);
-		else
-			fputs(e->changed_in_window ? "true" : "false", stdout);
-		fputs(",\"window_commits\":[", stdout);
-		for (size_t k = 0; k < e->window_count; k++) {
-			const fg_history_commit *c = e->window[k];
-			fputs(k ? ",{\"commit\":" : "{\"commit\":", stdout);
-			cli_json_string(stdout, c->id);
-			fputs(",\"date\":", stdout);
-			cli_json_string(stdout, c->date);
-			fputs(",\"subject\":", stdout);
-			cli_json_string(stdout, c->subject);
-			putchar('}');
-		}
-		fputs("]}", stdout);
+		if (i)
+			fputc(',', stdout);
+		cli_history_entry_json(stdout, fg_history_result_entry(r, i));
 	}
-	fputs("]}\n", stdout);
+	fputc(']', stdout);
+	if (g) {
+		fputs(",\"grew\":[", stdout);
+		for (size_t i = 0; i < g->ntop; i++) {
+			const fg_diff_entry *e = &g->result.grew[i];
+			fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
+			cli_json_string(stdout, g->frames[i]);
+			printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f}", e->base, e->candidate, e->delta);
+		}
+		fputc(']', stdout);
+	}
+	if (fg_history_good_id(hist->history)) {
+		fputs(",\"decision\":", stdout);
+		cli_decision_json(stdout, hist->decision);
+	}
+	fputs("}\n", stdout);
 }
 
-static void print_commit_line(const char *label, const fg_history_commit *c, const char *note)
+static void print_text(const struct cli_history *hist, const struct growth *g)
 {
-	printf("    %-11s %.12s  %s  %s%s\n", label, c->id, c->date, c->subject, note);
-}
-
-static void print_text(const fg_history *h, const fg_history_result *r)
-{
+	const fg_history *h = hist->history;
 	const char *good = fg_history_good_id(h);
 	printf("repository %s\nbad  %s\n", fg_history_repo_path(h), fg_history_bad_id(h));
 	if (good)
 		printf("good %s\n", good);
-	const char *prev_frame = NULL;
-	for (size_t i = 0; i < fg_history_result_count(r); i++) {
-		const fg_history_entry *e = fg_history_result_entry(r, i);
-		if (!prev_frame || prev_frame != e->frame) {
+	if (g && !g->ntop)
+		printf("\nno frame grew by more than 1.5 points and the spread among the base profiles\n");
+	size_t first, end = 0, frame = 0;
+	while (end < fg_history_result_count(hist->result)) {
+		cli_history_next_frame(hist->result, &first, &end);
+		const fg_history_entry *e = fg_history_result_entry(hist->result, first);
+		if (g) {
+			const fg_diff_entry *d = &g->result.grew[frame];
+			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%)\n", e->frame, d->delta, d->base, d->candidate);
+		} else {
 			printf("\n%s\n", e->frame);
-			prev_frame = e->frame;
 		}
-		if (!e->path) {
-			printf("  not in repository%s%s%s\n", e->class_path ? " (class " : " (not a Java frame)",
-			       e->class_path ? e->class_path : "", e->class_path ? ")" : "");
-			continue;
-		}
-		printf("  %s%s\n", e->path, e->candidates > 1 ? "  (one of several modules holding the class)" : "");
-		print_commit_line("last", e->last, e->last_shallow ? "  [shallow boundary: may be older]" : "");
-		if (e->last_meaningful != e->last)
-			print_commit_line("meaningful", e->last_meaningful,
-					  e->meaningful_shallow ? "  [shallow boundary: may be older]" : "");
-		else if (e->last_ignored)
-			printf("    meaningful  none older (the file starts in an ignored commit)\n");
-		if (e->changed_in_window < 0)
-			continue;
-		if (!e->changed_in_window) {
-			printf("    window      unchanged\n");
-			continue;
-		}
-		printf("    window      changed by %zu commit%s:\n", e->window_count, e->window_count == 1 ? "" : "s");
-		for (size_t k = 0; k < e->window_count; k++)
-			printf("                %.12s  %s  %s\n", e->window[k]->id, e->window[k]->date, e->window[k]->subject);
+		frame++;
+		for (size_t i = first; i < end; i++)
+			cli_history_entry_text(stdout, fg_history_result_entry(hist->result, i), "  ");
 	}
-}
-
-/* --opt VALUE or --opt=VALUE; advances *i past a separate value. */
-static int option_value(const char **out, int argc, char **argv, int *i, const char *name)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(arg, name, n))
-		return 0;
-	if (arg[n] == '=') {
-		*out = arg + n + 1;
-		return 1;
-	}
-	if (arg[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*out = argv[++*i];
-	return 1;
+	cli_decision_text(stdout, hist->decision);
 }
 
 int cmd_hotfiles(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "good", required_argument, NULL, OPT_GOOD },
+		{ "bad", required_argument, NULL, OPT_BAD },
+		{ "frame", required_argument, NULL, OPT_FRAME },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "ignore-revs", required_argument, NULL, OPT_IGNORE_REVS },
+		{ "no-blame-ignore-revs", no_argument, NULL, OPT_NO_BLAME_IGNORE_REVS },
+		CLI_PROFILE_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
 	fg_history_options opts;
 	fg_history_options_init(&opts);
+	struct cli_profile_options po = { 0 };
 	const char *repo = ".";
-	bool json = false;
-	const char **frames = calloc((size_t)argc, sizeof(char *));
-	size_t nframes = 0;
-	int npositional = 0;
-	if (!frames) {
+	bool force = false;
+	uint64_t top = 10;
+	/* argv-sized: every argument is at most one frame or one profile. */
+	const char **frames = calloc((size_t)argc, sizeof(*frames));
+	const char **bases = calloc((size_t)argc, sizeof(*bases));
+	size_t nframes = 0, nbases = 0;
+	int status = 0, opt;
+	if (!frames || !bases) {
+		free(frames);
+		free(bases);
 		fputs("fgbisect: out of memory\n", stderr);
 		return 3;
 	}
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = NULL;
-		int got;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	/* A leading '-': profiles come back in order (as 1), and getopt stops
+	 * at "--", so the profiles before it are the bases. */
+	optind = 1;
+	while (!status && (opt = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
+		if (cli_profile_option(&po, opt, optarg, "hotfiles", &status))
+			continue;
+		switch (opt) {
+		case 1: bases[nbases++] = optarg; break;
+		case OPT_REPO: repo = optarg; break;
+		case OPT_GOOD: opts.good = optarg; break;
+		case OPT_BAD: opts.bad = optarg; break;
+		case OPT_FRAME: frames[nframes++] = optarg; break;
+		case OPT_TOP:
+			if (!cli_parse_u64(optarg, &top) || top == 0 || top > 1000)
+				status = cli_usage_error("hotfiles", "--top wants a number (1-1000), not '%s'", optarg);
+			break;
+		case OPT_FORCE: force = true; break;
+		case OPT_IGNORE_REVS: opts.ignore_revs_file = optarg; break;
+		case OPT_NO_BLAME_IGNORE_REVS: opts.use_repo_ignore_revs = false; break;
+		case 'h':
 			fputs(usage_text, stdout);
 			free(frames);
+			free(bases);
 			return 0;
+		default: status = cli_usage_error("hotfiles", "unknown option"); break;
 		}
-		if (!strcmp(a, "--json")) {
-			json = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-blame-ignore-revs")) {
-			opts.use_repo_ignore_revs = false;
-			continue;
-		}
-		if ((got = option_value(&v, argc, argv, &i, "--repo")) ||
-		    (got = option_value(&opts.good, argc, argv, &i, "--good")) ||
-		    (got = option_value(&opts.bad, argc, argv, &i, "--bad")) ||
-		    (got = option_value(&opts.ignore_revs_file, argc, argv, &i, "--ignore-revs")) ||
-		    (got = option_value(&frames[nframes], argc, argv, &i, "--frame"))) {
-			if (got < 0) {
-				free(frames);
-				return cli_usage_error("hotfiles", "option '%s' needs a value", a);
-			}
-			if (!strncmp(a, "--repo", 6))
-				repo = v;
-			else if (!strncmp(a, "--frame", 7))
-				nframes++;
-			continue;
-		}
-		if (a[0] == '-' && a[1] != '\0') {
-			free(frames);
-			return cli_usage_error("hotfiles", "unknown option '%s'", a);
-		}
-		npositional++;
 	}
-	if (npositional) {
+	bool separated = optind > 1 && !strcmp(argv[optind - 1], "--");
+	size_t ncandidates = (size_t)(argc - optind);
+	bool profiles = nbases || separated || ncandidates;
+	struct cli_diff_input *in = NULL;
+	size_t nin = 0;
+	if (!status && profiles && nframes)
+		status = cli_usage_error("hotfiles", "give --frame or two profiles, not both");
+	else if (!status && !profiles && !nframes)
+		status = cli_usage_error("hotfiles", "no --frame given, and no profiles");
+	else if (!status && opts.good && !*opts.good)
+		status = cli_usage_error("hotfiles", "--good needs a revision");
+	else if (!status && opts.bad && !*opts.bad)
+		status = cli_usage_error("hotfiles", "--bad needs a revision");
+	else if (!status && profiles)
+		status = cli_diff_sides(&in, &nin, bases, nbases, (const char *const *)argv + optind, ncandidates,
+					separated, "hotfiles");
+	if (status) {
 		free(frames);
-		if (nframes)
-			return cli_usage_error("hotfiles", "give --frame or two profiles, not both");
-		return cli_usage_error("hotfiles", "the profile form (BASE CANDIDATE) is not available yet; use --frame");
-	}
-	if (!nframes) {
-		free(frames);
-		return cli_usage_error("hotfiles", "no --frame given");
-	}
-	if (opts.good && !*opts.good) {
-		free(frames);
-		return cli_usage_error("hotfiles", "--good needs a revision");
-	}
-	if (opts.bad && !*opts.bad) {
-		free(frames);
-		return cli_usage_error("hotfiles", "--bad needs a revision");
+		free(bases);
+		return status;
 	}
 
 	fg_error err;
 	fg_error_clear(&err);
-	fg_history *h = NULL;
-	fg_history_result *r = NULL;
-	int status = 0;
-	if (fg_history_open(&h, repo, &opts, &err) < 0 ||
-	    fg_history_query(&r, h, (const char *const *)frames, nframes, &err) < 0) {
-		status = cli_report_error(&err, json);
-		goto out;
-	}
-	for (size_t i = 0; i < fg_history_result_count(r); i++) {
-		const fg_history_entry *e = fg_history_result_entry(r, i);
-		if (e->last_shallow || e->meaningful_shallow)
-			cli_warn("%s: the history walk reached the shallow clone's boundary; the commit may be older "
-				 "(git fetch --unshallow)", e->path);
-	}
-	if (json)
-		print_json(h, r);
+	struct growth g = { 0 };
+	struct cli_history hist = { 0 };
+	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
+	if (!rc && profiles)
+		rc = cli_history_look_up(&hist, repo, &opts, g.frames, g.ntop, SIZE_MAX, g.stack, g.nstack, &err);
+	else if (!rc)
+		rc = cli_history_look_up(&hist, repo, &opts, frames, nframes, SIZE_MAX, NULL, 0, &err);
+	if (rc)
+		status = cli_report_error(&err, po.json);
+	else if (po.json)
+		print_json(&hist, profiles ? &g : NULL);
 	else
-		print_text(h, r);
-out:
-	fg_history_result_free(r);
-	fg_history_free(h);
+		print_text(&hist, profiles ? &g : NULL);
+	cli_history_clear(&hist);
+	growth_clear(&g);
+	free(in);
 	free(frames);
+	free(bases);
 	return status;
 }

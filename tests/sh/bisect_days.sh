@@ -23,6 +23,8 @@ check_eq "tested fields" "$(json_get 'sorted(j["tested"][0].keys() & {"date","co
 check_eq "window" "$(json_get '[c["commit"] for c in j["window_commits"]]' <<<"$out")" "['$K_ID']"
 check_eq "hotfiles" "$(json_get '[(h["path"], h["last_commit"], h["changed_in_window"]) for h in j["hotfiles"]]' <<<"$out")" \
 	"[('zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java', '$K_ID', True)]"
+check_eq "decision" "$(json_get 'j["decision"]["kind"], [s["commit"] for s in j["decision"]["suspects"]]' <<<"$out")" \
+	"('changed', ['$K_ID'])"
 echo "days N=$N: tested $tested runs, fetched $fetched profiles" >&2
 
 # Second identical call: served from the cache, no request at all.
@@ -31,6 +33,10 @@ out2=$(days --json --repo "$TMP/repo" 2>/dev/null)
 check_eq "second call downloads" "$(json_get 'j["downloaded_profiles"]' <<<"$out2")" 0
 check_eq "second call requests" "$(requests)" "$before"
 check_eq "second call same answer" "$(json_get 'j["first_slow"]["commit"]' <<<"$out2")" "$K_ID"
+
+out=$(days --repo "$TMP/repo" 2>/dev/null)
+grep -q "^decision: a hot file changed in the window; suspect commit:$" <<<"$out" || fail "text decision: $out"
+grep -q "^  ${K_ID:0:12} 2026-11-11 commit $K$" <<<"$out" || fail "text suspect: $out"
 
 # Text form, without a repository: commits as the runs file gives them.
 out=$(days 2>/dev/null)

@@ -1,0 +1,199 @@
+#include "cli_history.h"
+
+#include <string.h>
+
+#include "cli.h"
+
+int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts,
+			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
+			size_t nstack, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = fg_history_open(&out->history, repo, opts, err);
+	if (!rc)
+		rc = fg_history_query(&out->result, out->history, frames, nframes, err);
+	for (size_t i = 0; !rc && i < fg_history_result_count(out->result); i++) {
+		const fg_history_entry *e = fg_history_result_entry(out->result, i);
+		if (e->last_shallow || e->meaningful_shallow)
+			cli_warn("%s: the history walk reached the shallow clone's boundary; the commit may be older "
+				 "(git fetch --unshallow)", e->path);
+	}
+	if (!rc && nframes && fg_history_good_id(out->history))
+		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
+	return rc;
+}
+
+void cli_history_clear(struct cli_history *hist)
+{
+	fg_decision_free(hist->decision);
+	fg_history_result_free(hist->result);
+	fg_history_free(hist->history);
+	memset(hist, 0, sizeof(*hist));
+}
+
+void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *end)
+{
+	size_t i = *end, n = fg_history_result_count(r);
+	*first = i;
+	/* The entries of one frame share its frame string. */
+	while (i < n && fg_history_result_entry(r, i)->frame == fg_history_result_entry(r, *first)->frame)
+		i++;
+	*end = i;
+}
+
+static void json_string_or_null(FILE *out, const char *s)
+{
+	if (s)
+		cli_json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+static void json_commit_fields(FILE *out, const char *prefix, const fg_history_commit *c)
+{
+	fprintf(out, ",\"%s_commit\":", prefix);
+	json_string_or_null(out, c ? c->id : NULL);
+	fprintf(out, ",\"%s_date\":", prefix);
+	json_string_or_null(out, c ? c->date : NULL);
+	fprintf(out, ",\"%s_subject\":", prefix);
+	json_string_or_null(out, c ? c->subject : NULL);
+}
+
+static void json_commits(FILE *out, const fg_history_commit *const *c, size_t n)
+{
+	fputc('[', out);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ",{\"commit\":" : "{\"commit\":", out);
+		cli_json_string(out, c[k]->id);
+		fputs(",\"date\":", out);
+		cli_json_string(out, c[k]->date);
+		fputs(",\"subject\":", out);
+		cli_json_string(out, c[k]->subject);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+void cli_history_entry_json(FILE *out, const fg_history_entry *e)
+{
+	fputs("{\"frame\":", out);
+	cli_json_string(out, e->frame);
+	fputs(",\"class\":", out);
+	json_string_or_null(out, e->class_path);
+	fputs(",\"path\":", out);
+	json_string_or_null(out, e->path);
+	fprintf(out, ",\"candidates\":%zu", e->candidates);
+	json_commit_fields(out, "last", e->last);
+	json_commit_fields(out, "last_meaningful", e->last_meaningful);
+	if (e->path)
+		fprintf(out, ",\"last_commit_ignored\":%s,\"shallow_boundary\":%s", e->last_ignored ? "true" : "false",
+			e->last_shallow || e->meaningful_shallow ? "true" : "false");
+	else
+		fputs(",\"reason\":\"not in repository\"", out);
+	fputs(",\"changed_in_window\":", out);
+	if (e->changed_in_window < 0)
+		fputs("null", out);
+	else
+		fputs(e->path && e->changed_in_window ? "true" : "false", out);
+	fputs(",\"window_commits\":", out);
+	json_commits(out, e->window, e->window_count);
+	fputc('}', out);
+}
+
+static void commit_line(FILE *out, const char *indent, const char *label, const fg_history_commit *c,
+			const char *note)
+{
+	fprintf(out, "%s  %-11s %.12s  %s  %s%s\n", indent, label, c->id, c->date, c->subject, note);
+}
+
+void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *indent)
+{
+	if (!e->path) {
+		fprintf(out, "%snot in repository%s%s%s\n", indent, e->class_path ? " (class " : " (not a Java frame)",
+			e->class_path ? e->class_path : "", e->class_path ? ")" : "");
+		return;
+	}
+	fprintf(out, "%s%s%s\n", indent, e->path,
+		e->candidates > 1 ? "  (one of several modules holding the class)" : "");
+	commit_line(out, indent, "last", e->last, e->last_shallow ? "  [shallow boundary: may be older]" : "");
+	if (e->last_meaningful != e->last)
+		commit_line(out, indent, "meaningful", e->last_meaningful,
+			    e->meaningful_shallow ? "  [shallow boundary: may be older]" : "");
+	else if (e->last_ignored)
+		fprintf(out, "%s  meaningful  none older (the file starts in an ignored commit)\n", indent);
+	if (e->changed_in_window < 0)
+		return;
+	if (!e->changed_in_window) {
+		fprintf(out, "%s  window      unchanged\n", indent);
+		return;
+	}
+	fprintf(out, "%s  window      changed by %zu commit%s:\n", indent, e->window_count,
+		e->window_count == 1 ? "" : "s");
+	for (size_t k = 0; k < e->window_count; k++)
+		fprintf(out, "%s              %.12s  %s  %s\n", indent, e->window[k]->id, e->window[k]->date,
+			e->window[k]->subject);
+}
+
+void cli_history_json_members(FILE *out, const fg_history *h)
+{
+	fputs("\"repo\":", out);
+	cli_json_string(out, fg_history_repo_path(h));
+	fputs(",\"good\":", out);
+	json_string_or_null(out, fg_history_good_id(h));
+	fputs(",\"bad\":", out);
+	cli_json_string(out, fg_history_bad_id(h));
+	fprintf(out, ",\"shallow\":%s", fg_history_is_shallow(h) ? "true" : "false");
+}
+
+void cli_decision_json(FILE *out, const fg_decision *d)
+{
+	if (!d) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"kind\":", out);
+	cli_json_string(out, fg_decision_kind_name(fg_decision_get_kind(d)));
+	fputs(",\"suspects\":[", out);
+	for (size_t i = 0; i < fg_decision_suspect_count(d); i++) {
+		const fg_decision_suspect *s = fg_decision_suspect_at(d, i);
+		fputs(i ? ",{\"commit\":" : "{\"commit\":", out);
+		cli_json_string(out, s->commit->id);
+		fputs(",\"date\":", out);
+		cli_json_string(out, s->commit->date);
+		fputs(",\"subject\":", out);
+		cli_json_string(out, s->commit->subject);
+		fputs(",\"paths\":[", out);
+		for (size_t k = 0; k < s->npaths; k++) {
+			if (k)
+				fputc(',', out);
+			cli_json_string(out, s->paths[k]);
+		}
+		fputs("]}", out);
+	}
+	fputs("],\"callers\":[", out);
+	for (size_t i = 0; i < fg_decision_caller_count(d); i++) {
+		const fg_decision_caller *c = fg_decision_caller_at(d, i);
+		fputs(i ? ",{\"path\":" : "{\"path\":", out);
+		cli_json_string(out, c->path);
+		fputs(",\"class\":", out);
+		cli_json_string(out, c->class_path);
+		fputs(",\"commits\":", out);
+		json_commits(out, c->commits, c->ncommits);
+		fputc('}', out);
+	}
+	fprintf(out, "],\"callers_known\":%s,\"build_files\":[", fg_decision_callers_known(d) ? "true" : "false");
+	for (size_t i = 0; i < fg_decision_build_file_count(d); i++) {
+		if (i)
+			fputc(',', out);
+		cli_json_string(out, fg_decision_build_file_at(d, i));
+	}
+	fputs("],\"text\":", out);
+	cli_json_string(out, fg_decision_text(d));
+	fputc('}', out);
+}
+
+void cli_decision_text(FILE *out, const fg_decision *d)
+{
+	if (d)
+		fprintf(out, "\n%s", fg_decision_text(d));
+}

@@ -1,0 +1,42 @@
+/* fgbisect command layer: source history and the decision as `hotfiles`,
+ * `diff --repo` and `days --repo` show them. */
+#ifndef FG_CLI_HISTORY_H
+#define FG_CLI_HISTORY_H
+
+#include <stdio.h>
+
+#include "decision.h"
+#include "history.h"
+
+struct cli_history {
+	fg_history *history;
+	fg_history_result *result;
+	fg_decision *decision; /* NULL without a window or without frames */
+};
+
+/* Opens the repository, looks up the frames, warns about shallow
+ * boundaries, and with a window decides for the first hot_frames frames
+ * (stack: the frames on the grown stacks, NULL when not known). */
+int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts,
+			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
+			size_t nstack, fg_error *err);
+void cli_history_clear(struct cli_history *hist);
+
+/* The entries of one frame: [*first, *end) of r, starting at *end. */
+void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *end);
+
+/* One entry as `hotfiles --json` writes it: {"frame","class","path",…}. */
+void cli_history_entry_json(FILE *out, const fg_history_entry *e);
+/* One entry in words: the file (or "not in repository"), its last and last
+ * meaningful commit, and the window; every line starts with indent. */
+void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *indent);
+/* "repo","good","bad","shallow" members (no braces). */
+void cli_history_json_members(FILE *out, const fg_history *h);
+
+/* The decision object {"kind","suspects","callers","build_files","text"},
+ * or null. */
+void cli_decision_json(FILE *out, const fg_decision *d);
+/* A blank line and the decision's text, or nothing. */
+void cli_decision_text(FILE *out, const fg_decision *d);
+
+#endif

@@ -20,7 +20,13 @@ static int oom(fg_error *err)
 static int git_fail(fg_error *err, const char *source, const char *what)
 {
 	const git_error *e = git_error_last();
-	return fg_error_set(err, FG_EGIT, source, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
+	const char *msg = e && e->message ? e->message : "libgit2 error";
+	/* A partial clone (--filter) leaves objects out and libgit2 1.5 cannot
+	 * fetch them on demand: say how to get them rather than just "not found". */
+	bool missing = e && e->klass == GIT_ERROR_ODB && strstr(msg, "not found");
+	return fg_error_set(err, FG_EGIT, source, "%s: %s%s", what, msg,
+			    missing ? " (a partial clone? libgit2 cannot fetch the objects it left out: "
+				      "clone with --filter=blob:none, which is enough, or without --filter)" : "");
 }
 
 /* Grows *arr (of elem bytes) so that it holds at least need elements. */
@@ -608,10 +614,16 @@ static int read_ignore_revs(fg_history *h, const fg_history_options *opts, git_t
 		const git_tree_entry *e = git_tree_entry_byname(bad_tree, ".git-blame-ignore-revs");
 		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
 			git_blob *blob;
-			if (git_blob_lookup(&blob, h->repo, git_tree_entry_id(e)) < 0)
-				return git_fail(err, ".git-blame-ignore-revs", "cannot read");
-			rc = oidset_parse(&h->ignored, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-					  ".git-blame-ignore-revs (committed)", err);
+			/* A blobless partial clone may lack it: the working tree's copy
+			 * below still counts, and history needs no blob. */
+			if (git_blob_lookup(&blob, h->repo, git_tree_entry_id(e)) < 0) {
+				const git_error *ge = git_error_last();
+				if (!ge || ge->klass != GIT_ERROR_ODB)
+					return git_fail(err, ".git-blame-ignore-revs", "cannot read");
+				blob = NULL;
+			}
+			rc = blob ? oidset_parse(&h->ignored, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+						 ".git-blame-ignore-revs (committed)", err) : 0;
 			git_blob_free(blob);
 			if (rc < 0)
 				return rc;

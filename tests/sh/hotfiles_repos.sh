@@ -85,6 +85,18 @@ printf 'abc123\n' >"$tmp/ign"
 [ "$(status "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/ign" "${frames[@]}")" = 2 ] || fail "bad ignore-revs: exit"
 grep -q "line 1" "$tmp/err" || fail "bad ignore-revs: line not named"
 [ "$(status "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/none" "${frames[@]}")" = 2 ] || fail "missing ignore-revs"
+# Partial clones: a blobless one answers (history needs trees, not blobs;
+# its .git-blame-ignore-revs blob is missing); a treeless one is refused
+# with a hint, never a wrong answer.
+git -C "$repo" config uploadpack.allowfilter true
+git clone -q --bare --filter=blob:none "file://$repo" "$tmp/blobless.git" 2>/dev/null
+want=$(git -C "$repo" log -1 --format=%H -- "$(git -C "$repo" ls-files '*.java' | sed -n 1p)")
+"$FGBISECT" hotfiles --repo "$tmp/blobless.git" --json "${frames[@]}" >"$tmp/out" 2>"$tmp/err" || fail "blobless clone: $(cat "$tmp/err")"
+jq -e --arg w "$want" '[.files[].last_commit] | index($w) != null' "$tmp/out" >/dev/null || fail "blobless clone: last commit"
+git clone -q --bare --filter=tree:0 "file://$repo" "$tmp/treeless.git" 2>/dev/null
+[ "$(status "$FGBISECT" hotfiles --repo "$tmp/treeless.git" "${frames[@]}")" = 3 ] || fail "treeless clone: exit"
+grep -q "partial clone" "$tmp/err" || fail "treeless clone: no hint: $(cat "$tmp/err")"
+
 [ "$(status "$FGBISECT" hotfiles --help)" = 0 ] || fail "--help"
 grep -q -- "--frame" "$tmp/out" || fail "--help text"
 

@@ -138,14 +138,22 @@ int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_nam
 			}
 		}
 		if ((rc = fg_tree_add_stack(tree, b.names, b.types, n, count, err)) != 0) {
-			fg_error_set(err, err->code, fg_input_name(in), "line %llu: %s",
-				     (unsigned long long)fg_input_line_number(in), err->message);
+			/* The message is formatted into the record it comes from:
+			 * copy it first (snprintf's source and target must not overlap). */
+			char why[sizeof(err->message)];
+			snprintf(why, sizeof(why), "%s", err->message);
+			fg_error_set(err, rc, fg_input_name(in), "line %llu: %s",
+				     (unsigned long long)fg_input_line_number(in), why);
 			break;
 		}
 		stacks++;
 	}
 	if (rc == 0 && stacks == 0)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no stacks: an empty profile");
+	/* Lines of 0 samples only: as an HTML graph of width 0, no profile (every
+	 * share would be 0/0). */
+	else if (rc == 0 && fg_tree_node_at(tree, 0)->total == 0)
+		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: every stack counts 0");
 	info->missing_final_newline = fg_input_missing_final_newline(in);
 out:
 	free(b.names);

@@ -127,11 +127,32 @@ static int truncated(struct parser *p)
 			    "truncated: the flame graph data ends before the page footer");
 }
 
+/* After the footer: the rest is read too, so that a gzip stream is checked
+ * to its end (CRC, length), and a page cut inside its closing lines is seen.
+ * (A cut right after the search() line leaves nothing to see.) */
+static int read_tail(struct parser *p)
+{
+	char *line;
+	size_t len;
+	int rc;
+	bool empty = true, closed = false;
+	while ((rc = fg_input_line(&line, &len, p->in, p->err)) > 0) {
+		empty = empty && len == 0;
+		closed = closed || strcasestr(line, "</html>");
+	}
+	if (rc < 0)
+		return rc;
+	if (!empty && !closed)
+		return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in),
+				    "truncated: the page ends before </html>");
+	return 0;
+}
+
 /* The frame block ends with search() (or render() in 2.0-2.6 pages). */
 static int footer_line(struct parser *p, const char *line)
 {
 	if (!strncmp(line, "search(", 7) || !strncmp(line, "render(", 7))
-		return 0;
+		return read_tail(p);
 	return invalid(p, "unexpected line after the frame data");
 }
 

@@ -190,10 +190,14 @@ static int fill(fg_input *in, fg_error *err)
 	size_t room = in->cap - in->end, got = 0;
 	if (!in->z_started && !in->gzip && in->produced == 0) {
 		/* First read: sniff the gzip magic in the raw bytes. */
-		size_t n;
-		int rc = read_raw(&n, in, in->raw, RAW_SIZE, err);
-		if (rc)
-			return rc;
+		size_t n = 0, got_raw = 1;
+		/* A pipe may deliver a single byte first: the magic needs two. */
+		while (n < 2 && got_raw > 0) {
+			int rc = read_raw(&got_raw, in, in->raw + n, RAW_SIZE - n, err);
+			if (rc)
+				return rc;
+			n += got_raw;
+		}
 		if (n >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 			in->gzip = true;
 			if (inflateInit2(&in->z, 15 + 16) != Z_OK)
@@ -267,6 +271,11 @@ int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err)
 		nl = memchr(in->buf + scanned, '\n', in->end - scanned);
 		if (nl || in->eof)
 			break;
+		/* A NUL in an unfinished line fails now: a line of NULs (a
+		 * zeroed-out file, a bomb) would otherwise fill memory first. */
+		if (in->nul_at < in->base + in->end)
+			return fg_error_set(err, FG_EINVALID, in->name, "NUL byte in the data at line %llu",
+					    (unsigned long long)in->line_no + 1);
 		size_t off = scanned - in->start;
 		int rc = fill(in, err);
 		if (rc)

@@ -18,7 +18,7 @@ const char *fg_format_name(enum fg_format format)
 {
 	switch (format) {
 	case FG_FORMAT_HTML_V2: return "html-2.x";
-	case FG_FORMAT_HTML_V3: return "html-3.x+";
+	case FG_FORMAT_HTML_V3: return "html-3.x-4.x";
 	case FG_FORMAT_COLLAPSED: return "collapsed";
 	default: return "unknown";
 	}

@@ -64,8 +64,8 @@ typedef struct fg_profile_info {
 	uint64_t frames;      /* frames visited, root included */
 } fg_profile_info;
 
-/* A short name of the format ("html-2.x", "html-3.x", "collapsed"), with
- * "+gzip" when compressed, for reports. */
+/* A short name of the format: "html-2.x", "html-3.x-4.x" or "collapsed"
+ * (reports add "+gzip" for compressed input). */
 const char *fg_format_name(enum fg_format format);
 
 /* Reads the profile at path ("-" = stdin) and streams its frames to fn.

@@ -1,0 +1,118 @@
+/* Shared by the profile fuzz targets: one frame stream feeds share, top
+ * (through the name normaliser) and a tree that is then written as
+ * collapsed stacks, so the analyses see every frame sequence the readers
+ * let through. */
+#ifndef FG_FUZZ_ANALYSES_H
+#define FG_FUZZ_ANALYSES_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "collapsed.h"
+#include "match.h"
+#include "namemap.h"
+#include "profile.h"
+#include "share.h"
+#include "top.h"
+#include "tree.h"
+
+/* The fuzzer's input is capped well below the default, so that a bomb costs
+ * milliseconds, not gigabytes. */
+#define FUZZ_MAX_SIZE (UINT64_C(8) << 20)
+
+struct analyses {
+	fg_names *names;
+	fg_matcher *matcher;
+	fg_share *share;
+	fg_namemap *map;
+	fg_top *top;
+	fg_tree *tree;
+};
+
+static inline int analyses_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	struct analyses *a = ctx;
+	int rc = fg_share_frame(a->share, f, err);
+	if (!rc)
+		rc = fg_top_frame(a->top, f, err);
+	if (!rc)
+		rc = fg_tree_add_frame(a->tree, f, err);
+	return rc;
+}
+
+static inline int analyses_new(struct analyses *a, fg_error *err)
+{
+	/* Patterns that hit common fixture names, a normalised form and a
+	 * regex-free catch-all. */
+	static const char *const patterns[] = { "run", "Lambda", "/", "java" };
+	uint32_t root;
+	int rc = fg_names_new(&a->names, err);
+	if (!rc)
+		rc = fg_names_intern(&root, a->names, "all", 3, err);
+	if (!rc)
+		rc = fg_matcher_new(&a->matcher, patterns, 4, NULL, err);
+	if (!rc)
+		rc = fg_share_new(&a->share, a->matcher, a->names, err);
+	if (!rc)
+		rc = fg_namemap_new(&a->map, a->names, err);
+	if (!rc)
+		rc = fg_top_new(&a->top, fg_namemap_get, a->map, err);
+	if (!rc)
+		rc = fg_tree_new(&a->tree, root, err);
+	return rc;
+}
+
+/* After a successful read: the results the commands would print. */
+static inline void analyses_report(struct analyses *a, FILE *sink)
+{
+	fg_error err;
+	fg_top_entry *entries = NULL;
+	size_t n;
+	if (!fg_top_entries(&entries, &n, a->top, false, &err))
+		free(entries);
+	if (!fg_top_entries(&entries, &n, a->top, true, &err))
+		free(entries);
+	for (size_t p = 0; p < 4; p++)
+		(void)(fg_share_samples(a->share, p) + fg_share_self(a->share, p));
+	fg_collapsed_write_options wo = { .annotate = true };
+	fg_collapsed_write(sink, a->tree, a->names, &wo, &err);
+}
+
+static inline void analyses_free(struct analyses *a)
+{
+	fg_tree_free(a->tree);
+	fg_top_free(a->top);
+	fg_namemap_free(a->map);
+	fg_share_free(a->share);
+	fg_matcher_free(a->matcher);
+	fg_names_free(a->names);
+}
+
+/* Reads data as a profile into every analysis. */
+static inline void analyses_run(const void *data, size_t size, bool reversed, FILE *sink)
+{
+	struct analyses a = { 0 };
+	fg_error err;
+	fg_error_clear(&err);
+	if (!analyses_new(&a, &err)) {
+		fg_read_options o;
+		fg_read_options_init(&o);
+		o.reversed = reversed;
+		o.max_size = FUZZ_MAX_SIZE;
+		fg_profile_info info;
+		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, &o, analyses_frame, &a, &err))
+			analyses_report(&a, sink);
+	}
+	analyses_free(&a);
+}
+
+/* Output goes nowhere, but through stdio like the commands' output. */
+static inline FILE *analyses_sink(void)
+{
+	static FILE *sink;
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	return sink;
+}
+
+#endif

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Runs every libFuzzer target (tests/fuzz/fuzz_*.c) for SECONDS each (default
+# $FG_FUZZ_SECONDS, else 60), two at a time, and fails when one finds a crash,
+# a leak or undefined behaviour.  Builds build-fuzz (clang, ASan+UBSan) first.
+# The whole run stays within $FG_FUZZ_BUDGET seconds (default 240, CI's share
+# of its 30 minutes): with more targets, each gets less.
+#
+# The seed corpus is made afresh in a temporary directory: the handwritten
+# seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed)
+# and, when present, the real profiles of ../shared/fixtures; nothing of
+# ../shared is ever written into the checkout.  Crashing inputs are kept in
+# $FG_FUZZ_ARTIFACTS (default build-fuzz/artifacts) to become regression tests
+# (tests/fuzz/regressions/).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-${FG_FUZZ_SECONDS:-60}}
+build=${FG_FUZZ_BUILD:-build-fuzz}
+shared=${FG_SHARED_FIXTURES:-$PWD/../shared/fixtures}
+artifacts=${FG_FUZZ_ARTIFACTS:-$build/artifacts}
+parallel=${FG_FUZZ_JOBS:-2}
+
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
+mkdir -p "$artifacts"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Seeds: whole HTML pages (they are small), the head of each collapsed file
+# cut at a line end (the fuzzer mutates a short file faster), and for the
+# gzip target the same bytes behind its two framing bytes.
+python3 - "$tmp" tests/fuzz/seeds fixtures "$shared" <<'PY'
+import gzip, os, sys, zlib
+out, dirs = sys.argv[1], sys.argv[2:]
+for t in ("html", "collapsed", "profile", "gzip", "runs"):
+    os.makedirs(os.path.join(out, t), exist_ok=True)
+n = 0
+def put(target, data):
+    global n
+    n += 1
+    with open(os.path.join(out, target, "seed%05d" % n), "wb") as f:
+        f.write(data)
+for d in dirs:
+    if not os.path.isdir(d):
+        continue
+    for root, _, files in os.walk(d):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            raw = open(path, "rb").read()
+            if name.endswith(".runs"):
+                put("runs", raw)
+                continue
+            data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+            stem = name[:-3] if name.endswith(".gz") else name
+            if stem.endswith(".html"):
+                if len(data) > 256 << 10:
+                    continue  # the large profile: seconds per run, no new paths
+                put("html", data)
+            elif stem.endswith(".collapsed"):
+                cut = data.rfind(b"\n", 0, 8 << 10)
+                data = data if len(data) <= 8 << 10 else data[:cut + 1]
+                put("collapsed", data)
+            else:
+                continue
+            put("profile", data)
+            put("gzip", b"\x00\x00" + data[:8 << 10])
+            put("gzip", b"\x01\x40" + data[:8 << 10])
+            # A raw deflate stream behind the target's own gzip header.
+            z = zlib.compressobj(6, zlib.DEFLATED, -15)
+            put("gzip", b"\x02\x00" + z.compress(data[:8 << 10]) + z.flush())
+PY
+
+# Runs one target; its log goes to $tmp/NAME.log.
+fuzz() {
+	local name=$1 corpus
+	case $name in
+	fuzz_html) corpus=html ;;
+	fuzz_collapsed) corpus=collapsed ;;
+	fuzz_gzip) corpus=gzip ;;
+	fuzz_runs) corpus=runs ;;
+	*) corpus=profile ;;
+	esac
+	mkdir -p "$tmp/work/$name"
+	# The seeds directory is read-only to the run: new inputs go to work/.
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		"$build/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+		-print_final_stats=1 -artifact_prefix="$artifacts/$name-" \
+		"$tmp/work/$name" "$tmp/$corpus" >"$tmp/$name.log" 2>&1
+}
+
+targets=()
+for src in tests/fuzz/fuzz_*.c; do
+	targets+=("$(basename "$src" .c)")
+done
+rounds=$(((${#targets[@]} + parallel - 1) / parallel))
+if [[ $((rounds * seconds)) -gt ${FG_FUZZ_BUDGET:-240} ]]; then
+	seconds=$((${FG_FUZZ_BUDGET:-240} / rounds))
+fi
+declare -A pids
+status=0
+report() {
+	local name=$1 rc=$2 execs
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
+	if [[ $rc -eq 0 ]]; then
+		echo "fuzz: $name: ${seconds}s, ${execs:-?} runs, no crash"
+	else
+		echo "fuzz: $name FAILED (exit $rc); crashing input in $artifacts:" >&2
+		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|Test unit written)' "$tmp/$name.log" | head -20 >&2
+		status=1
+	fi
+}
+for name in "${targets[@]}"; do
+	while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do
+		wait -n || true
+	done
+	fuzz "$name" &
+	pids[$name]=$!
+done
+for name in "${targets[@]}"; do
+	rc=0
+	wait "${pids[$name]}" || rc=$?
+	report "$name" "$rc"
+done
+exit $status

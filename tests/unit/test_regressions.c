@@ -1,0 +1,169 @@
+/* Inputs that once went wrong in the readers (found by the fuzz targets of
+ * tests/fuzz/ and the bad-input matrix of docs/bad-inputs.md), and a replay
+ * of every file under tests/fuzz/regressions/ through the fuzz targets' own
+ * analysis chain. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <zlib.h>
+
+#include "../fuzz/fuzz_analyses.h"
+#include "check.h"
+
+static int ignore_frame(void *ctx, const fg_frame *f, fg_error *err)
+{
+	(void)ctx;
+	(void)f;
+	(void)err;
+	return 0;
+}
+
+/* Reads data; returns "ok" or the error message (static). */
+static const char *read_bytes(const void *data, size_t len)
+{
+	static char out[1100];
+	fg_names *names;
+	fg_error err;
+	fg_error_clear(&err);
+	fg_names_new(&names, &err);
+	fg_profile_info info;
+	int rc = fg_profile_read_memory(&info, data, len, "t", names, NULL, ignore_frame, NULL, &err);
+	snprintf(out, sizeof(out), "%s", rc ? err.message : "ok");
+	fg_names_free(names);
+	return out;
+}
+
+static const char *read_str(const char *text)
+{
+	return read_bytes(text, strlen(text));
+}
+
+static size_t gzip_bytes(unsigned char *dst, size_t cap, const void *src, size_t len)
+{
+	z_stream z = { 0 };
+	deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (unsigned char *)src;
+	z.avail_in = (uInt)len;
+	z.next_out = dst;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	return n;
+}
+
+static void test_sum_overflow_message(void)
+{
+	/* The line number was formatted into the message it was read from
+	 * (overlapping snprintf): "line 2: line 2: ounts overflow 64 bits". */
+	CHECK_STR(read_str("a;b 18446744073709551615\na;c 1\n"), "line 2: sample counts overflow 64 bits");
+	CHECK_STR(read_str("a;b 18446744073709551615\n"), "ok");
+}
+
+static void test_zero_samples(void)
+{
+	/* Read as a profile of 0 samples (every share 0/0) before; an HTML graph
+	 * of width 0 was already refused. */
+	CHECK_STR(read_str("a;b 0\nc 0\n"), "no samples: every stack counts 0");
+	CHECK_STR(read_str("a;b 0\nc 1\n"), "ok");
+}
+
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static void test_nul_line_bomb(void)
+{
+	/* A line, then 64 MiB of NULs without a newline: the line buffer grew
+	 * to hold them all before the NUL was reported.  Compressed 1 MiB at a
+	 * time, so that the peak RSS before the read stays small. */
+	static char zeros[1 << 20];
+	size_t cap = (size_t)1 << 20;
+	unsigned char *gz = malloc(cap);
+	CHECK(gz != NULL);
+	if (!gz)
+		return;
+	z_stream z = { 0 };
+	deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	z.next_out = gz;
+	z.avail_out = (uInt)cap;
+	z.next_in = (unsigned char *)"a;b 1\n";
+	z.avail_in = 6;
+	deflate(&z, Z_NO_FLUSH);
+	for (int i = 0; i < 64; i++) {
+		z.next_in = (unsigned char *)zeros;
+		z.avail_in = sizeof(zeros);
+		deflate(&z, i == 63 ? Z_FINISH : Z_NO_FLUSH);
+	}
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	long before = peak_rss_kb();
+	CHECK_STR(read_bytes(gz, n), "NUL byte in the data at line 2");
+	CHECK(peak_rss_kb() - before < 32 << 10);
+	free(gz);
+}
+
+static void test_page_tail(void)
+{
+	/* The lines after search() were never read: a page cut in its closing
+	 * tags, or a gzip stream cut in its trailer, read as whole. */
+	static const char page[] = "<html>\nf(0,0,5,3,'all')\nf(1,0,5,1,'x')\n\nsearch();\n</script></body></html>\n";
+	CHECK_STR(read_str(page), "ok");
+	char cut[sizeof(page)];
+	memcpy(cut, page, sizeof(page) - 6);
+	cut[sizeof(page) - 6] = '\0';
+	CHECK_STR(read_str(cut), "truncated: the page ends before </html>");
+	/* Cut right after the search() line: nothing to see (documented). */
+	CHECK_STR(read_str("<html>\nf(0,0,5,3,'all')\nsearch();\n"), "ok");
+	unsigned char gz[256];
+	size_t n = gzip_bytes(gz, sizeof(gz), page, sizeof(page) - 1);
+	CHECK_STR(read_bytes(gz, n), "ok");
+	CHECK_STR(read_bytes(gz, n - 4), "truncated gzip data (the compressed stream ends early)");
+}
+
+/* Every file of tests/fuzz/regressions/ (crashes found by the fuzz
+ * targets), run as the fuzz targets run it: under ASan a relapse aborts. */
+static void test_fuzz_regressions(void)
+{
+	const char *src = getenv("FG_SOURCE_DIR");
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/tests/fuzz/regressions", src ? src : ".");
+	DIR *d = opendir(dir);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	FILE *sink = fopen("/dev/null", "w");
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "rb");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		char *data = malloc(1 << 20);
+		size_t n = data ? fread(data, 1, 1 << 20, f) : 0;
+		fclose(f);
+		analyses_run(data, n, false, sink);
+		analyses_run(data, n, true, sink);
+		check_count++;
+		free(data);
+	}
+	closedir(d);
+	fclose(sink);
+}
+
+int main(void)
+{
+	test_sum_overflow_message();
+	test_zero_samples();
+	test_nul_line_bomb();
+	test_page_tail();
+	test_fuzz_regressions();
+	return check_status("test_regressions");
+}

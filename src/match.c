@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
 #include "normalize.h"
 
 struct fg_matcher {
@@ -112,18 +113,10 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 {
 	fg_match_cache *c = &m->cache;
 	if (name >= c->cap) {
-		uint32_t cap = c->cap ? c->cap : 1024;
-		while (cap <= name)
-			cap *= 2;
-		uint64_t *masks = realloc(c->masks, (size_t)cap * sizeof(*masks));
-		if (!masks)
+		uint32_t cap = fg_idarray_capacity(c->cap, name);
+		if (fg_idarray_resize(&c->masks, sizeof(*c->masks), c->cap, cap, 0) ||
+		    fg_idarray_resize(&c->known, sizeof(*c->known), c->cap, cap, 0))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		c->masks = masks;
-		uint8_t *known = realloc(c->known, cap);
-		if (!known)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		memset(known + c->cap, 0, cap - c->cap);
-		c->known = known;
 		c->cap = cap;
 	}
 	if (!c->known[name]) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
 #include "normalize.h"
 
 #define UNKNOWN UINT32_MAX
@@ -38,15 +39,10 @@ int fg_namemap_get(void *ctx, uint32_t name, uint32_t *out, fg_error *err)
 {
 	fg_namemap *m = ctx;
 	if (name >= m->cap) {
-		uint32_t cap = m->cap ? m->cap : 1024;
-		while (cap <= name)
-			cap *= 2;
-		uint32_t *ids = realloc(m->ids, (size_t)cap * sizeof(*ids));
-		if (!ids)
+		/* UNKNOWN is all ones: fill bytes 0xff. */
+		uint32_t cap = fg_idarray_capacity(m->cap, name);
+		if (fg_idarray_resize(&m->ids, sizeof(*m->ids), m->cap, cap, 0xff))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		for (uint32_t i = m->cap; i < cap; i++)
-			ids[i] = UNKNOWN;
-		m->ids = ids;
 		m->cap = cap;
 	}
 	if (m->ids[name] == UNKNOWN) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
 #include "match.h"
 
 /* The markers, REST first; the bit masks below follow this order. */
@@ -93,24 +94,11 @@ void fg_protocol_reset(fg_protocol *p)
 
 static int grow_names(fg_protocol *p, uint32_t name, fg_error *err)
 {
-	uint32_t cap = p->cap ? p->cap : 256;
-	while (cap <= name)
-		cap *= 2;
-	uint64_t *s = realloc(p->samples, (size_t)cap * sizeof(*s));
-	if (!s)
+	uint32_t cap = fg_idarray_capacity(p->cap, name);
+	if (fg_idarray_resize(&p->samples, sizeof(*p->samples), p->cap, cap, 0) ||
+	    fg_idarray_resize(&p->open, sizeof(*p->open), p->cap, cap, 0) ||
+	    fg_idarray_resize(&p->serving, sizeof(*p->serving), p->cap, cap, 0))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	p->samples = s;
-	uint32_t *o = realloc(p->open, (size_t)cap * sizeof(*o));
-	if (!o)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	p->open = o;
-	uint8_t *v = realloc(p->serving, cap);
-	if (!v)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	p->serving = v;
-	memset(s + p->cap, 0, (size_t)(cap - p->cap) * sizeof(*s));
-	memset(o + p->cap, 0, (size_t)(cap - p->cap) * sizeof(*o));
-	memset(v + p->cap, 0, cap - p->cap);
 	p->cap = cap;
 	return 0;
 }

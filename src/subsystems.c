@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
+
 #define RULE_UNKNOWN UINT16_MAX /* rule cache: not asked yet (FG_RULES_MAX < it) */
 #define EMPTY_KEY UINT64_MAX
 
@@ -152,15 +154,10 @@ static int close_to(fg_subsystems *s, uint32_t d, fg_error *err)
 __attribute__((noinline)) static int name_rule(uint16_t *rule, fg_subsystems *s, uint32_t name, fg_error *err)
 {
 	if (name >= s->names_cap) {
-		uint32_t cap = s->names_cap ? s->names_cap : 1024;
-		while (cap <= name)
-			cap *= 2;
-		uint16_t *r = realloc(s->rule_of, (size_t)cap * sizeof(*r));
-		if (!r)
+		/* RULE_UNKNOWN is all ones: fill bytes 0xff. */
+		uint32_t cap = fg_idarray_capacity(s->names_cap, name);
+		if (fg_idarray_resize(&s->rule_of, sizeof(*s->rule_of), s->names_cap, cap, 0xff))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		for (uint32_t i = s->names_cap; i < cap; i++)
-			r[i] = RULE_UNKNOWN;
-		s->rule_of = r;
 		s->names_cap = cap;
 	}
 	if (s->rule_of[name] == RULE_UNKNOWN) {

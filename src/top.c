@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
+
 #define UNMAPPED UINT32_MAX
 
 struct level {
@@ -47,26 +49,14 @@ void fg_top_free(fg_top *t)
 	free(t);
 }
 
-static int grow(void **p, size_t elem, uint32_t old, uint32_t cap)
-{
-	char *q = realloc(*p, (size_t)cap * elem);
-	if (!q)
-		return -1;
-	memset(q + (size_t)old * elem, 0, (size_t)(cap - old) * elem);
-	*p = q;
-	return 0;
-}
-
 static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 {
 	if (id < t->cap)
 		return 0;
-	uint32_t cap = t->cap ? t->cap : 1024;
-	while (cap <= id)
-		cap *= 2;
-	if (grow((void **)&t->incl, sizeof(*t->incl), t->cap, cap) ||
-	    grow((void **)&t->self, sizeof(*t->self), t->cap, cap) ||
-	    grow((void **)&t->on_path, sizeof(*t->on_path), t->cap, cap))
+	uint32_t cap = fg_idarray_capacity(t->cap, id);
+	if (fg_idarray_resize(&t->incl, sizeof(*t->incl), t->cap, cap, 0) ||
+	    fg_idarray_resize(&t->self, sizeof(*t->self), t->cap, cap, 0) ||
+	    fg_idarray_resize(&t->on_path, sizeof(*t->on_path), t->cap, cap, 0))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	t->cap = cap;
 	return 0;
@@ -75,15 +65,10 @@ static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 __attribute__((noinline)) static int map_name_slow(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
 {
 	if (raw >= t->mapped_cap) {
-		uint32_t cap = t->mapped_cap ? t->mapped_cap : 1024;
-		while (cap <= raw)
-			cap *= 2;
-		uint32_t *m = realloc(t->mapped, (size_t)cap * sizeof(*m));
-		if (!m)
+		/* UNMAPPED is all ones: fill bytes 0xff. */
+		uint32_t cap = fg_idarray_capacity(t->mapped_cap, raw);
+		if (fg_idarray_resize(&t->mapped, sizeof(*t->mapped), t->mapped_cap, cap, 0xff))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		for (uint32_t i = t->mapped_cap; i < cap; i++)
-			m[i] = UNMAPPED;
-		t->mapped = m;
 		t->mapped_cap = cap;
 	}
 	if (t->mapped[raw] == UNMAPPED) {

@@ -13,6 +13,7 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFG_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
 	ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 # The libFuzzer targets (tests/fuzz/run.sh), FG_FUZZ_SECONDS each (default 60,

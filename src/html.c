@@ -228,6 +228,36 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 	return 0;
 }
 
+/* The leading decimal digits at s (at most 7 of them) as a number, eight
+ * bytes at a time without a branch per digit: the numbers of a frame line
+ * are 1 to 7 digits of unpredictable length, and the loop exit mispredicted
+ * on each cost more than the arithmetic.  Reads 8 bytes (the input buffer is
+ * padded for it, FG_INPUT_PADDING).  Sets *len to the digit count, 8 when
+ * there are 8 or more (then *value is unset: the caller loops). */
+static inline uint64_t swar_digits(const char *s, int *len)
+{
+	uint64_t chunk;
+	memcpy(&chunk, s, 8);
+	uint64_t v = chunk - UINT64_C(0x3030303030303030);
+	/* A byte is a digit when c - '0' <= 9: no high bit in it nor in
+	 * c - '0' + 0x76.  Borrows only spill past the first non-digit. */
+	uint64_t nondigit = ((v + UINT64_C(0x7676767676767676)) | v) & UINT64_C(0x8080808080808080);
+	if (!nondigit) {
+		*len = 8;
+		return 0;
+	}
+	int n = __builtin_ctzll(nondigit) >> 3;
+	*len = n;
+	if (n == 0)
+		return 0;
+	/* Shift the digits to the top, zeros (digit 0) below, then combine
+	 * pairs, quads and octets. */
+	v <<= 64 - 8 * n;
+	v = ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
+	v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
+	return ((v & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
+}
+
 /* Parses "N,N,...,N)" at s and sets *after past the ')': the hot loop of a
  * 3.x+ file, so no bounds checks (the caller's line ends in '\0' or '\n', and
  * 19 digits always fit in 64 bits).  Returns the count, -1 when malformed,
@@ -236,15 +266,24 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 {
 	int n = 0;
 	for (;;) {
-		unsigned d = (unsigned)(*s - '0');
-		if (d > 9)
+		int len;
+		uint64_t v = swar_digits(s, &len);
+		if (len == 0)
 			return *s == '-' ? -2 : -1;
-		uint64_t v = d;
-		const char *first = s;
-		while ((d = (unsigned)(*++s - '0')) <= 9)
-			v = v * 10 + d;
-		if (s - first > 19)
-			return -1; /* may have wrapped: refuse rather than guess */
+		if (len < 8) {
+			s += len;
+		} else {
+			/* Eight digits or more: rare, the plain way. */
+			const char *first = s;
+			unsigned d;
+			v = 0;
+			while ((d = (unsigned)(*s - '0')) <= 9) {
+				v = v * 10 + d;
+				s++;
+			}
+			if (s - first > 19)
+				return -1; /* may have wrapped: refuse rather than guess */
+		}
 		args[n++] = v;
 		if (*s == ',' && n < MAX_COUNTERS) {
 			s++;

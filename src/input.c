@@ -9,6 +9,10 @@
 #include <zlib.h>
 
 #define BUF_INITIAL (256u << 10)
+/* Bytes after the buffer's capacity: the '\n' sentinel (or a last line's
+ * '\0'), then zeros, so that a reader may load 8 bytes at any position of a
+ * line without running off the allocation (FG_INPUT_PADDING). */
+#define BUF_EXTRA (1 + FG_INPUT_PADDING)
 #define RAW_SIZE (128u << 10)
 
 struct fg_input {
@@ -47,7 +51,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
 	in->nul_at = UINT64_MAX;
 	in->cap = BUF_INITIAL;
-	in->buf = malloc(in->cap + 1);
+	in->buf = calloc(1, in->cap + BUF_EXTRA);
 	in->raw = malloc(RAW_SIZE);
 	if (!in->buf || !in->raw) {
 		fg_input_free(in);
@@ -181,9 +185,10 @@ static int fill(fg_input *in, fg_error *err)
 	if (in->end == in->cap) {
 		/* One line fills the whole buffer: grow (bounded by --max-size). */
 		size_t cap = in->cap * 2;
-		char *b = realloc(in->buf, cap + 1);
+		char *b = realloc(in->buf, cap + BUF_EXTRA);
 		if (!b)
 			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory (a line of %zu bytes)", in->cap);
+		memset(b + in->cap, 0, cap - in->cap + BUF_EXTRA);
 		in->buf = b;
 		in->cap = cap;
 	}
@@ -286,7 +291,7 @@ int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err)
 		if (in->start == in->end)
 			return 0;
 		in->missing_newline = true;
-		nl = in->buf + in->end; /* buf has cap + 1 bytes: room for this */
+		nl = in->buf + in->end; /* the sentinel's byte: room for the '\0' */
 	}
 	size_t s = in->start, e = (size_t)(nl - in->buf);
 	in->line_no++;

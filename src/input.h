@@ -13,6 +13,10 @@
 
 #include "error.h"
 
+/* A line (from fg_input_line or the window) may be read this many bytes past
+ * its end: word-at-a-time parsers need no bounds check. */
+#define FG_INPUT_PADDING 8
+
 /* Default cap on the decompressed input: 4 GiB. */
 #define FG_INPUT_DEFAULT_MAX_SIZE (UINT64_C(4) << 30)
 

@@ -25,6 +25,9 @@ struct parser {
 
 	uint32_t *cpool;       /* cpool index -> name id */
 	size_t ncpool, cpool_cap;
+	/* cpool[i] == i: the usual case (the table is interned first, in order,
+	 * into fresh names), which spares the hot loop a load per frame. */
+	bool cpool_identity;
 	char *prev;            /* the previous full cpool string */
 	size_t prev_len, prev_cap;
 
@@ -224,6 +227,7 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 	if (p->ncpool == 0)
 		memcpy(p->prev, "all", 3); /* the JS unpack() chains from 'all' */
 	p->prev_len = full_len;
+	p->cpool_identity = p->cpool_identity && id == p->ncpool;
 	p->cpool[p->ncpool++] = id;
 	return 0;
 }
@@ -335,7 +339,8 @@ __attribute__((always_inline)) static inline int frame_call(struct parser *p, ch
 	p->level0 = level;
 	p->left0 += dx;
 	p->width0 = width;
-	return emit(p, level, p->left0, width, p->cpool[key >> 3], (uint8_t)(key & 7));
+	uint32_t name = p->cpool_identity ? (uint32_t)(key >> 3) : p->cpool[key >> 3];
+	return emit(p, level, p->left0, width, name, (uint8_t)(key & 7));
 }
 
 /* A frame-block line read the slow way (NUL-terminated). */
@@ -561,7 +566,8 @@ static void header_line(struct parser *p, const char *line, size_t len)
 int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frame_fn fn, void *ctx,
 		 fg_error *err)
 {
-	struct parser p = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err };
+	struct parser p = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
+			    .cpool_identity = true };
 	char *line;
 	size_t len;
 	int rc;

@@ -77,7 +77,6 @@ void fg_matcher_free(fg_matcher *m)
 	}
 	free(m->lengths);
 	free(m->cache.masks);
-	free(m->cache.known);
 	free(m->scratch);
 	free(m);
 }
@@ -114,12 +113,11 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 	fg_match_cache *c = &m->cache;
 	if (name >= c->cap) {
 		uint32_t cap = fg_idarray_capacity(c->cap, name);
-		if (fg_idarray_resize(&c->masks, sizeof(*c->masks), c->cap, cap, 0) ||
-		    fg_idarray_resize(&c->known, sizeof(*c->known), c->cap, cap, 0))
+		if (fg_idarray_resize(&c->masks, sizeof(*c->masks), c->cap, cap, 0))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		c->cap = cap;
 	}
-	if (!c->known[name]) {
+	if (!(c->masks[name] & FG_MATCH_KNOWN)) {
 		const char *s = fg_names_get(names, name);
 		size_t len = fg_names_length(names, name);
 		uint64_t bits = test_string(m, s, len);
@@ -136,9 +134,8 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 			if (nl != len || memcmp(m->scratch, s, len))
 				bits |= test_string(m, m->scratch, nl);
 		}
-		c->masks[name] = bits;
-		c->known[name] = 1;
+		c->masks[name] = bits | FG_MATCH_KNOWN;
 	}
-	*mask = c->masks[name];
+	*mask = c->masks[name] & ~FG_MATCH_KNOWN;
 	return 0;
 }

@@ -15,7 +15,8 @@
 #include "error.h"
 #include "names.h"
 
-#define FG_MATCH_MAX_PATTERNS 64
+/* Pattern i is bit i of a mask; bit 63 marks a cached answer. */
+#define FG_MATCH_MAX_PATTERNS 63
 
 typedef struct fg_match_options {
 	bool regex; /* POSIX ERE instead of substring; default false */
@@ -35,18 +36,21 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 /* The answers computed so far, by name id: what a per-frame loop reads
  * inline (fg_matcher_lookup) instead of calling fg_matcher_test. */
 typedef struct fg_match_cache {
-	uint64_t *masks;
-	uint8_t *known;   /* masks[id] is valid when known[id] */
+	uint64_t *masks;  /* by name id: the answer | FG_MATCH_KNOWN once computed, else 0 */
 	uint32_t cap;
 } fg_match_cache;
+
+#define FG_MATCH_KNOWN (UINT64_C(1) << 63)
 
 const fg_match_cache *fg_matcher_cache(const fg_matcher *m);
 
 static inline int fg_matcher_lookup(uint64_t *mask, fg_matcher *m, const fg_match_cache *cache,
 				    const fg_names *names, uint32_t name, fg_error *err)
 {
-	if (name < cache->cap && cache->known[name]) {
-		*mask = cache->masks[name];
+	/* One load per frame: the answer and its "known" bit share a word. */
+	uint64_t cached = name < cache->cap ? cache->masks[name] : 0;
+	if (cached & FG_MATCH_KNOWN) {
+		*mask = cached & ~FG_MATCH_KNOWN;
 		return 0;
 	}
 	return fg_matcher_test(mask, m, names, name, err);

@@ -179,18 +179,23 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	return rc;
 }
 
+/* Reads an opened input and closes it; errors name the input. */
+static int read_and_close(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+			  fg_frame_fn fn, void *ctx, fg_error *err)
+{
+	int rc = read_input(info, in, names, opts, fn, ctx, err);
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
+	fg_input_free(in);
+	return rc;
+}
+
 int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names, const fg_read_options *opts,
 		    fg_frame_fn fn, void *ctx, fg_error *err)
 {
 	fg_input *in;
 	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
-	if (rc)
-		return rc;
-	rc = read_input(info, in, names, opts, fn, ctx, err);
-	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
-	fg_input_free(in);
-	return rc;
+	return rc ? rc : read_and_close(info, in, names, opts, fn, ctx, err);
 }
 
 int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
@@ -199,11 +204,5 @@ int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, 
 {
 	fg_input *in;
 	int rc = fg_input_open_memory(&in, data, len, name, opts ? opts->max_size : 0, err);
-	if (rc)
-		return rc;
-	rc = read_input(info, in, names, opts, fn, ctx, err);
-	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
-	fg_input_free(in);
-	return rc;
+	return rc ? rc : read_and_close(info, in, names, opts, fn, ctx, err);
 }

@@ -72,8 +72,10 @@ bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, c
 	}
 }
 
-int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd)
+int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd, int argc, char **argv)
 {
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	if (!o->frame)
 		return cli_usage_error(cmd, "--frame PATTERN is required");
 	if (!o->have_threshold)

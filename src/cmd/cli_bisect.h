@@ -79,9 +79,9 @@ enum {
  * none of them.  *status is set to 2 on a malformed argument. */
 bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, const char *cmd, int *status);
 
-/* --frame and --threshold given, at most one source: 0, else 2 with a
- * message. */
-int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd);
+/* No argument left after the options (argv[optind..]), --frame and
+ * --threshold given, at most one source: 0, else 2 with a message. */
+int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd, int argc, char **argv);
 
 /* The verdict and fetch options the command line gives; vo->fetch points to
  * fo. */

@@ -241,12 +241,10 @@ int cmd_bisect(int argc, char **argv)
 		if (opt != CLI_OPT_JSON && !forward_option(&fw, opt, optarg))
 			status = 1;
 	}
-	if (!status && optind < argc)
-		status = cli_usage_error("bisect", "unexpected argument '%s'", argv[optind]);
+	if (!status)
+		status = cli_bisect_check(&o, "bisect", argc, argv);
 	if (!status && (!good || !bad))
 		status = cli_usage_error("bisect", "--good REV and --bad REV are required");
-	if (!status)
-		status = cli_bisect_check(&o, "bisect");
 	if (!status && selflen <= 0)
 		status = cli_usage_error("bisect", "cannot find this program's path in /proc/self/exe");
 	if (status) {

@@ -196,10 +196,8 @@ int cmd_days(int argc, char **argv)
 		default: status = cli_usage_error("days", "unknown option"); break;
 		}
 	}
-	if (!status && optind < argc)
-		status = cli_usage_error("days", "unexpected argument '%s'", argv[optind]);
 	if (!status)
-		status = cli_bisect_check(&o, "days");
+		status = cli_bisect_check(&o, "days", argc, argv);
 	if (status)
 		return status;
 

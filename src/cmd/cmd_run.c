@@ -49,10 +49,8 @@ int cmd_run(int argc, char **argv)
 		}
 		status = cli_usage_error("run", "unknown option");
 	}
-	if (!status && optind < argc)
-		status = cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
 	if (!status)
-		status = cli_bisect_check(&o, "run");
+		status = cli_bisect_check(&o, "run", argc, argv);
 	if (status)
 		return RUN_CONFIG_ERROR;
 

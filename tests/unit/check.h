@@ -20,9 +20,10 @@ static int check_count;
 #define CHECK_STR(actual, expected) do { \
 	const char *a_ = (actual), *e_ = (expected); \
 	check_count++; \
-	if (!a_ || strcmp(a_, e_)) { \
+	if (!a_ || !e_ || strcmp(a_, e_)) { \
 		check_failures++; \
-		fprintf(stderr, "%s:%d: expected\n---\n%s\n--- got\n%s\n---\n", __FILE__, __LINE__, e_, \
+		fprintf(stderr, "%s:%d: expected\n---\n%s\n--- got\n%s\n---\n", __FILE__, __LINE__, \
+			e_ ? e_ : "(null)", \
 			a_ ? a_ : "(null)"); \
 	} \
 } while (0)

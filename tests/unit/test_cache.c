@@ -11,20 +11,12 @@
 #include <zlib.h>
 
 #include "cache.h"
+#include "check.h"
+#include "gzip_bytes.h"
 #include "sha256.h"
 
-static int failures;
 static char tmp[256];
 static pid_t parent;
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, \
-			        __func__, #cond);                                         \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
 
 static void cleanup(void)
 {
@@ -69,20 +61,6 @@ static void write_file(const char *path, const void *data, size_t len)
 	FILE *f = fopen(path, "wb");
 	fwrite(data, 1, len, f);
 	fclose(f);
-}
-
-static size_t gzip_bytes(unsigned char *out, size_t cap, const char *text)
-{
-	z_stream zs = { 0 };
-	deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-	zs.next_in = (unsigned char *)text;
-	zs.avail_in = (uInt)strlen(text);
-	zs.next_out = out;
-	zs.avail_out = (uInt)cap;
-	deflate(&zs, Z_FINISH);
-	size_t n = cap - zs.avail_out;
-	deflateEnd(&zs);
-	return n;
 }
 
 static int count_dir(const char *dir, bool *stray)
@@ -221,8 +199,8 @@ static void test_entries(void)
 
 	/* Gzip bytes are stored as they are; two members are fine. */
 	unsigned char gz[512];
-	size_t n1 = gzip_bytes(gz, sizeof(gz), "first member\n");
-	size_t n2 = gzip_bytes(gz + n1, sizeof(gz) - n1, "second member\n");
+	size_t n1 = gzip_bytes(gz, sizeof(gz), "first member\n", 13);
+	size_t n2 = gzip_bytes(gz + n1, sizeof(gz) - n1, "second member\n", 14);
 	CHECK(fill(&path, cache, "http://h/gz", gz, n1 + n2, &err) == 0);
 	char *stored = path ? slurp(path, &len) : NULL;
 	CHECK(stored && len == n1 + n2 && !memcmp(stored, gz, len));
@@ -355,7 +333,7 @@ int main(void)
 	test_entries();
 	test_concurrent_commits();
 
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	if (check_failures)
+		fprintf(stderr, "%d check(s) failed\n", check_failures);
+	return check_failures ? 1 : 0;
 }

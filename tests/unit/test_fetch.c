@@ -16,21 +16,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "check.h"
 #include "fetch.h"
 
-static int failures;
 static pid_t server = -1, parent;
 static int port;
 static char tmp[256], docroot[300];
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, \
-			        __func__, #cond);                                         \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
 
 static void stop_server(void)
 {
@@ -858,7 +849,7 @@ int main(void)
 	test_cache_secrets();
 
 	curl_global_cleanup();
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	if (check_failures)
+		fprintf(stderr, "%d check(s) failed\n", check_failures);
+	return check_failures ? 1 : 0;
 }

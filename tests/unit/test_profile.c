@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "gzip_bytes.h"
 #include "html.h"
 #include "profile.h"
 
@@ -241,20 +242,6 @@ static void test_reversed_html(void)
 	/* Leaf-first paths leaf;mid (1) and leaf;root;mid (2) are the stacks
 	 * mid;leaf and mid;root;leaf. */
 	CHECK_STR(r, "0 all 3 3\n1 mid 3 3\n2 leaf 3 1\n2 root 3 2\n3 leaf 3 2\n");
-}
-
-static size_t gzip_bytes(unsigned char *dst, size_t cap, const char *src, size_t len)
-{
-	z_stream z = { 0 };
-	deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-	z.next_in = (unsigned char *)src;
-	z.avail_in = (uInt)len;
-	z.next_out = dst;
-	z.avail_out = (uInt)cap;
-	deflate(&z, Z_FINISH);
-	size_t n = z.total_out;
-	deflateEnd(&z);
-	return n;
 }
 
 static void test_gzip(void)

@@ -9,6 +9,7 @@
 
 #include "../fuzz/fuzz_analyses.h"
 #include "check.h"
+#include "gzip_bytes.h"
 
 static int ignore_frame(void *ctx, const fg_frame *f, fg_error *err)
 {
@@ -36,20 +37,6 @@ static const char *read_bytes(const void *data, size_t len)
 static const char *read_str(const char *text)
 {
 	return read_bytes(text, strlen(text));
-}
-
-static size_t gzip_bytes(unsigned char *dst, size_t cap, const void *src, size_t len)
-{
-	z_stream z = { 0 };
-	deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-	z.next_in = (unsigned char *)src;
-	z.avail_in = (uInt)len;
-	z.next_out = dst;
-	z.avail_out = (uInt)cap;
-	deflate(&z, Z_FINISH);
-	size_t n = z.total_out;
-	deflateEnd(&z);
-	return n;
 }
 
 static void test_sum_overflow_message(void)

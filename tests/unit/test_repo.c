@@ -6,28 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "repo.h"
 
-static int failures;
 static char tmp[] = "/tmp/fg-test-repo-XXXXXX";
-
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
-
-#define CHECK_STR(a, b)                                                                   \
-	do {                                                                              \
-		const char *a_ = (a), *b_ = (b);                                          \
-		if (!a_ || !b_ || strcmp(a_, b_)) {                                       \
-			fprintf(stderr, "%s:%d: '%s' != '%s'\n", __FILE__, __LINE__,      \
-			        a_ ? a_ : "(null)", b_ ? b_ : "(null)");                  \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
 
 /* Runs a shell command in the temporary folder; aborts the test on failure
  * since everything after depends on the repository it builds. */
@@ -107,7 +89,7 @@ static fg_repo *open_at(const char *rel)
 	fg_error_clear(&err);
 	if (fg_repo_open(&repo, path, &err)) {
 		fprintf(stderr, "cannot open %s: %s\n", path, err.message);
-		failures++;
+		check_failures++;
 	}
 	return repo;
 }
@@ -374,9 +356,9 @@ int main(void)
 	fg_repo_free(repo);
 	test_config();
 
-	if (!failures)
+	if (!check_failures)
 		sh("cd ..; rm -rf '%s'", tmp);
 	else
-		fprintf(stderr, "%d check(s) failed; the repository is in %s\n", failures, tmp);
-	return failures ? 1 : 0;
+		fprintf(stderr, "%d check(s) failed; the repository is in %s\n", check_failures, tmp);
+	return check_failures ? 1 : 0;
 }

@@ -5,28 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "fetch.h"
 #include "runs.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
-
-#define CHECK_STR(a, b)                                                                   \
-	do {                                                                              \
-		const char *a_ = (a), *b_ = (b);                                          \
-		if (!a_ || !b_ || strcmp(a_, b_)) {                                       \
-			fprintf(stderr, "%s:%d: '%s' != '%s'\n", __FILE__, __LINE__,      \
-			        a_ ? a_ : "(null)", b_ ? b_ : "(null)");                  \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
 
 static fg_runs *parse(const char *text, const char *base)
 {
@@ -35,7 +17,7 @@ static fg_runs *parse(const char *text, const char *base)
 	fg_error_clear(&err);
 	if (fg_runs_parse_buffer(&runs, text, strlen(text), base, &err)) {
 		fprintf(stderr, "unexpected error: %s: %s\n", err.source, err.message);
-		failures++;
+		check_failures++;
 	}
 	return runs;
 }
@@ -53,7 +35,7 @@ static void parse_fails(const char *text, int code, const char *source, const ch
 	CHECK_STR(err.source, source);
 	if (!strstr(err.message, message)) {
 		fprintf(stderr, "message '%s' lacks '%s'\n", err.message, message);
-		failures++;
+		check_failures++;
 	}
 }
 
@@ -218,7 +200,7 @@ static fg_runs_selection *select_ok(const fg_runs *runs, const fg_runs_filter *f
 	fg_error_clear(&err);
 	if (fg_runs_select(&sel, runs, f, &err)) {
 		fprintf(stderr, "unexpected error: %s: %s\n", err.source, err.message);
-		failures++;
+		check_failures++;
 	}
 	return sel;
 }
@@ -333,7 +315,7 @@ static const fg_runs_run *find(const fg_runs_selection *sel, const char *commit)
 	fg_error_clear(&err);
 	if (fg_runs_selection_find(&r, sel, commit, &err)) {
 		fprintf(stderr, "unexpected error: %s\n", err.message);
-		failures++;
+		check_failures++;
 	}
 	return r;
 }
@@ -401,8 +383,8 @@ int main(void)
 	test_load();
 	test_filters();
 	test_find();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_failures) {
+		fprintf(stderr, "%d check(s) failed\n", check_failures);
 		return 1;
 	}
 	return 0;

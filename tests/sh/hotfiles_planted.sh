@@ -6,15 +6,7 @@
 # frames that have no file.  Every answer is checked against git itself.
 set -euo pipefail
 
-: "${FGBISECT:?FGBISECT must name the fgbisect binary}"
-command -v git >/dev/null || { echo "SKIP: git not found"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: jq not found"; exit 77; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/../git_lib.sh"
 
 repo="$tmp/repo"
 git init -q -b main "$repo"

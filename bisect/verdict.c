@@ -22,7 +22,8 @@ struct fg_verdict_judge {
 	fg_protocol *detector;
 };
 
-static const char *const aggregate_names[] = { "median", "mean", "min", "max" };
+static const char *const aggregate_names[] = { "pooled", "median", "mean", "min", "max" };
+static const char *const basis_names[] = { "input", "interval", "nodes", "margin", "point" };
 
 bool fg_aggregate_parse(enum fg_aggregate *out, const char *name)
 {
@@ -39,14 +40,24 @@ const char *fg_aggregate_name(enum fg_aggregate a)
 	return aggregate_names[a];
 }
 
+const char *fg_verdict_basis_name(enum fg_verdict_basis basis)
+{
+	return basis_names[basis];
+}
+
 void fg_verdict_options_init(fg_verdict_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->margin = -1;
-	opts->aggregate = FG_AGGREGATE_MEDIAN;
-	opts->min_samples = 1000;
+	opts->noise = -1;
+	opts->aggregate = FG_AGGREGATE_POOLED;
 	opts->event = "cpu";
 	fg_read_options_init(&opts->read);
+}
+
+double fg_verdict_noise(const fg_verdict_options *opts)
+{
+	return opts->noise >= 0 ? opts->noise : FG_VERDICT_NOISE_FRACTION * opts->threshold;
 }
 
 const char *fg_verdict_name(enum fg_verdict_kind kind)
@@ -136,29 +147,6 @@ static int judge_frame(void *ctx, const fg_frame *frame, fg_error *err)
 	return rc ? rc : fg_protocol_frame(j->detector, frame, err);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The aggregate of n > 0 shares (sorted in place). */
-static double aggregate(double *shares, size_t n, enum fg_aggregate how)
-{
-	qsort(shares, n, sizeof(*shares), cmp_double);
-	double sum = 0;
-	switch (how) {
-	case FG_AGGREGATE_MIN: return shares[0];
-	case FG_AGGREGATE_MAX: return shares[n - 1];
-	case FG_AGGREGATE_MEAN:
-		for (size_t i = 0; i < n; i++)
-			sum += shares[i];
-		return sum / (double)n;
-	default:
-		return n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
-	}
-}
-
 static void skip(fg_verdict *v, const char *source, const char *message)
 {
 	v->kind = FG_VERDICT_SKIP;
@@ -222,23 +210,141 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	return 0;
 }
 
-static void decide(fg_verdict *v, const fg_verdict_options *o, double *shares, size_t n)
+const char *fg_verdict_profile_label(const fg_verdict_profile *p)
 {
-	v->share = aggregate(shares, n, o->aggregate);
-	fg_wilson95(&v->lo, &v->hi, v->samples, v->total);
-	double distance = fabs(v->share - o->threshold);
-	if (o->margin >= 0 && distance < o->margin) {
+	if (p->node)
+		return p->node;
+	const char *slash = strrchr(p->source, '/');
+	return slash && slash[1] ? slash + 1 : p->source;
+}
+
+/* A standardised residual this large happens by sampling less than once in
+ * a thousand (two-sided). */
+#define DISAGREEMENT_Z 3.29
+
+/* Over-dispersion of the profiles' counts, and the node that disagrees. */
+static void dispersion(fg_verdict *v)
+{
+	uint64_t k[64], n[64];
+	uint64_t *kk = v->nprofiles <= 64 ? k : malloc(v->nprofiles * sizeof(*kk));
+	uint64_t *nn = v->nprofiles <= 64 ? n : malloc(v->nprofiles * sizeof(*nn));
+	fg_dispersion d = { .chi2 = 0, .phi = 1, .worst = SIZE_MAX };
+	if (kk && nn) {
+		for (size_t i = 0; i < v->nprofiles; i++) {
+			kk[i] = v->profiles[i].samples;
+			nn[i] = v->profiles[i].total;
+		}
+		fg_overdispersion(&d, kk, nn, v->nprofiles);
+	}
+	if (kk != k)
+		free(kk);
+	if (nn != n)
+		free(nn);
+	v->phi = d.phi;
+	/* With two nodes both residuals are the same size: neither can be
+	 * named. */
+	v->disagreeing = v->nprofiles >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? d.worst : SIZE_MAX;
+}
+
+/* "; broker-2 7.10% disagrees with the others (2.51%)" or "". */
+static void disagreement(char *out, size_t size, const fg_verdict *v)
+{
+	out[0] = '\0';
+	if (v->disagreeing == SIZE_MAX)
+		return;
+	const fg_verdict_profile *p = &v->profiles[v->disagreeing];
+	snprintf(out, size, "%s %.2f%% disagrees with the other nodes (%.2f%%, phi %.1f)", fg_verdict_profile_label(p),
+	         p->share, fg_percent(v->samples - p->samples, v->total - p->total), v->phi);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The point aggregate of the profiles' shares. */
+static double point_share(const fg_verdict *v, enum fg_aggregate how)
+{
+	double few[64], *shares = v->nprofiles <= 64 ? few : malloc(v->nprofiles * sizeof(*shares));
+	if (!shares)
+		return v->pooled;
+	size_t n = v->nprofiles;
+	for (size_t i = 0; i < n; i++)
+		shares[i] = v->profiles[i].share;
+	qsort(shares, n, sizeof(*shares), cmp_double);
+	double sum = 0, r;
+	switch (how) {
+	case FG_AGGREGATE_MIN: r = shares[0]; break;
+	case FG_AGGREGATE_MAX: r = shares[n - 1]; break;
+	case FG_AGGREGATE_MEAN:
+		for (size_t i = 0; i < n; i++)
+			sum += shares[i];
+		r = sum / (double)n;
+		break;
+	default: r = n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2; break;
+	}
+	if (shares != few)
+		free(shares);
+	return r;
+}
+
+static void decide_point(fg_verdict *v, const fg_verdict_options *o)
+{
+	const char *name = fg_aggregate_name(o->aggregate);
+	v->share = point_share(v, o->aggregate);
+	if (o->margin >= 0 && fabs(v->share - o->threshold) < o->margin) {
 		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% is within the margin %g of the threshold %g%%",
-		         fg_aggregate_name(o->aggregate), v->share, o->margin, o->threshold);
+		         name, v->share, o->margin, o->threshold);
 		v->kind = FG_VERDICT_SKIP;
-	} else if (v->share >= o->threshold) {
-		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% >= threshold %g%%",
-		         fg_aggregate_name(o->aggregate), v->share, o->threshold);
-		v->kind = FG_VERDICT_SLOW;
-	} else {
-		snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% < threshold %g%%",
-		         fg_aggregate_name(o->aggregate), v->share, o->threshold);
+		v->basis = FG_BASIS_MARGIN;
+		return;
+	}
+	v->kind = v->share >= o->threshold ? FG_VERDICT_SLOW : FG_VERDICT_FAST;
+	v->basis = FG_BASIS_POINT;
+	snprintf(v->reason, sizeof(v->reason), "%s share %.2f%% %s threshold %g%%", name, v->share,
+	         v->kind == FG_VERDICT_SLOW ? ">=" : "<", o->threshold);
+}
+
+void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
+{
+	double margin = o->margin >= 0 ? o->margin : 0, t = o->threshold;
+	v->pooled = v->share = fg_percent(v->samples, v->total);
+	v->aggregate = o->aggregate;
+	fg_wilson95(&v->lo, &v->hi, v->samples, v->total);
+	dispersion(v);
+	v->noise = fg_verdict_noise(o);
+	v->noise_given = o->noise >= 0;
+	fg_share_interval(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise);
+	if (o->aggregate != FG_AGGREGATE_POOLED) {
+		decide_point(v, o);
+		return;
+	}
+	char nodes[256];
+	disagreement(nodes, sizeof(nodes), v);
+	const char *sep = nodes[0] ? "; " : "";
+	double lo = v->interval_lo, hi = v->interval_hi;
+	v->basis = FG_BASIS_INTERVAL;
+	if (hi < t - margin) {
 		v->kind = FG_VERDICT_FAST;
+		snprintf(v->reason, sizeof(v->reason), "the whole interval is below %g%%%s%s", t, sep, nodes);
+	} else if (lo >= t + margin) {
+		v->kind = FG_VERDICT_SLOW;
+		snprintf(v->reason, sizeof(v->reason), "the whole interval is at or above %g%%%s%s", t, sep, nodes);
+	} else if (margin > 0 && (hi < t || lo >= t)) {
+		v->kind = FG_VERDICT_SKIP;
+		v->basis = FG_BASIS_MARGIN;
+		snprintf(v->reason, sizeof(v->reason), "the interval %.2f-%.2f%% is within the margin %g of the "
+		         "threshold %g%%%s%s", lo, hi, o->margin, t, sep, nodes);
+	} else if (nodes[0]) {
+		v->kind = FG_VERDICT_SKIP;
+		v->basis = FG_BASIS_NODES;
+		snprintf(v->reason, sizeof(v->reason), "%s: the interval %.2f-%.2f%% holds the threshold %g%%", nodes,
+		         lo, hi, t);
+	} else {
+		v->kind = FG_VERDICT_SKIP;
+		snprintf(v->reason, sizeof(v->reason), "cannot tell: the interval %.2f-%.2f%% holds the threshold %g%%",
+		         lo, hi, t);
 	}
 }
 
@@ -266,8 +372,7 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		return rc;
 	const char **sources = calloc(n ? n : 1, sizeof(*sources));
 	fg_fetch_result *fetched = calloc(n ? n : 1, sizeof(*fetched));
-	double *shares = calloc(n ? n : 1, sizeof(*shares));
-	if (!sources || !fetched || !shares) {
+	if (!sources || !fetched) {
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		goto out;
 	}
@@ -323,17 +428,15 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 			snprintf(err->source, sizeof(err->source), "%s", p->source);
 			goto out;
 		}
-		shares[i] = p->share;
 		v->samples += p->samples;
 		v->total += p->total;
 	}
-	decide(v, &j->opts, shares, n);
+	fg_verdict_decide(v, &j->opts);
 out:
 	for (size_t i = 0; fetched && i < n; i++)
 		fg_fetch_result_clear(&fetched[i]);
 	free(fetched);
 	free(sources);
-	free(shares);
 	if (rc) {
 		fg_verdict_free(v);
 		return rc;

@@ -5,7 +5,15 @@
  * A judge holds what every verdict of a bisection shares (the interned
  * names, the compiled pattern, the share and protocol analyses); each call
  * fetches the profiles of one build in parallel, streams each into the
- * analyses, aggregates the per-profile shares and decides.
+ * analyses and decides (fg_verdict_decide).
+ *
+ * The decision (docs/bisect.md, "The decision"): the pooled share of the
+ * build's profiles and a 95% interval that covers sampling (Wilson), the
+ * disagreement of the nodes beyond sampling (the interval of the counts
+ * divided by the over-dispersion phi) and the run-to-run noise all nodes
+ * of a run share (--noise, added in quadrature).  Fast when the whole
+ * interval is below the threshold, slow when it is at or above it, else a
+ * skip that says so.
  *
  * What is wrong with one build (no run for it, a failed download, an
  * unreadable or truncated profile, too few samples, a protocol that
@@ -30,20 +38,33 @@
 
 enum fg_verdict_kind { FG_VERDICT_FAST, FG_VERDICT_SLOW, FG_VERDICT_SKIP };
 
-/* How the shares of a build's profiles make one share. */
-enum fg_aggregate { FG_AGGREGATE_MEDIAN, FG_AGGREGATE_MEAN, FG_AGGREGATE_MIN, FG_AGGREGATE_MAX };
+/* How the shares of a build's profiles make one share.  POOLED (matching
+ * samples of all profiles / all samples) is decided with its interval; the
+ * others are the per-profile shares' median, mean, min or max compared with
+ * the threshold as points (no interval: near the threshold they can be
+ * confidently wrong; kept for users who want them). */
+enum fg_aggregate { FG_AGGREGATE_POOLED, FG_AGGREGATE_MEDIAN, FG_AGGREGATE_MEAN, FG_AGGREGATE_MIN,
+	FG_AGGREGATE_MAX };
 
-/* "median", "mean", "min", "max" → *out; false for anything else. */
+/* "pooled", "median", "mean", "min", "max" → *out; false for anything else. */
 bool fg_aggregate_parse(enum fg_aggregate *out, const char *name);
 const char *fg_aggregate_name(enum fg_aggregate a);
 
 typedef struct fg_verdict_options {
 	const char *pattern;         /* the frame pattern (required) */
 	fg_match_options match;      /* substring, not raw (fg_match_options zeroed) */
-	double threshold;            /* percent: slow when the aggregate is at or above it (required) */
-	double margin;               /* -1: none; else skip when |aggregate - threshold| < margin */
-	enum fg_aggregate aggregate; /* median */
-	uint64_t min_samples;        /* 1000: a profile with fewer samples makes the build a skip */
+	double threshold;            /* percent: slow when the share is at or above it (required) */
+	/* -1: none.  Points added on both sides of the interval (or of the
+	 * share, for a point aggregate): what is not clear of the threshold by
+	 * the margin is a skip. */
+	double margin;
+	enum fg_aggregate aggregate; /* pooled */
+	/* Run-to-run noise, the standard deviation of a run's share around the
+	 * build's true share in percentage points, shared by all nodes of the
+	 * run (a day's load, the machine): -1 means the default,
+	 * FG_VERDICT_NOISE_FRACTION of the threshold. */
+	double noise;
+	uint64_t min_samples;        /* 0: none; a profile with fewer samples makes the build a skip */
 	/* NULL: the protocol the bisection is about (--protocol), expected of
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles. */
@@ -58,6 +79,13 @@ typedef struct fg_verdict_options {
 } fg_verdict_options;
 
 void fg_verdict_options_init(fg_verdict_options *opts);
+
+/* The default noise: 6% of the threshold (0.24 points at a 4% threshold),
+ * above the 5% the real Zeebe daily series show (docs/bisect.md). */
+#define FG_VERDICT_NOISE_FRACTION 0.06
+
+/* The noise opts gives, in points: opts->noise, or the default. */
+double fg_verdict_noise(const fg_verdict_options *opts);
 
 /* One profile to judge. */
 typedef struct fg_verdict_input {
@@ -82,13 +110,41 @@ typedef struct fg_verdict_profile {
 	char warning[256];     /* a fetch warning (unusable cache) or a reader's caution, or "" */
 } fg_verdict_profile;
 
+/* What a verdict rests on. */
+enum fg_verdict_basis {
+	FG_BASIS_INPUT,    /* skip: an input could not be used (the reason says which and why) */
+	FG_BASIS_INTERVAL, /* the interval is below the threshold, at or above it, or holds it (skip) */
+	FG_BASIS_NODES,    /* skip: the interval holds the threshold and a node disagrees with the others */
+	FG_BASIS_MARGIN,   /* skip: the interval (or the point share) is within --margin of the threshold */
+	FG_BASIS_POINT,    /* --aggregate median|mean|min|max: the share alone against the threshold */
+};
+
+/* "input", "interval", "nodes", "margin", "point". */
+const char *fg_verdict_basis_name(enum fg_verdict_basis basis);
+
+/* A profile's name in messages: its node, else its file name. */
+const char *fg_verdict_profile_label(const fg_verdict_profile *p);
+
 typedef struct fg_verdict {
 	enum fg_verdict_kind kind;
+	enum fg_verdict_basis basis;
 	char reason[1600];     /* one line: why (the comparison, or what made it a skip) */
 	char commit[41];       /* the build's commit as known (full id when a repository gave it) */
 	char date[11];         /* the run's date, or the commit's date; "" when unknown */
-	double share;          /* the aggregate, percent; 0 when no profile was read */
-	double lo, hi;         /* the 95% Wilson interval of the pooled counts */
+	/* The share the decision used, percent: the pooled share, or the
+	 * --aggregate of the profiles' shares; 0 when no profile was read. */
+	double share;
+	enum fg_aggregate aggregate; /* how share was made */
+	double pooled;         /* the pooled share, percent */
+	double lo, hi;         /* the 95% Wilson interval of the pooled counts (sampling only) */
+	double interval_lo, interval_hi; /* the interval the decision used (fg_share_interval) */
+	double phi;            /* over-dispersion of the nodes' counts (1: no more than sampling) */
+	double noise;          /* the run-to-run noise assumed, points */
+	bool noise_given;      /* from --noise, not the default */
+	/* The profile whose share disagrees with the others beyond sampling
+	 * and noise (|standardised residual| >= 3.29, p < 0.001), SIZE_MAX when
+	 * none does or there are fewer than three. */
+	size_t disagreeing;
 	uint64_t samples;      /* pooled matching samples */
 	uint64_t total;        /* pooled samples */
 	bool matched;          /* the pattern matched a frame in at least one profile */
@@ -104,6 +160,11 @@ const char *fg_verdict_name(enum fg_verdict_kind kind);
 
 /* The exit status of run mode: 0 fast, 1 slow, 125 skip. */
 int fg_verdict_exit_status(const fg_verdict *v);
+
+/* Decides v from the counts of its profiles (all read): fills share,
+ * pooled, lo, hi, the interval, phi, noise, disagreeing, kind, basis and
+ * reason.  v->samples and v->total must be the sums of the profiles'. */
+void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *opts);
 
 typedef struct fg_verdict_judge fg_verdict_judge;
 

@@ -2,24 +2,80 @@
 
 #include <math.h>
 
-void fg_wilson95(double *lo, double *hi, uint64_t k, uint64_t n)
+void fg_wilson95_real(double *lo, double *hi, double k, double n)
 {
-	if (n == 0) {
+	if (!(n > 0)) {
 		*lo = 0.0;
 		*hi = 100.0;
 		return;
 	}
-	const double z = 1.959963984540054;
-	double nn = (double)n, p = (double)k / nn, z2 = z * z;
-	double denom = 1.0 + z2 / nn;
-	double centre = (p + z2 / (2.0 * nn)) / denom;
-	double half = z * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn)) / denom;
+	const double z = FG_Z95;
+	double p = k / n, z2 = z * z;
+	if (p < 0)
+		p = 0;
+	if (p > 1)
+		p = 1;
+	double denom = 1.0 + z2 / n;
+	double centre = (p + z2 / (2.0 * n)) / denom;
+	double half = z * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom;
 	double l = centre - half, h = centre + half;
 	*lo = 100.0 * (l < 0.0 ? 0.0 : l);
 	*hi = 100.0 * (h > 1.0 ? 1.0 : h);
 }
 
+void fg_wilson95(double *lo, double *hi, uint64_t k, uint64_t n)
+{
+	fg_wilson95_real(lo, hi, (double)k, (double)n);
+}
+
 double fg_percent(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void fg_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m)
+{
+	out->chi2 = 0.0;
+	out->phi = 1.0;
+	out->worst = SIZE_MAX;
+	out->residual = 0.0;
+	if (m < 2)
+		return;
+	double K = 0, N = 0;
+	for (size_t i = 0; i < m; i++) {
+		K += (double)k[i];
+		N += (double)n[i];
+	}
+	double p = N > 0 ? K / N : 0.0;
+	if (!(p > 0.0 && p < 1.0))
+		return;
+	for (size_t i = 0; i < m; i++) {
+		if (!n[i])
+			continue;
+		double expected = (double)n[i] * p;
+		double r = ((double)k[i] - expected) / sqrt(expected * (1.0 - p));
+		out->chi2 += r * r;
+		if (out->worst == SIZE_MAX || fabs(r) > fabs(out->residual)) {
+			out->worst = i;
+			out->residual = r;
+		}
+	}
+	double phi = out->chi2 / (double)(m - 1);
+	out->phi = phi > 1.0 ? phi : 1.0;
+}
+
+void fg_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise)
+{
+	if (!n) {
+		*lo = 0.0;
+		*hi = 100.0;
+		return;
+	}
+	double share = fg_percent(k, n), wlo, whi;
+	fg_wilson95_real(&wlo, &whi, (double)k / phi, (double)n / phi);
+	double below = share - wlo, above = whi - share, spread = FG_Z95 * noise;
+	double l = share - sqrt(below * below + spread * spread);
+	double h = share + sqrt(above * above + spread * spread);
+	*lo = l < 0.0 ? 0.0 : l;
+	*hi = h > 100.0 ? 100.0 : h;
 }

@@ -8,8 +8,8 @@ void cli_bisect_options_init(struct cli_bisect_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->margin = -1;
-	o->aggregate = FG_AGGREGATE_MEDIAN;
-	o->min_samples = 1000;
+	o->noise = -1;
+	o->aggregate = FG_AGGREGATE_POOLED;
 	o->event = "cpu";
 }
 
@@ -47,11 +47,17 @@ bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, c
 		return true;
 	case CLI_OPT_AGGREGATE:
 		if (!fg_aggregate_parse(&o->aggregate, arg))
-			*status = cli_usage_error(cmd, "--aggregate wants median, mean, min or max, not '%s'", arg);
+			*status = cli_usage_error(cmd, "--aggregate wants pooled, median, mean, min or max, not '%s'",
+			                          arg);
+		return true;
+	case CLI_OPT_NOISE:
+		if (!cli_parse_percent(arg, &o->noise))
+			*status = cli_usage_error(cmd, "--noise wants percentage points (0-100), not '%s'", arg);
 		return true;
 	case CLI_OPT_MIN_SAMPLES:
 		if (!cli_parse_u64(arg, &o->min_samples))
 			*status = cli_usage_error(cmd, "--min-samples wants a number, not '%s'", arg);
+		o->have_min_samples = true;
 		return true;
 	case CLI_OPT_NODE: o->node = arg; return true;
 	case CLI_OPT_PROTOCOL:
@@ -97,7 +103,11 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->threshold = o->threshold;
 	vo->margin = o->margin;
 	vo->aggregate = o->aggregate;
-	vo->min_samples = o->min_samples;
+	vo->noise = o->noise;
+	/* The interval widens by itself for a small profile; a point share
+	 * has no such defence. */
+	vo->min_samples = o->have_min_samples ? o->min_samples
+	                  : o->aggregate == FG_AGGREGATE_POOLED ? 0 : CLI_POINT_MIN_SAMPLES;
 	vo->protocol = o->protocol;
 	vo->event = o->event;
 	vo->read.reversed = o->po.reversed;
@@ -147,14 +157,6 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	return rc;
 }
 
-static const char *profile_label(const fg_verdict_profile *p)
-{
-	if (p->node)
-		return p->node;
-	const char *slash = strrchr(p->source, '/');
-	return slash && slash[1] ? slash + 1 : p->source;
-}
-
 void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold)
 {
 	fprintf(out, "%.12s %s:", commit[0] ? commit : "?", v->date[0] ? v->date : "-");
@@ -162,13 +164,17 @@ void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double
 	for (size_t i = 0; i < v->nprofiles; i++) {
 		const fg_verdict_profile *p = &v->profiles[i];
 		if (p->read)
-			fprintf(out, "%s %s %.2f%%", read++ ? "," : "", profile_label(p), p->share);
+			fprintf(out, "%s %s %.2f%%", read++ ? "," : "", fg_verdict_profile_label(p), p->share);
 	}
-	if (v->total && (v->kind != FG_VERDICT_SKIP || read == v->nprofiles))
-		fprintf(out, "%s %.2f%% (95%% CI %.2f-%.2f%%), threshold %g%%: %s", read ? ";" : "", v->share, v->lo,
-		        v->hi, threshold, fg_verdict_name(v->kind));
-	else
+	if (v->total && (v->kind != FG_VERDICT_SKIP || v->basis != FG_BASIS_INPUT)) {
+		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
+		        read ? ";" : "", fg_aggregate_name(v->aggregate),
+		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise,
+		        v->noise_given ? "" : " assumed");
+		fprintf(out, ", threshold %g%%: %s", threshold, fg_verdict_name(v->kind));
+	} else {
 		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
+	}
 	fprintf(out, " (%s)\n", v->reason);
 }
 
@@ -205,6 +211,21 @@ void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double
 	cli_json_string(out, fg_verdict_name(v->kind));
 	fputs(",\"reason\":", out);
 	cli_json_string(out, v->reason);
+	fputs(",\"basis\":", out);
+	cli_json_string(out, fg_verdict_basis_name(v->basis));
+	/* What the decision rested on: null when no input was usable. */
+	if (v->total && v->basis != FG_BASIS_INPUT) {
+		fprintf(out, ",\"pooled\":%.4f,\"interval\":[%.4f,%.4f],\"phi\":%.4f,\"noise\":%.4f,"
+		        "\"noise_source\":\"%s\"", v->pooled, v->interval_lo, v->interval_hi, v->phi, v->noise,
+		        v->noise_given ? "option" : "default");
+	} else {
+		fputs(",\"pooled\":null,\"interval\":null,\"phi\":null,\"noise\":null,\"noise_source\":null", out);
+	}
+	fputs(",\"disagreeing\":", out);
+	if (v->disagreeing != SIZE_MAX && v->basis != FG_BASIS_INPUT)
+		cli_json_string(out, fg_verdict_profile_label(&v->profiles[v->disagreeing]));
+	else
+		fputs("null", out);
 	fprintf(out, ",\"samples\":%llu,\"total\":%llu,\"profiles\":[", (unsigned long long)v->samples,
 	        (unsigned long long)v->total);
 	for (size_t i = 0; i < v->nprofiles; i++) {

@@ -19,8 +19,10 @@ struct cli_bisect_options {
 	double threshold;
 	bool have_threshold;
 	double margin;                 /* -1: none */
+	double noise;                  /* -1: the default */
 	enum fg_aggregate aggregate;
 	uint64_t min_samples;
+	bool have_min_samples;
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
 	double capture_timeout;        /* 0: none */
@@ -31,8 +33,11 @@ void cli_bisect_options_init(struct cli_bisect_options *o);
 enum {
 	CLI_OPT_THRESHOLD = CLI_OPT_FIRST_FREE, CLI_OPT_MARGIN, CLI_OPT_AGGREGATE, CLI_OPT_MIN_SAMPLES,
 	CLI_OPT_NODE, CLI_OPT_PROTOCOL, CLI_OPT_EVENT, CLI_OPT_RUNS, CLI_OPT_PROFILE, CLI_OPT_CAPTURE,
-	CLI_OPT_CAPTURE_TIMEOUT, CLI_BISECT_OPT_FIRST_FREE
+	CLI_OPT_CAPTURE_TIMEOUT, CLI_OPT_NOISE, CLI_BISECT_OPT_FIRST_FREE
 };
+
+/* --min-samples when a point --aggregate is given without it. */
+#define CLI_POINT_MIN_SAMPLES 1000
 
 /* The judging options; every one takes the same meaning in run, bisect and
  * days, and bisect hands them on to run (see cmd_bisect.c). */
@@ -41,6 +46,7 @@ enum {
 	{ "regex", no_argument, NULL, 'E' }, \
 	{ "threshold", required_argument, NULL, CLI_OPT_THRESHOLD }, \
 	{ "margin", required_argument, NULL, CLI_OPT_MARGIN }, \
+	{ "noise", required_argument, NULL, CLI_OPT_NOISE }, \
 	{ "aggregate", required_argument, NULL, CLI_OPT_AGGREGATE }, \
 	{ "min-samples", required_argument, NULL, CLI_OPT_MIN_SAMPLES }, \
 	{ "node", required_argument, NULL, CLI_OPT_NODE }, \
@@ -60,10 +66,16 @@ enum {
 	"  -f, --frame PAT       the frame pattern (a substring of the raw or normalised name)\n" \
 	"  -E, --regex           PAT is a POSIX extended regular expression\n" \
 	"      --threshold PCT   slow when the share is PCT percent or more (required)\n" \
-	"      --aggregate HOW   median (default), mean, min or max of the profiles' shares\n" \
-	"      --margin PP       undecidable (skip) when the share is less than PP points\n" \
+	"                        fast when the whole 95% interval of the pooled share is below\n" \
+	"                        it, slow when it is at or above, else undecidable (skip)\n" \
+	"      --noise PP        run-to-run noise of a run's share (standard deviation, points;\n" \
+	"                        default 6% of the threshold): widens the interval\n" \
+	"      --margin PP       also undecidable when the interval is less than PP points\n" \
 	"                        from the threshold\n" \
-	"      --min-samples N   undecidable when a profile has fewer samples (default 1000)\n" \
+	"      --aggregate HOW   pooled (default: decided with its interval), or the median,\n" \
+	"                        mean, min or max of the profiles' shares as a bare point\n" \
+	"      --min-samples N   undecidable when a profile has fewer samples (default: none;\n" \
+	"                        1000 with a point --aggregate)\n" \
 	"      --node N          only the runs-file lines of node N\n" \
 	"      --protocol P      only grpc or rest lines (and `-` lines whose profile is P)\n" \
 	"      --event E         only lines of event E (default cpu)\n"
@@ -94,14 +106,16 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo,
 int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
                          const struct cli_bisect_options *o, const fg_fetch_options *fo, fg_error *err);
 
-/* Prints one verdict on one line: "COMMIT DATE: node share, ...; median
- * share (95% CI lo-hi%), threshold T%: VERDICT (reason)"; commit as given. */
+/* Prints one verdict on one line: "COMMIT DATE: node share, ...; pooled
+ * share (95% interval lo-hi%: sampling lo-hi%, phi F, noise N pp),
+ * threshold T%: VERDICT (reason)"; commit as given. */
 void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold);
 
 /* Warnings the verdict carries (fetch, reader), and the mistyped pattern. */
 void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
 
-/* {"commit","date","share","threshold","verdict","reason","ci95","profiles":[...]} */
+/* {"commit","date","share","ci95","threshold","verdict","reason","basis","pooled","interval","phi","noise",
+ *  "noise_source","disagreeing","samples","total","profiles":[...]} */
 void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double threshold);
 
 #endif

@@ -370,11 +370,11 @@ int cmd_bisect(int argc, char **argv)
 	} else {
 		printf("first slow commit: %s %s %s\n", cslow.id, cslow.date, cslow.subject);
 		if (vslow)
-			printf("  share %.2f%% (95%% CI %.2f-%.2f%%), %s\n", vslow->share, vslow->lo, vslow->hi,
-			       fg_verdict_name(vslow->kind));
+			printf("  share %.2f%% (95%% interval %.2f-%.2f%%), %s\n", vslow->share, vslow->interval_lo,
+			       vslow->interval_hi, fg_verdict_name(vslow->kind));
 		if (vparent && vparent->kind != FG_VERDICT_SKIP)
-			printf("  its parent %.12s: %.2f%% (95%% CI %.2f-%.2f%%), %s\n", cparent.id, vparent->share,
-			       vparent->lo, vparent->hi, fg_verdict_name(vparent->kind));
+			printf("  its parent %.12s: %.2f%% (95%% interval %.2f-%.2f%%), %s\n", cparent.id, vparent->share,
+			       vparent->interval_lo, vparent->interval_hi, fg_verdict_name(vparent->kind));
 		else if (vparent)
 			printf("  its parent %.12s: undecidable (%s)\n", cparent.id, vparent->reason);
 		printf("\n%s", log);

@@ -30,12 +30,15 @@ expect "404" 125 "HTTP status 404" run --runs "$TMP/404.txt"
 head -c 20000 "$FX/day10-broker-0-grpc.collapsed.gz" >"$TMP/cut.gz"
 printf '2026-11-04 %s - - - %s\n' "${COMMITS[3]:0:10}" "$TMP/cut.gz" >"$TMP/cut.txt"
 expect "truncated" 125 "cut.gz" run --runs "$TMP/cut.txt"
-# 125: too few samples (the default 1000, and an explicit --min-samples).
+# 125: too few samples: an explicit --min-samples, and the 1000 a point
+# --aggregate implies.  The pooled rule needs no minimum: 4 of 5 samples
+# give an interval (37.55-96.38%) wholly above 4%.
 printf '2026-11-04 %s - - - %s\n' "${COMMITS[3]:0:10}" "$FG_SOURCE_DIR/fixtures/tiny-3x.html" >"$TMP/tiny.txt"
-expect "min samples default" 125 "fewer than --min-samples 1000" run --runs "$TMP/tiny.txt"
+expect "min samples point" 125 "fewer than --min-samples 1000" run --runs "$TMP/tiny.txt" --aggregate median
 expect "min samples" 125 "fewer than --min-samples 7000" run --runs "$R" --min-samples 7000
-check_eq "min samples 0" "$(status run --runs "$TMP/tiny.txt" --min-samples 0)" 1
-# 125: within the margin (6.84% is 2.84 points from 4).
+expect "few samples, wide interval" 1 "pooled 80.00% (95% interval 37.55-96.38%" run --runs "$TMP/tiny.txt"
+check_eq "min samples 0" "$(status run --runs "$TMP/tiny.txt" --min-samples 0 --aggregate median)" 1
+# 125: within the margin: the interval of 6.81% starts about 2.3 points above 4.
 expect "margin" 125 "within the margin 3" run --runs "$R" --margin 3
 check_eq "outside the margin" "$(status run --runs "$R" --margin 2)" 1
 # 125: a profile whose detected protocol contradicts its line (a REST

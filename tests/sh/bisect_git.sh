@@ -23,7 +23,7 @@ git bisect reset >/dev/null 2>&1
 git checkout -q "${COMMITS[2]}"
 err=$("$FGBISECT" --frame TransactionalColumnFamily --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
 check_eq "fast commit" "$rc" 0
-[[ "$err" == *"${COMMITS[2]:0:12} 2026-11-03: broker-0 2.64%, broker-1 2.43%; 2.53% (95% CI "*"threshold 4%: fast"* ]] \
+[[ "$err" == *"${COMMITS[2]:0:12} 2026-11-03: broker-0 2.64%, broker-1 2.43%; pooled 2.53% (95% interval "*": sampling 2.26-2.84%, phi 1.00, noise 0.24 pp assumed), threshold 4%: fast (the whole interval is below 4%)" ]] \
 	|| fail "verdict line: $err"
 # From a subfolder, with `run` spelled out and the environment's runs file.
 mkdir -p sub && git checkout -q main
@@ -32,7 +32,8 @@ out=$(cd sub && FGBISECT_RUNS="$TMP/runs.txt" "$FGBISECT" run --json --frame Tra
 check_eq "slow commit" "$rc" 1
 check_eq "json verdict" "$(json_get 'j["verdict"], j["commit"], j["date"], len(j["profiles"])' <<<"$out")" \
 	"('slow', '${COMMITS[13]}', '2026-11-14', 2)"
-check_eq "json median" "$(json_get '"%.2f" % j["share"]' <<<"$out")" "6.84"
+# Pooled: (445 + 390) / (6775 + 5489) samples; the median of the nodes would be 6.84.
+check_eq "json pooled" "$(json_get '"%.2f" % j["share"], j["basis"], j["noise_source"]' <<<"$out")" "('6.81', 'interval', 'default')"
 rmdir sub
 
 # fgbisect bisect: both ends judged, then git bisect, a summary, a reset.

@@ -1,0 +1,215 @@
+/* The decision rule with exact expectations: the interval (Wilson, widened
+ * by the over-dispersion phi and by the run-to-run noise), every verdict and
+ * every reason.  The expected numbers come from an independent
+ * implementation of the same formulas (docs/bisect.md, "The decision"). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "stats.h"
+#include "verdict.h"
+
+#define CHECK_NEAR(actual, expected) do { \
+	double a_ = (actual), e_ = (expected); \
+	check_count++; \
+	if (!(fabs(a_ - e_) < 1e-8)) { \
+		check_failures++; \
+		fprintf(stderr, "%s:%d: %s: expected %.10f, got %.10f\n", __FILE__, __LINE__, #actual, e_, a_); \
+	} \
+} while (0)
+
+static const char *const nodes[] = { "broker-0", "broker-1", "broker-2", "broker-3" };
+
+/* A verdict of m read profiles with these counts, decided with opts. */
+static fg_verdict *decide(const uint64_t *k, const uint64_t *n, size_t m, const fg_verdict_options *o)
+{
+	fg_verdict *v = calloc(1, sizeof(*v));
+	v->profiles = calloc(m, sizeof(*v->profiles));
+	v->nprofiles = m;
+	for (size_t i = 0; i < m; i++) {
+		fg_verdict_profile *p = &v->profiles[i];
+		p->source = strdup("x.collapsed");
+		p->node = nodes[i];
+		p->read = true;
+		p->samples = k[i];
+		p->total = n[i];
+		p->share = fg_percent(k[i], n[i]);
+		v->samples += k[i];
+		v->total += n[i];
+	}
+	fg_verdict_decide(v, o);
+	return v;
+}
+
+static fg_verdict_options options(double threshold, double noise)
+{
+	fg_verdict_options o;
+	fg_verdict_options_init(&o);
+	o.pattern = "TransactionalColumnFamily";
+	o.threshold = threshold;
+	o.noise = noise;
+	return o;
+}
+
+static void test_stats(void)
+{
+	double lo, hi;
+	fg_wilson95(&lo, &hi, 145, 5108);
+	CHECK_NEAR(lo, 2.4174825120048586);
+	CHECK_NEAR(hi, 3.330768117201541);
+	fg_wilson95(&lo, &hi, 0, 0);
+	CHECK(lo == 0 && hi == 100);
+	fg_dispersion d;
+	fg_overdispersion(&d, (const uint64_t[]){ 148, 139, 127 }, (const uint64_t[]){ 5616, 5714, 5504 }, 3);
+	CHECK_NEAR(d.chi2, 1.271698728121978);
+	CHECK(d.phi == 1.0);
+	CHECK_U64(d.worst, 0);
+	CHECK_NEAR(d.residual, 0.8516750103840262);
+	/* One profile, or a share of 0: nothing to disagree about. */
+	fg_overdispersion(&d, (const uint64_t[]){ 5 }, (const uint64_t[]){ 10 }, 1);
+	CHECK(d.phi == 1.0 && d.worst == SIZE_MAX);
+	fg_overdispersion(&d, (const uint64_t[]){ 0, 0 }, (const uint64_t[]){ 10, 20 }, 2);
+	CHECK(d.phi == 1.0 && d.chi2 == 0.0);
+	/* The interval: Wilson only, then widened by noise in quadrature. */
+	fg_share_interval(&lo, &hi, 525, 15000, 1.0, 0.0);
+	CHECK_NEAR(lo, 3.2175987590);
+	CHECK_NEAR(hi, 3.8062121878);
+	fg_share_interval(&lo, &hi, 525, 15000, 1.0, 0.24);
+	CHECK_NEAR(lo, 2.9513484813);
+	CHECK_NEAR(hi, 4.0612788362);
+	/* No sample at all: anything is possible. */
+	fg_share_interval(&lo, &hi, 0, 0, 1.0, 0.24);
+	CHECK(lo == 0 && hi == 100);
+	/* A share of 0 stays at 0 below. */
+	fg_share_interval(&lo, &hi, 0, 5000, 1.0, 0.24);
+	CHECK(lo == 0 && hi > 0.47);
+}
+
+static void test_fast_slow(void)
+{
+	fg_verdict_options o = options(4, -1);
+	CHECK_NEAR(fg_verdict_noise(&o), 0.24);
+	/* The real day-1 nodes (2.64%, 2.43%): fast. */
+	fg_verdict *v = decide((const uint64_t[]){ 148, 139 }, (const uint64_t[]){ 5616, 5714 }, 2, &o);
+	CHECK(v->kind == FG_VERDICT_FAST && v->basis == FG_BASIS_INTERVAL);
+	CHECK_NEAR(v->share, 2.5330979700);
+	CHECK_NEAR(v->pooled, 2.5330979700);
+	CHECK_NEAR(v->phi, 1.0);
+	CHECK_NEAR(v->interval_lo, 1.9889062592);
+	CHECK_NEAR(v->interval_hi, 3.0941588273);
+	CHECK(!v->noise_given && v->disagreeing == SIZE_MAX);
+	CHECK_STR(v->reason, "the whole interval is below 4%");
+	fg_verdict_free(v);
+	/* A regressed pair (6.57%, 7.11%): slow; phi 1.38 from their spread. */
+	v = decide((const uint64_t[]){ 445, 390 }, (const uint64_t[]){ 6775, 5489 }, 2, &o);
+	CHECK(v->kind == FG_VERDICT_SLOW && v->basis == FG_BASIS_INTERVAL);
+	CHECK_NEAR(v->phi, 1.3773736782);
+	CHECK_NEAR(v->interval_lo, 6.1185526208);
+	CHECK_NEAR(v->interval_hi, 7.5262415252);
+	CHECK_STR(v->reason, "the whole interval is at or above 4%");
+	fg_verdict_free(v);
+	/* At the threshold: cannot tell. */
+	v = decide((const uint64_t[]){ 200, 200, 200 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL);
+	CHECK_STR(v->reason, "cannot tell: the interval 3.44-4.57% holds the threshold 4%");
+	CHECK(fg_verdict_exit_status(v) == 125);
+	fg_verdict_free(v);
+}
+
+static void test_noise(void)
+{
+	/* 3.5%: fast on sampling alone, undecidable once a run's shared noise
+	 * of 0.24 points is allowed for. */
+	const uint64_t k[] = { 175, 175, 175 }, n[] = { 5000, 5000, 5000 };
+	fg_verdict_options o = options(4, 0);
+	fg_verdict *v = decide(k, n, 3, &o);
+	CHECK(v->kind == FG_VERDICT_FAST && v->noise_given && v->noise == 0);
+	CHECK_NEAR(v->interval_hi, 3.8062121878);
+	fg_verdict_free(v);
+	o = options(4, 0.24);
+	v = decide(k, n, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL && v->noise_given);
+	CHECK_STR(v->reason, "cannot tell: the interval 2.95-4.06% holds the threshold 4%");
+	fg_verdict_free(v);
+	/* The default is 6% of the threshold: 0.24 at 4%, the same verdict. */
+	o = options(4, -1);
+	v = decide(k, n, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && !v->noise_given);
+	CHECK_NEAR(v->noise, 0.24);
+	fg_verdict_free(v);
+}
+
+static void test_nodes(void)
+{
+	/* One broker at 5.2% and two at 2.6%: pooled 3.47%, fast on sampling
+	 * alone (hi 3.76%), but phi 33.7 widens the interval over 4%, and the
+	 * reason names the node. */
+	fg_verdict_options o = options(4, 0);
+	fg_verdict *v = decide((const uint64_t[]){ 130, 130, 260 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_NODES);
+	CHECK_NEAR(v->phi, 33.6671270718);
+	CHECK_NEAR(v->interval_lo, 2.1269435575);
+	CHECK_NEAR(v->interval_hi, 5.6019566256);
+	CHECK_U64(v->disagreeing, 2);
+	CHECK_STR(v->reason, "broker-2 5.20% disagrees with the other nodes (2.60%, phi 33.7): the interval 2.13-5.60% "
+	                     "holds the threshold 4%");
+	fg_verdict_free(v);
+	/* Decided all the same far from the threshold: the verdict says so. */
+	o = options(1, 0);
+	v = decide((const uint64_t[]){ 130, 130, 260 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SLOW);
+	CHECK_STR(v->reason, "the whole interval is at or above 1%; broker-2 5.20% disagrees with the other nodes "
+	                     "(2.60%, phi 33.7)");
+	fg_verdict_free(v);
+	/* Two nodes that disagree: the interval widens, no node is named. */
+	o = options(4, 0);
+	v = decide((const uint64_t[]){ 130, 260 }, (const uint64_t[]){ 5000, 5000 }, 2, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL && v->disagreeing == SIZE_MAX);
+	CHECK_NEAR(v->phi, 45.0919181408);
+	CHECK_STR(v->reason, "cannot tell: the interval 2.04-7.33% holds the threshold 4%");
+	fg_verdict_free(v);
+}
+
+static void test_margin_and_point(void)
+{
+	/* The slow pair's interval starts 2.12 points above 4%: a margin of 3
+	 * makes it a skip, a margin of 2 does not. */
+	const uint64_t k[] = { 445, 390 }, n[] = { 6775, 5489 };
+	fg_verdict_options o = options(4, -1);
+	o.margin = 3;
+	fg_verdict *v = decide(k, n, 2, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_MARGIN);
+	CHECK_STR(v->reason, "the interval 6.12-7.53% is within the margin 3 of the threshold 4%");
+	fg_verdict_free(v);
+	o.margin = 2;
+	v = decide(k, n, 2, &o);
+	CHECK(v->kind == FG_VERDICT_SLOW);
+	fg_verdict_free(v);
+	/* A point aggregate: the median alone, as the old rule judged. */
+	o = options(4, -1);
+	CHECK(fg_aggregate_parse(&o.aggregate, "median") && o.aggregate == FG_AGGREGATE_MEDIAN);
+	v = decide((const uint64_t[]){ 200, 190, 210 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SLOW && v->basis == FG_BASIS_POINT);
+	CHECK_NEAR(v->share, 4.0);
+	CHECK_STR(v->reason, "median share 4.00% >= threshold 4%");
+	fg_verdict_free(v);
+	CHECK(fg_aggregate_parse(&o.aggregate, "min"));
+	o.margin = 0.5;
+	v = decide((const uint64_t[]){ 200, 190, 210 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_MARGIN);
+	CHECK_STR(v->reason, "min share 3.80% is within the margin 0.5 of the threshold 4%");
+	fg_verdict_free(v);
+	CHECK(!fg_aggregate_parse(&o.aggregate, "average"));
+	CHECK_STR(fg_aggregate_name(FG_AGGREGATE_POOLED), "pooled");
+	CHECK_STR(fg_verdict_basis_name(FG_BASIS_NODES), "nodes");
+}
+
+int main(void)
+{
+	test_stats();
+	test_fast_slow();
+	test_noise();
+	test_nodes();
+	test_margin_and_point();
+	return check_status("test_verdict");
+}

@@ -12,7 +12,7 @@ struct fg_days {
 	size_t nruns;
 	fg_days_step *steps;
 	size_t nsteps;
-	size_t good, bad, last_fast, first_slow;
+	size_t asked_good, asked_bad, good, bad, last_fast, first_slow;
 	size_t fetched, downloaded;
 };
 
@@ -34,11 +34,11 @@ void fg_days_free(fg_days *d)
 }
 
 /* Judges run i once; later calls return the first verdict. */
-static int judge_once(const fg_verdict **out, fg_days *d, fg_verdict_judge *judge, const fg_runs_selection *sel,
-                 size_t i, fg_error *err)
+static int judge_once(const fg_verdict **out, fg_days *d, fg_days_judge_fn fn, void *ctx, size_t i,
+                      fg_error *err)
 {
 	if (!d->verdicts[i]) {
-		int rc = fg_verdict_judge_run(&d->verdicts[i], judge, fg_runs_selection_at(sel, i), err);
+		int rc = fn(ctx, &d->verdicts[i], i, err);
 		if (rc)
 			return rc;
 		const fg_verdict *v = d->verdicts[i];
@@ -84,14 +84,23 @@ static int find_end(size_t *out, const fg_runs_selection *sel, const char *date,
 	                    date);
 }
 
-int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel,
-                   const fg_days_options *opts, fg_error *err)
+/* Judges runs from *end towards stop (a step of +1 or -1) until one can be
+ * decided, and leaves *end on it, or on stop when none can. */
+static int decidable_end(const fg_verdict **v, size_t *end, size_t stop, int step, fg_days *d, fg_days_judge_fn fn,
+                         void *ctx, fg_error *err)
+{
+	for (;;) {
+		int rc = judge_once(v, d, fn, ctx, *end, err);
+		if (rc || (*v)->kind != FG_VERDICT_SKIP || *end == stop)
+			return rc;
+		*end = step > 0 ? *end + 1 : *end - 1;
+	}
+}
+
+int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, fg_days_judge_fn fn, void *ctx,
+                        fg_error *err)
 {
 	*out = NULL;
-	size_t n = fg_runs_selection_count(sel);
-	if (n < 2)
-		return fg_error_set(err, FG_ECONFIG, NULL, "a day search needs at least two runs, the runs file has %zu",
-		                    n);
 	fg_days *d = calloc(1, sizeof(*d));
 	if (!d || !(d->verdicts = calloc(n, sizeof(*d->verdicts))) || !(d->steps = calloc(n, sizeof(*d->steps)))) {
 		fg_days_free(d);
@@ -99,15 +108,10 @@ int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selecti
 	}
 	d->nruns = n;
 	d->last_fast = d->first_slow = SIZE_MAX;
-	int rc = find_end(&d->good, sel, opts ? opts->good : NULL, true, err);
-	if (!rc)
-		rc = find_end(&d->bad, sel, opts ? opts->bad : NULL, false, err);
-	if (!rc && d->good >= d->bad)
-		rc = fg_error_set(err, FG_EUSAGE, NULL, "the good run (%s) must be older than the bad run (%s)",
-		                  fg_runs_selection_at(sel, d->good)->date, fg_runs_selection_at(sel, d->bad)->date);
+	d->asked_good = d->good = good;
+	d->asked_bad = d->bad = bad;
 	const fg_verdict *v;
-	if (!rc)
-		rc = judge_once(&v, d, judge, sel, d->good, err);
+	int rc = decidable_end(&v, &d->good, bad, +1, d, fn, ctx, err);
 	if (rc)
 		goto fail;
 	if (v->kind != FG_VERDICT_FAST) {
@@ -115,7 +119,9 @@ int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selecti
 		*out = d;
 		return 0;
 	}
-	if ((rc = judge_once(&v, d, judge, sel, d->bad, err)))
+	/* Every run after the good end may be undecidable: the bad end then
+	 * stops on the run next to it, the last one tried. */
+	if ((rc = decidable_end(&v, &d->bad, d->good + 1, -1, d, fn, ctx, err)))
 		goto fail;
 	if (v->kind != FG_VERDICT_SLOW) {
 		d->outcome = FG_DAYS_BAD_NOT_SLOW;
@@ -124,7 +130,7 @@ int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selecti
 	}
 	size_t lo = d->good, hi = d->bad;
 	for (size_t mid; (mid = next_run(d, lo, hi)) != hi;) {
-		if ((rc = judge_once(&v, d, judge, sel, mid, err)))
+		if ((rc = judge_once(&v, d, fn, ctx, mid, err)))
 			goto fail;
 		if (v->kind == FG_VERDICT_FAST)
 			lo = mid;
@@ -141,6 +147,37 @@ fail:
 	return rc;
 }
 
+struct judge_runs {
+	fg_verdict_judge *judge;
+	const fg_runs_selection *sel;
+};
+
+static int judge_run(void *ctx, fg_verdict **out, size_t run, fg_error *err)
+{
+	const struct judge_runs *j = ctx;
+	return fg_verdict_judge_run(out, j->judge, fg_runs_selection_at(j->sel, run), err);
+}
+
+int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel,
+                   const fg_days_options *opts, fg_error *err)
+{
+	*out = NULL;
+	size_t n = fg_runs_selection_count(sel), good, bad;
+	if (n < 2)
+		return fg_error_set(err, FG_ECONFIG, NULL, "a day search needs at least two runs, the runs file has %zu",
+		                    n);
+	int rc = find_end(&good, sel, opts ? opts->good : NULL, true, err);
+	if (!rc)
+		rc = find_end(&bad, sel, opts ? opts->bad : NULL, false, err);
+	if (!rc && good >= bad)
+		rc = fg_error_set(err, FG_EUSAGE, NULL, "the good run (%s) must be older than the bad run (%s)",
+		                  fg_runs_selection_at(sel, good)->date, fg_runs_selection_at(sel, bad)->date);
+	if (rc)
+		return rc;
+	struct judge_runs ctx = { judge, sel };
+	return fg_days_search_runs(out, n, good, bad, judge_run, &ctx, err);
+}
+
 enum fg_days_outcome fg_days_result(const fg_days *d)
 {
 	return d->outcome;
@@ -154,6 +191,16 @@ size_t fg_days_step_count(const fg_days *d)
 const fg_days_step *fg_days_step_at(const fg_days *d, size_t i)
 {
 	return &d->steps[i];
+}
+
+size_t fg_days_asked_good(const fg_days *d)
+{
+	return d->asked_good;
+}
+
+size_t fg_days_asked_bad(const fg_days *d)
+{
+	return d->asked_bad;
 }
 
 size_t fg_days_good(const fg_days *d)

@@ -2,12 +2,13 @@
  * in date order, for the last fast and the first slow run.
  *
  * The good end (default: the oldest run) must be fast and the bad end
- * (default: the newest) slow; then each step judges the untested run
- * nearest the middle of the window.  A run that cannot be judged (a skip
- * verdict) is set aside the way `git bisect skip` does it: the next step
- * takes the run nearest the middle among those left, so the search still
- * ends, with a wider window when only skipped runs separate the two ends.
- * Without skips it judges at most ceil(log2 N) + 2 runs, each once. */
+ * (default: the newest) slow.  An end that cannot be judged (a skip
+ * verdict) moves inward to its nearest decidable neighbour; then each step
+ * judges the untested run nearest the middle of the window.  A run that
+ * cannot be judged is set aside the way `git bisect skip` does it: the next
+ * step takes the run nearest the middle among those left, so the search
+ * still ends, with a wider window when only skipped runs separate the two
+ * ends.  Without skips it judges at most ceil(log2 N) + 2 runs, each once. */
 #ifndef FG_DAYS_H
 #define FG_DAYS_H
 
@@ -25,8 +26,12 @@ void fg_days_options_init(fg_days_options *opts);
 
 enum fg_days_outcome {
 	FG_DAYS_FOUND,         /* last fast and first slow are set */
-	FG_DAYS_GOOD_NOT_FAST, /* the good end is slow or cannot be judged */
-	FG_DAYS_BAD_NOT_SLOW,  /* the bad end is fast or cannot be judged */
+	/* The nearest decidable run from the good end is slow, or no run up to
+	 * the bad end can be judged (fg_days_good's verdict says which). */
+	FG_DAYS_GOOD_NOT_FAST,
+	/* The nearest decidable run from the bad end is fast, or none after the
+	 * good end can be judged. */
+	FG_DAYS_BAD_NOT_SLOW,
 };
 
 /* One judged run, in the order the search judged them. */
@@ -42,6 +47,16 @@ typedef struct fg_days fg_days;
  * selected; judging errors as fg_verdict_judge_run gives them. */
 int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel,
                    const fg_days_options *opts, fg_error *err);
+
+/* Judges run i of a search into *out (a verdict the search then owns);
+ * called at most once per run.  An error stops the search. */
+typedef int (*fg_days_judge_fn)(void *ctx, fg_verdict **out, size_t run, fg_error *err);
+
+/* The search itself over runs 0..nruns-1 in date order, from good to bad
+ * (good < bad < nruns), each run judged by fn: what fg_days_search runs,
+ * and what a test or a benchmark drives with verdicts of its own. */
+int fg_days_search_runs(fg_days **out, size_t nruns, size_t good, size_t bad, fg_days_judge_fn fn, void *ctx,
+                        fg_error *err);
 void fg_days_free(fg_days *d);
 
 enum fg_days_outcome fg_days_result(const fg_days *d);
@@ -49,8 +64,13 @@ enum fg_days_outcome fg_days_result(const fg_days *d);
 size_t fg_days_step_count(const fg_days *d);
 const fg_days_step *fg_days_step_at(const fg_days *d, size_t i);
 
-/* The indices of the good and bad ends, and when found, of the last fast
- * and first slow runs: every run between those two was skipped. */
+/* The indices of the ends as asked (--good, --bad), of the ends the search
+ * used (an undecidable end moved inward: every run between the two was
+ * judged and skipped; when the outcome is not FOUND, the run whose verdict
+ * refused the search), and when found, of the last fast and first slow
+ * runs: every run between those two was skipped. */
+size_t fg_days_asked_good(const fg_days *d);
+size_t fg_days_asked_bad(const fg_days *d);
 size_t fg_days_good(const fg_days *d);
 size_t fg_days_bad(const fg_days *d);
 size_t fg_days_last_fast(const fg_days *d);

@@ -97,9 +97,13 @@ static void forward_free(struct forward *f)
 /* The top of the work tree: `git bisect` runs only there. */
 static const char *work_tree;
 
-/* Runs git with args at the top of the work tree; its stdout goes to our
- * stderr, or into *output (malloc'ed, NUL-terminated) when output is not
- * NULL.  Returns git's exit status, or -1 when it could not run. */
+/* Runs git with args at the top of the work tree.  With output NULL, its
+ * stdout and stderr (and those of the scripts git bisect run starts) are
+ * relayed in order to our stderr, ended with a newline when git left the
+ * last line open (git bisect's "bisect found first bad commit" has none, and
+ * our next line would be glued to it); else its stdout goes into *output
+ * (malloc'ed, NUL-terminated).  Returns git's exit status, or -1 when it
+ * could not run. */
 static int git(char **output, const char *const *args)
 {
 	size_t n = 0;
@@ -124,50 +128,57 @@ static int git(char **output, const char *const *args)
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
 	int status = -1;
-	if (output && pipe(fds) < 0)
+	char *buf = NULL;
+	if (pipe(fds) < 0)
 		goto out;
-	if (output) {
-		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-		posix_spawn_file_actions_addclose(&fa, fds[0]);
-	} else {
-		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-	}
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	if (!output)
+		posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	fflush(NULL);
 	pid_t pid;
 	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ) != 0)
 		goto out;
-	if (output) {
-		close(fds[1]);
-		fds[1] = -1;
-		size_t len = 0, cap = 4096;
-		char *buf = malloc(cap);
-		ssize_t r = 0;
-		while (buf && (r = read(fds[0], buf + len, cap - len - 1)) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0)
-				break;
-			len += (size_t)r;
-			if (cap - len < 2) {
-				char *bigger = realloc(buf, cap *= 2);
-				if (!bigger) {
-					free(buf);
-					buf = NULL;
-				}
-				buf = bigger;
-			}
+	close(fds[1]);
+	fds[1] = -1;
+	size_t len = 0, cap = 4096;
+	char last = '\n';
+	bool failed = !(buf = malloc(cap));
+	for (ssize_t r; !failed && (r = read(fds[0], buf + len, cap - len - 1)) != 0;) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (!output) {
+			fwrite(buf, 1, (size_t)r, stderr);
+			fflush(stderr);
+			last = buf[r - 1];
+			continue;
 		}
-		if (buf)
-			buf[len] = '\0';
-		*output = buf;
+		len += (size_t)r;
+		if (cap - len < 2) {
+			char *bigger = realloc(buf, cap *= 2);
+			failed = !bigger;
+			if (bigger)
+				buf = bigger;
+		}
 	}
+	if (!output && last != '\n')
+		fputc('\n', stderr);
 	int ws;
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-	if (output && !*output)
+	if (output && !failed) {
+		buf[len] = '\0';
+		*output = buf;
+		buf = NULL;
+	} else if (output) {
 		status = -1;
+	}
 out:
+	free(buf);
 	if (fds[0] >= 0)
 		close(fds[0]);
 	if (fds[1] >= 0)
@@ -196,6 +207,51 @@ static int judge_rev(fg_verdict **v, fg_repo_commit *c, fg_verdict_judge *judge,
 		cli_verdict_line(stderr, c->id, *v, o->threshold);
 	}
 	return rc;
+}
+
+/* Ends that could not be judged and were moved past. */
+struct skipped_ends {
+	char (*ids)[41];
+	char (*reasons)[256];
+	size_t n;
+};
+
+/* An undecidable end moves inward along the first-parent line from good to
+ * bad to its nearest decidable commit, as `days` does with runs (a commit
+ * before a fast one is fast, one after a slow one slow: the answer stays
+ * right).  *v, *c and *at (its index in line) are replaced by the new
+ * end's; the line is good..bad newest first (line[0] is bad); the bad end
+ * stays below index stop (the good end's).  Returns 0 with *v decidable, or
+ * still a skip when no commit was. */
+static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, fg_verdict_judge *judge,
+                       const fg_verdict_source *src, const struct cli_bisect_options *o, fg_repo *repo,
+                       const fg_repo_log *line, bool good_end, size_t stop, struct skipped_ends *skipped,
+                       fg_error *err)
+{
+	size_t n = fg_repo_log_count(line);
+	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop); k++) {
+		size_t i = good_end ? n - k : k;
+		char (*ids)[41] = realloc(skipped->ids, (skipped->n + 1) * sizeof(*ids));
+		if (ids)
+			skipped->ids = ids;
+		char (*reasons)[256] = realloc(skipped->reasons, (skipped->n + 1) * sizeof(*reasons));
+		if (reasons)
+			skipped->reasons = reasons;
+		if (!ids || !reasons)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		snprintf(skipped->ids[skipped->n], 41, "%s", c->id);
+		snprintf(skipped->reasons[skipped->n++], 256, "%.255s", (*v)->reason);
+		fprintf(stderr, "fgbisect bisect: the %s end %.12s cannot be judged; trying %s\n",
+		        good_end ? "good" : "bad", c->id, good_end ? "its child on the first-parent line"
+		                                           : "its first parent");
+		fg_verdict_free(*v);
+		*v = NULL;
+		int rc = judge_rev(v, c, judge, src, o, repo, fg_repo_log_at(line, i)->id, err);
+		if (rc)
+			return rc;
+		*at = i;
+	}
+	return 0;
 }
 
 /* The first slow commit as git's log names it, "" when the bisection did
@@ -269,6 +325,8 @@ int cmd_bisect(int argc, char **argv)
 	fg_repo_commit cgood, cbad, cslow, cparent, orig;
 	char *log = NULL;
 	bool started = false;
+	fg_repo_log *line = NULL;
+	struct skipped_ends skipped = { 0 };
 	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
 	fg_capture_options_init(&src.capture_opts);
 	src.capture_opts.timeout_s = o.capture_timeout;
@@ -297,6 +355,19 @@ int cmd_bisect(int argc, char **argv)
 		rc = judge_rev(&vgood, &cgood, judge, &src, &o, repo, good, &err);
 	if (!rc)
 		rc = judge_rev(&vbad, &cbad, judge, &src, &o, repo, bad, &err);
+	if (!rc && (vgood->kind == FG_VERDICT_SKIP || vbad->kind == FG_VERDICT_SKIP)) {
+		fg_repo_log_options lo;
+		fg_repo_log_options_init(&lo);
+		lo.first_parent = true;
+		rc = fg_repo_log_range(&line, repo, cgood.id, cbad.id, &lo, &err);
+		size_t at_good = line ? fg_repo_log_count(line) : 0, at_bad = 0;
+		if (!rc)
+			rc = move_inward(&vgood, &cgood, &at_good, judge, &src, &o, repo, line, true, SIZE_MAX, &skipped,
+			                 &err);
+		if (!rc && vgood->kind == FG_VERDICT_FAST)
+			rc = move_inward(&vbad, &cbad, &at_bad, judge, &src, &o, repo, line, false, at_good, &skipped,
+			                 &err);
+	}
 	if (o.capture && branch)
 		git(NULL, (const char *[]){ "checkout", "-q", branch[0] ? branch : orig.id, NULL });
 	if (rc) {
@@ -364,10 +435,24 @@ int cmd_bisect(int argc, char **argv)
 			cli_verdict_json(stdout, cparent.id, vparent, o.threshold);
 		else
 			fputs("null", stdout);
-		fputs(",\"log\":", stdout);
+		fputs(",\"good\":", stdout);
+		cli_verdict_json(stdout, cgood.id, vgood, o.threshold);
+		fputs(",\"bad\":", stdout);
+		cli_verdict_json(stdout, cbad.id, vbad, o.threshold);
+		fputs(",\"skipped_ends\":[", stdout);
+		for (size_t i = 0; i < skipped.n; i++) {
+			fputs(i ? ",{\"commit\":" : "{\"commit\":", stdout);
+			cli_json_string(stdout, skipped.ids[i]);
+			fputs(",\"reason\":", stdout);
+			cli_json_string(stdout, skipped.reasons[i]);
+			fputc('}', stdout);
+		}
+		fputs("],\"log\":", stdout);
 		cli_json_string(stdout, log);
 		fputs("}\n", stdout);
 	} else {
+		for (size_t i = 0; i < skipped.n; i++)
+			printf("undecidable end moved past: %.12s (%s)\n", skipped.ids[i], skipped.reasons[i]);
 		printf("first slow commit: %s %s %s\n", cslow.id, cslow.date, cslow.subject);
 		if (vslow)
 			printf("  share %.2f%% (95%% interval %.2f-%.2f%%), %s\n", vslow->share, vslow->interval_lo,
@@ -382,6 +467,9 @@ int cmd_bisect(int argc, char **argv)
 out:
 	if (started)
 		git(NULL, (const char *[]){ "bisect", "reset", NULL });
+	fg_repo_log_free(line);
+	free(skipped.ids);
+	free(skipped.reasons);
 	free(log);
 	free(branch);
 	fg_verdict_free(vgood);

@@ -159,6 +159,51 @@ static void print_window_json(const struct window *w)
 	cli_decision_json(stdout, w->hist.decision);
 }
 
+/* Why the search cannot start: the end's nearest decidable run has the
+ * wrong verdict, or no run can be judged.  A mistyped --frame or a wrong
+ * threshold is only suggested when the run was decided; a node that
+ * disagrees with the others is named instead. */
+static void refuse(const fg_days *days, const fg_runs_selection *sel, bool good_end)
+{
+	size_t asked = good_end ? fg_days_asked_good(days) : fg_days_asked_bad(days);
+	size_t at = good_end ? fg_days_good(days) : fg_days_bad(days);
+	const fg_runs_run *end = fg_runs_selection_at(sel, asked), *run = fg_runs_selection_at(sel, at);
+	const fg_verdict *v = fg_days_verdict(days, at);
+	const char *side = good_end ? "good" : "bad";
+	if (v->kind == FG_VERDICT_SKIP) {
+		fprintf(stderr, "fgbisect days: no run from the %s end %s %s to the other end can be judged (the "
+		        "last tried, %s: %s): nothing to search\n", side, end->date, end->commit, run->date, v->reason);
+		return;
+	}
+	char moved[128] = "";
+	if (at != asked)
+		snprintf(moved, sizeof(moved), " (the %s end %s could not be judged, nor any run up to it)", side,
+		         end->date);
+	fprintf(stderr, "fgbisect days: the %s end %s %s is %s, not %s%s: nothing to search ", side, run->date,
+	        run->commit, fg_verdict_name(v->kind), good_end ? "fast" : "slow", moved);
+	if (v->disagreeing != SIZE_MAX)
+		fprintf(stderr, "(%s: a regression on one node only, or a noisy node?)\n", v->reason);
+	else
+		fprintf(stderr, "(is --frame mistyped, --threshold too %s, or --%s too %s?)\n", good_end ? "low" : "high",
+		        side, good_end ? "late" : "early");
+}
+
+/* {"date","commit"[,"reason"]} of run i. */
+static void json_run_ref(fg_repo *repo, const fg_runs_selection *sel, size_t i, const fg_verdict *v, bool first)
+{
+	char id[41];
+	commit_id(id, repo, fg_runs_selection_at(sel, i)->commit);
+	fputs(first ? "{\"date\":" : ",{\"date\":", stdout);
+	cli_json_string(stdout, fg_runs_selection_at(sel, i)->date);
+	fputs(",\"commit\":", stdout);
+	cli_json_string(stdout, id);
+	if (v) {
+		fputs(",\"reason\":", stdout);
+		cli_json_string(stdout, v->reason);
+	}
+	fputc('}', stdout);
+}
+
 int cmd_days(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -238,19 +283,8 @@ int cmd_days(int argc, char **argv)
 	if (!matched)
 		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", o.frame);
 	enum fg_days_outcome outcome = fg_days_result(days);
-	const fg_runs_run *good = fg_runs_selection_at(sel, fg_days_good(days));
-	const fg_runs_run *bad = fg_runs_selection_at(sel, fg_days_bad(days));
-	if (outcome == FG_DAYS_GOOD_NOT_FAST) {
-		fprintf(stderr, "fgbisect days: the good end %s %s is %s, not fast: nothing to search "
-		        "(is --frame mistyped, --threshold too low, or --good too late?)\n", good->date, good->commit,
-		        fg_days_verdict(days, fg_days_good(days))->kind == FG_VERDICT_SKIP ? "undecidable" : "slow");
-		status = 1;
-		goto out;
-	}
-	if (outcome == FG_DAYS_BAD_NOT_SLOW) {
-		fprintf(stderr, "fgbisect days: the bad end %s %s is %s, not slow: nothing to search "
-		        "(is --frame mistyped, --threshold too high, or --bad too early?)\n", bad->date, bad->commit,
-		        fg_days_verdict(days, fg_days_bad(days))->kind == FG_VERDICT_SKIP ? "undecidable" : "fast");
+	if (outcome != FG_DAYS_FOUND) {
+		refuse(days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
 		status = 1;
 		goto out;
 	}
@@ -283,15 +317,20 @@ int cmd_days(int argc, char **argv)
 			cli_verdict_json(stdout, id, s->verdict, o.threshold);
 		}
 		fputs("],\"skipped_between\":[", stdout);
-		for (size_t i = ifast + 1; i < islow; i++) {
-			char id[41];
-			commit_id(id, repo, fg_runs_selection_at(sel, i)->commit);
-			fputs(i > ifast + 1 ? ",{\"date\":" : "{\"date\":", stdout);
-			cli_json_string(stdout, fg_runs_selection_at(sel, i)->date);
-			fputs(",\"commit\":", stdout);
-			cli_json_string(stdout, id);
-			fputc('}', stdout);
-		}
+		for (size_t i = ifast + 1; i < islow; i++)
+			json_run_ref(repo, sel, i, NULL, i == ifast + 1);
+		/* The runs that may be the first slow one: one when nothing was
+		 * skipped between the two. */
+		fputs("],\"window_runs\":[", stdout);
+		for (size_t i = ifast + 1; i <= islow; i++)
+			json_run_ref(repo, sel, i, NULL, i == ifast + 1);
+		/* Undecidable ends the search moved past. */
+		fputs("],\"skipped_ends\":[", stdout);
+		bool first = true;
+		for (size_t i = fg_days_asked_good(days); i < fg_days_good(days); i++, first = false)
+			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
+		for (size_t i = fg_days_bad(days) + 1; i <= fg_days_asked_bad(days); i++, first = false)
+			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
 		printf("],\"runs\":%zu,\"tested_runs\":%zu,\"fetched_profiles\":%zu,\"downloaded_profiles\":%zu",
 		       fg_runs_selection_count(sel), nsteps, fetched, downloaded);
 		if (repo)
@@ -300,9 +339,21 @@ int cmd_days(int argc, char **argv)
 	} else {
 		printf("\nlast fast:  %s %s %.2f%%\nfirst slow: %s %s %.2f%%\n", fast->date, fast_id,
 		       fg_days_verdict(days, ifast)->share, slow->date, slow_id, fg_days_verdict(days, islow)->share);
-		if (islow > ifast + 1)
-			printf("%zu run(s) between them could not be judged: the first slow run is one of them or %s\n",
-			       islow - ifast - 1, slow->date);
+		if (islow > ifast + 1) {
+			printf("the first slow run is one of %zu: %zu between them could not be judged (", islow - ifast,
+			       islow - ifast - 1);
+			for (size_t i = ifast + 1; i < islow; i++)
+				printf("%s%s", i > ifast + 1 ? ", " : "", fg_runs_selection_at(sel, i)->date);
+			printf(") or %s\n", slow->date);
+		}
+		size_t agood = fg_days_asked_good(days), abad = fg_days_asked_bad(days);
+		if (fg_days_good(days) > agood)
+			printf("the good end %s could not be judged: searched from %s (%zu run(s) skipped)\n",
+			       fg_runs_selection_at(sel, agood)->date, fg_runs_selection_at(sel, fg_days_good(days))->date, fg_days_good(days) - agood);
+		if (fg_days_bad(days) < abad)
+			printf("the bad end %s could not be judged: searched up to %s (%zu run(s) skipped)\n",
+			       fg_runs_selection_at(sel, abad)->date, fg_runs_selection_at(sel, fg_days_bad(days))->date,
+			       abad - fg_days_bad(days));
 		printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", nsteps,
 		       fg_runs_selection_count(sel), fetched, downloaded);
 		if (repo)

@@ -51,6 +51,27 @@ check_eq "skip reported" "$(json_get '[t["date"] for t in j["tested"] if t["verd
 check_eq "skip: first slow" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], [s["date"] for s in j["skipped_between"]]' <<<"$out")" \
 	"('2026-11-11', '2026-11-09', ['2026-11-10'])"
 
+# Undecidable ends (404s) move inward to their nearest decidable neighbours
+# instead of stopping the search; the answer names them (2026-11-10 is still
+# the undecidable run of the case above).
+sed -e 's#/files/2026-11-01-broker-0#/files/missing-2026-11-01#' -e 's#/files/2026-11-16-broker-0#/files/missing-2026-11-16#' \
+	"$TMP/runs.txt" >"$TMP/ends.txt"
+out=$("$FGBISECT" days --runs "$TMP/ends.txt" --frame TransactionalColumnFamily --threshold 4 --json 2>/dev/null)
+check_eq "skipped ends" "$(json_get '[(e["date"], "404" in e["reason"]) for e in j["skipped_ends"]]' <<<"$out")" \
+	"[('2026-11-01', True), ('2026-11-16', True)]"
+check_eq "ends moved inward: answer" "$(json_get 'j["tested"][1]["date"], j["tested"][3]["date"], j["first_slow"]["date"], [w["date"] for w in j["window_runs"]]' <<<"$out")" \
+	"('2026-11-02', '2026-11-15', '2026-11-11', ['2026-11-10', '2026-11-11'])"
+out=$("$FGBISECT" days --runs "$TMP/ends.txt" --frame TransactionalColumnFamily --threshold 4 2>/dev/null)
+grep -q '^the good end 2026-11-01 could not be judged: searched from 2026-11-02 (1 run(s) skipped)$' <<<"$out" || fail "moved good end: $out"
+grep -q '^the bad end 2026-11-16 could not be judged: searched up to 2026-11-15 (1 run(s) skipped)$' <<<"$out" || fail "moved bad end: $out"
+# The window of several runs is named.
+sed -i 's#/files/2026-11-09-broker-1#/files/missing-2026-11-09#' "$TMP/runs.txt"
+out=$(days 2>/dev/null)
+grep -q '^the first slow run is one of 3: 2 between them could not be judged (2026-11-09, 2026-11-10) or 2026-11-11$' <<<"$out" \
+	|| fail "window text: $out"
+out=$(days --json 2>/dev/null)
+check_eq "window runs" "$(json_get '[w["date"] for w in j["window_runs"]]' <<<"$out")" "['2026-11-09', '2026-11-10', '2026-11-11']"
+
 # --good/--bad choose the ends; a good end that is slow refuses (exit 1).
 out=$(days --json --good 2026-11-05 --bad 2026-11-12 2>/dev/null)
 check_eq "ends" "$(json_get 'j["tested"][0]["date"], j["tested"][1]["date"], j["first_slow"]["date"]' <<<"$out")" \

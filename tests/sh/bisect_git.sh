@@ -16,7 +16,14 @@ git bisect fast "${COMMITS[0]}" >/dev/null
 git bisect run "$FGBISECT" --frame TransactionalColumnFamily --threshold 4 >"$TMP/bisect.out" 2>&1 || true
 found=$(git bisect log | sed -n 's/^# first slow commit: \[\([0-9a-f]*\)\].*/\1/p')
 check_eq "git bisect run names commit K" "$found" "$K_ID"
-grep -q "TransactionalColumnFamily\|broker-0 2.64%" "$TMP/bisect.out" || fail "no verdict line in git's output"
+# One verdict line of fgbisect's own per commit git marked (git's "running
+# ... --frame TransactionalColumnFamily" echo must not count), each naming
+# the commit git checked out.
+marked=$(git bisect log | sed -n 's/^git bisect \(fast\|slow\) \([0-9a-f]*\)$/\2/p' | tail -n +3 | cut -c1-12)
+judged=$(sed -n 's/^fgbisect: \([0-9a-f]\{12\}\) 2026-11-[0-9]*: broker-0 [0-9.]*%, broker-1 [0-9.]*%; pooled .*: \(fast\|slow\) (.*)$/\1/p' \
+	"$TMP/bisect.out")
+[[ -n "$marked" ]] || fail "git bisect marked no commit"
+check_eq "a verdict line per judged commit" "$judged" "$marked"
 git bisect reset >/dev/null 2>&1
 
 # Each verdict line names the commit, date, per-node shares, aggregate, interval, threshold.
@@ -47,6 +54,21 @@ check_eq "bisect reset" "$(git rev-parse --abbrev-ref HEAD)" "main"
 [[ ! -e .git/BISECT_LOG ]] || fail "the bisection was not reset"
 out=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --frame TransactionalColumnFamily --threshold 4 2>/dev/null)
 [[ "$out" == "first slow commit: $K_ID 2026-11-09 commit 9"* ]] || fail "bisect text summary: $out"
+# git's "bisect found first bad commit" has no newline: ours starts a line.
+"$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --frame TransactionalColumnFamily --threshold 4 2>"$TMP/err" >/dev/null
+grep -q '^bisect found first bad commit$' "$TMP/err" || fail "git's last line glued: $(grep 'first bad commit' "$TMP/err")"
+grep -q "^fgbisect: ${K_ID:0:12} 2026-11-09: broker-0 6.57%" "$TMP/err" || fail "verdict of the first slow commit: $(cat "$TMP/err")"
+
+# Undecidable ends move inward along the first-parent line (their profiles
+# are missing): the answer is the same, the moved ends are named.
+sed -e "/^2026-11-01 /d" -e "s#/files/2026-11-14-broker-0#/files/missing#" "$TMP/runs.txt" >"$TMP/ends.txt"
+out=$("$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --runs "$TMP/ends.txt" --frame TransactionalColumnFamily \
+	--threshold 4 2>"$TMP/err") && rc=0 || rc=$?
+check_eq "moved ends: status" "$rc" 0
+check_eq "moved ends" "$(json_get 'j["first_slow"]["commit"], j["good"]["commit"], j["bad"]["commit"], [(e["commit"], e["reason"].split(": ")[-1]) for e in j["skipped_ends"]]' <<<"$out")" \
+	"('$K_ID', '${COMMITS[1]}', '${COMMITS[12]}', [('${COMMITS[0]}', 'no run for this commit in the runs file'), ('${COMMITS[13]}', 'HTTP status 404')])"
+grep -q "^fgbisect bisect: the good end ${COMMITS[0]:0:12} cannot be judged; trying its child on the first-parent line$" "$TMP/err" \
+	|| fail "moved good end: $(cat "$TMP/err")"
 # A relative --runs survives git's change to the top of the work tree.
 mkdir -p deep && cp "$TMP/runs.txt" deep/r.txt && git config --unset fgbisect.runs
 out=$(cd deep && "$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --runs r.txt --frame TransactionalColumnFamily \

@@ -1,5 +1,7 @@
 #include "runs.h"
 
+#include "input.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -193,20 +195,20 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 {
 	*out = NULL;
 	const char *name = base ? base : path;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return fg_error_set(err, FG_EFETCH, name, "cannot read the runs file: %s", strerror(errno));
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc = 0;
-	for (;;) {
-		if (len == cap) {
-			if (cap >= RUNS_MAX_SIZE) {
-				rc = fg_error_set(err, FG_ECONFIG, name, "larger than %u MiB: not a runs file",
-				                  RUNS_MAX_SIZE >> 20);
-				break;
-			}
-			cap = cap ? cap * 2 : 64 * 1024;
+	/* The input layer of profiles: a gzip runs file (and a download
+	 * cache entry, stored compressed) reads as its text. */
+	fg_input *in = NULL;
+	int rc = fg_input_open(&in, path, RUNS_MAX_SIZE, err);
+	char why[sizeof(err->message)];
+	if (rc) {
+		snprintf(why, sizeof(why), "%s", err->message);
+		return fg_error_set(err, rc, name, "cannot read the runs file: %s", why);
+	}
+	char *buf = NULL, *line;
+	size_t len = 0, cap = 0, n;
+	while ((rc = fg_input_line(&line, &n, in, err)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
 			char *b = realloc(buf, cap);
 			if (!b) {
 				rc = fg_error_set(err, FG_ENOMEM, name, "out of memory");
@@ -214,18 +216,18 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 			}
 			buf = b;
 		}
-		size_t n = fread(buf + len, 1, cap - len, f);
+		memcpy(buf + len, line, n);
 		len += n;
-		if (n == 0) {
-			if (ferror(f))
-				rc = fg_error_set(err, FG_EFETCH, name, "cannot read the runs file: %s",
-				                  strerror(errno));
-			break;
-		}
+		buf[len++] = '\n';
 	}
-	fclose(f);
+	fg_input_free(in);
+	if (rc < 0 && rc != FG_ENOMEM) {
+		snprintf(why, sizeof(why), "%s", err->message);
+		fg_error_set(err, rc == FG_EINVALID ? FG_ECONFIG : rc, name, "not a runs file: %s", why);
+		rc = err->code;
+	}
 	if (!rc)
-		rc = fg_runs_parse_buffer(out, buf, len, name, err);
+		rc = fg_runs_parse_buffer(out, buf ? buf : "", len, name, err);
 	free(buf);
 	return rc;
 }

@@ -461,9 +461,19 @@ int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_ru
 	return rc;
 }
 
+static const char *const placeholders[] = { "{commit}", "{short}", "{date}" };
+
+bool fg_verdict_profile_is_fixed(const char *tmpl)
+{
+	for (size_t k = 0; k < 3; k++)
+		if (strstr(tmpl, placeholders[k]))
+			return false;
+	return true;
+}
+
 int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit, fg_error *err)
 {
-	static const char *const keys[] = { "{commit}", "{short}", "{date}" };
+	const char *const *keys = placeholders;
 	const char *values[] = { commit->id, commit->short_id, commit->date };
 	*out = NULL;
 	size_t cap = strlen(tmpl) + 1;

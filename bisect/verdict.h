@@ -200,6 +200,10 @@ typedef struct fg_verdict_source {
 int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
                             const fg_repo_commit *commit, fg_error *err);
 
+/* Whether a --profile template holds none of {commit}, {short} and {date}:
+ * one file for every commit. */
+bool fg_verdict_profile_is_fixed(const char *tmpl);
+
 /* Expands {commit}, {short} and {date} in a --profile template into *out
  * (free() it).  FG_EUSAGE for another {word}; a '{' not opening a
  * placeholder stays as it is. */

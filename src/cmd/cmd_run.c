@@ -49,6 +49,12 @@ int cmd_run(int argc, char **argv)
 		}
 		status = cli_usage_error("run", "unknown option");
 	}
+	/* `fgbisect TransactionalColumnFamily --threshold 4`: a word that is
+	 * no command and no option.  git bisect must abort, not mark. */
+	if (!status && optind < argc && !o.frame)
+		status = cli_usage_error("run", "'%s' is not a command%s; in run mode the pattern goes after --frame "
+		                         "('fgbisect --help' lists the commands)", argv[optind],
+		                         argv[optind][0] ? "" : " (an empty argument)");
 	if (!status)
 		status = cli_bisect_check(&o, "run", argc, argv);
 	if (status)
@@ -69,9 +75,16 @@ int cmd_run(int argc, char **argv)
 	fg_capture_options_init(&src.capture_opts);
 	src.capture_opts.timeout_s = o.capture_timeout;
 
+	/* A fixed --profile is one file for every commit: it needs no
+	 * repository, and an unusable one is a configuration error. */
+	bool fixed = o.profile && fg_verdict_profile_is_fixed(o.profile);
 	int rc = fg_repo_open(&repo, NULL, &err);
-	if (!rc)
+	if (rc == FG_ECONFIG && fixed) {
+		rc = 0;
+		memset(&head, 0, sizeof(head));
+	} else if (!rc) {
 		rc = fg_repo_head(&head, repo, &err);
+	}
 	if (!rc && !o.profile && !o.capture) {
 		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
 		src.runs = sel;
@@ -81,6 +94,10 @@ int cmd_run(int argc, char **argv)
 		rc = fg_verdict_judge_new(&judge, &vo, &err);
 	if (!rc)
 		rc = fg_verdict_judge_commit(&v, judge, &src, &head, &err);
+	if (!rc && fixed && v->basis == FG_BASIS_INPUT) {
+		rc = fg_error_set(&err, FG_ECONFIG, NULL, "--profile %s names one file for every commit, and it cannot "
+		                  "be used (%s)", v->profiles[0].source, v->reason);
+	}
 	if (rc) {
 		cli_report_error(&err, o.po.json);
 		status = RUN_CONFIG_ERROR;

@@ -36,9 +36,12 @@ int main(int argc, char **argv)
 	/* A closed pipe (| head) must end us with an error status, never a signal. */
 	signal(SIGPIPE, SIG_IGN);
 
+	/* A bare call is run mode without options: `git bisect run fgbisect`
+	 * must abort (255), not mark every commit slow (2). */
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		fputs("\nfgbisect: no command and no --frame: nothing to judge (run mode exits 255)\n", stderr);
+		return 255;
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
@@ -49,9 +52,6 @@ int main(int argc, char **argv)
 		printf("fgbisect %s\n", FG_VERSION);
 		return 0;
 	}
-	/* `git bisect run fgbisect --frame ...`: options without a command are run mode. */
-	if (name[0] == '-')
-		return cmd_run(argc, argv);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name)) {
 			int status = commands[i].fn(argc - 1, argv + 1);
@@ -61,6 +61,9 @@ int main(int argc, char **argv)
 			}
 			return status;
 		}
-	fprintf(stderr, "fgbisect: '%s' is not a command. See 'fgbisect --help'.\n", name);
-	return 2;
+	/* Anything else is run mode, as `git bisect run fgbisect ...` calls it:
+	 * a bare call, a forgotten --frame, an empty argument or a mistyped
+	 * command must abort the bisection (255), never exit 2, which git reads
+	 * as "slow" and marks every commit with. */
+	return cmd_run(argc, argv);
 }

@@ -71,6 +71,33 @@ expect "malformed runs file" 255 "expected 6 fields" run --runs "$TMP/bad.txt"
 expect "outside a repository" 255 "not in a git repository" env GIT_CEILING_DIRECTORIES="$TMP" \
 	bash -c 'cd "$1" && shift && "$@"' _ "$TMP/docroot" "$FGBISECT" --frame X --threshold 4 --runs "$R"
 expect "no source" 255 "no profiles" run
+# Whatever is not a known command is run mode, and its usage errors are 255
+# (2 would read as "slow" to git bisect): a bare call, a forgotten --frame,
+# an empty argument, a mistyped command.
+expect "bare call" 255 "nothing to judge" "$FGBISECT"
+expect "forgotten --frame" 255 "'TransactionalColumnFamily' is not a command; in run mode the pattern goes after --frame" \
+	"$FGBISECT" TransactionalColumnFamily --threshold 4 --runs "$R"
+expect "empty argument" 255 "'' is not a command (an empty argument)" "$FGBISECT" "" --threshold 4 --runs "$R"
+expect "empty argument after --frame" 255 "unexpected argument ''" "$FGBISECT" --frame X --threshold 4 --runs "$R" ""
+expect "mistyped command" 255 "'shar' is not a command" "$FGBISECT" shar x.html
+expect "run: forgotten --frame" 255 "is not a command" "$FGBISECT" run TransactionalColumnFamily --threshold 4
+check_eq "help still 0" "$(status "$FGBISECT" --help)" 0
+# A fixed --profile (no placeholder) is one file for every commit: missing,
+# it is a configuration error; and it needs no repository.
+expect "fixed --profile missing" 255 "names one file for every commit, and it cannot be used" \
+	run --profile "$TMP/nonexistent.html"
+expect "fixed --profile outside a repository" 1 "^fgbisect: ? -: day10-broker-0-grpc.collapsed.gz 6.57%; pooled 6.57%" \
+	env GIT_CEILING_DIRECTORIES="$TMP" bash -c 'cd "$1" && shift && "$@"' _ "$TMP/docroot" "$FGBISECT" \
+	--frame TransactionalColumnFamily --threshold 4 --profile "$FX/day10-broker-0-grpc.collapsed.gz"
+# A runs file by URL through the default (compressed) cache, twice: the
+# second read is the cache entry.
+cp "$R" "$TMP/docroot/runs.txt"
+expect "--runs URL" 1 ": slow" run --runs "http://127.0.0.1:$PORT/files/runs.txt"
+expect "--runs URL from the cache" 1 ": slow" run --runs "http://127.0.0.1:$PORT/files/runs.txt"
+check_eq "days --runs URL" "$(status "$FGBISECT" days --runs "http://127.0.0.1:$PORT/files/runs.txt" \
+	--frame TransactionalColumnFamily --threshold 4)" 0
+gzip -c "$R" >"$TMP/runs.txt.gz"
+expect "gzip runs file" 1 ": slow" run --runs "$TMP/runs.txt.gz"
 expect "bad header" 255 "header" run --runs "$R" --header 'no colon'
 
 # A mistyped frame: a warning, and still a verdict (0% is a real share).

@@ -26,6 +26,20 @@ judged=$(sed -n 's/^fgbisect: \([0-9a-f]\{12\}\) 2026-11-[0-9]*: broker-0 [0-9.]
 check_eq "a verdict line per judged commit" "$judged" "$marked"
 git bisect reset >/dev/null 2>&1
 
+# The traps a new user falls into abort git bisect run (255) instead of
+# marking every commit slow: a bare call, a forgotten --frame, an empty
+# argument.
+for args in "" "TransactionalColumnFamily --threshold 4" "--frame TransactionalColumnFamily --threshold 4 ''"; do
+	git bisect start --term-old fast --term-new slow main "${COMMITS[0]}" >/dev/null
+	eval "set -- $args"
+	git bisect run "$FGBISECT" "$@" >"$TMP/trap.out" 2>&1 && rc=0 || rc=$?
+	marks=$(git bisect log | grep -c '^git bisect \(fast\|slow\) ' || true)
+	check_eq "trap '$args': git aborted, nothing marked" "$rc/$marks" "1/0"
+	grep -q "exit code 255 from" "$TMP/trap.out" \
+		|| fail "trap '$args': git did not see 255: $(tail -3 "$TMP/trap.out")"
+	git bisect reset >/dev/null 2>&1
+done
+
 # Each verdict line names the commit, date, per-node shares, aggregate, interval, threshold.
 git checkout -q "${COMMITS[2]}"
 err=$("$FGBISECT" --frame TransactionalColumnFamily --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?

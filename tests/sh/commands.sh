@@ -57,7 +57,8 @@ for c in share top collapse; do
 done
 "$FGBISECT" --version | grep -Eq '^fgbisect [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
 status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }
-check_eq "unknown command" "$(status "$FGBISECT" frobnicate)" 2
+# Not a command: run mode, whose usage errors abort git bisect (docs/bisect.md).
+check_eq "unknown command" "$(status "$FGBISECT" frobnicate)" 255
 check_eq "share without --frame" "$(status "$FGBISECT" share "$FX/tiny-3x.html")" 2
 check_eq "bad regex" "$(status "$FGBISECT" share -E -f '(' "$FX/tiny-3x.html")" 2
 check_eq "top two profiles" "$(status "$FGBISECT" top "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 2

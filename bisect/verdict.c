@@ -140,11 +140,18 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 }
 
 /* One pass over a profile feeds both analyses. */
-static int judge_frame(void *ctx, const fg_frame *frame, fg_error *err)
+static int judge_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_verdict_judge *j = ctx;
-	int rc = fg_share_frame(j->share, frame, err);
-	return rc ? rc : fg_protocol_frame(j->detector, frame, err);
+	int rc = fg_share_frames(j->share, frames, n, err);
+	return rc ? rc : fg_protocol_frames(j->detector, frames, n, err);
+}
+
+static int judge_stack(void *ctx, const fg_stack *stack, fg_error *err)
+{
+	fg_verdict_judge *j = ctx;
+	int rc = fg_share_stack(j->share, stack, err);
+	return rc ? rc : fg_protocol_stack(j->detector, stack, err);
 }
 
 static void skip(fg_verdict *v, const char *source, const char *message)
@@ -164,7 +171,8 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	fg_profile_info info;
 	fg_share_reset(j->share);
 	fg_protocol_reset(j->detector);
-	int rc = fg_profile_read(&info, path, j->names, &j->opts.read, judge_frame, j, err);
+	int rc = fg_profile_read(&info, path, j->names, &j->opts.read, &(fg_visitor){ judge_frames, judge_stack, j },
+				 err);
 	if (rc == FG_EINVALID || rc == FG_EFETCH) {
 		skip(v, p->source, err->message);
 		return 1;

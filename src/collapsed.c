@@ -77,15 +77,20 @@ static int bad_line(fg_input *in, fg_error *err, const char *what)
 			    (unsigned long long)fg_input_line_number(in), what);
 }
 
-int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_names *names,
-		      bool reversed, fg_error *err)
+int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool reversed, fg_stack_fn fn,
+		      void *ctx, fg_error *err)
 {
 	struct stack_buf b = { 0 };
 	char *line;
 	size_t len;
 	int rc;
-	uint64_t stacks = 0;
+	uint64_t stacks = 0, total = 0;
 	info->format = FG_FORMAT_COLLAPSED;
+	if (reserve(&b, 1))
+		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+	if ((rc = fg_names_intern(&b.names[0], names, "all", 3, err)) != 0)
+		goto out;
+	b.types[0] = FG_FRAME_NATIVE;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		if (len == 0)
 			continue;
@@ -109,7 +114,12 @@ int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_nam
 			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
 			break;
 		}
-		size_t n = 0;
+		if (total > UINT64_MAX - count) {
+			rc = bad_line(in, err, "sample counts overflow 64 bits");
+			break;
+		}
+		total += count;
+		size_t n = 1; /* names[0] is the root */
 		for (char *f = line; f <= sp; n++) {
 			char *e = memchr(f, ';', (size_t)(sp - f));
 			if (!e)
@@ -128,7 +138,7 @@ int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_nam
 			f = e + 1;
 		}
 		if (reversed) {
-			for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+			for (size_t i = 1, j = n - 1; i < j; i++, j--) {
 				uint32_t t = b.names[i];
 				b.names[i] = b.names[j];
 				b.names[j] = t;
@@ -137,7 +147,8 @@ int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_nam
 				b.types[j] = y;
 			}
 		}
-		if ((rc = fg_tree_add_stack(tree, b.names, b.types, n, count, err)) != 0) {
+		fg_stack stack = { b.names, b.types, n - 1, count };
+		if ((rc = fn(ctx, &stack, err)) != 0) {
 			/* The message is formatted into the record it comes from:
 			 * copy it first (snprintf's source and target must not overlap). */
 			char why[sizeof(err->message)];
@@ -152,9 +163,11 @@ int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_nam
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no stacks: an empty profile");
 	/* Lines of 0 samples only: as an HTML graph of width 0, no profile (every
 	 * share would be 0/0). */
-	else if (rc == 0 && fg_tree_node_at(tree, 0)->total == 0)
+	else if (rc == 0 && total == 0)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: every stack counts 0");
 	info->missing_final_newline = fg_input_missing_final_newline(in);
+	info->total = total;
+	info->frames = stacks;
 out:
 	free(b.names);
 	free(b.types);

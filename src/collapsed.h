@@ -10,10 +10,13 @@
 #include "profile.h"
 #include "tree.h"
 
-/* Adds every line of `in` to tree (root-first stacks; leaf-first when
- * reversed is set). */
-int fg_collapsed_read(fg_profile_info *info, fg_tree *tree, fg_input *in, fg_names *names,
-		      bool reversed, fg_error *err);
+/* Streams every line of `in` to fn as a stack (root-first; the file's
+ * stacks are leaf-first when reversed is set), in file order, in memory
+ * bounded by the longest line.  Sets info->total (the samples) and
+ * info->frames (the stacks).  Fails with FG_EINVALID on a malformed line,
+ * counts that overflow, or a file without samples. */
+int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool reversed, fg_stack_fn fn,
+		      void *ctx, fg_error *err);
 
 /* Splits a type suffix off a frame name: returns the name's length without
  * it and sets *type; without a suffix the type is guessed from the name the

@@ -121,26 +121,32 @@ static int close_profile(fg_diff *d, fg_error *err)
 	return 0;
 }
 
-int fg_diff_frame(void *ctx, const fg_frame *f, fg_error *err)
+int fg_diff_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_diff *d = ctx;
 	if (!d->top)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: frame outside a profile");
-	int rc = fg_top_frame(d->top, f, err);
+	int rc = fg_top_frames(d->top, frames, n, err);
 	fg_tree *tree = d->trees[d->side];
-	if (!rc && tree) {
-		if (f && f->depth > 0 && d->map) {
-			fg_frame m = *f;
-			rc = fg_namemap_get(d->map, f->name, &m.name, err);
+	if (!rc && tree && frames && d->map) {
+		/* The tree pools normalised names: map a copy of the batch. */
+		fg_frame mapped[FG_FRAME_BATCH];
+		for (size_t i = 0; i < n && !rc; i += FG_FRAME_BATCH) {
+			size_t k = n - i < FG_FRAME_BATCH ? n - i : FG_FRAME_BATCH;
+			for (size_t j = 0; j < k && !rc; j++) {
+				mapped[j] = frames[i + j];
+				if (mapped[j].depth > 0)
+					rc = fg_namemap_get(d->map, mapped[j].name, &mapped[j].name, err);
+			}
 			if (!rc)
-				rc = fg_tree_add_frame(tree, &m, err);
-		} else {
-			/* The end call finishes the tree: self counts are
-			 * recomputed from the totals, so pooling goes on. */
-			rc = fg_tree_add_frame(tree, f, err);
+				rc = fg_tree_add_frames(tree, mapped, k, err);
 		}
+	} else if (!rc && tree) {
+		/* The end call finishes the tree: self counts are recomputed
+		 * from the totals, so pooling goes on. */
+		rc = fg_tree_add_frames(tree, frames, n, err);
 	}
-	if (!rc && !f)
+	if (!rc && !frames)
 		rc = close_profile(d, err);
 	return rc;
 }

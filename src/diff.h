@@ -12,7 +12,7 @@
  * min_delta and the spread (max - min) of its share among the base profiles.
  *
  * Profiles are streamed once each: fg_diff_begin names the side, then every
- * frame goes to fg_diff_frame (an fg_frame_fn) until its end call.  Memory is
+ * frame goes to fg_diff_frames (an fg_frames_fn) until its end call.  Memory is
  * per name and per profile (the names it holds), plus, with `trees`, one
  * pooled call tree per side with normalised names for the differential SVG. */
 #ifndef FG_DIFF_H
@@ -56,9 +56,10 @@ void fg_diff_free(fg_diff *d);
  * be followed by another: free the diff. */
 int fg_diff_begin(fg_diff *d, fg_diff_side side, fg_error *err);
 
-/* The fg_frame_fn to give the reader (ctx = the fg_diff); the end call
- * (frame == NULL) closes the profile begun last. */
-int fg_diff_frame(void *d, const fg_frame *frame, fg_error *err);
+/* The fg_frames_fn to give the reader (ctx = the fg_diff); the end call
+ * (frames == NULL) closes the profile begun last.  It takes no stacks: the
+ * tree, when asked for, needs frames. */
+int fg_diff_frames(void *d, const fg_frame *frames, size_t n, fg_error *err);
 
 /* Profiles closed on a side, and their pooled sample total. */
 size_t fg_diff_profiles(const fg_diff *d, fg_diff_side side);

@@ -15,10 +15,26 @@ struct level {
 	uint64_t next;        /* where its next child may start */
 };
 
+/* The hot state of the frame stream.  The frame loop works on a local copy
+ * (so that its stores into levels and the batch cannot alias it and force
+ * reloads) and writes it back when it leaves. */
+struct cursor {
+	struct level *levels;  /* by depth: the open frames of the current path */
+	uint32_t levels_cap;
+	bool started;          /* the root has been seen */
+	uint64_t depth;        /* depth of the last frame (the JS writer's level0) */
+	uint64_t left0, width0;/* the JS writer's running state (3.x+): the last frame's left and width */
+	const uint32_t *cpool; /* cpool index -> name id; NULL when the identity */
+	uint64_t ncpool;
+	fg_frame *batch;
+	size_t nbatch;
+	uint64_t lines;        /* lines the frame loop parsed and has not consumed yet */
+};
+
 struct parser {
 	fg_input *in;
 	fg_names *names;
-	fg_frame_fn fn;
+	fg_frames_fn fn;
 	void *ctx;
 	fg_profile_info *info;
 	fg_error *err;
@@ -31,19 +47,23 @@ struct parser {
 	char *prev;            /* the previous full cpool string */
 	size_t prev_len, prev_cap;
 
-	struct level *levels;
-	uint32_t nlevels;      /* levels in use: depth of the current frame + 1 */
-	uint32_t levels_cap;
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
-
-	uint64_t level0, left0, width0; /* the JS writer's running state (3.x+) */
-	uint64_t unconsumed;   /* lines parsed in the input buffer, not consumed yet */
+	struct cursor cur;
+	fg_frame batch[FG_FRAME_BATCH];
 };
 
 static int invalid(struct parser *p, const char *msg)
 {
 	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in), "line %llu: %s",
-			    (unsigned long long)(fg_input_line_number(p->in) + p->unconsumed), msg);
+			    (unsigned long long)fg_input_line_number(p->in), msg);
+}
+
+/* A frame that fails a check; lines: parsed by the frame loop, not yet
+ * consumed (the current one included). */
+__attribute__((noinline, cold)) static int bad_frame(struct parser *p, uint64_t lines, const char *msg)
+{
+	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in), "line %llu: %s",
+			    (unsigned long long)(fg_input_line_number(p->in) + lines), msg);
 }
 
 size_t fg_html_unescape(char *s, size_t len)
@@ -78,50 +98,80 @@ static bool parse_u64(const char **s, const char *end, uint64_t *out)
 	return true;
 }
 
-/* Levels rise by one at most, so doubling always makes room. */
-static int grow_levels(struct parser *p)
+/* Levels rise by one at most, so doubling always makes room.  Takes and
+ * returns values, not the cursor, so that the cursor stays in registers. */
+__attribute__((noinline)) static struct level *grow_levels(struct level *old, uint32_t *cap)
 {
-	uint32_t cap = p->levels_cap ? p->levels_cap * 2 : 256;
-	struct level *l = realloc(p->levels, (size_t)cap * sizeof(*l));
+	uint32_t n = *cap ? *cap * 2 : 256;
+	struct level *l = realloc(old, (size_t)n * sizeof(*l));
+	if (!l)
+		return NULL;
+	*cap = n;
+	return l;
+}
+
+/* Hands the batch to the visitor: one call for FG_FRAME_BATCH frames. */
+__attribute__((noinline)) static int flush(struct parser *p, size_t n)
+{
+	p->info->frames += n;
+	return n ? p->fn(p->ctx, p->batch, n, p->err) : 0;
+}
+
+/* Appends a checked frame to the batch. */
+__attribute__((always_inline)) static inline int push(struct parser *p, struct cursor *c, uint64_t level, uint32_t name,
+						      uint8_t type, uint64_t width)
+{
+	c->batch[c->nbatch++] = (fg_frame){ .depth = (uint32_t)level, .name = name, .type = type, .total = width };
+	if (c->nbatch < FG_FRAME_BATCH)
+		return 0;
+	c->nbatch = 0;
+	return flush(p, FG_FRAME_BATCH);
+}
+
+/* Makes room for a frame at level; 0 or an error. */
+__attribute__((always_inline)) static inline int reserve_level(struct parser *p, struct cursor *c, uint64_t level)
+{
+	if (level < c->levels_cap)
+		return 0;
+	uint32_t cap = c->levels_cap;
+	struct level *l = level < UINT32_MAX / 2 ? grow_levels(c->levels, &cap) : NULL;
 	if (!l)
 		return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
-	p->levels = l;
-	p->levels_cap = cap;
+	c->levels = l;
+	c->levels_cap = cap;
 	return 0;
 }
 
-/* Checks one frame against the tree so far and hands it to the visitor. */
-__attribute__((always_inline)) static inline int emit(struct parser *p, uint64_t level, uint64_t left, uint64_t width, uint32_t name, uint8_t type)
+/* Checks one frame against the tree so far and appends it to the batch. */
+__attribute__((always_inline)) static inline int emit(struct parser *p, struct cursor *c, uint64_t level, uint64_t left,
+						      uint64_t width, uint32_t name, uint8_t type)
 {
 	if (width == 0)
-		return invalid(p, "frame of zero width");
-	if (p->nlevels == 0) {
+		return bad_frame(p, c->lines, "frame of zero width");
+	if (!c->started) {
 		if (level != 0 || left != 0)
-			return invalid(p, "the first frame is not the root at level 0");
+			return bad_frame(p, c->lines, "the first frame is not the root at level 0");
 		p->info->total = width;
+		c->started = true;
 	} else {
 		if (level == 0)
-			return invalid(p, "a second root frame");
-		if (level > p->nlevels)
-			return invalid(p, "level jumps by more than one");
-		struct level *parent = &p->levels[level - 1];
+			return bad_frame(p, c->lines, "a second root frame");
+		if (level > c->depth + 1)
+			return bad_frame(p, c->lines, "level jumps by more than one");
+		struct level *parent = &c->levels[level - 1];
 		if (left < parent->next)
-			return invalid(p, left < parent->left ? "frame starts left of its parent"
-							      : "frame overlaps its previous sibling");
+			return bad_frame(p, c->lines, left < parent->left ? "frame starts left of its parent"
+									  : "frame overlaps its previous sibling");
 		if (left > parent->right || width > parent->right - left)
-			return invalid(p, "frame is wider than its parent");
+			return bad_frame(p, c->lines, "frame is wider than its parent");
 		parent->next = left + width;
 	}
-	if (level >= p->levels_cap) {
-		int rc = grow_levels(p);
-		if (rc)
-			return rc;
-	}
-	p->levels[level] = (struct level){ left, left + width, left };
-	p->nlevels = (uint32_t)level + 1;
-	p->info->frames++;
-	fg_frame f = { .depth = (uint32_t)level, .name = name, .type = type, .total = width };
-	return p->fn(p->ctx, &f, p->err);
+	int rc = reserve_level(p, c, level);
+	if (rc)
+		return rc;
+	c->levels[level] = (struct level){ left, left + width, left };
+	c->depth = level;
+	return push(p, c, level, name, type, width);
 }
 
 static int truncated(struct parser *p)
@@ -300,47 +350,78 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 	}
 }
 
+/* u(key[,width]): the first child of the last frame (five calls in six),
+ * its key checked.  Its parent is that frame, whose extent is [left0,
+ * left0 + width0) and which has no child yet, so of emit()'s checks only the
+ * width can fail, and only when given (0 or absent means the parent's width,
+ * as the JS does): the caller checks it. */
+__attribute__((always_inline)) static inline int first_child(struct parser *p, struct cursor *c, uint64_t key,
+							     uint64_t width)
+{
+	uint64_t level = c->depth + 1;
+	if (level >= c->levels_cap) {
+		int rc = reserve_level(p, c, level);
+		if (rc)
+			return rc;
+	}
+	c->levels[c->depth].next = c->left0 + width;
+	c->levels[level] = (struct level){ c->left0, c->left0 + width, c->left0 };
+	c->depth = level;
+	c->width0 = width;
+	return push(p, c, level, c->cpool ? c->cpool[key >> 3] : (uint32_t)(key >> 3), (uint8_t)(key & 7), width);
+}
+
 /* One f/u/n call, its arguments parsed. */
-__attribute__((always_inline)) static inline int frame_call(struct parser *p, char call, const uint64_t *a, int n)
+__attribute__((always_inline)) static inline int frame_call(struct parser *p, struct cursor *c, char call,
+							    const uint64_t *a, int n)
 {
 	uint64_t key = a[0], level, dx, width = 0;
 	switch (call) {
+	case 'u':
+		if (n != 1 && n != 2 && n != 5)
+			return bad_frame(p, c->lines, "malformed u() call");
+		if (!c->started)
+			return bad_frame(p, c->lines, "u() before the root frame");
+		if ((key >> 3) >= c->ncpool)
+			return bad_frame(p, c->lines, "string index out of range");
+		if ((key & 7) >= FG_FRAME_TYPE_COUNT)
+			return bad_frame(p, c->lines, "unknown frame type");
+		width = n > 1 && a[1] ? a[1] : c->width0;
+		if (width > c->width0)
+			return bad_frame(p, c->lines, "frame is wider than its parent");
+		return first_child(p, c, key, width);
 	case 'f':
 		if (n != 3 && n != 4 && n != 7)
-			return invalid(p, "malformed f() call");
+			return bad_frame(p, c->lines, "malformed f() call");
 		level = a[1];
 		dx = a[2];
 		if (n > 3)
 			width = a[3];
 		break;
-	case 'u':
 	case 'n':
 		if (n != 1 && n != 2 && n != 5)
-			return invalid(p, call == 'u' ? "malformed u() call" : "malformed n() call");
-		if (p->nlevels == 0 && call == 'u')
-			return invalid(p, "u() before the root frame");
-		level = call == 'u' ? p->level0 + 1 : p->level0;
-		dx = call == 'u' ? 0 : p->width0;
+			return bad_frame(p, c->lines, "malformed n() call");
+		level = c->depth;
+		dx = c->width0;
 		if (n > 1)
 			width = a[1];
 		break;
 	default:
-		return invalid(p, "unexpected line in the frame block");
+		return bad_frame(p, c->lines, "unexpected line in the frame block");
 	}
-	if ((key >> 3) >= p->ncpool)
-		return invalid(p, "string index out of range");
+	if ((key >> 3) >= c->ncpool)
+		return bad_frame(p, c->lines, "string index out of range");
 	if ((key & 7) >= FG_FRAME_TYPE_COUNT)
-		return invalid(p, "unknown frame type");
-	if (p->left0 > UINT64_MAX - dx)
-		return invalid(p, "offset overflows");
+		return bad_frame(p, c->lines, "unknown frame type");
+	if (c->left0 > UINT64_MAX - dx)
+		return bad_frame(p, c->lines, "offset overflows");
 	/* As the JS does: width 0 or absent means "the previous width". */
 	if (width == 0)
-		width = p->width0;
-	p->level0 = level;
-	p->left0 += dx;
-	p->width0 = width;
-	uint32_t name = p->cpool_identity ? (uint32_t)(key >> 3) : p->cpool[key >> 3];
-	return emit(p, level, p->left0, width, name, (uint8_t)(key & 7));
+		width = c->width0;
+	c->left0 += dx;
+	c->width0 = width;
+	uint32_t name = c->cpool ? c->cpool[key >> 3] : (uint32_t)(key >> 3);
+	return emit(p, c, level, c->left0, width, name, (uint8_t)(key & 7));
 }
 
 /* A frame-block line read the slow way (NUL-terminated). */
@@ -355,7 +436,7 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 		return invalid(p, "negative offset or count");
 	if (n < 0 || *after != '\0')
 		return invalid(p, "malformed frame call");
-	return frame_call(p, line[0], a, n);
+	return frame_call(p, &p->cur, line[0], a, n);
 }
 
 /* The common lines "f(...)\n" straight from the input buffer, as many as it
@@ -366,19 +447,38 @@ static int fast_frames(struct parser *p)
 	const char *s, *end, *after;
 	uint64_t a[MAX_COUNTERS];
 	int rc = 0;
+	struct cursor c = p->cur;
 	fg_input_window(&s, &end, p->in);
-	p->unconsumed = 0;
-	while (s + 2 < end && (s[0] == 'f' || s[0] == 'u' || s[0] == 'n') && s[1] == '(') {
+	c.lines = 0;
+	while (s + 2 < end) {
+		if (s[0] == 'u' && s[1] == '(' && c.started) {
+			/* "u(KEY)\n", three lines in four: the parent's width,
+			 * nothing to check but the key. */
+			int len;
+			uint64_t key = swar_digits(s + 2, &len);
+			const char *q = s + 2 + len;
+			if (len > 0 && len < 8 && q[0] == ')' && q[1] == '\n' && q + 1 < end &&
+			    (key >> 3) < c.ncpool && (key & 7) < FG_FRAME_TYPE_COUNT) {
+				c.lines++;
+				if ((rc = first_child(p, &c, key, c.width0)) != 0)
+					break;
+				s = q + 2;
+				continue;
+			}
+		}
+		if (!((s[0] == 'u' || s[0] == 'f' || s[0] == 'n') && s[1] == '('))
+			break;
 		int n = parse_call_args(s + 2, a, &after);
 		if (n < 0 || *after != '\n' || after >= end)
 			break;
-		p->unconsumed++;
-		if ((rc = frame_call(p, s[0], a, n)) != 0)
+		c.lines++;
+		if ((rc = frame_call(p, &c, s[0], a, n)) != 0)
 			break;
 		s = after + 1;
 	}
-	fg_input_consume_lines(p->in, s, p->unconsumed - (rc != 0));
-	p->unconsumed = 0;
+	fg_input_consume_lines(p->in, s, c.lines - (rc != 0));
+	c.lines = 0;
+	p->cur = c;
 	return rc;
 }
 
@@ -415,6 +515,8 @@ static int read_v3(struct parser *p)
 	}
 	if (p->ncpool == 0)
 		return invalid(p, "empty cpool");
+	p->cur.cpool = p->cpool_identity ? NULL : p->cpool;
+	p->cur.ncpool = p->ncpool;
 	/* Skip to the blank line that opens the frame block (past unpack()). */
 	do {
 		rc = fg_input_line(&line, &len, p->in, p->err);
@@ -485,7 +587,7 @@ static int frame_v2(struct parser *p, char *line, size_t len)
 	}
 	size_t n = fg_html_unescape(open + 1, (size_t)(close - open - 1));
 	uint64_t type = a[3];
-	if (p->nlevels == 0)
+	if (!p->cur.started)
 		p->old_types = type == 4; /* the root is native: 4 before 2.7, 3 after */
 	if (p->old_types ? type > 4 : type >= FG_FRAME_TYPE_COUNT)
 		return invalid(p, "unknown frame type");
@@ -494,7 +596,7 @@ static int frame_v2(struct parser *p, char *line, size_t len)
 	int rc = fg_names_intern(&id, p->names, open + 1, n, p->err);
 	if (rc)
 		return rc;
-	return emit(p, a[0], a[1], a[2], id, t);
+	return emit(p, &p->cur, a[0], a[1], a[2], id, t);
 }
 
 static int read_v2(struct parser *p, char *line, size_t len)
@@ -563,38 +665,48 @@ static void header_line(struct parser *p, const char *line, size_t len)
 	}
 }
 
-int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frame_fn fn, void *ctx,
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frames_fn fn, void *ctx,
 		 fg_error *err)
 {
-	struct parser p = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
-			    .cpool_identity = true };
+	/* The batch makes the parser some pages large: on the heap. */
+	struct parser *p = calloc(1, sizeof(*p));
+	if (!p)
+		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+	*p = (struct parser){ .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
+			      .cpool_identity = true };
+	p->cur.batch = p->batch;
 	char *line;
 	size_t len;
 	int rc;
-	p.prev_cap = 256;
-	if (!(p.prev = malloc(p.prev_cap)))
+	p->prev_cap = 256;
+	if (!(p->prev = malloc(p->prev_cap))) {
+		free(p);
 		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+	}
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		if (len >= 15 && !strncmp(line, "const cpool = [", 15)) {
-			rc = read_v3(&p);
+			rc = read_v3(p);
 			goto done;
 		}
 		if (line[0] == 'f' && looks_like_v2_frame(line, len)) {
-			rc = read_v2(&p, line, len);
+			rc = read_v2(p, line, len);
 			goto done;
 		}
-		header_line(&p, line, len);
+		header_line(p, line, len);
 	}
 	if (rc == 0)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),
 				  "an HTML page without async-profiler flame graph data");
 done:
-	if (rc == 0 && p.nlevels == 0)
+	if (rc == 0 && !p->cur.started)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "the flame graph has no frames");
 	if (rc == 0)
-		rc = fn(ctx, NULL, err);
-	free(p.cpool);
-	free(p.prev);
-	free(p.levels);
+		rc = flush(p, p->cur.nbatch);
+	if (rc == 0)
+		rc = fn(ctx, NULL, 0, err);
+	free(p->cpool);
+	free(p->prev);
+	free(p->cur.levels);
+	free(p);
 	return rc;
 }

@@ -6,11 +6,11 @@
 #include "input.h"
 #include "profile.h"
 
-/* Streams the frames of the HTML page in `in` to fn, in the file's own DFS
+/* Streams the frames of the HTML page in `in` to fn in batches, in the file's own DFS
  * order, checking every frame against its parent and siblings.  Fails with
  * FG_EINVALID on a page without flame-graph data, a truncated frame block or
  * an inconsistent frame. */
-int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frame_fn fn, void *ctx,
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frames_fn fn, void *ctx,
 		 fg_error *err);
 
 /* Decodes the JavaScript string escapes async-profiler writes (\\ and \') in

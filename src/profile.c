@@ -119,25 +119,14 @@ static int unreverse(fg_tree **out, const fg_tree *rev, uint32_t root_name, fg_e
 	return 0;
 }
 
-struct counting {
-	fg_profile_info *info;
-	fg_frame_fn fn;
-	void *ctx;
-};
-
-static int count_frame(void *ctx, const fg_frame *f, fg_error *err)
+/* Stacks into a tree, for a visitor that takes frames only. */
+static int add_stack(void *tree, const fg_stack *stack, fg_error *err)
 {
-	struct counting *c = ctx;
-	if (f) {
-		c->info->frames++;
-		if (f->depth == 0)
-			c->info->total = f->total;
-	}
-	return c->fn(c->ctx, f, err);
+	return fg_tree_add_stack(tree, stack->names + 1, stack->types + 1, stack->depth, stack->count, err);
 }
 
 static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		      fg_frame_fn fn, void *ctx, fg_error *err)
+		      const fg_visitor *v, fg_error *err)
 {
 	memset(info, 0, sizeof(*info));
 	enum kind kind = KIND_COLLAPSED;
@@ -150,28 +139,38 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		return rc;
 	bool reversed = opts && opts->reversed;
 	if (kind == KIND_HTML && !reversed) {
-		rc = fg_html_read(info, in, names, fn, ctx, err);
+		rc = fg_html_read(info, in, names, v->frames, v->ctx, err);
 		info->gzip = fg_input_is_gzip(in);
 		return rc;
 	}
-	/* Collapsed stacks come in any order, and reversed stacks must be
-	 * turned around: both need the whole tree before the first frame. */
+	if (kind == KIND_COLLAPSED && v->stack) {
+		/* Stack by stack: memory bounded by the longest line. */
+		rc = fg_collapsed_read(info, in, names, reversed, v->stack, v->ctx, err);
+		if (!rc)
+			rc = v->frames(v->ctx, NULL, 0, err);
+		info->gzip = fg_input_is_gzip(in);
+		return rc;
+	}
+	/* Otherwise the visitor wants frames in DFS order, which collapsed
+	 * stacks (in any order) and reversed stacks (to be turned around)
+	 * give only once the whole tree is built. */
 	fg_tree *tree = NULL, *fixed = NULL;
 	if ((rc = fg_tree_new(&tree, root, err)) != 0)
 		return rc;
 	if (kind == KIND_HTML) {
-		rc = fg_html_read(info, in, names, fg_tree_add_frame, tree, err);
+		rc = fg_html_read(info, in, names, fg_tree_add_frames, tree, err);
 		if (!rc)
 			rc = unreverse(&fixed, tree, root, err);
 	} else {
-		rc = fg_collapsed_read(info, tree, in, names, reversed, err);
+		rc = fg_collapsed_read(info, in, names, reversed, add_stack, tree, err);
 		if (!rc)
 			rc = fg_tree_finish(tree, err);
 	}
 	if (!rc) {
-		struct counting c = { info, fn, ctx };
-		info->frames = 0;
-		rc = fg_tree_visit(fixed ? fixed : tree, names, count_frame, &c, err);
+		const fg_tree *t = fixed ? fixed : tree;
+		info->frames = fg_tree_size(t);
+		info->total = fg_tree_node_at(t, 0)->total;
+		rc = fg_tree_visit(t, names, v->frames, v->ctx, err);
 	}
 	info->gzip = fg_input_is_gzip(in);
 	fg_tree_free(tree);
@@ -181,9 +180,9 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 
 /* Reads an opened input and closes it; errors name the input. */
 static int read_and_close(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-			  fg_frame_fn fn, void *ctx, fg_error *err)
+			  const fg_visitor *v, fg_error *err)
 {
-	int rc = read_input(info, in, names, opts, fn, ctx, err);
+	int rc = read_input(info, in, names, opts, v, err);
 	if (rc && !err->source[0])
 		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
 	fg_input_free(in);
@@ -191,18 +190,18 @@ static int read_and_close(fg_profile_info *info, fg_input *in, fg_names *names, 
 }
 
 int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names, const fg_read_options *opts,
-		    fg_frame_fn fn, void *ctx, fg_error *err)
+		    const fg_visitor *v, fg_error *err)
 {
 	fg_input *in;
 	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
-	return rc ? rc : read_and_close(info, in, names, opts, fn, ctx, err);
+	return rc ? rc : read_and_close(info, in, names, opts, v, err);
 }
 
 int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
-			   fg_names *names, const fg_read_options *opts, fg_frame_fn fn, void *ctx,
+			   fg_names *names, const fg_read_options *opts, const fg_visitor *v,
 			   fg_error *err)
 {
 	fg_input *in;
 	int rc = fg_input_open_memory(&in, data, len, name, opts ? opts->max_size : 0, err);
-	return rc ? rc : read_and_close(info, in, names, opts, fn, ctx, err);
+	return rc ? rc : read_and_close(info, in, names, opts, v, err);
 }

@@ -34,9 +34,50 @@ typedef struct fg_frame {
 	uint64_t total;  /* inclusive samples (or units for --total profiles) */
 } fg_frame;
 
-/* Called once per frame in DFS pre-order, then with frame == NULL once at
- * the end of the profile.  Non-zero stops the reader and is returned. */
-typedef int (*fg_frame_fn)(void *ctx, const fg_frame *frame, fg_error *err);
+/* The visitor interface every reader emits through and every streamed
+ * analysis implements.
+ *
+ * Frames come in batches: each call hands n >= 1 frames in DFS pre-order (a
+ * frame's parent is the last frame before it one level up, in this batch or
+ * an earlier one; the first frame of a profile is the root, depth 0), and
+ * once at the end of the profile the call is made with frames == NULL and
+ * n == 0.  One indirect call per batch, not per frame: a visitor loops over
+ * the batch with its state in registers.  A reader checks every frame before
+ * it enters a batch; a visitor may rely on depth rising by one at most and
+ * on children fitting in their parents.  The batch is the reader's buffer,
+ * valid during the call only.  Non-zero stops the reader and is returned;
+ * frames already handed over are then to be discarded.  FG_FRAME_BATCH is
+ * the batch size readers use (a visitor must accept any n). */
+typedef int (*fg_frames_fn)(void *ctx, const fg_frame *frames, size_t n, fg_error *err);
+
+#define FG_FRAME_BATCH 512
+
+/* One whole stack of a stack-based input (collapsed lines; any format whose
+ * samples are stacks): names[0] is the root ("all"), names[1..depth] the
+ * frames root-first; count samples (may be 0).  Stacks come in file order,
+ * the same stack possibly more than once. */
+typedef struct fg_stack {
+	const uint32_t *names;  /* depth + 1 name ids, the root first */
+	const uint8_t *types;   /* depth + 1 frame types */
+	size_t depth;           /* frames below the root */
+	uint64_t count;
+} fg_stack;
+
+/* Called once per stack; non-zero stops the reader and is returned. */
+typedef int (*fg_stack_fn)(void *ctx, const fg_stack *stack, fg_error *err);
+
+/* What a reader hands its data to.  frames is required.  stack is optional:
+ * an analysis that needs only per-stack facts (share, top, subsystems,
+ * protocol) sets it, and a stack-based input is then streamed to it line by
+ * line in memory bounded by the longest stack and the distinct names; the
+ * end call is still frames(ctx, NULL, 0).  Without it (collapse, diff, the
+ * SVG: they need the tree) a stack-based input is first merged into a call
+ * tree, which is then visited as frames. */
+typedef struct fg_visitor {
+	fg_frames_fn frames;
+	fg_stack_fn stack;
+	void *ctx;
+} fg_visitor;
 
 enum fg_format {
 	FG_FORMAT_UNKNOWN = 0,
@@ -61,22 +102,22 @@ typedef struct fg_profile_info {
 	bool missing_final_newline; /* collapsed input whose last line had no '\n' */
 	char title[256];      /* the HTML <h1>, or "" */
 	uint64_t total;       /* samples in the profile (the root's total) */
-	uint64_t frames;      /* frames visited, root included */
+	uint64_t frames;      /* frames visited, root included (stacks when streamed as stacks) */
 } fg_profile_info;
 
 /* A short name of the format: "html-2.x", "html-3.x-4.x" or "collapsed"
  * (reports add "+gzip" for compressed input). */
 const char *fg_format_name(enum fg_format format);
 
-/* Reads the profile at path ("-" = stdin) and streams its frames to fn.
+/* Reads the profile at path ("-" = stdin) and streams it to the visitor.
  * Fails with FG_EINVALID for anything that is not a complete, consistent
- * profile; frames already visited are then to be discarded. */
+ * profile; what was already visited is then to be discarded. */
 int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names,
-		    const fg_read_options *opts, fg_frame_fn fn, void *ctx, fg_error *err);
+		    const fg_read_options *opts, const fg_visitor *visitor, fg_error *err);
 
 /* The same from memory (tests, fuzzing). */
 int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
-			   fg_names *names, const fg_read_options *opts, fg_frame_fn fn, void *ctx,
+			   fg_names *names, const fg_read_options *opts, const fg_visitor *visitor,
 			   fg_error *err);
 
 /* The collapsed-stack suffix of a type ("_[j]"...; "" for native and C++). */

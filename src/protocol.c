@@ -157,21 +157,14 @@ static int finish(fg_protocol *p, fg_error *err)
 	return 0;
 }
 
-int fg_protocol_frame(void *ctx, const fg_frame *f, fg_error *err)
+/* A frame at depth > 0 on the current path, its ancestors' markers open. */
+static int add_frame(fg_protocol *p, uint32_t depth, uint32_t name, uint64_t total, fg_error *err)
 {
-	fg_protocol *p = ctx;
-	if (!f) {
-		close_to(p, 0);
-		return finish(p, err);
-	}
-	close_to(p, f->depth);
-	if (f->depth == 0)
-		return 0;
 	uint64_t mask;
-	int rc = fg_matcher_lookup(&mask, p->matcher, p->cache, p->names, f->name, err);
+	int rc = fg_matcher_lookup(&mask, p->matcher, p->cache, p->names, name, err);
 	if (rc || !mask)
 		return rc;
-	if (f->name >= p->cap && (rc = grow_names(p, f->name, err)))
+	if (name >= p->cap && (rc = grow_names(p, name, err)))
 		return rc;
 	uint8_t kind = mask & REST_BITS ? MARK_REST : mask & GRPC_BIT ? MARK_GRPC : MARK_LOOP;
 	if (kind == MARK_REST) {
@@ -186,8 +179,8 @@ int fg_protocol_frame(void *ctx, const fg_frame *f, fg_error *err)
 					p->serving[p->stack[i].name] = 1;
 	}
 	/* A stack counts once however often the frame recurses in it. */
-	if (!p->open[f->name]++)
-		p->samples[f->name] += f->total;
+	if (!p->open[name]++)
+		p->samples[name] += total;
 	if (p->nstack == p->stack_cap) {
 		uint32_t cap = p->stack_cap ? p->stack_cap * 2 : 32;
 		struct open_marker *s = realloc(p->stack, (size_t)cap * sizeof(*s));
@@ -196,8 +189,36 @@ int fg_protocol_frame(void *ctx, const fg_frame *f, fg_error *err)
 		p->stack = s;
 		p->stack_cap = cap;
 	}
-	p->stack[p->nstack++] = (struct open_marker){ f->depth, f->name, kind };
+	p->stack[p->nstack++] = (struct open_marker){ depth, name, kind };
 	return 0;
+}
+
+int fg_protocol_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_protocol *p = ctx;
+	if (!frames) {
+		close_to(p, 0);
+		return finish(p, err);
+	}
+	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
+		close_to(p, f->depth);
+		int rc = f->depth ? add_frame(p, f->depth, f->name, f->total, err) : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int fg_protocol_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_protocol *p = ctx;
+	/* The stack is one root-to-leaf path: open its frames in turn, then
+	 * close them all. */
+	int rc = 0;
+	for (size_t i = 1; i <= st->depth && !rc; i++)
+		rc = add_frame(p, (uint32_t)i, st->names[i], st->count, err);
+	close_to(p, 0);
+	return rc;
 }
 
 int fg_protocol_name_seen(fg_protocol *p, uint32_t name, fg_error *err)

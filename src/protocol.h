@@ -35,9 +35,11 @@ void fg_protocol_free(fg_protocol *p);
 /* Forgets the profile seen, for the next one. */
 void fg_protocol_reset(fg_protocol *p);
 
-/* The fg_frame_fn to give the reader (ctx = the fg_protocol).  The verdict
- * and the evidence are ready after the end call (frame == NULL). */
-int fg_protocol_frame(void *p, const fg_frame *frame, fg_error *err);
+/* The visitor to give the reader (ctx = the fg_protocol): frames, or whole
+ * stacks.  The verdict and the evidence are ready after the end call
+ * (frames == NULL). */
+int fg_protocol_frames(void *p, const fg_frame *frames, size_t n, fg_error *err);
+int fg_protocol_stack(void *p, const fg_stack *stack, fg_error *err);
 
 /* The verdict alone, from the distinct names of a profile instead of its
  * frames, for a caller that already has them (diff has per-name counts):

@@ -90,26 +90,56 @@ __attribute__((noinline)) static int open_frame(fg_share *s, const fg_frame *f, 
 	return 0;
 }
 
-int fg_share_frame(void *ctx, const fg_frame *f, fg_error *err)
+int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_share *s = ctx;
-	if (!f || f->depth == 0) {
+	if (!frames) {
 		close_to(s, 0);
-		if (f)
-			s->total += f->total;
 		return 0;
 	}
-	/* Most frames match nothing and have no matching parent: two compares
-	 * and a cached lookup. */
-	if (s->top_depth >= (int64_t)f->depth)
-		close_to(s, f->depth);
-	if (s->top_depth == (int64_t)f->depth - 1)
-		s->open[s->nopen - 1].children += f->total;
-	uint64_t mask;
-	int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, f->name, err);
-	if (rc)
-		return rc;
-	return mask ? open_frame(s, f, mask, err) : 0;
+	const fg_match_cache *cache = s->cache;
+	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
+		if (f->depth == 0) {
+			close_to(s, 0);
+			s->total += f->total;
+			continue;
+		}
+		/* Most frames match nothing and have no matching parent: two
+		 * compares and a cached lookup. */
+		if (s->top_depth >= (int64_t)f->depth)
+			close_to(s, f->depth);
+		if (s->top_depth == (int64_t)f->depth - 1)
+			s->open[s->nopen - 1].children += f->total;
+		uint64_t mask;
+		int rc = fg_matcher_lookup(&mask, s->matcher, cache, s->names, f->name, err);
+		if (!rc && mask)
+			rc = open_frame(s, f, mask, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_share *s = ctx;
+	uint64_t any = 0, mask = 0;
+	for (size_t i = 1; i <= st->depth; i++) {
+		int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, st->names[i], err);
+		if (rc)
+			return rc;
+		any |= mask;
+	}
+	/* mask: the leaf's (none for a stack of the root alone). */
+	if (st->depth == 0)
+		mask = 0;
+	s->matched |= any;
+	s->total += st->count;
+	for (uint64_t m = any; m; m &= m - 1)
+		s->samples[__builtin_ctzll(m)] += st->count;
+	for (uint64_t m = mask; m; m &= m - 1)
+		s->self[__builtin_ctzll(m)] += st->count;
+	return 0;
 }
 
 uint64_t fg_share_total(const fg_share *s)

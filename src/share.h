@@ -19,8 +19,10 @@ void fg_share_free(fg_share *share);
 /* Forgets the counts, for the next profile. */
 void fg_share_reset(fg_share *share);
 
-/* The fg_frame_fn to give the reader (ctx = the fg_share). */
-int fg_share_frame(void *share, const fg_frame *frame, fg_error *err);
+/* The visitor to give the reader (ctx = the fg_share): frames, or whole
+ * stacks (a stack counts once per pattern, its leaf for the self share). */
+int fg_share_frames(void *share, const fg_frame *frames, size_t n, fg_error *err);
+int fg_share_stack(void *share, const fg_stack *stack, fg_error *err);
 
 uint64_t fg_share_total(const fg_share *share);
 uint64_t fg_share_samples(const fg_share *share, size_t pattern);

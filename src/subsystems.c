@@ -171,11 +171,18 @@ __attribute__((noinline)) static int name_rule(uint16_t *rule, fg_subsystems *s,
 	return 0;
 }
 
-int fg_subsystems_frame(void *ctx, const fg_frame *f, fg_error *err)
+/* The rule of a name, from the cache when it has it. */
+static inline int rule_of(uint16_t *rule, fg_subsystems *s, uint32_t name, fg_error *err)
 {
-	fg_subsystems *s = ctx;
-	if (!f)
-		return close_to(s, 0, err);
+	if (name < s->names_cap && s->rule_of[name] != RULE_UNKNOWN) {
+		*rule = s->rule_of[name];
+		return 0;
+	}
+	return name_rule(rule, s, name, err);
+}
+
+static int add_frame(fg_subsystems *s, const fg_frame *f, fg_error *err)
+{
 	if (f->depth > s->depth)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "frame at depth %u without a parent", f->depth);
 	int rc = close_to(s, f->depth, err);
@@ -185,9 +192,7 @@ int fg_subsystems_frame(void *ctx, const fg_frame *f, fg_error *err)
 	if (f->depth > 0) {
 		struct level *parent = &s->levels[f->depth - 1];
 		parent->children += f->total;
-		if (f->name < s->names_cap && s->rule_of[f->name] != RULE_UNKNOWN)
-			rule = s->rule_of[f->name];
-		else if ((rc = name_rule(&rule, s, f->name, err)))
+		if ((rc = rule_of(&rule, s, f->name, err)))
 			return rc;
 		if (parent->rule < rule)
 			rule = parent->rule;
@@ -203,6 +208,38 @@ int fg_subsystems_frame(void *ctx, const fg_frame *f, fg_error *err)
 		s->levels_cap = cap;
 	}
 	s->levels[s->depth++] = (struct level){ f->total, 0, f->name, rule };
+	return 0;
+}
+
+int fg_subsystems_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_subsystems *s = ctx;
+	if (!frames)
+		return close_to(s, 0, err);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_frame(s, &frames[i], err);
+	return rc;
+}
+
+int fg_subsystems_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_subsystems *s = ctx;
+	/* The stack's samples are its leaf's self samples: they go to the best
+	 * rule matching any frame of it. */
+	uint16_t best = s->other;
+	for (size_t i = 1; i <= st->depth; i++) {
+		uint16_t rule;
+		int rc = rule_of(&rule, s, st->names[i], err);
+		if (rc)
+			return rc;
+		if (rule < best)
+			best = rule;
+	}
+	s->total += st->count;
+	s->samples[best] += st->count;
+	if (st->count && s->opts.top_frames)
+		return count_frame(s, best, st->names[st->depth], st->count, err);
 	return 0;
 }
 

@@ -40,8 +40,10 @@ void fg_subsystems_free(fg_subsystems *s);
 /* Forgets the counts, for the next profile. */
 void fg_subsystems_reset(fg_subsystems *s);
 
-/* The fg_frame_fn to give the reader (ctx = the fg_subsystems). */
-int fg_subsystems_frame(void *s, const fg_frame *frame, fg_error *err);
+/* The visitor to give the reader (ctx = the fg_subsystems): frames, or
+ * whole stacks. */
+int fg_subsystems_frames(void *s, const fg_frame *frames, size_t n, fg_error *err);
+int fg_subsystems_stack(void *s, const fg_stack *stack, fg_error *err);
 
 uint64_t fg_subsystems_total(const fg_subsystems *s);
 

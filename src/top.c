@@ -105,36 +105,68 @@ static inline void pop_to(fg_top *t, uint32_t d)
 	}
 }
 
-int fg_top_frame(void *ctx, const fg_frame *f, fg_error *err)
+__attribute__((noinline)) static int grow_levels(fg_top *t, fg_error *err)
+{
+	/* Depth rises by one at most per frame: doubling makes room. */
+	uint32_t cap = t->levels_cap ? t->levels_cap * 2 : 256;
+	struct level *l = realloc(t->levels, (size_t)cap * sizeof(*l));
+	if (!l)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	t->levels = l;
+	t->levels_cap = cap;
+	return 0;
+}
+
+int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_top *t = ctx;
-	if (!f) {
+	if (!frames) {
 		pop_to(t, 0);
 		return 0;
 	}
+	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
+		uint32_t name = 0;
+		pop_to(t, f->depth);
+		if (f->depth == 0) {
+			t->total += f->total;
+		} else {
+			int rc = map_name(&name, t, f->name, err);
+			if (rc)
+				return rc;
+			if (t->on_path[name]++ == 0)
+				t->incl[name] += f->total;
+			t->levels[f->depth - 1].children += f->total;
+		}
+		if (f->depth >= t->levels_cap) {
+			int rc = grow_levels(t, err);
+			if (rc)
+				return rc;
+		}
+		t->levels[f->depth] = (struct level){ name, f->total, 0 };
+		t->depth = f->depth + 1;
+	}
+	return 0;
+}
+
+int fg_top_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_top *t = ctx;
+	t->total += st->count;
+	if (st->depth == 0)
+		return 0;
+	/* A name counts once per stack however often it recurses: on_path
+	 * marks the names of this stack, cleared again below. */
 	uint32_t name = 0;
-	pop_to(t, f->depth);
-	if (f->depth == 0) {
-		t->total += f->total;
-	} else {
-		int rc = map_name(&name, t, f->name, err);
+	for (size_t i = 1; i <= st->depth; i++) {
+		int rc = map_name(&name, t, st->names[i], err);
 		if (rc)
 			return rc;
 		if (t->on_path[name]++ == 0)
-			t->incl[name] += f->total;
-		t->levels[f->depth - 1].children += f->total;
+			t->incl[name] += st->count;
 	}
-	if (f->depth >= t->levels_cap) {
-		/* Depth rises by one at most per frame: doubling makes room. */
-		uint32_t cap = t->levels_cap ? t->levels_cap * 2 : 256;
-		struct level *l = realloc(t->levels, (size_t)cap * sizeof(*l));
-		if (!l)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		t->levels = l;
-		t->levels_cap = cap;
-	}
-	t->levels[f->depth] = (struct level){ name, f->total, 0 };
-	t->depth = f->depth + 1;
+	t->self[name] += st->count; /* the leaf's */
+	for (size_t i = 1; i <= st->depth; i++)
+		t->on_path[t->map ? t->mapped[st->names[i]] : st->names[i]]--;
 	return 0;
 }
 

@@ -23,8 +23,10 @@ typedef int (*fg_name_map_fn)(void *ctx, uint32_t name, uint32_t *mapped, fg_err
 int fg_top_new(fg_top **out, fg_name_map_fn map, void *map_ctx, fg_error *err);
 void fg_top_free(fg_top *top);
 
-/* The fg_frame_fn to give the reader (ctx = the fg_top). */
-int fg_top_frame(void *top, const fg_frame *frame, fg_error *err);
+/* The visitor to give the reader (ctx = the fg_top): frames, or whole
+ * stacks. */
+int fg_top_frames(void *top, const fg_frame *frames, size_t n, fg_error *err);
+int fg_top_stack(void *top, const fg_stack *stack, fg_error *err);
 
 uint64_t fg_top_total(const fg_top *top);
 

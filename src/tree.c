@@ -187,11 +187,8 @@ static int add_root(fg_tree *t, uint64_t count, fg_error *err)
 	return 0;
 }
 
-int fg_tree_add_frame(void *ctx, const fg_frame *f, fg_error *err)
+static int add_frame(fg_tree *t, const fg_frame *f, fg_error *err)
 {
-	fg_tree *t = ctx;
-	if (!f)
-		return fg_tree_finish(t, err);
 	uint32_t node = 0;
 	if (f->depth == 0) {
 		int rc = add_root(t, f->total, err);
@@ -215,6 +212,17 @@ int fg_tree_add_frame(void *ctx, const fg_frame *f, fg_error *err)
 	t->path[f->depth] = node;
 	t->path_len = f->depth + 1;
 	return 0;
+}
+
+int fg_tree_add_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_tree *t = ctx;
+	if (!frames)
+		return fg_tree_finish(t, err);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_frame(t, &frames[i], err);
+	return rc;
 }
 
 int fg_tree_add_stack(fg_tree *t, const uint32_t *names, const uint8_t *types, size_t n,
@@ -334,21 +342,35 @@ out:
 
 struct visit {
 	const fg_tree *tree;
-	fg_frame_fn fn;
+	fg_frames_fn fn;
 	void *ctx;
+	fg_frame batch[FG_FRAME_BATCH];
+	size_t n;
 };
 
 static int visit_node(void *ctx, uint32_t id, fg_error *err)
 {
 	struct visit *v = ctx;
 	const fg_tree_node *n = &v->tree->nodes[id];
-	fg_frame f = { .depth = n->depth, .name = n->name, .type = n->type, .total = n->total };
-	return v->fn(v->ctx, &f, err);
+	v->batch[v->n++] = (fg_frame){ .depth = n->depth, .name = n->name, .type = n->type, .total = n->total };
+	if (v->n < FG_FRAME_BATCH)
+		return 0;
+	v->n = 0;
+	return v->fn(v->ctx, v->batch, FG_FRAME_BATCH, err);
 }
 
-int fg_tree_visit(const fg_tree *t, const fg_names *names, fg_frame_fn fn, void *ctx, fg_error *err)
+int fg_tree_visit(const fg_tree *t, const fg_names *names, fg_frames_fn fn, void *ctx, fg_error *err)
 {
-	struct visit v = { t, fn, ctx };
-	int rc = fg_tree_walk(t, names, visit_node, &v, err);
-	return rc ? rc : fn(ctx, NULL, err);
+	struct visit *v = malloc(sizeof(*v));
+	if (!v)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	v->tree = t;
+	v->fn = fn;
+	v->ctx = ctx;
+	v->n = 0;
+	int rc = fg_tree_walk(t, names, visit_node, v, err);
+	if (!rc && v->n)
+		rc = fn(ctx, v->batch, v->n, err);
+	free(v);
+	return rc ? rc : fn(ctx, NULL, 0, err);
 }

@@ -31,9 +31,9 @@ typedef struct fg_tree fg_tree;
 int fg_tree_new(fg_tree **out, uint32_t root_name, fg_error *err);
 void fg_tree_free(fg_tree *tree);
 
-/* An fg_frame_fn (ctx = the tree): adds a frame of a DFS stream.  The end
- * call (frame == NULL) finishes the tree. */
-int fg_tree_add_frame(void *tree, const fg_frame *frame, fg_error *err);
+/* An fg_frames_fn (ctx = the tree): adds a batch of frames of a DFS stream.
+ * The end call (frames == NULL) finishes the tree. */
+int fg_tree_add_frames(void *tree, const fg_frame *frames, size_t n, fg_error *err);
 
 /* Adds count samples of a stack of n frames, root-first, root excluded. */
 int fg_tree_add_stack(fg_tree *tree, const uint32_t *names, const uint8_t *types, size_t n,
@@ -43,8 +43,9 @@ int fg_tree_add_stack(fg_tree *tree, const uint32_t *names, const uint8_t *types
 int fg_tree_finish(fg_tree *tree, fg_error *err);
 
 /* Streams the tree in DFS pre-order, siblings in byte order of their names,
- * then calls fn(ctx, NULL).  No recursion: depth is unbounded. */
-int fg_tree_visit(const fg_tree *tree, const fg_names *names, fg_frame_fn fn, void *ctx, fg_error *err);
+ * in batches, then makes the end call fn(ctx, NULL, 0).  No recursion: depth
+ * is unbounded. */
+int fg_tree_visit(const fg_tree *tree, const fg_names *names, fg_frames_fn fn, void *ctx, fg_error *err);
 
 /* Calls fn with every node id in the same order as fg_tree_visit. */
 typedef int (*fg_tree_walk_fn)(void *ctx, uint32_t node, fg_error *err);

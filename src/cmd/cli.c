@@ -163,7 +163,7 @@ void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total)
 }
 
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
-		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err)
+		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err)
 {
 	fg_read_options ro;
 	fg_read_options_init(&ro);
@@ -183,7 +183,7 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		}
 		path = fetched.path;
 	}
-	int rc = fg_profile_read(info, path, names, &ro, fn, ctx, err);
+	int rc = fg_profile_read(info, path, names, &ro, visitor, err);
 	if (rc && path != source) {
 		/* Name what the user gave, not the cache file. */
 		char *shown = fg_source_redact(source);

@@ -90,11 +90,11 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 
 /* Reads one profile (a path, "-", or a file://, http:// or https:// URL,
  * downloaded through the cache with a progress line when stderr is a
- * terminal) and streams it to fn; warns on stderr
+ * terminal) and streams it to the visitor; warns on stderr
  * about an inverted graph (it may hold reversed stacks) and a collapsed file
  * without a final newline (it may be cut short). */
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
-		     const struct cli_profile_options *o, fg_frame_fn fn, void *ctx, fg_error *err);
+		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
 
 /* The progress line fetches draw on a terminal. */
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);

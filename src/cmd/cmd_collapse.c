@@ -61,7 +61,7 @@ int cmd_collapse(int argc, char **argv)
 	if (!rc)
 		rc = fg_tree_new(&tree, root, &err);
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po, fg_tree_add_frame, tree, &err);
+		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_tree_add_frames, NULL, tree }, &err);
 	if (!rc)
 		rc = fg_collapsed_write(stdout, tree, names, &wo, &err);
 	if (rc)

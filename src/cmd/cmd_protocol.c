@@ -69,7 +69,8 @@ int cmd_protocol(int argc, char **argv)
 		fg_profile_info info;
 		r->source = argv[optind + (int)i];
 		fg_protocol_reset(detector);
-		rc = cli_read_profile(&info, r->source, names, &po, fg_protocol_frame, detector, &err);
+		rc = cli_read_profile(&info, r->source, names, &po,
+				      &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector }, &err);
 		if (rc)
 			break;
 		r->kind = fg_protocol_result(detector);

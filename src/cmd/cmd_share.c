@@ -88,7 +88,8 @@ int cmd_share(int argc, char **argv)
 		r->source = argv[optind + (int)i];
 		r->samples = counts + i * npatterns;
 		fg_share_reset(share);
-		rc = cli_read_profile(&r->info, r->source, names, &po, fg_share_frame, share, &err);
+		rc = cli_read_profile(&r->info, r->source, names, &po,
+				      &(fg_visitor){ fg_share_frames, fg_share_stack, share }, &err);
 		for (size_t p = 0; !rc && p < npatterns; p++) {
 			r->samples[p] = self ? fg_share_self(share, p) : fg_share_samples(share, p);
 			if (fg_share_matched(share, p))

@@ -88,7 +88,8 @@ int cmd_subsystems(int argc, char **argv)
 		rc = fg_subsystems_new(&subs, rules, names, &so, &err);
 	}
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po, fg_subsystems_frame, subs, &err);
+		rc = cli_read_profile(&info, source, names, &po,
+					      &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs }, &err);
 	size_t n = subs ? fg_subsystems_count(subs) : 0;
 	if (!rc && !(shares = calloc(n, sizeof(*shares))))
 		rc = fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");

@@ -22,6 +22,7 @@
 
 struct analyses {
 	fg_names *names;
+	bool own_names;
 	fg_matcher *matcher;
 	fg_share *share;
 	fg_namemap *map;
@@ -29,24 +30,28 @@ struct analyses {
 	fg_tree *tree;
 };
 
-static inline int analyses_frame(void *ctx, const fg_frame *f, fg_error *err)
+static inline int analyses_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	struct analyses *a = ctx;
-	int rc = fg_share_frame(a->share, f, err);
+	int rc = fg_share_frames(a->share, frames, n, err);
 	if (!rc)
-		rc = fg_top_frame(a->top, f, err);
+		rc = fg_top_frames(a->top, frames, n, err);
 	if (!rc)
-		rc = fg_tree_add_frame(a->tree, f, err);
+		rc = fg_tree_add_frames(a->tree, frames, n, err);
 	return rc;
 }
 
-static inline int analyses_new(struct analyses *a, fg_error *err)
+/* names: another analyses' interner to share (ids then agree), or NULL for
+ * a new one. */
+static inline int analyses_new(struct analyses *a, fg_names *names, fg_error *err)
 {
 	/* Patterns that hit common fixture names, a normalised form and a
 	 * regex-free catch-all. */
 	static const char *const patterns[] = { "run", "Lambda", "/", "java" };
 	uint32_t root;
-	int rc = fg_names_new(&a->names, err);
+	a->names = names;
+	a->own_names = !names;
+	int rc = names ? 0 : fg_names_new(&a->names, err);
 	if (!rc)
 		rc = fg_names_intern(&root, a->names, "all", 3, err);
 	if (!rc)
@@ -85,7 +90,8 @@ static inline void analyses_free(struct analyses *a)
 	fg_namemap_free(a->map);
 	fg_share_free(a->share);
 	fg_matcher_free(a->matcher);
-	fg_names_free(a->names);
+	if (a->own_names)
+		fg_names_free(a->names);
 }
 
 /* Reads data as a profile into every analysis. */
@@ -94,13 +100,14 @@ static inline void analyses_run(const void *data, size_t size, bool reversed, FI
 	struct analyses a = { 0 };
 	fg_error err;
 	fg_error_clear(&err);
-	if (!analyses_new(&a, &err)) {
+	if (!analyses_new(&a, NULL, &err)) {
 		fg_read_options o;
 		fg_read_options_init(&o);
 		o.reversed = reversed;
 		o.max_size = FUZZ_MAX_SIZE;
 		fg_profile_info info;
-		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, &o, analyses_frame, &a, &err))
+		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, &o, &(fg_visitor){ analyses_frames, NULL, &a },
+					    &err))
 			analyses_report(&a, sink);
 	}
 	analyses_free(&a);

@@ -1,37 +1,78 @@
 /* libFuzzer target: the collapsed reader on its own (whatever the first
- * byte), root-first and leaf-first, then the tree streamed into share and top
- * and written back. */
+ * byte), root-first and leaf-first.  Its stacks go both to share and top
+ * directly (the stack path) and into a tree that is then streamed into a
+ * second share and top (the frame path) and written back: the two paths must
+ * agree on every count. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "fuzz_analyses.h"
 #include "input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* share and top only: the tree is the source here. */
-static int share_and_top(void *ctx, const fg_frame *f, fg_error *err)
+/* The stack path, and the tree of the frame path, from one read. */
+static int each_stack(void *ctx, const fg_stack *st, fg_error *err)
 {
 	struct analyses *a = ctx;
-	int rc = fg_share_frame(a->share, f, err);
-	return rc ? rc : fg_top_frame(a->top, f, err);
+	int rc = fg_share_stack(a->share, st, err);
+	if (!rc)
+		rc = fg_top_stack(a->top, st, err);
+	if (!rc)
+		rc = fg_tree_add_stack(a->tree, st->names + 1, st->types + 1, st->depth, st->count, err);
+	return rc;
+}
+
+/* share and top only: the tree is the source here. */
+static int share_and_top(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	struct analyses *a = ctx;
+	int rc = fg_share_frames(a->share, frames, n, err);
+	return rc ? rc : fg_top_frames(a->top, frames, n, err);
+}
+
+static void same_top(const fg_top *x, const fg_top *y)
+{
+	fg_error err;
+	fg_top_entry *ex = NULL, *ey = NULL;
+	size_t nx = 0, ny = 0;
+	if (!fg_top_entries(&ex, &nx, x, false, &err) && !fg_top_entries(&ey, &ny, y, false, &err)) {
+		if (nx != ny || fg_top_total(x) != fg_top_total(y))
+			__builtin_trap();
+		for (size_t i = 0; i < nx; i++)
+			if (ex[i].name != ey[i].name || ex[i].samples != ey[i].samples ||
+			    ex[i].self_samples != ey[i].self_samples)
+				__builtin_trap();
+	}
+	free(ex);
+	free(ey);
 }
 
 static void run(const uint8_t *data, size_t size, bool reversed)
 {
-	struct analyses a = { 0 };
+	struct analyses a = { 0 }, b = { 0 };
 	fg_input *in = NULL;
 	fg_error err;
 	fg_error_clear(&err);
-	if (!analyses_new(&a, &err) && !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
+	if (!analyses_new(&a, NULL, &err) && !analyses_new(&b, a.names, &err) &&
+	    !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
 		fg_profile_info info = { 0 };
 		fg_input_reject_nul(in);
-		if (!fg_collapsed_read(&info, a.tree, in, a.names, reversed, &err) &&
-		    !fg_tree_finish(a.tree, &err) &&
-		    !fg_tree_visit(a.tree, a.names, share_and_top, &a, &err))
+		if (!fg_collapsed_read(&info, in, a.names, reversed, each_stack, &a, &err) &&
+		    !fg_share_frames(a.share, NULL, 0, &err) && !fg_top_frames(a.top, NULL, 0, &err) &&
+		    !fg_tree_finish(a.tree, &err) && !fg_tree_visit(a.tree, a.names, share_and_top, &b, &err)) {
+			for (size_t p = 0; p < 4; p++)
+				if (fg_share_samples(a.share, p) != fg_share_samples(b.share, p) ||
+				    fg_share_self(a.share, p) != fg_share_self(b.share, p) ||
+				    fg_share_matched(a.share, p) != fg_share_matched(b.share, p))
+					__builtin_trap();
+			same_top(a.top, b.top);
 			analyses_report(&a, analyses_sink());
+		}
 	}
 	fg_input_free(in);
+	analyses_free(&b);
 	analyses_free(&a);
 }
 

@@ -16,10 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fg_input *in = NULL;
 	fg_error err;
 	fg_error_clear(&err);
-	if (!analyses_new(&a, &err) && !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
+	if (!analyses_new(&a, NULL, &err) && !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
 		fg_profile_info info = { 0 };
 		fg_input_reject_nul(in);
-		if (!fg_html_read(&info, in, a.names, analyses_frame, &a, &err))
+		if (!fg_html_read(&info, in, a.names, analyses_frames, &a, &err))
 			analyses_report(&a, analyses_sink());
 	}
 	fg_input_free(in);

@@ -11,12 +11,13 @@
 
 static fg_names *names;
 
-static int read_text(fg_profile_info *info, const char *text, fg_frame_fn fn, void *ctx)
+static int read_text(fg_profile_info *info, const char *text, fg_frames_fn frames, fg_stack_fn stack, void *ctx)
 {
 	fg_error err;
 	fg_read_options ro;
 	fg_read_options_init(&ro);
-	int rc = fg_profile_read_memory(info, text, strlen(text), "mem", names, &ro, fn, ctx, &err);
+	int rc = fg_profile_read_memory(info, text, strlen(text), "mem", names, &ro,
+					&(fg_visitor){ frames, stack, ctx }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
 	return rc;
@@ -31,7 +32,7 @@ static void test_protocol(void)
 
 	/* Netty alone (Raft) is not gRPC. */
 	fg_protocol_reset(p);
-	CHECK(read_text(&info, "T;io/netty/channel/nio/NioEventLoop.run;io/atomix/raft/X.y 10\n", fg_protocol_frame,
+	CHECK(read_text(&info, "T;io/netty/channel/nio/NioEventLoop.run;io/atomix/raft/X.y 10\n", fg_protocol_frames, fg_protocol_stack,
 			p) == 0);
 	CHECK(fg_protocol_result(p) == FG_PROTOCOL_UNKNOWN);
 	CHECK_U64(fg_protocol_evidence_count(p), 0);
@@ -44,7 +45,7 @@ static void test_protocol(void)
 			"T;io/netty/channel/SingleThreadIoEventLoop.run;io/atomix/raft/X.y 50\n"
 			"T;io/netty/channel/nio/NioEventLoop.run;io/grpc/A.a;io/grpc/A.a 7\n"
 			"T;io/netty/channel/nio/NioEventLoop.run;io/grpc/B.b 3\n",
-			fg_protocol_frame, p) == 0);
+			fg_protocol_frames, fg_protocol_stack, p) == 0);
 	CHECK(fg_protocol_result(p) == FG_PROTOCOL_GRPC);
 	CHECK_U64(fg_protocol_evidence_count(p), 3);
 	CHECK_STR(fg_protocol_evidence(p, 0), "io/netty/channel/nio/NioEventLoop.run");
@@ -61,7 +62,7 @@ static void test_protocol(void)
 			"T;org/springframework/security/web/FilterChainProxy.doFilter 4\n"
 			"T;x/BearerTokenAuthenticationFilter.doFilter 2\n"
 			"T;org/apache/catalina/Z.z 1\n",
-			fg_protocol_frame, p) == 0);
+			fg_protocol_frames, fg_protocol_stack, p) == 0);
 	CHECK(fg_protocol_result(p) == FG_PROTOCOL_REST);
 	CHECK_U64(fg_protocol_evidence_count(p), 5);
 	CHECK_STR(fg_protocol_evidence(p, 0), "org.apache.catalina.core.X.y");
@@ -73,7 +74,7 @@ static void test_protocol(void)
 
 	/* Reset forgets everything. */
 	fg_protocol_reset(p);
-	CHECK(read_text(&info, "T;a/B.c 1\n", fg_protocol_frame, p) == 0);
+	CHECK(read_text(&info, "T;a/B.c 1\n", fg_protocol_frames, fg_protocol_stack, p) == 0);
 	CHECK(fg_protocol_result(p) == FG_PROTOCOL_UNKNOWN);
 	fg_protocol_free(p);
 
@@ -117,7 +118,7 @@ static void test_subsystems(void)
 			"t;x/C;y 4\n"
 			"t;z 6\n"
 			"t 1\n",
-			fg_subsystems_frame, s) == 0);
+			fg_subsystems_frames, fg_subsystems_stack, s) == 0);
 	CHECK_U64(fg_subsystems_total(s), 21);
 	CHECK_U64(fg_subsystems_count(s), 4);
 	CHECK_U64(fg_subsystems_samples(s, 0), 5);
@@ -146,7 +147,7 @@ static void test_subsystems(void)
 
 	/* Thirds: rounding gives 33.34 + 33.33 + 33.33. */
 	fg_subsystems_reset(s);
-	CHECK(read_text(&info, "t;A 1\nt;B 1\nt;C 1\n", fg_subsystems_frame, s) == 0);
+	CHECK(read_text(&info, "t;A 1\nt;B 1\nt;C 1\n", fg_subsystems_frames, fg_subsystems_stack, s) == 0);
 	fg_subsystems_shares(shares, s);
 	CHECK_U64(shares[0], 3334);
 	CHECK_U64(shares[1], 3333);

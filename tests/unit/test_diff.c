@@ -17,8 +17,8 @@ static void add(fg_diff *d, fg_diff_side side, const char *collapsed)
 	fg_error err;
 	fg_profile_info info;
 	CHECK(fg_diff_begin(d, side, &err) == 0);
-	int rc = fg_profile_read_memory(&info, collapsed, strlen(collapsed), "mem", names, NULL, fg_diff_frame, d,
-					&err);
+	int rc = fg_profile_read_memory(&info, collapsed, strlen(collapsed), "mem", names, NULL,
+					&(fg_visitor){ fg_diff_frames, NULL, d }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
 	CHECK(rc == 0);

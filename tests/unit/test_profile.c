@@ -17,16 +17,17 @@ struct dump {
 	int ends;
 };
 
-static int dump_frame(void *ctx, const fg_frame *f, fg_error *err)
+static int dump_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	(void)err;
 	struct dump *d = ctx;
-	if (!f) {
+	if (!frames) {
 		d->ends++;
 		return 0;
 	}
-	d->len += (size_t)snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%u %s %u %llu\n", f->depth,
-				   fg_names_get(d->names, f->name), f->type, (unsigned long long)f->total);
+	for (const fg_frame *f = frames; f < frames + n; f++)
+		d->len += (size_t)snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%u %s %u %llu\n", f->depth,
+					   fg_names_get(d->names, f->name), f->type, (unsigned long long)f->total);
 	return 0;
 }
 
@@ -44,7 +45,8 @@ static const char *read_text(const char *text, size_t len, bool reversed, uint64
 	fg_read_options_init(&o);
 	o.reversed = reversed;
 	o.max_size = max_size;
-	int rc = fg_profile_read_memory(&info, text, len, "t", d.names, &o, dump_frame, &d, &err);
+	int rc = fg_profile_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d },
+					&err);
 	if (rc)
 		snprintf(out, sizeof(out), "error %d: %s", rc, err.message);
 	else

@@ -11,10 +11,11 @@
 #include "check.h"
 #include "gzip_bytes.h"
 
-static int ignore_frame(void *ctx, const fg_frame *f, fg_error *err)
+static int ignore_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	(void)ctx;
-	(void)f;
+	(void)frames;
+	(void)n;
 	(void)err;
 	return 0;
 }
@@ -28,7 +29,7 @@ static const char *read_bytes(const void *data, size_t len)
 	fg_error_clear(&err);
 	fg_names_new(&names, &err);
 	fg_profile_info info;
-	int rc = fg_profile_read_memory(&info, data, len, "t", names, NULL, ignore_frame, NULL, &err);
+	int rc = fg_profile_read_memory(&info, data, len, "t", names, NULL, &(fg_visitor){ ignore_frames, NULL, NULL }, &err);
 	snprintf(out, sizeof(out), "%s", rc ? err.message : "ok");
 	fg_names_free(names);
 	return out;

@@ -26,6 +26,17 @@ struct profile {
 	size_t n;
 };
 
+/* Per node of the pooled base tree: the counts pooled before the profile
+ * read last (so that each profile's own counts are the difference) and the
+ * lowest and highest share of the path, inclusive and self, among the base
+ * profiles closed so far. */
+struct path_noise {
+	uint64_t *before_total, *before_self;
+	float *lo[2], *hi[2];   /* [0] inclusive, [1] self */
+	uint32_t size, cap;     /* nodes covered, allocated */
+	size_t profiles;        /* base profiles closed */
+};
+
 struct fg_diff {
 	fg_names *names;
 	fg_diff_options opts;
@@ -34,6 +45,7 @@ struct fg_diff {
 	fg_top *top;           /* the open profile's analysis, NULL between profiles */
 	fg_diff_side side;     /* of the open profile */
 	fg_tree *trees[2];
+	struct path_noise noise;
 	struct profile *profiles;
 	size_t nprofiles, cap;
 };
@@ -82,6 +94,12 @@ void fg_diff_free(fg_diff *d)
 	for (size_t i = 0; i < d->nprofiles; i++)
 		free(d->profiles[i].entries);
 	free(d->profiles);
+	free(d->noise.before_total);
+	free(d->noise.before_self);
+	for (int k = 0; k < 2; k++) {
+		free(d->noise.lo[k]);
+		free(d->noise.hi[k]);
+	}
 	fg_top_free(d->top);
 	fg_tree_free(d->trees[0]);
 	fg_tree_free(d->trees[1]);
@@ -90,8 +108,16 @@ void fg_diff_free(fg_diff *d)
 	free(d);
 }
 
+static int update_noise(fg_diff *d, uint64_t total, bool first, fg_error *err);
+
 int fg_diff_begin(fg_diff *d, fg_diff_side side, fg_error *err)
 {
+	if (d->trees[FG_DIFF_BASE] && side == FG_DIFF_BASE && !d->noise.profiles &&
+	    fg_diff_profiles(d, FG_DIFF_BASE) == 1) {
+		int rc = update_noise(d, fg_diff_total(d, FG_DIFF_BASE), true, err);
+		if (rc)
+			return rc;
+	}
 	/* A fresh fg_top per profile: its counts are per profile, and the name
 	 * map it caches is cheap to rebuild (fg_namemap caches the real work). */
 	fg_top_free(d->top);
@@ -121,6 +147,57 @@ static int close_profile(fg_diff *d, fg_error *err)
 	return 0;
 }
 
+static int grow_noise(struct path_noise *p, uint32_t size)
+{
+	if (size <= p->cap)
+		return 0;
+	uint32_t cap = p->cap ? p->cap : 1024;
+	while (cap < size)
+		cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+	void *a[6] = { p->before_total, p->before_self, p->lo[0], p->lo[1], p->hi[0], p->hi[1] };
+	size_t width[6] = { 8, 8, 4, 4, 4, 4 };
+	for (int k = 0; k < 6; k++) {
+		void *grown = realloc(a[k], (size_t)cap * width[k]);
+		if (!grown)
+			return -1;
+		a[k] = grown;
+		/* Stored at once, so that a later failure leaves nothing dangling. */
+		p->before_total = a[0], p->before_self = a[1], p->lo[0] = a[2], p->lo[1] = a[3];
+		p->hi[0] = a[4], p->hi[1] = a[5];
+	}
+	p->cap = cap;
+	return 0;
+}
+
+/* Folds the base profile closed last (its counts: the pooled tree's minus
+ * those before it) into the range of every path; a path it lacks has a 0%
+ * share.  With first, the tree holds that one profile only. */
+static int update_noise(fg_diff *d, uint64_t total, bool first, fg_error *err)
+{
+	struct path_noise *p = &d->noise;
+	const fg_tree *t = d->trees[FG_DIFF_BASE];
+	uint32_t size = fg_tree_size(t);
+	if (grow_noise(p, size))
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (uint32_t i = 0; i < size; i++) {
+		const fg_tree_node *n = fg_tree_node_at(t, i);
+		bool seen = i < p->size;
+		uint64_t count[2] = { n->total - (seen ? p->before_total[i] : 0), n->self - (seen ? p->before_self[i] : 0) };
+		for (int k = 0; k < 2; k++) {
+			float s = (float)fg_percent(count[k], total);
+			if (!seen) /* the earlier profiles lacked the path: 0% */
+				p->lo[k][i] = p->hi[k][i] = first ? s : 0.0f;
+			p->lo[k][i] = fminf(p->lo[k][i], s);
+			p->hi[k][i] = fmaxf(p->hi[k][i], s);
+		}
+		p->before_total[i] = n->total;
+		p->before_self[i] = n->self;
+	}
+	p->size = size;
+	p->profiles = first ? 1 : p->profiles + 1;
+	return 0;
+}
+
 int fg_diff_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_diff *d = ctx;
@@ -146,6 +223,10 @@ int fg_diff_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		 * from the totals, so pooling goes on. */
 		rc = fg_tree_add_frames(tree, frames, n, err);
 	}
+	/* The ranges are kept from the second base profile on: one base has
+	 * no spread, and the arrays cost as much as the tree. */
+	if (!rc && !frames && tree && d->side == FG_DIFF_BASE && d->noise.profiles)
+		rc = update_noise(d, fg_top_total(d->top), false, err);
 	if (!rc && !frames)
 		rc = close_profile(d, err);
 	return rc;
@@ -168,6 +249,11 @@ uint64_t fg_diff_total(const fg_diff *d, fg_diff_side side)
 	return t;
 }
 
+double fg_diff_min_delta(const fg_diff *d)
+{
+	return d->opts.min_delta;
+}
+
 size_t fg_diff_last_names(const fg_diff *d)
 {
 	return d->nprofiles ? d->profiles[d->nprofiles - 1].n : 0;
@@ -183,9 +269,17 @@ const fg_tree *fg_diff_tree(const fg_diff *d, fg_diff_side side)
 	return d->trees[side];
 }
 
-static uint64_t count_of(const fg_diff *d, const fg_top_entry *e)
+float fg_diff_path_noise(const fg_diff *d, uint32_t node, bool self)
 {
-	return d->opts.self ? e->self_samples : e->samples;
+	const struct path_noise *p = &d->noise;
+	if (p->profiles < 2 || node >= p->size)
+		return 0.0f;
+	return p->hi[self][node] - p->lo[self][node];
+}
+
+static uint64_t count_of(bool self, const fg_top_entry *e)
+{
+	return self ? e->self_samples : e->samples;
 }
 
 static int ignored(bool *out, fg_diff *d, uint32_t name, fg_error *err)
@@ -247,7 +341,7 @@ static void pooled_free(struct pooled *p)
 	free(p->present);
 }
 
-static int pool(struct pooled *p, const fg_diff *d, uint32_t nn, fg_error *err)
+static int pool(struct pooled *p, const fg_diff *d, bool self, uint32_t nn, fg_error *err)
 {
 	size_t n = nn ? nn : 1;
 	*p = (struct pooled){ { calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)) },
@@ -260,7 +354,7 @@ static int pool(struct pooled *p, const fg_diff *d, uint32_t nn, fg_error *err)
 		const struct profile *pr = &d->profiles[i];
 		for (size_t k = 0; k < pr->n; k++) {
 			const fg_top_entry *e = &pr->entries[k];
-			uint64_t c = count_of(d, e);
+			uint64_t c = count_of(self, e);
 			p->samples[pr->side][e->name] += c;
 			if (pr->side != FG_DIFF_BASE)
 				continue;
@@ -278,6 +372,11 @@ static int pool(struct pooled *p, const fg_diff *d, uint32_t nn, fg_error *err)
 
 int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err)
 {
+	return fg_diff_compute_shares(out, d, d->opts.self, err);
+}
+
+int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error *err)
+{
 	*out = (fg_diff_result){ 0 };
 	size_t nbase = fg_diff_profiles(d, FG_DIFF_BASE);
 	if (nbase == 0 || fg_diff_profiles(d, FG_DIFF_CANDIDATE) == 0)
@@ -285,7 +384,7 @@ int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err)
 	uint64_t total[2] = { fg_diff_total(d, FG_DIFF_BASE), fg_diff_total(d, FG_DIFF_CANDIDATE) };
 	uint32_t nn = fg_names_count(d->names);
 	struct pooled p;
-	int rc = pool(&p, d, nn, err);
+	int rc = pool(&p, d, self, nn, err);
 	if (rc)
 		return rc;
 	fg_diff_entry *grew = malloc((nn ? nn : 1) * sizeof(*grew));
@@ -360,7 +459,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
 		const struct profile *pr = &d->profiles[i];
 		for (size_t k = 0; pr->side == FG_DIFF_BASE && k < pr->n; k++)
-			sum[pr->entries[k].name] += fg_percent(count_of(d, &pr->entries[k]), pr->total);
+			sum[pr->entries[k].name] += fg_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
 	}
 	size_t peer = 0;
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
@@ -372,7 +471,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 		peer++;
 		out->npeers = peer;
 		for (size_t k = 0; k < pr->n; k++)
-			share[pr->entries[k].name] = fg_percent(count_of(d, &pr->entries[k]), pr->total);
+			share[pr->entries[k].name] = fg_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
 		size_t m = 0;
 		for (uint32_t name = 0; name < nn && !rc; name++) {
 			if (sum[name] == 0.0)

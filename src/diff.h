@@ -65,6 +65,9 @@ int fg_diff_frames(void *d, const fg_frame *frames, size_t n, fg_error *err);
 size_t fg_diff_profiles(const fg_diff *d, fg_diff_side side);
 uint64_t fg_diff_total(const fg_diff *d, fg_diff_side side);
 
+/* The options' min_delta. */
+double fg_diff_min_delta(const fg_diff *d);
+
 /* The names (normalised unless raw) held by the profile closed last. */
 size_t fg_diff_last_names(const fg_diff *d);
 uint32_t fg_diff_last_name(const fg_diff *d, size_t i);
@@ -72,6 +75,12 @@ uint32_t fg_diff_last_name(const fg_diff *d, size_t i);
 /* The pooled tree of a side (normalised names unless raw), finished; NULL
  * without the trees option. */
 const fg_tree *fg_diff_tree(const fg_diff *d, fg_diff_side side);
+
+/* The noise of a path of the pooled base tree (node: its id there): the
+ * spread, max - min in points, of the path's inclusive (or self) share among
+ * the base profiles, a profile without the path counting 0%.  0 with one
+ * base profile or without the trees option. */
+float fg_diff_path_noise(const fg_diff *d, uint32_t node, bool self);
 
 typedef enum {
 	FG_DIFF_CHANGED = 0,
@@ -98,6 +107,10 @@ typedef struct fg_diff_result {
 /* Compares the pooled sides; needs at least one profile on each.  The
  * result's arrays are owned by the caller (fg_diff_result_free). */
 int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err);
+
+/* The same comparing self shares (self) or inclusive shares, whatever the
+ * self option says (the SVG colours by either). */
+int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error *err);
 void fg_diff_result_free(fg_diff_result *r);
 
 /* Peers: the profiles of the base side are compared each against the mean

@@ -44,6 +44,9 @@ static const char usage[] =
 	"      --no-default-ignore  drop the default ignore list\n"
 	"      --svg OUT       write a differential flame graph (candidate widths)\n"
 	"      --svg-base OUT  the same with base widths, so vanished frames show\n"
+	"      --color KIND    what colours the SVG's frames: the change of the inclusive\n"
+	"                      share (default) or of the self share (points at the leaf)\n"
+	"      --width PX      the SVG's width in pixels, 600 or more (default 1200)\n"
 	"      --force         compare gRPC with REST, or different events, anyway\n"
 	"      --peers         find the outlier among the profiles (at least three)\n"
 	"      --repo DIR      the repository the profiles were built from: source files\n"
@@ -54,7 +57,7 @@ static const char usage[] =
 	CLI_PROFILE_OPTIONS_HELP;
 
 enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
-       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT };
+       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH };
 
 static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
@@ -165,50 +168,44 @@ static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, 
 	}
 }
 
-static int write_svg(const char *path, fg_diff *d, const fg_names *names, bool base_widths, const char *subtitle,
-		     bool self, fg_error *err)
+/* The sources of a side, for the SVG header (malloc'ed array). */
+static const char **side_sources(const struct cli_diff_input *in, size_t n, fg_diff_side side, size_t *count)
 {
-	fg_svg_options so;
-	fg_svg_options_init(&so);
+	const char **s = malloc((n ? n : 1) * sizeof(*s));
+	*count = 0;
+	for (size_t i = 0; s && i < n; i++)
+		if (in[i].side == side)
+			s[(*count)++] = in[i].source;
+	return s;
+}
+
+static int write_svg(const char *path, const fg_svg_options *base_opts, bool base_widths, fg_diff *d,
+		     const fg_names *names, const struct cli_diff_input *in, size_t n, fg_error *err)
+{
+	fg_svg_options so = *base_opts;
 	so.base_widths = base_widths;
-	so.subtitle = subtitle;
-	so.title = self ? "Differential flame graph (colour: inclusive share; the diff lists compared self shares)"
-			: "Differential flame graph";
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return fg_error_set(err, FG_EOUTPUT, path, "cannot create the SVG: %s", strerror(errno));
-	int rc = fg_svg_write_diff(f, fg_diff_tree(d, FG_DIFF_BASE), fg_diff_tree(d, FG_DIFF_CANDIDATE), names, &so,
-				   err);
-	if (fclose(f) != 0 && !rc)
+	const char **sources[2];
+	size_t count[2];
+	for (int s = 0; s < 2; s++)
+		sources[s] = side_sources(in, n, (fg_diff_side)s, &count[s]);
+	so.base = (fg_svg_side){ sources[0], count[0], side_protocol(in, n, FG_DIFF_BASE), side_event(in, n, FG_DIFF_BASE) };
+	so.candidate = (fg_svg_side){ sources[1], count[1], side_protocol(in, n, FG_DIFF_CANDIDATE),
+				      side_event(in, n, FG_DIFF_CANDIDATE) };
+	FILE *f = NULL;
+	int rc = 0;
+	if (!sources[0] || !sources[1])
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	else if (!(f = fopen(path, "w")))
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the SVG: %s", strerror(errno));
+	if (!rc)
+		rc = fg_svg_write_diff(f, d, names, &so, err);
+	if (f && fclose(f) != 0 && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the SVG: %s", strerror(errno));
 	if (rc && !err->source[0])
 		snprintf(err->source, sizeof(err->source), "%s", path);
+	free(sources[0]);
+	free(sources[1]);
 	return rc;
-}
-
-/* "a, b → c, d" for the SVG's subtitle. */
-static char *describe_sides(const struct cli_diff_input *in, size_t n)
-{
-	size_t len = 16;
-	for (size_t i = 0; i < n; i++)
-		len += strlen(in[i].source) + 2;
-	char *s = malloc(len);
-	if (!s)
-		return NULL;
-	size_t k = 0;
-	s[0] = '\0';
-	for (int side = 0; side < 2; side++) {
-		bool first = true;
-		if (side)
-			k += (size_t)snprintf(s + k, len - k, " \xe2\x86\x92 ");
-		for (size_t i = 0; i < n; i++) {
-			if (in[i].side != (fg_diff_side)side)
-				continue;
-			k += (size_t)snprintf(s + k, len - k, "%s%s", first ? "" : ", ", in[i].source);
-			first = false;
-		}
-	}
-	return s;
 }
 
 static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in, const fg_names *names, bool json,
@@ -292,6 +289,8 @@ int cmd_diff(int argc, char **argv)
 		{ "good", required_argument, NULL, OPT_GOOD },
 		{ "bad", required_argument, NULL, OPT_BAD },
 		{ "hot", required_argument, NULL, OPT_HOT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "width", required_argument, NULL, OPT_WIDTH },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -300,6 +299,9 @@ int cmd_diff(int argc, char **argv)
 	fg_diff_options_init(&dopts);
 	fg_history_options ho;
 	fg_history_options_init(&ho);
+	fg_svg_options so;
+	fg_svg_options_init(&so);
+	uint64_t width = 1200;
 	const char *svg = NULL, *svg_base = NULL, *repo = NULL;
 	bool force = false, peers = false, default_ignore = true, bad_given = false;
 	uint64_t hot = 10;
@@ -341,6 +343,16 @@ int cmd_diff(int argc, char **argv)
 		case OPT_HOT:
 			if (!cli_parse_u64(optarg, &hot) || hot == 0 || hot > 1000)
 				status = cli_usage_error("diff", "--hot wants a number (1-1000), not '%s'", optarg);
+			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "self") || !strcmp(optarg, "inclusive"))
+				so.color = !strcmp(optarg, "self") ? FG_SVG_COLOR_SELF : FG_SVG_COLOR_INCLUSIVE;
+			else
+				status = cli_usage_error("diff", "--color wants self or inclusive, not '%s'", optarg);
+			break;
+		case OPT_WIDTH:
+			if (!cli_parse_u64(optarg, &width) || width < 600 || width > 20000)
+				status = cli_usage_error("diff", "--width wants pixels (600-20000), not '%s'", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -403,7 +415,7 @@ int cmd_diff(int argc, char **argv)
 	fg_diff_result result = { 0 };
 	fg_diff_peers peer_result = { .outlier = -1 };
 	struct cli_history hist = { 0 };
-	char *subtitle = NULL;
+	so.width = (double)width;
 	int rc = fg_names_new(&names, &err);
 	if (!rc)
 		rc = fg_diff_new(&diff, names, &dopts, &err);
@@ -413,12 +425,10 @@ int cmd_diff(int argc, char **argv)
 		rc = fg_diff_peers_compute(&peer_result, diff, &err);
 	if (!rc && !peers)
 		rc = fg_diff_compute(&result, diff, &err);
-	if (!rc && (svg || svg_base) && !(subtitle = describe_sides(in, n)))
-		rc = fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
 	if (!rc && svg)
-		rc = write_svg(svg, diff, names, false, subtitle, dopts.self, &err);
+		rc = write_svg(svg, &so, false, diff, names, in, n, &err);
 	if (!rc && svg_base)
-		rc = write_svg(svg_base, diff, names, true, subtitle, dopts.self, &err);
+		rc = write_svg(svg_base, &so, true, diff, names, in, n, &err);
 	if (!rc && repo)
 		rc = look_up_files(&hist, repo, &ho, &result, diff, names, (size_t)hot, &err);
 	if (rc) {
@@ -464,7 +474,6 @@ int cmd_diff(int argc, char **argv)
 	}
 out:
 	cli_history_clear(&hist);
-	free(subtitle);
 	fg_diff_peers_free(&peer_result);
 	fg_diff_result_free(&result);
 	fg_diff_free(diff);

@@ -166,6 +166,33 @@ static void test_peers(void)
 	fg_diff_free(d);
 }
 
+static char *svg_of(fg_diff *d, const fg_svg_options *so)
+{
+	fg_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(fg_svg_write_diff(f, d, names, so, &err) == 0);
+	fclose(f);
+	return buf;
+}
+
+/* The <g> of the frame whose tooltip starts with name (a static copy). */
+static const char *frame_of(const char *svg, const char *name)
+{
+	static char g[4096];
+	char key[256];
+	snprintf(key, sizeof(key), "<title>%s\n", name);
+	const char *t = strstr(svg, key);
+	if (!t)
+		return "";
+	const char *start = t, *end = strstr(t, "</g>");
+	while (start > svg && strncmp(start, "<g ", 3))
+		start--;
+	snprintf(g, sizeof(g), "%.*s", (int)(end - start), start);
+	return g;
+}
+
 static void test_svg(void)
 {
 	fg_error err;
@@ -174,28 +201,122 @@ static void test_svg(void)
 	o.trees = true;
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
-	add(d, FG_DIFF_BASE, "[t<1> & \"q\" tid=5];grow 10\n[t<1> & \"q\" tid=5];shrink 90\n");
-	add(d, FG_DIFF_CANDIDATE, "[t<1> & \"q\" tid=6];grow 60\n[t<1> & \"q\" tid=6];shrink 40\nbad\xff 1\n");
-	const fg_tree *base = fg_diff_tree(d, FG_DIFF_BASE), *cand = fg_diff_tree(d, FG_DIFF_CANDIDATE);
-	CHECK(base && cand && fg_tree_node_at(cand, 0)->total == 101);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	/* Two bases: "noisy" moves 10 points between them, "steady" does not;
+	 * the candidate moves both by 8 points.  "fresh" is new. */
+	add(d, FG_DIFF_BASE, "[t<1> & \"q\" tid=5];noisy 2000\n[t<1> & \"q\" tid=5];steady 2000\nrest 6000\n");
+	add(d, FG_DIFF_BASE, "[t<1> & \"q\" tid=7];noisy 3000\n[t<1> & \"q\" tid=7];steady 2000\nrest 5000\n");
+	add(d, FG_DIFF_CANDIDATE, "[t<1> & \"q\" tid=6];noisy 3300\n[t<1> & \"q\" tid=6];steady 2800\n"
+				  "rest 3400\nbad\xff 100\nio/camunda/zeebe/db/Fresh.method 400\n");
 	fg_svg_options so;
 	fg_svg_options_init(&so);
-	CHECK(so.width == 1200.0 && so.min_width == 0.1 && !so.base_widths);
-	so.subtitle = "a & b";
-	CHECK(fg_svg_write_diff(f, base, cand, names, &so, &err) == 0);
-	fclose(f);
+	CHECK(so.width == 1200.0 && so.min_width == 0.1 && !so.base_widths && so.color == FG_SVG_COLOR_INCLUSIVE && !so.inverted);
+	const char *bases[] = { "a & b.html", "c.html" }, *cands[] = { "d.html" };
+	so.base = (fg_svg_side){ bases, 2, "grpc", "cpu" };
+	so.candidate = (fg_svg_side){ cands, 1, "grpc", NULL };
+	char *buf = svg_of(d, &so);
 	CHECK(strstr(buf, "<title>[t&lt;1&gt; &amp; &quot;q&quot;]\n") != NULL);
-	CHECK(strstr(buf, "a &amp; b") != NULL);
+	CHECK(strstr(buf, ">Base</tspan>: 2 profiles, 20,000 samples, gRPC, cpu: a &amp; b.html, c.html<") != NULL);
+	CHECK(strstr(buf, ">Candidate</tspan>: 1 profile, 10,000 samples, gRPC, event unknown: d.html<") != NULL);
 	CHECK(strstr(buf, "bad\xef\xbf\xbd") != NULL && !strstr(buf, "\xff"));
-	CHECK(strstr(buf, "new in the candidate") != NULL);
-	/* grow: 10% -> 59.41%: saturated red; shrink: blue. */
-	CHECK(strstr(buf, "<title>grow\ninclusive: base 10.00% \xe2\x86\x92 candidate 59.41% (+49.41 points)") != NULL);
-	CHECK(strstr(buf, "fill=\"rgb(255,0,0)\"") != NULL && strstr(buf, "fill=\"rgb(0,63,255)\"") != NULL);
+	/* steady: 20% -> 28%, spread 0: +8 points, listed; the path's floor is
+	 * the sampling error, 1.96 * sqrt(.2 * .8 / 20000 + .28 * .72 / 10000)
+	 * = 1.04 points; +8 is beyond the 5-point scale: darkest red. */
+	const char *g = frame_of(buf, "steady");
+	CHECK(strstr(g, "data-b=\"4000\" data-c=\"2800\"") != NULL);
+	CHECK(strstr(g, "\nbase: 4000 samples, 20.00% (self 20.00%)\ncandidate: 2800 samples, 28.00% (self 28.00%)"
+			"\nchange here: +8.00 points inclusive, +8.00 self; noise 1.04"
+			"\nthe frame in all: +8.00 points inclusive, listed by the diff<") != NULL);
+	CHECK(strstr(g, "fill=\"rgb(165,15,21)\"") != NULL && strstr(g, "class=\"d\"") != NULL);
+	/* noisy: 25% -> 33%, but the bases spread 20%..30%: +8 is within the
+	 * 10-point noise: not listed, grey. */
+	g = frame_of(buf, "noisy");
+	CHECK(strstr(g, "noise 10.00\nthe frame in all: within the diff's noise floor<") != NULL &&
+	      strstr(g, "fill=\"rgb(221,221,221)\"") != NULL);
+	/* rest: 55% -> 34%: -21, noise 10: darkest blue. */
+	CHECK(strstr(frame_of(buf, "rest"), "fill=\"rgb(8,69,148)\"") != NULL);
+	/* The thread: 50% -> 61% (+11, noise 10): red, 11 points is past the scale. */
+	CHECK(strstr(frame_of(buf, "[t&lt;1&gt; &amp; &quot;q&quot;]"), "fill=\"rgb(165,15,21)\"") != NULL);
+	/* Fresh: new, +4 points against 1.5 ... 5: (4 - 1.5) / 3.5 of the ramp, hatched; the
+	 * label keeps the class and method. */
+	g = frame_of(buf, "io/camunda/zeebe/db/Fresh.method");
+	CHECK(strstr(g, "\nnew in the candidate</title>") != NULL && strstr(g, "fill=\"url(#fg-new)\"") != NULL);
+	CHECK(strstr(g, "fill=\"rgb(190,64,61)\"") != NULL);
+	CHECK(strstr(g, ">Fresh\xe2\x80\xa6</text>") != NULL); /* 47 px: 6 characters */
+	/* Root at the bottom: the root's row is the lowest. */
+	CHECK(strstr(buf, "data-depth=\"2\" data-inverted=\"0\"") != NULL);
 	CHECK(strstr(buf, "<script><![CDATA[") != NULL && !strstr(buf, "xlink:href") && !strstr(buf, "https:"));
+	CHECK(strstr(buf, "<?xml") == buf);
 	free(buf);
+	/* Wider: the package path goes first, then the middle of the class. */
+	so.width = 2010;
+	buf = svg_of(d, &so);
+	CHECK(strstr(frame_of(buf, "io/camunda/zeebe/db/Fresh.method"), ">Fre\xe2\x80\xa6.method</text>") != NULL);
+	free(buf);
+	so.width = 3010;
+	buf = svg_of(d, &so);
+	CHECK(strstr(frame_of(buf, "io/camunda/zeebe/db/Fresh.method"), ">Fresh.method</text>") != NULL);
+	free(buf);
+	so.width = 1200;
+
+	/* Self colours: the thread frame has no self samples in either: grey. */
+	so.color = FG_SVG_COLOR_SELF;
+	so.fragment = true;
+	so.width = 400;
+	buf = svg_of(d, &so);
+	CHECK(strstr(frame_of(buf, "[t&lt;1&gt; &amp; &quot;q&quot;]"), "fill=\"rgb(221,221,221)\"") != NULL);
+	CHECK(strstr(frame_of(buf, "steady"), "fill=\"rgb(165,15,21)\"") != NULL);
+	CHECK(strstr(buf, ">self share change, points:<") != NULL && strstr(buf, "<svg class=\"fg-diff\"") == buf);
+	/* 4% of 380 px: 15 px, no label; the thread (61%) is cut keeping "]". */
+	CHECK(strstr(frame_of(buf, "io/camunda/zeebe/db/Fresh.method"), "></text>") != NULL);
+	free(buf);
+
+	/* Base widths: paths gone from the candidate are hatched the other way. */
+	fg_diff_free(d);
+	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	add(d, FG_DIFF_BASE, "a;gone 50\na 50\n");
+	add(d, FG_DIFF_CANDIDATE, "a 100\n");
+	fg_svg_options_init(&so);
+	so.base_widths = true;
+	so.inverted = true;
+	buf = svg_of(d, &so);
+	g = frame_of(buf, "gone");
+	CHECK(strstr(g, "gone from the candidate</title>") != NULL && strstr(g, "url(#fg-gone)") != NULL);
+	CHECK(strstr(g, "fill=\"rgb(8,69,148)\"") != NULL);
+	CHECK(strstr(buf, "data-inverted=\"1\"") != NULL);
+	free(buf);
+	fg_diff_free(d);
+
+	/* Without trees there is nothing to draw. */
+	fg_diff_options_init(&o);
+	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	CHECK(fg_svg_write_diff(stdout, d, names, &so, &err) == FG_EUSAGE);
+	fg_diff_free(d);
+}
+
+static void test_path_noise(void)
+{
+	fg_error err;
+	fg_diff_options o;
+	fg_diff_options_init(&o);
+	o.trees = true;
+	fg_diff *d = NULL;
+	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	add(d, FG_DIFF_BASE, "a;b 30\na 10\nc 60\n");
+	CHECK(fg_diff_path_noise(d, 1, false) == 0.0f); /* one base: no spread */
+	add(d, FG_DIFF_BASE, "a;b 10\na 40\nd 50\n");
+	add(d, FG_DIFF_CANDIDATE, "a 1\n");
+	const fg_tree *t = fg_diff_tree(d, FG_DIFF_BASE);
+	uint32_t a = FG_TREE_NONE, c = FG_TREE_NONE, dd = FG_TREE_NONE, b = FG_TREE_NONE;
+	for (uint32_t i = 1; i < fg_tree_size(t); i++) {
+		const char *n = fg_names_get(names, fg_tree_node_at(t, i)->name);
+		*(!strcmp(n, "a") ? &a : !strcmp(n, "b") ? &b : !strcmp(n, "c") ? &c : &dd) = i;
+	}
+	/* a: 40% and 50% inclusive, 10% and 40% self; b: 30% and 10%; c: 60%
+	 * and absent (0%); d: absent and 50%. */
+	CHECK(near(fg_diff_path_noise(d, a, false), 10.0) && near(fg_diff_path_noise(d, a, true), 30.0));
+	CHECK(near(fg_diff_path_noise(d, b, false), 20.0) && near(fg_diff_path_noise(d, b, true), 20.0));
+	CHECK(near(fg_diff_path_noise(d, c, false), 60.0) && near(fg_diff_path_noise(d, dd, false), 50.0));
+	CHECK(near(fg_diff_path_noise(d, 0, false), 0.0));
 	fg_diff_free(d);
 }
 
@@ -209,6 +330,7 @@ int main(void)
 	test_self_and_ignore();
 	test_peers();
 	test_svg();
+	test_path_noise();
 	fg_names_free(names);
 	return check_status("test_diff");
 }

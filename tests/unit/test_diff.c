@@ -193,7 +193,8 @@ static const char *frame_of(const char *svg, const char *name)
 	return g;
 }
 
-static void test_svg(void)
+/* A diff that builds the trees (for the SVG and the path noise). */
+static fg_diff *tree_diff(void)
 {
 	fg_error err;
 	fg_diff_options o;
@@ -201,6 +202,13 @@ static void test_svg(void)
 	o.trees = true;
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	return d;
+}
+
+static void test_svg(void)
+{
+	fg_error err;
+	fg_diff *d = tree_diff();
 	/* Two bases: "noisy" moves 10 points between them, "steady" does not;
 	 * the candidate moves both by 8 points.  "fresh" is new. */
 	add(d, FG_DIFF_BASE, "[t<1> & \"q\" tid=5];noisy 2000\n[t<1> & \"q\" tid=5];steady 2000\nrest 6000\n");
@@ -272,7 +280,7 @@ static void test_svg(void)
 
 	/* Base widths: paths gone from the candidate are hatched the other way. */
 	fg_diff_free(d);
-	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	d = tree_diff();
 	add(d, FG_DIFF_BASE, "a;gone 50\na 50\n");
 	add(d, FG_DIFF_CANDIDATE, "a 100\n");
 	fg_svg_options_init(&so);
@@ -287,6 +295,7 @@ static void test_svg(void)
 	fg_diff_free(d);
 
 	/* Without trees there is nothing to draw. */
+	fg_diff_options o;
 	fg_diff_options_init(&o);
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	CHECK(fg_svg_write_diff(stdout, d, names, &so, &err) == FG_EUSAGE);
@@ -295,12 +304,7 @@ static void test_svg(void)
 
 static void test_path_noise(void)
 {
-	fg_error err;
-	fg_diff_options o;
-	fg_diff_options_init(&o);
-	o.trees = true;
-	fg_diff *d = NULL;
-	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	fg_diff *d = tree_diff();
 	add(d, FG_DIFF_BASE, "a;b 30\na 10\nc 60\n");
 	CHECK(fg_diff_path_noise(d, 1, false) == 0.0f); /* one base: no spread */
 	add(d, FG_DIFF_BASE, "a;b 10\na 40\nd 50\n");

@@ -441,28 +441,61 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 
 /* The common lines "f(...)\n" straight from the input buffer, as many as it
  * holds whole; stops at the first line that needs the slow path (not whole
- * in the buffer, not a plain call, the blank line closing the block). */
+ * in the buffer, not a plain call, the blank line closing the block).
+ *
+ * "u(KEY)\n" (three lines in four) has a loop of its own with the state in
+ * locals: it is first_child() with the parent's width, whose only checks
+ * are the key's; any other line, a full batch or a full level stack leaves
+ * it for the general path, which writes the state back. */
+/* ")\n" as a 16-bit load sees it. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CLOSE_LINE ((uint16_t)(')' | '\n' << 8))
+#else
+#define CLOSE_LINE ((uint16_t)(')' << 8 | '\n'))
+#endif
+
 static int fast_frames(struct parser *p)
 {
 	const char *s, *end, *after;
 	uint64_t a[MAX_COUNTERS];
 	int rc = 0;
-	struct cursor c = p->cur;
+	struct cursor *c = &p->cur;
+	uint64_t lines = 0;
 	fg_input_window(&s, &end, p->in);
-	c.lines = 0;
-	while (s + 2 < end) {
-		if (s[0] == 'u' && s[1] == '(' && c.started) {
-			/* "u(KEY)\n", three lines in four: the parent's width,
-			 * nothing to check but the key. */
-			int len;
-			uint64_t key = swar_digits(s + 2, &len);
-			const char *q = s + 2 + len;
-			if (len > 0 && len < 8 && q[0] == ')' && q[1] == '\n' && q + 1 < end &&
-			    (key >> 3) < c.ncpool && (key & 7) < FG_FRAME_TYPE_COUNT) {
-				c.lines++;
-				if ((rc = first_child(p, &c, key, c.width0)) != 0)
+	for (;;) {
+		if (c->started) {
+			struct level *const levels = c->levels;
+			const uint64_t left0 = c->left0, width0 = c->width0, ncpool = c->ncpool;
+			const uint64_t last = c->levels_cap - 1;
+			const uint32_t *const cpool = c->cpool;
+			fg_frame *out = p->batch + c->nbatch, *const full = p->batch + FG_FRAME_BATCH;
+			uint64_t depth = c->depth;
+			while (s[0] == 'u' && s[1] == '(') {
+				int len;
+				uint64_t key = swar_digits(s + 2, &len);
+				const char *q = s + 2 + len;
+				uint16_t close;
+				memcpy(&close, q, 2);
+				if (len == 0 || len == 8 || close != CLOSE_LINE || q + 1 >= end ||
+				    (key >> 3) >= ncpool || (key & 7) >= FG_FRAME_TYPE_COUNT || depth >= last)
 					break;
+				levels[depth].next = left0 + width0;
+				depth++;
+				levels[depth] = (struct level){ left0, left0 + width0, left0 };
+				*out++ = (fg_frame){ .depth = (uint32_t)depth,
+						     .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
+						     .type = (uint8_t)(key & 7), .total = width0 };
+				lines++;
 				s = q + 2;
+				if (out == full)
+					break;
+			}
+			c->depth = depth;
+			c->nbatch = (size_t)(out - p->batch);
+			if (out == full) {
+				c->nbatch = 0;
+				if ((rc = flush(p, FG_FRAME_BATCH)) != 0)
+					break;
 				continue;
 			}
 		}
@@ -471,14 +504,13 @@ static int fast_frames(struct parser *p)
 		int n = parse_call_args(s + 2, a, &after);
 		if (n < 0 || *after != '\n' || after >= end)
 			break;
-		c.lines++;
-		if ((rc = frame_call(p, &c, s[0], a, n)) != 0)
+		c->lines = ++lines;
+		if ((rc = frame_call(p, c, s[0], a, n)) != 0)
 			break;
 		s = after + 1;
 	}
-	fg_input_consume_lines(p->in, s, c.lines - (rc != 0));
-	c.lines = 0;
-	p->cur = c;
+	fg_input_consume_lines(p->in, s, lines - (rc != 0));
+	c->lines = 0;
 	return rc;
 }
 

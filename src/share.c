@@ -98,20 +98,31 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		return 0;
 	}
 	const fg_match_cache *cache = s->cache;
+	/* The cache as it is; reloaded after a miss, which may grow it. */
+	const uint64_t *masks = cache->masks;
+	uint32_t cap = cache->cap;
 	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
-		if (f->depth == 0) {
+		int64_t depth = f->depth;
+		if (depth == 0) {
 			close_to(s, 0);
 			s->total += f->total;
 			continue;
 		}
-		/* Most frames match nothing and have no matching parent: two
-		 * compares and a cached lookup. */
-		if (s->top_depth >= (int64_t)f->depth)
-			close_to(s, f->depth);
-		if (s->top_depth == (int64_t)f->depth - 1)
-			s->open[s->nopen - 1].children += f->total;
+		/* Most frames match nothing and have no matching ancestor: two
+		 * compares and the cached answer, FG_MATCH_KNOWN alone. */
+		if (s->top_depth >= depth - 1) {
+			if (s->top_depth >= depth)
+				close_to(s, (uint32_t)depth);
+			if (s->top_depth == depth - 1)
+				s->open[s->nopen - 1].children += f->total;
+		}
+		uint64_t cached = f->name < cap ? masks[f->name] : 0;
+		if (cached == FG_MATCH_KNOWN)
+			continue;
 		uint64_t mask;
 		int rc = fg_matcher_lookup(&mask, s->matcher, cache, s->names, f->name, err);
+		masks = cache->masks;
+		cap = cache->cap;
 		if (!rc && mask)
 			rc = open_frame(s, f, mask, err);
 		if (rc)

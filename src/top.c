@@ -117,6 +117,18 @@ __attribute__((noinline)) static int grow_levels(fg_top *t, fg_error *err)
 	return 0;
 }
 
+/* What a frame needs before the loop can take it: room at its depth and
+ * its name mapped, with counters.  The loop's copies of the arrays are stale
+ * afterwards. */
+__attribute__((noinline)) static int prepare(fg_top *t, const fg_frame *f, fg_error *err)
+{
+	int rc = f->depth >= t->levels_cap ? grow_levels(t, err) : 0;
+	uint32_t name;
+	if (!rc && f->depth > 0)
+		rc = map_name(&name, t, f->name, err);
+	return rc;
+}
+
 int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_top *t = ctx;
@@ -124,26 +136,46 @@ int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		pop_to(t, 0);
 		return 0;
 	}
-	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
-		uint32_t name = 0;
-		pop_to(t, f->depth);
-		if (f->depth == 0) {
-			t->total += f->total;
-		} else {
-			int rc = map_name(&name, t, f->name, err);
+	const fg_frame *f = frames, *const end = frames + n;
+	while (f < end) {
+		/* The state in locals (stores through the counters could alias
+		 * the struct otherwise). */
+		struct level *const levels = t->levels;
+		uint64_t *const incl = t->incl, *const self = t->self;
+		uint32_t *const on_path = t->on_path;
+		const uint32_t *const mapped = t->map ? t->mapped : NULL;
+		const uint32_t mapped_cap = t->map ? t->mapped_cap : 0, cap = t->cap, levels_cap = t->levels_cap;
+		uint32_t depth = t->depth;
+		for (; f < end; f++) {
+			uint32_t d = f->depth, name = f->name;
+			if (d > 0 && mapped)
+				name = name < mapped_cap ? mapped[name] : UNMAPPED;
+			if (d >= levels_cap || (d > 0 && name >= cap)) /* UNMAPPED too */
+				break;
+			while (depth > d) {
+				if (--depth == 0)
+					break; /* the root is not a frame of interest */
+				const struct level *l = &levels[depth];
+				self[l->name] += l->total - l->children;
+				on_path[l->name]--;
+			}
+			if (d == 0) {
+				t->total += f->total;
+				name = 0;
+			} else {
+				if (on_path[name]++ == 0)
+					incl[name] += f->total;
+				levels[d - 1].children += f->total;
+			}
+			levels[d] = (struct level){ name, f->total, 0 };
+			depth = d + 1;
+		}
+		t->depth = depth;
+		if (f < end) {
+			int rc = prepare(t, f, err);
 			if (rc)
 				return rc;
-			if (t->on_path[name]++ == 0)
-				t->incl[name] += f->total;
-			t->levels[f->depth - 1].children += f->total;
 		}
-		if (f->depth >= t->levels_cap) {
-			int rc = grow_levels(t, err);
-			if (rc)
-				return rc;
-		}
-		t->levels[f->depth] = (struct level){ name, f->total, 0 };
-		t->depth = f->depth + 1;
 	}
 	return 0;
 }

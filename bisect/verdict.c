@@ -469,6 +469,40 @@ int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_ru
 	return rc;
 }
 
+void fg_verdict_noise_estimate(fg_noise_estimate *out, const fg_verdict *const *verdicts, size_t n)
+{
+	double sum[2] = { 0 }, sumsq[2] = { 0 }, sampling[2] = { 0 };
+	size_t count[2] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		const fg_verdict *v = verdicts[i];
+		if (!v || v->kind == FG_VERDICT_SKIP || !v->total)
+			continue;
+		int g = v->kind == FG_VERDICT_SLOW;
+		sum[g] += v->pooled;
+		sumsq[g] += v->pooled * v->pooled;
+		count[g]++;
+		double lo, hi;
+		fg_share_interval(&lo, &hi, v->samples, v->total, v->phi, 0);
+		double sd = (hi - lo) / (2 * FG_Z95);
+		sampling[g] += sd * sd;
+	}
+	out->noise = 0;
+	out->runs = 0;
+	out->df = 0;
+	double ss = 0, within = 0;
+	for (int g = 0; g < 2; g++)
+		if (count[g] > 1) {
+			ss += sumsq[g] - sum[g] * sum[g] / (double)count[g];
+			within += sampling[g];
+			out->runs += count[g];
+			out->df += count[g] - 1;
+		}
+	if (!out->df)
+		return;
+	double between = ss / (double)out->df - within / (double)out->runs;
+	out->noise = between > 0 ? sqrt(between) : 0;
+}
+
 static const char *const placeholders[] = { "{commit}", "{short}", "{date}" };
 
 bool fg_verdict_profile_is_fixed(const char *tmpl)

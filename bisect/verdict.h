@@ -200,6 +200,20 @@ typedef struct fg_verdict_source {
 int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
                             const fg_repo_commit *commit, fg_error *err);
 
+/* The run-to-run noise that the spread of judged runs shows: the runs
+ * judged fast, and those judged slow, each group against its own mean
+ * (pooled shares), less the sampling variance each run's counts explain
+ * (phi included): the method-of-moments estimate of the between-run
+ * variance.  Skips are left out.  A group of one run adds nothing; drift
+ * within a group makes the estimate larger, not smaller. */
+typedef struct fg_noise_estimate {
+	double noise;   /* points; 0 when the spread is all sampling */
+	size_t runs;    /* runs that went into it (groups of two or more) */
+	size_t df;      /* degrees of freedom: runs less groups; 0 means no estimate */
+} fg_noise_estimate;
+
+void fg_verdict_noise_estimate(fg_noise_estimate *out, const fg_verdict *const *verdicts, size_t n);
+
 /* Whether a --profile template holds none of {commit}, {short} and {date}:
  * one file for every commit. */
 bool fg_verdict_profile_is_fixed(const char *tmpl);

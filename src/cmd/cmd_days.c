@@ -282,6 +282,19 @@ int cmd_days(int argc, char **argv)
 	}
 	if (!matched)
 		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", o.frame);
+	/* The runs judged on each side show the noise the verdicts assumed. */
+	const fg_verdict **judged = calloc(nsteps ? nsteps : 1, sizeof(*judged));
+	fg_noise_estimate estimate = { 0 };
+	for (size_t i = 0; judged && i < nsteps; i++)
+		judged[i] = fg_days_step_at(days, i)->verdict;
+	if (judged)
+		fg_verdict_noise_estimate(&estimate, judged, nsteps);
+	free(judged);
+	double assumed = fg_verdict_noise(&vo);
+	if (estimate.df >= 2 && estimate.noise > assumed)
+		cli_warn("the judged runs spread more than the noise assumed (about %.2f pp from %zu runs, against %.2f pp): "
+		         "verdicts near the threshold may be wrong; measure the noise (docs/bisect.md) and pass --noise",
+		         estimate.noise, estimate.runs, assumed);
 	enum fg_days_outcome outcome = fg_days_result(days);
 	if (outcome != FG_DAYS_FOUND) {
 		refuse(days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
@@ -331,7 +344,14 @@ int cmd_days(int argc, char **argv)
 			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
 		for (size_t i = fg_days_bad(days) + 1; i <= fg_days_asked_bad(days); i++, first = false)
 			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
-		printf("],\"runs\":%zu,\"tested_runs\":%zu,\"fetched_profiles\":%zu,\"downloaded_profiles\":%zu",
+		printf("],\"noise\":{\"assumed\":%.4f,\"source\":\"%s\",\"estimate\":", assumed,
+		       vo.noise >= 0 ? "option" : "default");
+		if (estimate.df)
+			printf("%.4f", estimate.noise);
+		else
+			fputs("null", stdout);
+		printf(",\"estimate_runs\":%zu,\"estimate_df\":%zu}", estimate.runs, estimate.df);
+		printf(",\"runs\":%zu,\"tested_runs\":%zu,\"fetched_profiles\":%zu,\"downloaded_profiles\":%zu",
 		       fg_runs_selection_count(sel), nsteps, fetched, downloaded);
 		if (repo)
 			print_window_json(&window);
@@ -354,6 +374,11 @@ int cmd_days(int argc, char **argv)
 			printf("the bad end %s could not be judged: searched up to %s (%zu run(s) skipped)\n",
 			       fg_runs_selection_at(sel, abad)->date, fg_runs_selection_at(sel, fg_days_bad(days))->date,
 			       abad - fg_days_bad(days));
+		printf("noise: %.2f pp %s", assumed, vo.noise >= 0 ? "(--noise)" : "assumed (the default)");
+		if (estimate.df)
+			printf("; the spread of %zu judged runs suggests %.2f pp\n", estimate.runs, estimate.noise);
+		else
+			printf("; too few judged runs on a side to estimate it\n");
 		printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", nsteps,
 		       fg_runs_selection_count(sel), fetched, downloaded);
 		if (repo)

@@ -72,6 +72,25 @@ grep -q '^the first slow run is one of 3: 2 between them could not be judged (20
 out=$(days --json 2>/dev/null)
 check_eq "window runs" "$(json_get '[w["date"] for w in j["window_runs"]]' <<<"$out")" "['2026-11-09', '2026-11-10', '2026-11-11']"
 
+# The noise: assumed, and estimated from the spread of the judged runs on
+# each side (here nodes of different days and versions, 2.43-2.84% and
+# 6.57-7.11%): sqrt(0.0076282), the variance between the runs of a side less
+# the Wilson variance of their counts; an assumption below it is warned about.
+{
+	echo "2026-12-01 aaaa0001 n0 grpc cpu $FX/day01-broker-0-grpc.collapsed.gz"
+	echo "2026-12-02 aaaa0002 n0 grpc cpu $FX/day01-broker-1-grpc.collapsed.gz"
+	echo "2026-12-03 aaaa0003 n0 - cpu $FX/day10-broker-0-grpc.collapsed.gz"
+	echo "2026-12-04 aaaa0004 n0 - cpu $FX/zeebe-regressed.collapsed.gz"
+} >"$TMP/spread.txt"
+out=$("$FGBISECT" days --runs "$TMP/spread.txt" --frame TransactionalColumnFamily --threshold 4 --json 2>"$TMP/err")
+check_eq "noise json" "$(json_get 'j["noise"]["assumed"], j["noise"]["source"], j["noise"]["estimate_runs"], j["noise"]["estimate_df"], "%.4f" % j["noise"]["estimate"]' <<<"$out")" \
+	"(0.24, 'default', 4, 2, '0.0873')"
+! grep -q "spread more than the noise assumed" "$TMP/err" || fail "warned at the default noise: $(cat "$TMP/err")"
+"$FGBISECT" days --runs "$TMP/spread.txt" --frame TransactionalColumnFamily --threshold 4 --noise 0.01 >"$TMP/out" 2>"$TMP/err"
+grep -q "^fgbisect: warning: the judged runs spread more than the noise assumed (about 0.09 pp from 4 runs, against 0.01 pp)" "$TMP/err" \
+	|| fail "noise warning: $(cat "$TMP/err")"
+grep -q "^noise: 0.01 pp (--noise); the spread of 4 judged runs suggests 0.09 pp$" "$TMP/out" || fail "noise line: $(cat "$TMP/out")"
+
 # --good/--bad choose the ends; a good end that is slow refuses (exit 1).
 out=$(days --json --good 2026-11-05 --bad 2026-11-12 2>/dev/null)
 check_eq "ends" "$(json_get 'j["tested"][0]["date"], j["tested"][1]["date"], j["first_slow"]["date"]' <<<"$out")" \

@@ -204,8 +204,39 @@ static void test_margin_and_point(void)
 	CHECK_STR(fg_verdict_basis_name(FG_BASIS_NODES), "nodes");
 }
 
+static void test_noise_estimate(void)
+{
+	/* Three fast runs at 2.0, 2.5 and 3.0% of 10,000 samples: variance 0.25
+	 * between them, less their sampling variance; the one slow run and the
+	 * skip add nothing. */
+	fg_verdict_options o = options(4, 0);
+	const uint64_t n[] = { 10000 };
+	fg_verdict *v[5] = {
+		decide((const uint64_t[]){ 200 }, n, 1, &o), decide((const uint64_t[]){ 250 }, n, 1, &o),
+		decide((const uint64_t[]){ 300 }, n, 1, &o), decide((const uint64_t[]){ 700 }, n, 1, &o),
+		decide((const uint64_t[]){ 400 }, n, 1, &o),
+	};
+	CHECK(v[3]->kind == FG_VERDICT_SLOW && v[4]->kind == FG_VERDICT_SKIP);
+	fg_noise_estimate e;
+	fg_verdict_noise_estimate(&e, (const fg_verdict *const *)v, 5);
+	CHECK_NEAR(e.noise, 0.4749362141030704);
+	CHECK_U64(e.runs, 3);
+	CHECK_U64(e.df, 2);
+	/* One run a side: no estimate. */
+	const fg_verdict *two[] = { v[0], v[3] };
+	fg_verdict_noise_estimate(&e, two, 2);
+	CHECK(e.df == 0 && e.noise == 0);
+	/* Runs that agree better than sampling: 0, not a negative variance. */
+	const fg_verdict *same[] = { v[1], v[1], v[1] };
+	fg_verdict_noise_estimate(&e, same, 3);
+	CHECK(e.df == 2 && e.noise == 0);
+	for (int i = 0; i < 5; i++)
+		fg_verdict_free(v[i]);
+}
+
 int main(void)
 {
+	test_noise_estimate();
 	test_stats();
 	test_fast_slow();
 	test_noise();

@@ -49,6 +49,20 @@ printf '2026-11-04 %s n0 - cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-re
 expect "protocol vs --protocol" 125 "serves rest, not grpc as --protocol says" run --runs "$TMP/proto2.txt" --protocol grpc
 check_eq "protocol agrees" "$(status run --runs "$TMP/proto2.txt" --protocol rest)" 1
 
+# 125: one node disagrees with the others (a regression on one broker only):
+# pooled 4.04%, phi 89.1 widens the interval to 2.02-7.74%, and the reason
+# names the node instead of guessing.
+{
+	printf '2026-11-04 %s n0 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-0-grpc.collapsed.gz"
+	printf '2026-11-04 %s n1 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-1-grpc.collapsed.gz"
+	printf '2026-11-04 %s n2 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-grpc.collapsed.gz"
+} >"$TMP/nodes.txt"
+expect "a node disagrees" 125 "skip (n2 6.57% disagrees with the other nodes (2.53%, phi 89.1): the interval 2.02-7.74% holds the threshold 4%)" \
+	run --runs "$TMP/nodes.txt"
+out=$(run --runs "$TMP/nodes.txt" --json 2>/dev/null) || true
+check_eq "a node disagrees: json" "$(json_get 'j["verdict"], j["basis"], j["disagreeing"], "%.2f %.2f %.2f %.1f" % (j["share"], j["interval"][0], j["interval"][1], j["phi"])' <<<"$out")" \
+	"('skip', 'nodes', 'n2', '4.04 2.02 7.74 89.1')"
+
 # 125: a profile that measures another event than its line says (an
 # allocation graph listed as cpu); the same graph listed as alloc is judged.
 sed 's|<h1>CPU profile</h1>|<h1>Allocation profile</h1>|' "$FX/tiny-3x.html" >"$TMP/alloc.html"

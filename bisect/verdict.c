@@ -243,6 +243,10 @@ static void dispersion(fg_verdict *v)
 			nn[i] = v->profiles[i].total;
 		}
 		fg_overdispersion(&d, kk, nn, v->nprofiles);
+	} else {
+		/* Out of memory: an unbounded disagreement, so the interval is
+		 * [0, 100] and the build a skip, never a guess. */
+		d.phi = HUGE_VAL;
 	}
 	if (kk != k)
 		free(kk);

@@ -357,8 +357,10 @@ int cmd_days(int argc, char **argv)
 			print_window_json(&window);
 		fputs("}\n", stdout);
 	} else {
-		printf("\nlast fast:  %s %s %.2f%%\nfirst slow: %s %s %.2f%%\n", fast->date, fast_id,
-		       fg_days_verdict(days, ifast)->share, slow->date, slow_id, fg_days_verdict(days, islow)->share);
+		const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
+		printf("\nlast fast:  %s %s %.2f%% (95%% interval %.2f-%.2f%%)\nfirst slow: %s %s %.2f%% (95%% interval "
+		       "%.2f-%.2f%%)\n", fast->date, fast_id, vf->share, vf->interval_lo, vf->interval_hi, slow->date,
+		       slow_id, vs->share, vs->interval_lo, vs->interval_hi);
 		if (islow > ifast + 1) {
 			printf("the first slow run is one of %zu: %zu between them could not be judged (", islow - ifast,
 			       islow - ifast - 1);

@@ -40,7 +40,7 @@ grep -q "^  ${K_ID:0:12} 2026-11-11 commit $K$" <<<"$out" || fail "text suspect:
 
 # Text form, without a repository: commits as the runs file gives them.
 out=$(days 2>/dev/null)
-[[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81%"* ]] || fail "text: $out"
+[[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81% (95% interval 6.12-7.53%)"* ]] || fail "text: $out"
 grep -q '^tested [0-9a-f]* 2026-11-01: broker-0 2.64%, broker-1 2.43%' <<<"$out" || fail "tested lines: $out"
 
 # An undecidable run next to the answer (a 404) is skipped like git skips

@@ -12,7 +12,7 @@
 #include "stats.h"
 #include "verdict.h"
 
-static char dir[] = "/tmp/fg-resample-XXXXXX";
+static char dir[200];
 
 static uint64_t samples_of(const char *path, const char *pattern, uint64_t *total)
 {
@@ -56,6 +56,8 @@ int main(void)
 		fprintf(stderr, "SKIP: FG_SOURCE_DIR is not set\n");
 		return 77;
 	}
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/fg-resample-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
 	char healthy[4096], regressed[4096];

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef FG_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#else
 #include <zlib.h>
+#endif
 
 #define BUF_INITIAL (256u << 10)
 /* Bytes after the buffer's capacity: the '\n' sentinel (or a last line's
@@ -14,6 +18,102 @@
  * line without running off the allocation (FG_INPUT_PADDING). */
 #define BUF_EXTRA (1 + FG_INPUT_PADDING)
 #define RAW_SIZE (128u << 10)
+
+/* The inflater: ISA-L's igzip when CMake found it (about three times
+ * zlib's speed on profiles, streaming all the same), else zlib.  Both parse
+ * the gzip header and check the CRC and length of every member. */
+struct inflater {
+#ifdef FG_HAVE_ISAL
+	struct inflate_state *s; /* some 20 KB of tables: on the heap */
+#else
+	z_stream s;
+#endif
+};
+
+static int inflater_start(struct inflater *f, const unsigned char *in, size_t n)
+{
+#ifdef FG_HAVE_ISAL
+	if (!(f->s = malloc(sizeof(*f->s))))
+		return -1;
+	isal_inflate_init(f->s);
+	f->s->crc_flag = ISAL_GZIP;
+	f->s->next_in = (uint8_t *)in;
+	f->s->avail_in = (uint32_t)n;
+	return 0;
+#else
+	memset(&f->s, 0, sizeof(f->s));
+	if (inflateInit2(&f->s, 15 + 16) != Z_OK)
+		return -1;
+	f->s.next_in = (unsigned char *)in;
+	f->s.avail_in = (uInt)n;
+	return 0;
+#endif
+}
+
+static void inflater_end(struct inflater *f)
+{
+#ifdef FG_HAVE_ISAL
+	free(f->s);
+#else
+	inflateEnd(&f->s);
+#endif
+}
+
+#ifdef FG_HAVE_ISAL
+#define INFLATER(f) (*(f)->s)
+#else
+#define INFLATER(f) ((f)->s)
+#endif
+
+/* The next member of a multi-member stream. */
+static int inflater_reset(struct inflater *f)
+{
+#ifdef FG_HAVE_ISAL
+	uint8_t *next = f->s->next_in;
+	uint32_t avail = f->s->avail_in;
+	isal_inflate_reset(f->s);
+	f->s->crc_flag = ISAL_GZIP;
+	f->s->next_in = next;
+	f->s->avail_in = avail;
+	return 0;
+#else
+	return inflateReset(&f->s) == Z_OK ? 0 : -1;
+#endif
+}
+
+/* One inflate step: 0 and *member_end, FG_ENOMEM, or FG_EINVALID with *why
+ * set (zlib's words for the same faults). */
+static int inflater_step(struct inflater *f, bool *member_end, const char **why)
+{
+#ifdef FG_HAVE_ISAL
+	int r = isal_inflate(f->s);
+	*member_end = f->s->block_state == ISAL_BLOCK_FINISH;
+	switch (r) {
+	case ISAL_DECOMP_OK:
+	case ISAL_END_INPUT:
+	case ISAL_OUT_OVERFLOW:
+		return 0;
+	case ISAL_INVALID_BLOCK: *why = "invalid block type"; break;
+	case ISAL_INVALID_SYMBOL: *why = "invalid code"; break;
+	case ISAL_INVALID_LOOKBACK: *why = "invalid distance too far back"; break;
+	case ISAL_INVALID_WRAPPER: *why = "incorrect header check"; break;
+	case ISAL_UNSUPPORTED_METHOD: *why = "unknown compression method"; break;
+	case ISAL_INCORRECT_CHECKSUM: *why = "incorrect data check"; break;
+	default: *why = "bad stream"; break;
+	}
+	return FG_EINVALID;
+#else
+	int zr = inflate(&f->s, Z_NO_FLUSH);
+	*member_end = zr == Z_STREAM_END;
+	if (zr == Z_MEM_ERROR)
+		return FG_ENOMEM;
+	if (zr != Z_OK && zr != Z_BUF_ERROR && zr != Z_STREAM_END) {
+		*why = f->s.msg ? f->s.msg : "bad stream";
+		return FG_EINVALID;
+	}
+	return 0;
+#endif
+}
 
 struct fg_input {
 	char name[512];
@@ -24,7 +124,7 @@ struct fg_input {
 
 	bool gzip;
 	bool z_started, z_member_done;
-	z_stream z;
+	struct inflater z;
 	unsigned char *raw;      /* compressed bytes read from fd/mem */
 	bool raw_eof;
 
@@ -97,7 +197,7 @@ void fg_input_free(fg_input *in)
 	if (in->close_fd)
 		close(in->fd);
 	if (in->z_started)
-		inflateEnd(&in->z);
+		inflater_end(&in->z);
 	free(in->raw);
 	free(in->buf);
 	free(in);
@@ -131,43 +231,41 @@ static int produce_gzip(size_t *got, fg_input *in, char *dst, size_t room, fg_er
 {
 	if (room > (1u << 30))
 		room = 1u << 30;
-	in->z.next_out = (unsigned char *)dst;
-	in->z.avail_out = (uInt)room;
-	while (in->z.avail_out == room) {
-		if (in->z.avail_in == 0 && !in->raw_eof) {
+	INFLATER(&in->z).next_out = (unsigned char *)dst;
+	INFLATER(&in->z).avail_out = (uint32_t)room;
+	while (INFLATER(&in->z).avail_out == room) {
+		if (INFLATER(&in->z).avail_in == 0 && !in->raw_eof) {
 			size_t n;
 			int rc = read_raw(&n, in, in->raw, RAW_SIZE, err);
 			if (rc)
 				return rc;
-			in->z.next_in = in->raw;
-			in->z.avail_in = (uInt)n;
+			INFLATER(&in->z).next_in = in->raw;
+			INFLATER(&in->z).avail_in = (uint32_t)n;
 			in->raw_eof = n == 0;
 		}
 		if (in->z_member_done) {
-			if (in->z.avail_in == 0 && in->raw_eof)
+			if (INFLATER(&in->z).avail_in == 0 && in->raw_eof)
 				break;
-			if (in->z.avail_in == 0)
+			if (INFLATER(&in->z).avail_in == 0)
 				continue;
 			/* Another gzip member follows (as `cat a.gz b.gz` makes). */
-			if (in->z.next_in[0] != 0x1f)
+			if (INFLATER(&in->z).next_in[0] != 0x1f)
 				return fg_error_set(err, FG_EINVALID, in->name, "trailing garbage after gzip data");
-			if (inflateReset(&in->z) != Z_OK)
+			if (inflater_reset(&in->z))
 				return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data");
 			in->z_member_done = false;
 		}
-		if (in->z.avail_in == 0 && in->raw_eof)
+		if (INFLATER(&in->z).avail_in == 0 && in->raw_eof)
 			return fg_error_set(err, FG_EINVALID, in->name,
 					    "truncated gzip data (the compressed stream ends early)");
-		int zr = inflate(&in->z, Z_NO_FLUSH);
-		if (zr == Z_STREAM_END)
-			in->z_member_done = true;
-		else if (zr == Z_MEM_ERROR)
+		const char *why = NULL;
+		int rc = inflater_step(&in->z, &in->z_member_done, &why);
+		if (rc == FG_ENOMEM)
 			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
-		else if (zr != Z_OK && zr != Z_BUF_ERROR)
-			return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data: %s",
-					    in->z.msg ? in->z.msg : "bad stream");
+		if (rc)
+			return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data: %s", why);
 	}
-	*got = room - in->z.avail_out;
+	*got = room - INFLATER(&in->z).avail_out;
 	return 0;
 }
 
@@ -205,11 +303,9 @@ static int fill(fg_input *in, fg_error *err)
 		}
 		if (n >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 			in->gzip = true;
-			if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+			if (inflater_start(&in->z, in->raw, n))
 				return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
 			in->z_started = true;
-			in->z.next_in = in->raw;
-			in->z.avail_in = (uInt)n;
 		} else {
 			if (n > room)
 				n = room; /* cannot happen: RAW_SIZE < BUF_INITIAL */

@@ -1,9 +1,14 @@
 /* fgbisect share: the share of frame patterns in each profile. */
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "fetch.h"
 #include "names.h"
 #include "share.h"
 #include "stats.h"
@@ -21,13 +26,90 @@ static const char usage[] =
 	"  -f, --frame PAT     a frame pattern (repeatable)\n"
 	"  -E, --regex         patterns are POSIX extended regular expressions\n"
 	"      --self          self share (the leaf matches) instead of inclusive\n"
+	"  -j, --jobs N        read N profiles at a time (default: one per core;\n"
+	"                      profiles given as URLs are read one at a time)\n"
 	CLI_PROFILE_OPTIONS_HELP;
 
 struct result {
 	const char *source;
 	fg_profile_info info;
 	uint64_t *samples; /* per pattern: inclusive or self */
+	uint64_t matched;  /* patterns that matched a frame */
+	int rc;
+	fg_error err;
 };
+
+/* The profiles, read by one or more workers, each with its own names,
+ * matcher and share (nothing shared but the next index). */
+struct work {
+	const char **patterns;
+	size_t npatterns;
+	const fg_match_options *mo;
+	const struct cli_profile_options *po;
+	bool self;
+	struct result *results;
+	size_t nprofiles;
+	atomic_size_t next;
+	atomic_bool failed; /* stop taking profiles after an error */
+};
+
+static void *worker(void *arg)
+{
+	struct work *w = arg;
+	fg_error err;
+	fg_names *names = NULL;
+	fg_matcher *matcher = NULL;
+	fg_share *share = NULL;
+	int rc = fg_names_new(&names, &err);
+	if (!rc)
+		rc = fg_matcher_new(&matcher, w->patterns, w->npatterns, w->mo, &err);
+	if (!rc)
+		rc = fg_share_new(&share, matcher, names, &err);
+	for (size_t i; !atomic_load(&w->failed) && (i = atomic_fetch_add(&w->next, 1)) < w->nprofiles;) {
+		struct result *r = &w->results[i];
+		fg_error_clear(&r->err);
+		if (rc) {
+			/* Set-up failed: the first profile this worker takes reports it. */
+			r->err = err;
+			r->rc = rc;
+		} else {
+			fg_share_reset(share);
+			r->rc = cli_read_profile(&r->info, r->source, names, w->po,
+						 &(fg_visitor){ fg_share_frames, fg_share_stack, share }, &r->err);
+		}
+		for (size_t p = 0; !r->rc && p < w->npatterns; p++) {
+			r->samples[p] = w->self ? fg_share_self(share, p) : fg_share_samples(share, p);
+			if (fg_share_matched(share, p))
+				r->matched |= UINT64_C(1) << p;
+		}
+		if (r->rc)
+			atomic_store(&w->failed, true);
+	}
+	fg_share_free(share);
+	fg_matcher_free(matcher);
+	fg_names_free(names);
+	return NULL;
+}
+
+/* Reads every profile, with up to jobs threads (this one included). */
+static void read_all(struct work *w, size_t jobs)
+{
+	pthread_t threads[64];
+	size_t started = 0;
+	if (jobs > w->nprofiles)
+		jobs = w->nprofiles;
+	if (jobs > sizeof(threads) / sizeof(threads[0]) + 1)
+		jobs = sizeof(threads) / sizeof(threads[0]) + 1;
+	/* A fetch goes through libcurl and the cache: one at a time. */
+	for (size_t i = 0; i < w->nprofiles && jobs > 1; i++)
+		if (fg_source_is_url(w->results[i].source) || !strcmp(w->results[i].source, "-"))
+			jobs = 1;
+	while (started + 1 < jobs && pthread_create(&threads[started], NULL, worker, w) == 0)
+		started++;
+	worker(w);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+}
 
 int cmd_share(int argc, char **argv)
 {
@@ -35,24 +117,31 @@ int cmd_share(int argc, char **argv)
 		{ "frame", required_argument, NULL, 'f' },
 		{ "regex", no_argument, NULL, 'E' },
 		{ "self", no_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_profile_options po = { 0 };
 	fg_match_options mo = { 0 };
 	bool self = false;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t jobs = cores > 0 ? (uint64_t)cores : 1;
 	const char **patterns = calloc((size_t)argc, sizeof(*patterns));
 	size_t npatterns = 0;
 	int status = 0, opt;
 	if (!patterns)
 		return 1;
-	while (!status && (opt = getopt_long(argc, argv, "f:Eh", longopts, NULL)) != -1) {
+	while (!status && (opt = getopt_long(argc, argv, "f:Ej:h", longopts, NULL)) != -1) {
 		if (cli_profile_option(&po, opt, optarg, "share", &status))
 			continue;
 		switch (opt) {
 		case 'f': patterns[npatterns++] = optarg; break;
 		case 'E': mo.regex = true; break;
 		case 's': self = true; break;
+		case 'j':
+			if (!cli_parse_u64(optarg, &jobs) || jobs == 0)
+				status = cli_usage_error("share", "--jobs wants a number of 1 or more, not '%s'", optarg);
+			break;
 		case 'h': fputs(usage, stdout); free(patterns); return 0;
 		default: status = cli_usage_error("share", "unknown option"); break;
 		}
@@ -69,31 +158,31 @@ int cmd_share(int argc, char **argv)
 
 	fg_error err;
 	fg_error_clear(&err);
-	fg_names *names = NULL;
-	fg_matcher *matcher = NULL;
-	fg_share *share = NULL;
 	size_t nprofiles = (size_t)(argc - optind);
 	struct result *results = calloc(nprofiles, sizeof(*results));
 	uint64_t *counts = calloc(nprofiles * npatterns, sizeof(*counts));
 	uint64_t matched = 0;
 	int rc = !results || !counts ? fg_error_set(&err, FG_ENOMEM, NULL, "out of memory") : 0;
+	/* The patterns are checked once, before any profile is read. */
+	fg_matcher *check = NULL;
 	if (!rc)
-		rc = fg_names_new(&names, &err);
-	if (!rc)
-		rc = fg_matcher_new(&matcher, patterns, npatterns, &mo, &err);
-	if (!rc)
-		rc = fg_share_new(&share, matcher, names, &err);
-	for (size_t i = 0; !rc && i < nprofiles; i++) {
-		struct result *r = &results[i];
-		r->source = argv[optind + (int)i];
-		r->samples = counts + i * npatterns;
-		fg_share_reset(share);
-		rc = cli_read_profile(&r->info, r->source, names, &po,
-				      &(fg_visitor){ fg_share_frames, fg_share_stack, share }, &err);
-		for (size_t p = 0; !rc && p < npatterns; p++) {
-			r->samples[p] = self ? fg_share_self(share, p) : fg_share_samples(share, p);
-			if (fg_share_matched(share, p))
-				matched |= UINT64_C(1) << p;
+		rc = fg_matcher_new(&check, patterns, npatterns, &mo, &err);
+	fg_matcher_free(check);
+	if (!rc) {
+		struct work w = { .patterns = patterns, .npatterns = npatterns, .mo = &mo, .po = &po, .self = self,
+				  .results = results, .nprofiles = nprofiles };
+		for (size_t i = 0; i < nprofiles; i++) {
+			results[i].source = argv[optind + (int)i];
+			results[i].samples = counts + i * npatterns;
+		}
+		read_all(&w, (size_t)jobs);
+		/* The first error in the order given (every profile before it has
+		 * been read: profiles are taken in order). */
+		for (size_t i = 0; i < nprofiles && !rc; i++) {
+			rc = results[i].rc;
+			if (rc)
+				err = results[i].err;
+			matched |= results[i].matched;
 		}
 	}
 	if (rc) {
@@ -143,9 +232,6 @@ int cmd_share(int argc, char **argv)
 	if (po.json)
 		fputs("]}\n", stdout);
 out:
-	fg_share_free(share);
-	fg_matcher_free(matcher);
-	fg_names_free(names);
 	free(results);
 	free(counts);
 	free(patterns);

@@ -174,15 +174,66 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
+/* The current stack as text: frame names joined by ';', ends[d] the length
+ * after the frame at depth d (the root, depth 0, is not written). */
+struct line {
+	char *buf;
+	size_t cap;
+	size_t *ends;
+	size_t ends_cap;
+	bool annotate;
+};
+
+/* Puts a frame at depth (>= 1) after the frames above it. */
+static int line_set(struct line *l, uint32_t depth, const fg_names *names, uint32_t name, uint8_t type,
+		    fg_error *err)
+{
+	if (depth >= l->ends_cap) {
+		size_t cap = l->ends_cap ? l->ends_cap * 2 : 256;
+		while (cap <= depth)
+			cap *= 2;
+		size_t *e = realloc(l->ends, cap * sizeof(*e));
+		if (!e)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		l->ends = e;
+		l->ends_cap = cap;
+	}
+	size_t start = depth == 1 ? 0 : l->ends[depth - 1];
+	const char *suffix = l->annotate || type == FG_FRAME_KERNEL ? fg_frame_type_suffix(type) : "";
+	size_t nl = fg_names_length(names, name), sl = strlen(suffix);
+	size_t need = start + 1 + nl + sl + 24;
+	if (need > l->cap) {
+		size_t cap = need * 2;
+		char *b = realloc(l->buf, cap);
+		if (!b)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		l->buf = b;
+		l->cap = cap;
+	}
+	char *p = l->buf + start;
+	if (depth > 1)
+		*p++ = ';';
+	memcpy(p, fg_names_get(names, name), nl);
+	memcpy(p + nl, suffix, sl);
+	l->ends[depth] = (size_t)(p + nl + sl - l->buf);
+	return 0;
+}
+
+/* Writes the stack down to depth with its count. */
+static int line_write(FILE *out, struct line *l, uint32_t depth, uint64_t count, fg_error *err)
+{
+	size_t len = l->ends[depth];
+	len += (size_t)snprintf(l->buf + len, 24, " %llu\n", (unsigned long long)count);
+	if (fwrite(l->buf, 1, len, out) != len)
+		return fg_error_set(err, FG_EOUTPUT, NULL, "cannot write the output: %s", strerror(errno));
+	return 0;
+}
+
 struct writer {
 	FILE *out;
 	const fg_tree *tree;
 	const fg_names *names;
-	bool annotate;
-	char *line;
-	size_t cap;
-	size_t *ends;   /* line length after the frame at each depth */
-	size_t ends_cap;
+	struct line line;
 };
 
 static int write_node(void *ctx, uint32_t id, fg_error *err)
@@ -191,47 +242,113 @@ static int write_node(void *ctx, uint32_t id, fg_error *err)
 	const fg_tree_node *n = fg_tree_node_at(w->tree, id);
 	if (n->depth == 0)
 		return 0;
-	if (n->depth >= w->ends_cap) {
-		size_t cap = w->ends_cap ? w->ends_cap * 2 : 256;
-		size_t *e = realloc(w->ends, cap * sizeof(*e));
-		if (!e)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		w->ends = e;
-		w->ends_cap = cap;
-	}
-	size_t start = n->depth == 1 ? 0 : w->ends[n->depth - 1];
-	const char *suffix = w->annotate || n->type == FG_FRAME_KERNEL ? fg_frame_type_suffix(n->type) : "";
-	size_t nl = fg_names_length(w->names, n->name), sl = strlen(suffix);
-	size_t need = start + 1 + nl + sl + 24;
-	if (need > w->cap) {
-		size_t cap = need * 2;
-		char *l = realloc(w->line, cap);
-		if (!l)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		w->line = l;
-		w->cap = cap;
-	}
-	char *p = w->line + start;
-	if (n->depth > 1)
-		*p++ = ';';
-	memcpy(p, fg_names_get(w->names, n->name), nl);
-	memcpy(p + nl, suffix, sl);
-	w->ends[n->depth] = (size_t)(p + nl + sl - w->line);
-	if (n->self > 0) {
-		size_t len = w->ends[n->depth];
-		len += (size_t)snprintf(w->line + len, 24, " %llu\n", (unsigned long long)n->self);
-		if (fwrite(w->line, 1, len, w->out) != len)
-			return fg_error_set(err, FG_EOUTPUT, NULL, "cannot write the output: %s", strerror(errno));
-	}
-	return 0;
+	int rc = line_set(&w->line, n->depth, w->names, n->name, n->type, err);
+	if (!rc && n->self > 0)
+		rc = line_write(w->out, &w->line, n->depth, n->self, err);
+	return rc;
 }
 
 int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
 		       const fg_collapsed_write_options *opts, fg_error *err)
 {
-	struct writer w = { .out = out, .tree = tree, .names = names, .annotate = opts && opts->annotate };
+	struct writer w = { .out = out, .tree = tree, .names = names, .line.annotate = opts && opts->annotate };
 	int rc = fg_tree_walk(tree, names, write_node, &w, err);
-	free(w.line);
-	free(w.ends);
+	free(w.line.buf);
+	free(w.line.ends);
 	return rc;
+}
+
+/* An open frame of the DFS stream: its total and its children's. */
+struct open_frame {
+	uint64_t total, children;
+};
+
+struct fg_collapsed_stream {
+	FILE *out;
+	const fg_names *names;
+	struct line line;
+	struct open_frame *open; /* by depth */
+	uint32_t nopen, open_cap;
+};
+
+int fg_collapsed_stream_new(fg_collapsed_stream **out, FILE *f, const fg_names *names,
+			    const fg_collapsed_write_options *opts, fg_error *err)
+{
+	fg_collapsed_stream *s = calloc(1, sizeof(*s));
+	if (!s)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	s->out = f;
+	s->names = names;
+	s->line.annotate = opts && opts->annotate;
+	*out = s;
+	return 0;
+}
+
+void fg_collapsed_stream_free(fg_collapsed_stream *s)
+{
+	if (!s)
+		return;
+	free(s->line.buf);
+	free(s->line.ends);
+	free(s->open);
+	free(s);
+}
+
+/* Closes the frames at depth >= d: a frame's self samples are known when it
+ * closes, and they are its stack's line. */
+static int stream_close_to(fg_collapsed_stream *s, uint32_t d, fg_error *err)
+{
+	while (s->nopen > d) {
+		const struct open_frame *o = &s->open[--s->nopen];
+		uint64_t self = o->total - o->children;
+		if (s->nopen > 0 && self > 0) {
+			int rc = line_write(s->out, &s->line, s->nopen, self, err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int fg_collapsed_stream_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_collapsed_stream *s = ctx;
+	if (!frames)
+		return stream_close_to(s, 0, err);
+	for (const fg_frame *f = frames; f < frames + n; f++) {
+		int rc = stream_close_to(s, f->depth, err);
+		if (!rc && f->depth > s->nopen)
+			rc = fg_error_set(err, FG_EINTERNAL, NULL, "frame stream skips a level");
+		if (!rc && f->depth > 0) {
+			s->open[f->depth - 1].children += f->total;
+			rc = line_set(&s->line, f->depth, s->names, f->name, f->type, err);
+		}
+		if (!rc && s->nopen == s->open_cap) {
+			uint32_t cap = s->open_cap ? s->open_cap * 2 : 256;
+			struct open_frame *o = realloc(s->open, (size_t)cap * sizeof(*o));
+			if (o) {
+				s->open = o;
+				s->open_cap = cap;
+			} else {
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			}
+		}
+		if (rc)
+			return rc;
+		s->open[s->nopen++] = (struct open_frame){ f->total, 0 };
+	}
+	return 0;
+}
+
+int fg_collapsed_stream_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_collapsed_stream *s = ctx;
+	if (st->depth == 0 || st->count == 0)
+		return 0;
+	for (size_t i = 1; i <= st->depth; i++) {
+		int rc = line_set(&s->line, (uint32_t)i, s->names, st->names[i], st->types[i], err);
+		if (rc)
+			return rc;
+	}
+	return line_write(s->out, &s->line, (uint32_t)st->depth, st->count, err);
 }

@@ -32,4 +32,20 @@ typedef struct fg_collapsed_write_options {
 int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
 		       const fg_collapsed_write_options *opts, fg_error *err);
 
+/* Collapsed stacks written as the profile streams, in the input's order
+ * (--unsorted): memory is the longest stack, whatever the input's size.
+ * From frames (DFS), a stack is written when its leaf closes, so callees
+ * come before their callers and same-named siblings of the input give two
+ * lines; from stacks, each line as it comes (the same stack may recur).
+ * What was written before an error stays written. */
+typedef struct fg_collapsed_stream fg_collapsed_stream;
+
+int fg_collapsed_stream_new(fg_collapsed_stream **out, FILE *f, const fg_names *names,
+			    const fg_collapsed_write_options *opts, fg_error *err);
+void fg_collapsed_stream_free(fg_collapsed_stream *s);
+
+/* The visitor (ctx = the stream). */
+int fg_collapsed_stream_frames(void *s, const fg_frame *frames, size_t n, fg_error *err);
+int fg_collapsed_stream_stack(void *s, const fg_stack *stack, fg_error *err);
+
 #endif

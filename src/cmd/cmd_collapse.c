@@ -9,15 +9,20 @@
 #include "tree.h"
 
 static const char usage[] =
-	"usage: fgbisect collapse [--annotate] [options] PROFILE\n"
+	"usage: fgbisect collapse [--annotate] [--unsorted] [options] PROFILE\n"
 	"\n"
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
 	"line per distinct stack, callers before callees and siblings in byte order\n"
 	"of their names.  Frame names are written as async-profiler's plain output\n"
 	"does: kernel frames keep _[k]; --annotate adds every type suffix\n"
 	"(_[j] JIT, _[i] inlined, _[0] interpreted, _[1] C1, _[k] kernel).\n"
+	"With --unsorted the stacks are written as the input streams, without\n"
+	"building the call tree (memory: the longest stack): from an HTML graph a\n"
+	"stack when its leaf closes (callees before callers), from collapsed input\n"
+	"each line as it comes, so a stack may occur on several lines.\n"
 	"\n"
 	"  -a, --annotate      add the frame type suffixes\n"
+	"  -u, --unsorted      stream the stacks in the input's order\n"
 	"      --reversed      the graph holds leaf-first (--reverse) stacks\n"
 	"      --max-size N    refuse inputs larger than N bytes decompressed (default 4G)\n"
 	"  -h, --help          this help\n";
@@ -26,17 +31,20 @@ int cmd_collapse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "annotate", no_argument, NULL, 'a' },
+		{ "unsorted", no_argument, NULL, 'u' },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_profile_options po = { 0 };
 	fg_collapsed_write_options wo = { .annotate = false };
+	bool unsorted = false;
 	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	while (!status && (opt = getopt_long(argc, argv, "auh", longopts, NULL)) != -1) {
 		if (cli_profile_option(&po, opt, optarg, "collapse", &status))
 			continue;
 		switch (opt) {
 		case 'a': wo.annotate = true; break;
+		case 'u': unsorted = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: status = cli_usage_error("collapse", "unknown option"); break;
 		}
@@ -53,19 +61,31 @@ int cmd_collapse(int argc, char **argv)
 	fg_error_clear(&err);
 	fg_names *names = NULL;
 	fg_tree *tree = NULL;
+	fg_collapsed_stream *stream = NULL;
 	fg_profile_info info;
 	uint32_t root;
 	int rc = fg_names_new(&names, &err);
 	if (!rc)
 		rc = fg_names_intern(&root, names, "all", 3, &err);
-	if (!rc)
+	if (!rc && unsorted) {
+		rc = fg_collapsed_stream_new(&stream, stdout, names, &wo, &err);
+		if (!rc)
+			rc = cli_read_profile(&info, source, names, &po,
+					      &(fg_visitor){ fg_collapsed_stream_frames, fg_collapsed_stream_stack, stream },
+					      &err);
+	} else if (!rc) {
 		rc = fg_tree_new(&tree, root, &err);
-	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_tree_add_frames, NULL, tree }, &err);
-	if (!rc)
-		rc = fg_collapsed_write(stdout, tree, names, &wo, &err);
+		if (!rc)
+			rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_tree_add_frames, NULL, tree },
+					      &err);
+		if (!rc)
+			rc = fg_collapsed_write(stdout, tree, names, &wo, &err);
+	}
+	if (!rc && fflush(stdout) != 0)
+		rc = fg_error_set(&err, FG_EOUTPUT, NULL, "cannot write the output");
 	if (rc)
 		status = cli_report_error(&err, false);
+	fg_collapsed_stream_free(stream);
 	fg_tree_free(tree);
 	fg_names_free(names);
 	return status;

@@ -48,5 +48,25 @@ awk '{n=$NF; s=$0; sub(/ [0-9]+$/,"",s); print s, int(n/2); print s, n-int(n/2)}
 	"$F/daily/day10-broker-0-grpc.collapsed" | sort -R --random-source=<(yes) >"$TMP/shuffled.collapsed"
 compare "shuffled" "$F/daily/day10-broker-0-grpc.html" "$TMP/shuffled.collapsed"
 
+# collapse --unsorted streams the stacks without a tree: summed by stack, the
+# same lines as the sorted output, from HTML (every generation) and collapsed
+# input alike.
+summed() { awk '{n=$NF; s=$0; sub(/ [0-9]+$/,"",s); c[s]+=n} END {for (k in c) print k, c[k]}' | LC_ALL=C sort; }
+for p in "$F"/versions/*.html "$F"/formats/escape-g*.html "$F"/daily/day10-broker-0-rest.collapsed "$TMP/shuffled.collapsed"; do
+	for a in "" --annotate; do
+		# shellcheck disable=SC2086
+		"$FGBISECT" collapse $a "$p" | LC_ALL=C sort >"$TMP/sorted"
+		# shellcheck disable=SC2086
+		"$FGBISECT" collapse --unsorted $a "$p" | summed >"$TMP/unsorted"
+		CHECKS=$((CHECKS + 1))
+		[[ -s "$TMP/sorted" ]] || fail "collapse $a $p: no output"
+		cmp -s "$TMP/sorted" "$TMP/unsorted" || fail "collapse --unsorted $a $p differs: $(diff "$TMP/sorted" "$TMP/unsorted" | head -4)"
+	done
+done
+head -c 20000 "$F/versions/v4.5-healthy.html" >"$TMP/cut.html"
+status=0
+"$FGBISECT" collapse --unsorted "$TMP/cut.html" >/dev/null 2>&1 || status=$?
+check_eq "collapse --unsorted of a cut page" "$status" 3
+
 echo "$CHECKS checks, $FAILS failed"
 [[ $FAILS -eq 0 ]]

@@ -1,9 +1,24 @@
 #!/usr/bin/env python3
-"""Whole-process benchmarks of fgbisect on the large fixture: medians of N runs
-(default 9), peak RSS of each run (wait4), and ratios to `wc -l` over the same
-uncompressed bytes.  Prints figures; judges nothing.
+"""Whole-process benchmarks of fgbisect: every row of docs/performance.md in
+one interleaved run, as medians and ratios, with the load average printed.
+Prints figures; judges nothing.
 
-usage: contrib/bench.py [--runs N] [--fgbisect PATH] [--large FILE.html.gz]
+usage: contrib/bench.py [--runs N] [--fgbisect PATH] [--shared DIR] [--scale-mb MB] [--instructions]
+
+With no arguments it works from a fresh clone: it builds build/fgbisect when
+it is missing, takes the large fixture from ../shared/fixtures beside the
+checkout, and skips (loudly) the rows that need ../shared when it is absent;
+the collapsed-scaling rows then use the project's own fixtures/.
+
+Method: every round runs each command once, in turn (back-to-back repeats of
+one command read faster than interleaved ones on a shared machine, so rounds
+interleave them); a warm-up round first (page cache).  For each command the
+median wall and CPU time (user + sys of the process, from wait4) over the
+rounds, the peak RSS (ru_maxrss, the figure `/usr/bin/time -f %M` prints),
+and the ratio to its reference command computed round by round (the median
+of the per-round ratios), in wall and in CPU time.  On a loaded machine the
+CPU ratios are the steadier figure; --instructions adds callgrind's exact
+instruction counts (needs valgrind).
 """
 import argparse
 import gzip
@@ -16,58 +31,233 @@ import tempfile
 import time
 
 here = os.path.dirname(os.path.abspath(__file__))
-ap = argparse.ArgumentParser()
-ap.add_argument("--runs", type=int, default=9)
-ap.add_argument("--fgbisect", default=os.path.join(here, "..", "build", "fgbisect"))
-ap.add_argument("--large", default=os.path.join(here, "..", "..", "shared", "fixtures", "large", "javac-large.html.gz"))
+root = os.path.dirname(here)
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+ap.add_argument("--runs", type=int, default=9, help="interleaved rounds (default 9)")
+ap.add_argument("--fgbisect", default=os.path.join(root, "build", "fgbisect"))
+ap.add_argument("--shared", default=os.path.join(os.path.dirname(root), "shared", "fixtures"),
+                help="the shared fixtures (default ../shared/fixtures beside the checkout)")
+ap.add_argument("--scale-mb", type=int, default=48, help="size of the 1x collapsed input in MB (default 48)")
+ap.add_argument("--instructions", action="store_true", help="also count instructions with callgrind")
 args = ap.parse_args()
 
-if not os.path.exists(args.large):
-    sys.exit(f"SKIP: no large fixture at {args.large}")
+PATTERN = "com/sun/tools/javac/comp/Attr."  # the large fixture's ground-truth pattern
+fg = os.path.abspath(args.fgbisect)
+if not os.path.exists(fg):
+    print(f"building {fg} (cmake, Release with debug info)", file=sys.stderr)
+    build = os.path.dirname(fg)
+    subprocess.check_call(["cmake", "-S", root, "-B", build, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"],
+                          stdout=subprocess.DEVNULL)
+    subprocess.check_call(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", "fgbisect"],
+                          stdout=subprocess.DEVNULL)
+
+large_gz = os.path.join(args.shared, "large", "javac-large.html.gz")
+daily = os.path.join(args.shared, "daily")
+have_shared = os.path.exists(large_gz)
+if not have_shared:
+    print(f"SKIP: no shared fixtures at {args.shared}: the large-fixture, gzip, many-profile and start-up "
+          "rows are skipped; the collapsed-scaling rows use fixtures/", file=sys.stderr)
 
 
-TIME = "/usr/bin/time"  # GNU time: its %M is the figure the design's targets use
+# GNU time's %M is the peak RSS the design's targets use.  (A child forked
+# from this Python process would report Python's own RSS as its peak: the
+# kernel keeps the high-water mark of the image exec replaced.)
+TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+if not TIME:
+    print("SKIP: peak RSS: GNU time (/usr/bin/time, Debian package 'time') is not installed", file=sys.stderr)
 
 
-def run(cmd):
-    """Wall seconds and peak RSS (KiB, as /usr/bin/time -f %M reports it) of
-    one run; output discarded.  Wall time is taken around the command alone
-    when GNU time is missing (and RSS is then not reported)."""
-    with tempfile.NamedTemporaryFile("r") as rss, open(os.devnull, "wb") as null:
-        wrapped = [TIME, "-f", "%M", "-o", rss.name] + cmd if os.path.exists(TIME) else cmd
+def run(cmd, rss=True):
+    """Wall seconds, CPU seconds (user + sys, from wait4) and peak RSS (KiB,
+    0 when not measured) of one run, its output discarded."""
+    with tempfile.NamedTemporaryFile("r") as peak:
+        wrapped = [TIME, "-f", "%M", "-o", peak.name] + cmd if rss and TIME else cmd
         start = time.perf_counter()
-        status = subprocess.call(wrapped, stdout=null, stderr=null)
+        proc = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
-        if status != 0:
-            sys.exit(f"failed: {' '.join(cmd)}")
-        text = rss.read().strip()
-    return wall, int(text) if text else 0
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(cmd)}")
+        text = peak.read().strip()
+    return wall, usage.ru_utime + usage.ru_stime, int(text.split()[-1]) if text else 0
 
 
-def bench(name, cmd):
-    run(cmd)  # warm-up: page cache
-    runs = [run(cmd) for _ in range(args.runs)]
-    wall = statistics.median(r[0] for r in runs)
-    rss = max(r[1] for r in runs)
-    return name, wall, rss
+class Row:
+    """A command; ref names the row it is compared with; rss=False runs it
+    without the GNU time wrapper (start-up figures, where its millisecond
+    counts)."""
+    def __init__(self, name, cmd, ref=None, rss=True):
+        self.name, self.cmd, self.ref, self.rss = name, cmd, ref, rss
+        self.runs = []
 
+
+def bench(rows):
+    """Interleaved rounds over rows; fills row.runs."""
+    for row in rows:
+        run(row.cmd, row.rss)  # warm-up
+    for _ in range(args.runs):
+        for row in rows:
+            row.runs.append(run(row.cmd, row.rss))
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def ratio(a, b, i):
+    """Median over rounds of a / b in figure i (0 wall, 1 cpu)."""
+    return median([x[i] / y[i] for x, y in zip(a.runs, b.runs) if y[i] > 0])
+
+
+def report(title, rows, size=None):
+    by = {r.name: r for r in rows}
+    print(f"\n## {title}")
+    print(f"{'command':34} {'wall s':>8} {'cpu s':>7} {'peak MiB':>9} {'ratio wall':>10} {'ratio cpu':>9}  reference")
+    for r in rows:
+        wall = median([x[0] for x in r.runs])
+        cpu = median([x[1] for x in r.runs])
+        rss = max(x[2] for x in r.runs) / 1024
+        shown = f"{rss:9.1f}" if rss else f"{'-':>9}"
+        rw = f"{ratio(r, by[r.ref], 0):10.2f}" if r.ref else " " * 10
+        rc = f"{ratio(r, by[r.ref], 1):9.2f}" if r.ref else " " * 9
+        extra = f"  {r.ref}" if r.ref else ""
+        if size and rss and r.name.startswith(("share", "top", "subsystems", "diff", "collapse")):
+            extra += f"  (RSS {rss * 1024 * 1024 / size:.2f} x input)"
+        print(f"{r.name:34} {wall:8.3f} {cpu:7.3f} {shown} {rw} {rc}{extra}")
+
+
+def instructions(cmd):
+    with tempfile.NamedTemporaryFile() as out:
+        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}"] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip().replace(",", ""))
+    return None
+
+
+def count_bytes(cmd):
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    n = 0
+    while True:
+        b = p.stdout.read(1 << 20)
+        if not b:
+            break
+        n += len(b)
+    p.wait()
+    return n
+
+
+load = os.getloadavg()
+print(f"fgbisect {fg}; {args.runs} interleaved rounds after a warm-up; {os.cpu_count()} cores; "
+      f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 with tempfile.TemporaryDirectory() as tmp:
-    plain = os.path.join(tmp, "large.html")
-    with gzip.open(args.large, "rb") as src, open(plain, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    size = os.path.getsize(plain)
-    fg = args.fgbisect
-    rows = [
-        bench("wc -l (uncompressed)", ["wc", "-l", plain]),
-        bench("zcat (inflate only)", ["sh", "-c", f"zcat '{args.large}' >/dev/null"]),
-        bench("share (html)", [fg, "share", "--frame", "com/sun/tools/javac/comp/Attr.", plain]),
-        bench("share (html.gz)", [fg, "share", "--frame", "com/sun/tools/javac/comp/Attr.", args.large]),
-        bench("top (html)", [fg, "top", plain]),
-        bench("collapse (html)", [fg, "collapse", plain]),
-    ]
-    base = rows[0][1]
-    print(f"large fixture: {size:,} bytes uncompressed; medians of {args.runs} runs")
-    print(f"{'command':24} {'wall s':>8} {'x wc -l':>8} {'peak RSS MiB':>13} {'RSS / input':>12}")
-    for name, wall, rss in rows:
-        print(f"{name:24} {wall:8.3f} {wall / base:8.1f} {rss / 1024:13.1f} {rss * 1024 / size:12.3f}")
+    if have_shared:
+        plain = os.path.join(tmp, "large.html")
+        with gzip.open(large_gz, "rb") as src, open(plain, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        size = os.path.getsize(plain)
+        share = [fg, "share", "--frame", PATTERN]
+        rows = [
+            Row("wc -l", ["wc", "-l", plain]),
+            Row("share (html)", share + [plain], "wc -l"),
+            Row("top (html)", [fg, "top", plain], "share (html)"),
+            Row("subsystems (html)", [fg, "subsystems", plain], "share (html)"),
+            Row("diff (html vs itself)", [fg, "diff", plain, plain], "share (html)"),
+            Row("collapse (html)", [fg, "collapse", plain], "share (html)"),
+            Row("collapse --annotate (html)", [fg, "collapse", "--annotate", plain], "share (html)"),
+        ]
+        bench(rows)
+        print(f"\nlarge fixture: {size:,} bytes uncompressed, {sum(1 for _ in open(plain, 'rb')):,} lines")
+        report("the large fixture (ratios: share to wc -l, the others to share)", rows, size)
+        print(f"collapse writes {count_bytes([fg, 'collapse', plain]):,} bytes, "
+              f"--annotate {count_bytes([fg, 'collapse', '--annotate', plain]):,} bytes")
+
+        rows = [
+            Row("gzip -dc >/dev/null", ["gzip", "-dc", large_gz]),
+            Row("zcat | wc -l", ["sh", "-c", f"zcat '{large_gz}' | wc -l"], "gzip -dc >/dev/null"),
+            Row("share (html.gz)", share + [large_gz], "gzip -dc >/dev/null"),
+        ]
+        bench(rows)
+        report("gzip: share on the .gz against inflating alone", rows)
+        print(f"share (html.gz) / (zcat | wc -l): wall {ratio(rows[2], rows[1], 0):.2f}, "
+              f"cpu {ratio(rows[2], rows[1], 1):.2f}")
+
+        tiny = os.path.join(root, "fixtures", "tiny-3x.html")
+        rows = [
+            Row("/bin/true", ["/bin/true"], rss=False),
+            Row("share (tiny profile)", [fg, "share", "--frame", "a", tiny], "/bin/true", rss=False),
+            Row("--version", [fg, "--version"], "/bin/true", rss=False),
+        ]
+        bench(rows)
+        report("start-up: a tiny profile against /bin/true", rows)
+
+        htmls = sorted(os.path.join(daily, f) for f in os.listdir(daily) if f.endswith(".html"))
+        many = [htmls[i % len(htmls)] for i in range(30)]
+        links = []
+        for i in range(8):
+            links.append(os.path.join(tmp, f"copy{i}.html"))
+            os.link(plain, links[-1])
+        rows = [
+            Row("share -j 1, 30 daily files", share + ["-j", "1"] + many),
+            Row("share, 30 daily files", share + many, "share -j 1, 30 daily files"),
+            Row("share -j 1, 8 x large", share + ["-j", "1"] + links),
+            Row("share, 8 x large", share + links, "share -j 1, 8 x large"),
+        ]
+        bench(rows)
+        report(f"many profiles: one thread against one per core ({os.cpu_count()})", rows)
+
+    # Collapsed input at 1x, 2x, 4x, 8x: the first lines of the large
+    # fixture's collapsed stacks (or the project's own samples, repeated),
+    # then that file repeated.
+    base = os.path.join(tmp, "x1.collapsed")
+    want = args.scale_mb << 20
+    with open(base, "wb") as out:
+        if have_shared:
+            p = subprocess.Popen([fg, "collapse", plain], stdout=subprocess.PIPE)
+            while out.tell() < want:
+                line = p.stdout.readline()
+                if not line:
+                    break
+                out.write(line)
+            p.kill()
+            p.wait()
+        else:
+            samples = []
+            for f in sorted(os.listdir(os.path.join(root, "fixtures"))):
+                if f.endswith(".collapsed.gz"):
+                    with gzip.open(os.path.join(root, "fixtures", f), "rb") as src:
+                        samples.append(src.read())
+            while out.tell() < want:
+                for s in samples:
+                    out.write(s)
+    inputs = {1: base}
+    for k in (2, 4, 8):
+        inputs[k] = os.path.join(tmp, f"x{k}.collapsed")
+        with open(inputs[k], "wb") as out:
+            for _ in range(k):
+                with open(base, "rb") as src:
+                    shutil.copyfileobj(src, out)
+    rows = []
+    first = None
+    for k in (1, 2, 4, 8):
+        mb = os.path.getsize(inputs[k]) / (1 << 20)
+        name = f"share, collapsed {k}x ({mb:.0f} MB)"
+        rows.append(Row(name, [fg, "share", "--frame", "Attr.", inputs[k]], first))
+        rows.append(Row(f"top, collapsed {k}x", [fg, "top", inputs[k]], name))
+        first = first or name
+    bench(rows)
+    report("collapsed input at 1x, 2x, 4x, 8x (memory must not grow with the input)", rows)
+
+    if args.instructions and shutil.which("valgrind") and have_shared:
+        print("\n## instructions (callgrind, exact)")
+        for name, cmd in [("wc -l", ["wc", "-l", plain]), ("share (html)", share + [plain]),
+                          ("top (html)", [fg, "top", plain]), ("subsystems (html)", [fg, "subsystems", plain]),
+                          ("diff (html vs itself)", [fg, "diff", plain, plain]),
+                          ("share (html.gz)", share + [large_gz])]:
+            n = instructions(cmd)
+            print(f"{name:34} {n:>15,}" if n else f"{name:34} (not measured)")
+
+load = os.getloadavg()
+print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")

@@ -167,6 +167,7 @@ with tempfile.TemporaryDirectory() as tmp:
             Row("diff (html vs itself)", [fg, "diff", plain, plain], "share (html)"),
             Row("collapse (html)", [fg, "collapse", plain], "share (html)"),
             Row("collapse --annotate (html)", [fg, "collapse", "--annotate", plain], "share (html)"),
+            Row("collapse --unsorted (html)", [fg, "collapse", "--unsorted", plain], "share (html)"),
         ]
         bench(rows)
         print(f"\nlarge fixture: {size:,} bytes uncompressed, {sum(1 for _ in open(plain, 'rb')):,} lines")

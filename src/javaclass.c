@@ -78,7 +78,7 @@ static bool valid_class(const char *c, size_t len)
 	return components >= 2;
 }
 
-int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_error *err)
+int fg_javaclass_parse(fg_javaclass_parts *out, const char *frame, fg_error *err)
 {
 	char s[FG_JAVACLASS_MAX_FRAME];
 	size_t len = frame ? strlen(frame) : 0;
@@ -115,6 +115,7 @@ int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_er
 	char *last_slash = strrchr(s, '/');
 	char *last_dot = strrchr(s, '.');
 	size_t class_len;
+	const char *method = "";
 	if (last_slash) {
 		/* Slashed form: the method follows the last dot of the last
 		 * component; without one, the name is a class. */
@@ -122,6 +123,7 @@ int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_er
 			if (!valid_method(last_dot + 1, len - (size_t)(last_dot + 1 - s)))
 				return 0;
 			class_len = (size_t)(last_dot - s);
+			method = last_dot + 1;
 		} else {
 			class_len = len;
 		}
@@ -136,6 +138,7 @@ int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_er
 		if (!last_dot || !valid_method(last_dot + 1, len - (size_t)(last_dot + 1 - s)))
 			return 0;
 		class_len = (size_t)(last_dot - s);
+		method = last_dot + 1;
 		for (size_t i = 0; i < class_len; i++)
 			if (s[i] == '.')
 				s[i] = '/';
@@ -148,14 +151,32 @@ int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_er
 	char *simple = strrchr(s, '/');
 	simple = simple ? simple + 1 : s;
 	char *dollar = *simple ? strchr(simple + 1, '$') : NULL;
-	if (dollar)
-		class_len = (size_t)(dollar - s);
-	s[class_len] = '\0';
+	const char *nested = dollar ? dollar + 1 : "";
+	size_t top_len = dollar ? (size_t)(dollar - s) : class_len;
 
-	if (!valid_class(s, class_len))
+	if (!valid_class(s, top_len))
 		return 0;
-	if (class_len + 1 > out_size)
+	size_t nested_len = strlen(nested), method_len = strlen(method);
+	if (top_len + 1 > sizeof(out->class_path) || nested_len + 1 > sizeof(out->nested) ||
+	    method_len + 1 > sizeof(out->method))
+		return fg_error_set(err, FG_EUSAGE, frame, "frame name too long");
+	memcpy(out->class_path, s, top_len);
+	out->class_path[top_len] = '\0';
+	memcpy(out->nested, nested, nested_len + 1);
+	memcpy(out->method, method, method_len + 1);
+	out->dollar = dollar != NULL;
+	return 1;
+}
+
+int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_error *err)
+{
+	fg_javaclass_parts parts;
+	int rc = fg_javaclass_parse(&parts, frame, err);
+	if (rc != 1)
+		return rc;
+	size_t len = strlen(parts.class_path);
+	if (len + 1 > out_size)
 		return fg_error_set(err, FG_EUSAGE, frame, "class name longer than %zu bytes", out_size);
-	memcpy(out, s, class_len + 1);
+	memcpy(out, parts.class_path, len + 1);
 	return 1;
 }

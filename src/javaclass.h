@@ -8,6 +8,7 @@
 #ifndef FG_JAVACLASS_H
 #define FG_JAVACLASS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -31,5 +32,22 @@
  * C++ `ns::fn`, simple names without package), or FG_EUSAGE when out_size is
  * too small for the class (err filled). */
 int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_error *err);
+
+/* A Java frame in parts, for finding its method in the source (method.h). */
+typedef struct fg_javaclass_parts {
+	char class_path[FG_JAVACLASS_MAX_FRAME]; /* the top-level class, as fg_javaclass_from_frame writes it */
+	/* The binary name after the top-level class, without the first `$`:
+	 * "" for the class itself, `Inner`, `Inner$1`, `1Local`, `$Lambda$19`
+	 * (a hidden lambda class, its id removed). */
+	char nested[FG_JAVACLASS_MAX_FRAME];
+	/* The binary name has a `$` after the top-level class: with an empty
+	 * nested, a Scala object's module class (`Eval$`). */
+	bool dollar;
+	char method[FG_JAVACLASS_MAX_FRAME];     /* "" for a class without method */
+} fg_javaclass_parts;
+
+/* Like fg_javaclass_from_frame, and also the nested classes and the method.
+ * Returns 1, 0 (not a Java frame of a packaged class) or FG_EUSAGE. */
+int fg_javaclass_parse(fg_javaclass_parts *out, const char *frame, fg_error *err);
 
 #endif

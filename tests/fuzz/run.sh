@@ -6,7 +6,8 @@
 # of its 30 minutes): with more targets, each gets less.
 #
 # The seed corpus is made afresh in a temporary directory: the handwritten
-# seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed)
+# seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed;
+# fixtures/methods/ sources for the method scanner)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
 # ../shared is ever written into the checkout.  Crashing inputs are kept in
 # $FG_FUZZ_ARTIFACTS (default build-fuzz/artifacts) to become regression tests
@@ -31,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp" tests/fuzz/seeds fixtures "$shared" <<'PY'
 import gzip, os, sys, zlib
 out, dirs = sys.argv[1], sys.argv[2:]
-for t in ("html", "collapsed", "profile", "gzip", "runs"):
+for t in ("html", "collapsed", "profile", "gzip", "runs", "method"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -48,6 +49,11 @@ for d in dirs:
             raw = open(path, "rb").read()
             if name.endswith(".runs"):
                 put("runs", raw)
+                continue
+            # Sources for the method scanner: a language byte, a frame line.
+            lang = {".java": 0, ".kt": 1, ".scala": 2}.get(os.path.splitext(name)[1])
+            if lang is not None:
+                put("method", bytes([lang]) + b"p/A.a\n" + raw)
                 continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
@@ -77,6 +83,7 @@ fuzz() {
 	fuzz_collapsed) corpus=collapsed ;;
 	fuzz_gzip) corpus=gzip ;;
 	fuzz_runs) corpus=runs ;;
+	fuzz_method) corpus=method ;;
 	*) corpus=profile ;;
 	esac
 	mkdir -p "$tmp/work/$name"

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "javaclass.h"
+#include "linemap.h"
+#include "method.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -231,6 +233,9 @@ struct fg_history_result {
 	char **strings;
 	size_t nstrings, capstrings;
 	size_t visited;
+	fg_history_method *methods;     /* per entry (fg_history_query_methods) */
+	fg_method_range *method_ranges; /* FG_METHOD_MAX_RANGES per entry */
+	fg_history_method_change *changes;
 };
 
 static void tcache_clear(fg_history *h)
@@ -833,23 +838,451 @@ static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *er
 	return 0;
 }
 
+/* ---- method histories: git log -L :METHOD:PATH, inside the chain walk ------------- */
+
+/* Splits path into the components path_same compares; -1 when out of memory. */
+static int qfile_set_path(qfile *qf, const char *path)
+{
+	memset(qf, 0, sizeof(*qf));
+	qf->path = path;
+	qf->comps = strdup(path);
+	size_t ncomp = 1;
+	for (const char *c = path; *c; c++)
+		ncomp += *c == '/';
+	qf->comp = malloc(ncomp * sizeof(char *));
+	if (!qf->comps || !qf->comp) {
+		free(qf->comps);
+		free(qf->comp);
+		qf->comps = NULL;
+		qf->comp = NULL;
+		return -1;
+	}
+	qf->comp[0] = qf->comps;
+	qf->ncomps = 1;
+	for (char *c = qf->comps; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			qf->comp[qf->ncomps++] = c + 1;
+		}
+	return 0;
+}
+
+/* The blob at a path of a commit's tree. */
+static int blob_at(git_oid *out, bool *found, fg_history *h, const git_oid *root, const qfile *f, fg_error *err)
+{
+	git_tree *t;
+	int rc = tree_get(&t, h, root, err);
+	*found = false;
+	for (size_t i = 0; rc == 0 && i < f->ncomps; i++) {
+		const git_tree_entry *e = git_tree_entry_byname(t, f->comp[i]);
+		if (!e)
+			return 0;
+		bool last = i + 1 == f->ncomps;
+		if (git_tree_entry_type(e) != (last ? GIT_OBJECT_BLOB : GIT_OBJECT_TREE))
+			return 0;
+		if (last) {
+			*out = *git_tree_entry_id(e);
+			*found = true;
+			return 0;
+		}
+		git_oid sub = *git_tree_entry_id(e);
+		rc = tree_get(&t, h, &sub, err);
+	}
+	return rc;
+}
+
+typedef struct mchange {
+	size_t node;
+	fg_line_effect effect;
+} mchange;
+
+/* One frame's method, followed from bad. */
+typedef struct mtrack {
+	size_t entry;
+	size_t file;           /* the query's file at bad */
+	fg_line_set start;     /* its lines at bad */
+	bool last_found, done;
+	bool missing;          /* a blob it needs is not in the clone */
+	size_t last;
+	fg_line_effect last_effect;
+	bool last_shallow;
+	size_t live;           /* states waiting at commits of the window */
+	mchange *window;
+	size_t nwindow, capwindow;
+} mtrack;
+
+/* A method's lines waiting at a commit (git's line range of a commit). */
+typedef struct mstate {
+	size_t track;
+	size_t path;           /* < nfiles: files[path]; else renamed[path - nfiles] */
+	fg_line_set lines;
+} mstate;
+
+#define HUNK_CACHE 8
+typedef struct hunk_cache_slot {
+	git_oid old_id, new_id;
+	bool has_old, used;
+	fg_line_hunk *hunks;
+	size_t n;
+} hunk_cache_slot;
+
+typedef struct mwalk {
+	mtrack *t;
+	size_t nt;
+	mstate *s;
+	size_t ns, caps;
+	qfile *renamed;        /* older paths of files found by rename detection */
+	char **renamed_paths;
+	size_t nrenamed, caprenamed, caprenamed_paths;
+	hunk_cache_slot cache[HUNK_CACHE];
+	size_t cache_next;
+	size_t diffs;          /* blob diffs computed (for benchmarks) */
+} mwalk;
+
+static void mwalk_free(mwalk *mw)
+{
+	for (size_t i = 0; i < mw->nt; i++) {
+		fg_line_set_free(&mw->t[i].start);
+		free(mw->t[i].window);
+	}
+	free(mw->t);
+	for (size_t i = 0; i < mw->ns; i++)
+		fg_line_set_free(&mw->s[i].lines);
+	free(mw->s);
+	for (size_t i = 0; i < mw->nrenamed; i++) {
+		free(mw->renamed[i].comps);
+		free(mw->renamed[i].comp);
+		free(mw->renamed_paths[i]);
+	}
+	free(mw->renamed);
+	free(mw->renamed_paths);
+	for (size_t i = 0; i < HUNK_CACHE; i++)
+		free(mw->cache[i].hunks);
+}
+
+static const qfile *mpath(const qfile *files, size_t nfiles, const mwalk *mw, size_t path)
+{
+	return path < nfiles ? &files[path] : &mw->renamed[path - nfiles];
+}
+
+static bool in_window(const fg_history *h, size_t ni)
+{
+	return h->has_good && (h->nodes[ni].flags & N_POPPED) && !(h->nodes[ni].flags & N_UNINTERESTING);
+}
+
+typedef struct hunk_acc {
+	fg_line_hunk *h;
+	size_t n, cap;
+	bool oom;
+} hunk_acc;
+
+static int hunk_cb(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
+{
+	(void)delta;
+	hunk_acc *a = payload;
+	if (grow(&a->h, &a->cap, a->n + 1, sizeof(*a->h)) < 0) {
+		a->oom = true;
+		return -1;
+	}
+	/* libgit2 gives 1-based starts; an empty side names the line before. */
+	uint32_t ps = (uint32_t)(hunk->old_lines ? hunk->old_start - 1 : hunk->old_start);
+	uint32_t ts = (uint32_t)(hunk->new_lines ? hunk->new_start - 1 : hunk->new_start);
+	a->h[a->n++] = (fg_line_hunk){ ps, ps + (uint32_t)hunk->old_lines, ts, ts + (uint32_t)hunk->new_lines };
+	return 0;
+}
+
+/* The hunks of the diff old → new without context, as git log -L computes
+ * them (xdiff's Myers, no heuristics, binary files diffed as text); old NULL
+ * for a file that is added.  Cached: the frames of one file share them.
+ * Returns 1 when a blob is not in the repository (a partial clone). */
+static int blob_hunks(const fg_line_hunk **out, size_t *n, fg_history *h, mwalk *mw, const git_oid *old_id,
+		      const git_oid *new_id, fg_error *err)
+{
+	for (size_t i = 0; i < HUNK_CACHE; i++) {
+		hunk_cache_slot *c = &mw->cache[i];
+		if (c->used && c->has_old == (old_id != NULL) && git_oid_equal(&c->new_id, new_id) &&
+		    (!old_id || git_oid_equal(&c->old_id, old_id))) {
+			*out = c->hunks;
+			*n = c->n;
+			return 0;
+		}
+	}
+	git_blob *a = NULL, *b = NULL;
+	if ((old_id && git_blob_lookup(&a, h->repo, old_id) < 0) || git_blob_lookup(&b, h->repo, new_id) < 0) {
+		git_blob_free(a);
+		/* A blobless partial clone: the method's history cannot be
+		 * told, the rest of the answer still can. */
+		const git_error *ge = git_error_last();
+		if (ge && ge->klass == GIT_ERROR_ODB)
+			return 1;
+		return git_fail(err, NULL, "cannot read a blob of the method's file");
+	}
+	git_diff_options o;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.context_lines = 0;
+	o.interhunk_lines = 0;
+	o.flags = GIT_DIFF_FORCE_TEXT;
+	hunk_acc acc = { 0 };
+	int grc = git_diff_blobs(a, NULL, b, NULL, &o, NULL, NULL, hunk_cb, NULL, &acc);
+	git_blob_free(a);
+	git_blob_free(b);
+	mw->diffs++;
+	if (acc.oom) {
+		free(acc.h);
+		return oom(err);
+	}
+	if (grc < 0) {
+		free(acc.h);
+		return git_fail(err, NULL, "cannot diff the method's file");
+	}
+	hunk_cache_slot *c = &mw->cache[mw->cache_next];
+	mw->cache_next = (mw->cache_next + 1) % HUNK_CACHE;
+	free(c->hunks);
+	c->used = true;
+	c->has_old = old_id != NULL;
+	if (old_id)
+		c->old_id = *old_id;
+	c->new_id = *new_id;
+	c->hunks = acc.h;
+	c->n = acc.n;
+	*out = c->hunks;
+	*n = c->n;
+	return 0;
+}
+
+/* The path the file had in the parent when the commit added it under its
+ * path: git log -L's rename detection (the whole trees' diff, renames only,
+ * libgit2's default similarity of 50%, as git's). */
+static int rename_source(size_t *path, git_oid *blob, fg_history *h, mwalk *mw, size_t nfiles,
+			 const git_oid *ptree_id, const git_oid *tree_id, const char *newpath, fg_error *err)
+{
+	*path = SIZE_MAX;
+	git_tree *a = NULL, *b = NULL;
+	git_diff *d = NULL;
+	int rc = 0;
+	if (git_tree_lookup(&a, h->repo, ptree_id) < 0 || git_tree_lookup(&b, h->repo, tree_id) < 0 ||
+	    git_diff_tree_to_tree(&d, h->repo, a, b, NULL) < 0) {
+		rc = git_fail(err, newpath, "cannot diff trees to find a rename");
+		goto out;
+	}
+	git_diff_find_options fo;
+	git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+	fo.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_find_similar(d, &fo) < 0) {
+		rc = git_fail(err, newpath, "cannot detect renames");
+		goto out;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(d); i++) {
+		const git_diff_delta *dl = git_diff_get_delta(d, i);
+		if (dl->status != GIT_DELTA_RENAMED || strcmp(dl->new_file.path, newpath))
+			continue;
+		*blob = dl->old_file.id;
+		for (size_t k = 0; k < mw->nrenamed; k++)
+			if (!strcmp(mw->renamed_paths[k], dl->old_file.path)) {
+				*path = nfiles + k;
+				goto out;
+			}
+		char *copy = strdup(dl->old_file.path);
+		if (!copy || grow(&mw->renamed, &mw->caprenamed, mw->nrenamed + 1, sizeof(qfile)) < 0 ||
+		    grow(&mw->renamed_paths, &mw->caprenamed_paths, mw->nrenamed + 1, sizeof(char *)) < 0 ||
+		    qfile_set_path(&mw->renamed[mw->nrenamed], copy) < 0) {
+			free(copy);
+			rc = oom(err);
+			goto out;
+		}
+		mw->renamed_paths[mw->nrenamed] = copy;
+		*path = nfiles + mw->nrenamed++;
+		break;
+	}
+out:
+	git_diff_free(d);
+	git_tree_free(a);
+	git_tree_free(b);
+	return rc;
+}
+
+/* A method's lines arrive at a commit: joined with the lines already
+ * waiting there for the same method and path (git's union of ranges). */
+static int method_arrive(fg_history *h, heap *q, mwalk *mw, size_t nfiles, size_t track, size_t path,
+			 fg_line_set *lines, size_t ni, fg_error *err)
+{
+	node *n = &h->nodes[ni];
+	for (size_t k = 0; k < n->nfiles; k++) {
+		size_t id = n->files[k];
+		if (id < nfiles || mw->s[id - nfiles].track != track || mw->s[id - nfiles].path != path)
+			continue;
+		int rc = fg_line_set_union(&mw->s[id - nfiles].lines, lines);
+		fg_line_set_free(lines);
+		return rc < 0 ? oom(err) : 0;
+	}
+	if (grow(&mw->s, &mw->caps, mw->ns + 1, sizeof(mstate)) < 0) {
+		fg_line_set_free(lines);
+		return oom(err);
+	}
+	mw->s[mw->ns] = (mstate){ .track = track, .path = path, .lines = *lines };
+	memset(lines, 0, sizeof(*lines));
+	if (in_window(h, ni))
+		mw->t[track].live++;
+	return chain_move(h, q, nfiles + mw->ns++, ni, err);
+}
+
+typedef struct mcand {
+	size_t node, path;
+	fg_line_set lines;
+	fg_line_effect effect;
+} mcand;
+
+/* One commit of a method's walk, git's process_ranges_ordinary_commit and
+ * process_ranges_merge_commit: the lines carried to each parent; shown when
+ * every parent's diff touches them. */
+static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwalk *mw, size_t si, size_t ni,
+		       size_t *unresolved, fg_error *err)
+{
+	mstate st = mw->s[si];
+	memset(&mw->s[si].lines, 0, sizeof(st.lines));
+	mtrack *t = &mw->t[st.track];
+	int rc = 0;
+	if (in_window(h, ni))
+		t->live--;
+	uint32_t np = h->nodes[ni].nparents;
+	mcand *c = NULL;
+	git_oid tree = h->nodes[ni].tree, blob;
+	bool found = false;
+	if (t->done || !st.lines.n)
+		goto out;
+	if ((rc = blob_at(&blob, &found, h, &tree, mpath(files, nfiles, mw, st.path), err)) < 0 || !found)
+		goto out;
+	c = calloc(np ? np : 1, sizeof(*c));
+	if (!c) {
+		rc = oom(err);
+		goto out;
+	}
+	size_t follow = SIZE_MAX;
+	for (uint32_t p = 0; p < (np ? np : 1) && rc == 0; p++) {
+		c[p].path = st.path;
+		const fg_line_hunk *hunks;
+		size_t nh;
+		if (np == 0) {
+			/* A root (or a shallow boundary): every line is added. */
+			if ((rc = blob_hunks(&hunks, &nh, h, mw, NULL, &blob, err)) == 0 &&
+			    fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
+				rc = oom(err);
+			break;
+		}
+		git_oid pid = h->nodes[ni].parents[p];
+		if ((rc = node_get(&c[p].node, h, &pid, err)) < 0)
+			break;
+		git_oid ptree = h->nodes[c[p].node].tree;
+		bool same;
+		if ((rc = path_same(&same, h, &tree, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
+			break;
+		if (same) {
+			if (fg_line_set_copy(&c[p].lines, &st.lines) < 0)
+				rc = oom(err);
+		} else {
+			git_oid pblob;
+			bool pfound;
+			if ((rc = blob_at(&pblob, &pfound, h, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
+				break;
+			if (!pfound) {
+				size_t old;
+				if ((rc = rename_source(&old, &pblob, h, mw, nfiles, &ptree, &tree,
+							mpath(files, nfiles, mw, st.path)->path, err)) < 0)
+					break;
+				t = &mw->t[st.track];
+				if (old != SIZE_MAX) {
+					c[p].path = old;
+					pfound = true;
+				}
+			}
+			if ((rc = blob_hunks(&hunks, &nh, h, mw, pfound ? &pblob : NULL, &blob, err)) != 0)
+				break;
+			if (fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
+				rc = oom(err);
+		}
+		if (rc == 0 && !c[p].effect.touched) {
+			follow = p; /* this parent takes all the lines: the commit is not shown */
+			break;
+		}
+	}
+	if (rc == 1) {
+		t->missing = true;
+		rc = 0;
+		if (!t->done) {
+			t->done = true;
+			(*unresolved)--;
+		}
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	if (follow == SIZE_MAX) {
+		bool boundary = (h->nodes[ni].flags & N_SHALLOW) != 0;
+		if (!t->last_found) {
+			t->last_found = true;
+			t->last = ni;
+			t->last_effect = c[0].effect;
+			t->last_shallow = boundary;
+		}
+		if (in_window(h, ni)) {
+			if (grow(&t->window, &t->capwindow, t->nwindow + 1, sizeof(mchange)) < 0) {
+				rc = oom(err);
+				goto out;
+			}
+			t->window[t->nwindow++] = (mchange){ ni, c[0].effect };
+		}
+	}
+	for (uint32_t p = 0; p < np && rc == 0; p++) {
+		if (follow != SIZE_MAX && p != follow)
+			continue;
+		if (c[p].lines.n)
+			rc = method_arrive(h, q, mw, nfiles, st.track, c[p].path, &c[p].lines, c[p].node, err);
+		t = &mw->t[st.track];
+	}
+out:
+	for (uint32_t p = 0; c && p < (np ? np : 1); p++)
+		fg_line_set_free(&c[p].lines);
+	free(c);
+	fg_line_set_free(&st.lines);
+	t = &mw->t[st.track];
+	if (rc == 0 && !t->done && t->last_found && t->live == 0) {
+		t->done = true;
+		(*unresolved)--;
+	}
+	return rc;
+}
+
 /* git log -1 -- PATH at bad, for every file at once.  Under git's default
  * simplification a TREESAME commit keeps exactly one parent (its only one,
  * or at a merge the first parent the path is TREESAME to), so until the
  * first commit that is shown each file follows a single chain; files whose
  * chains share commits are handled together, commits popped newest first
  * like git's queue, and the walk stops when every file is resolved. */
-static int chain_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visited, fg_error *err)
+static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, size_t *visited, fg_error *err)
 {
 	heap q = { 0 };
 	int rc = 0;
-	size_t unresolved = nfiles;
+	size_t unresolved = nfiles; /* files, then methods too */
+	size_t files_unresolved = nfiles;
 	size_t bad_idx;
 	if ((rc = node_get(&bad_idx, h, &h->bad, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < nfiles; i++)
 		if ((rc = chain_move(h, &q, i, bad_idx, err)) < 0)
 			goto out;
+	/* Methods ride the same walk: their lines wait at commits like the
+	 * files do, and a method is resolved once its last change is found and
+	 * no lines of it wait in the window. */
+	for (size_t t = 0; mw && t < mw->nt; t++) {
+		fg_line_set lines = { 0 };
+		if (fg_line_set_copy(&lines, &mw->t[t].start) < 0) {
+			rc = oom(err);
+			goto out;
+		}
+		unresolved++;
+		if ((rc = method_arrive(h, &q, mw, nfiles, t, mw->t[t].file, &lines, bad_idx, err)) < 0)
+			goto out;
+	}
 
 	size_t *pending = NULL, npending = 0, cappending = 0;
 	while (unresolved && q.n) {
@@ -869,6 +1302,10 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visite
 		n->nfiles = 0;
 
 		for (size_t k = 0; k < npending && rc == 0; k++) {
+			if (pending[k] >= nfiles) {
+				rc = method_step(h, &q, files, nfiles, mw, pending[k] - nfiles, ni, &unresolved, err);
+				continue;
+			}
 			qfile *f = &files[pending[k]];
 			git_oid tree = h->nodes[ni].tree;
 			uint32_t np = h->nodes[ni].nparents;
@@ -909,6 +1346,7 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visite
 				f->meaningful_shallow = boundary;
 				f->phase = 2;
 				unresolved--;
+				files_unresolved--;
 				continue;
 			}
 			/* An ignored bulk commit hands over to its first parent, as
@@ -926,6 +1364,7 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visite
 				f->meaningful_shallow = boundary;
 				f->phase = 2;
 				unresolved--;
+				files_unresolved--;
 				continue;
 			}
 			rc = chain_move(h, &q, pending[k], p0, err);
@@ -941,9 +1380,9 @@ out:
 		h->nodes[q.v[i]].flags &= ~N_Q_CHAIN;
 	}
 	free(q.v);
-	if (rc == 0 && unresolved)
+	if (rc == 0 && files_unresolved)
 		rc = fg_error_set(err, FG_EINTERNAL, h->bad_hex, "history walk ended with %zu files unresolved",
-				  unresolved);
+				  files_unresolved);
 	return rc;
 }
 
@@ -1291,8 +1730,143 @@ static void qfiles_free(qfile *files, size_t n)
 	free(files);
 }
 
-int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
-		     fg_error *err)
+
+/* The methods of the entries: each file read at bad and scanned once, each
+ * frame's declarations found, and a tracker for every method found. */
+static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_t nfiles, const size_t *entry_file,
+			mwalk *mw, fg_error *err)
+{
+	int rc = 0;
+	fg_method_scan **scans = calloc(nfiles ? nfiles : 1, sizeof(*scans));
+	bool *unreadable = calloc(nfiles ? nfiles : 1, sizeof(*unreadable));
+	r->methods = calloc(r->count ? r->count : 1, sizeof(*r->methods));
+	r->method_ranges = calloc((r->count ? r->count : 1) * FG_METHOD_MAX_RANGES, sizeof(*r->method_ranges));
+	mw->t = calloc(r->count ? r->count : 1, sizeof(*mw->t));
+	if (!scans || !unreadable || !r->methods || !r->method_ranges || !mw->t) {
+		rc = oom(err);
+		goto out;
+	}
+	size_t bad_idx;
+	if ((rc = node_get(&bad_idx, h, &h->bad, err)) < 0)
+		goto out;
+	for (size_t i = 0; i < r->count && rc == 0; i++) {
+		size_t fi = entry_file[i];
+		fg_history_method *m = &r->methods[i];
+		m->changed_in_window = -1;
+		m->ranges = &r->method_ranges[i * FG_METHOD_MAX_RANGES];
+		if (fi == SIZE_MAX)
+			continue;
+		r->entries[i].method = m;
+		if (!scans[fi] && !unreadable[fi]) {
+			git_oid tree = h->nodes[bad_idx].tree, id;
+			bool found;
+			git_blob *blob = NULL;
+			fg_source_lang lang = FG_SOURCE_JAVA;
+			fg_source_lang_of_path(&lang, files[fi].path);
+			if ((rc = blob_at(&id, &found, h, &tree, &files[fi], err)) < 0)
+				break;
+			if (!found || git_blob_lookup(&blob, h->repo, &id) < 0) {
+				unreadable[fi] = true; /* a blobless clone without this blob */
+			} else {
+				rc = fg_method_scan_new(&scans[fi], git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+							lang, err);
+				git_blob_free(blob);
+				if (rc < 0)
+					break;
+			}
+		}
+		if (unreadable[fi]) {
+			m->status = FG_METHOD_UNRESOLVED;
+			m->reason = "the file's content is not in this clone (a partial clone?)";
+			continue;
+		}
+		fg_javaclass_parts parts;
+		if (fg_javaclass_parse(&parts, r->entries[i].frame, err) != 1) {
+			m->status = FG_METHOD_NOT_FOUND;
+			m->reason = "not a Java frame";
+			continue;
+		}
+		fg_method_match match;
+		fg_method_find(&match, scans[fi], &parts);
+		m->status = match.status;
+		m->reason = match.reason;
+		m->generated = fg_method_scan_generated(scans[fi]);
+		m->nranges = match.count;
+		m->overloads = match.overloads;
+		memcpy((fg_method_range *)m->ranges, match.ranges, match.count * sizeof(match.ranges[0]));
+		if (match.status != FG_METHOD_FOUND)
+			continue;
+		if (h->has_good)
+			m->changed_in_window = 0;
+		mtrack *t = &mw->t[mw->nt++];
+		t->entry = i;
+		t->file = fi;
+		for (size_t k = 0; k < match.count && rc == 0; k++)
+			if (fg_line_set_add(&t->start, match.ranges[k].first - 1, match.ranges[k].last) < 0)
+				rc = oom(err);
+	}
+out:
+	for (size_t i = 0; scans && i < nfiles; i++)
+		fg_method_scan_free(scans[i]);
+	free(scans);
+	free(unreadable);
+	return rc;
+}
+
+/* The methods' commits, after commit_info has them all: last, and the
+ * window newest first in the window walk's order. */
+static int method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, fg_error *err)
+{
+	size_t total = 0;
+	for (size_t t = 0; t < mw->nt; t++)
+		total += 1 + mw->t[t].nwindow;
+	if (total && !(r->changes = calloc(total, sizeof(*r->changes))))
+		return oom(err);
+	size_t at = 0;
+	for (size_t t = 0; t < mw->nt; t++) {
+		mtrack *tr = &mw->t[t];
+		fg_history_method *m = &r->methods[tr->entry];
+		if (tr->missing) {
+			m->status = FG_METHOD_UNRESOLVED;
+			m->reason = "a version of the file the history needs is not in this clone (a blobless partial "
+				    "clone: clone without --filter)";
+			m->changed_in_window = -1;
+			continue;
+		}
+		if (tr->last_found) {
+			fg_history_method_change *c = &r->changes[at++];
+			c->commit = &r->commits[h->nodes[tr->last].info];
+			c->added = tr->last_effect.added;
+			c->removed = tr->last_effect.removed;
+			m->last = c;
+			m->last_shallow = tr->last_shallow;
+		}
+		/* Newest first: the window walk's pop order (insertion sort: windows are short). */
+		for (size_t i = 1; i < tr->nwindow; i++) {
+			mchange x = tr->window[i];
+			size_t j = i;
+			while (j > 0 && h->nodes[tr->window[j - 1].node].wpos > h->nodes[x.node].wpos) {
+				tr->window[j] = tr->window[j - 1];
+				j--;
+			}
+			tr->window[j] = x;
+		}
+		m->window = tr->nwindow ? &r->changes[at] : NULL;
+		m->window_count = tr->nwindow;
+		for (size_t k = 0; k < tr->nwindow; k++) {
+			fg_history_method_change *c = &r->changes[at++];
+			c->commit = &r->commits[h->nodes[tr->window[k].node].info];
+			c->added = tr->window[k].effect.added;
+			c->removed = tr->window[k].effect.removed;
+		}
+		if (h->has_good)
+			m->changed_in_window = tr->nwindow > 0;
+	}
+	return 0;
+}
+
+static int query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count, bool methods,
+		 fg_error *err)
 {
 	*out = NULL;
 	fg_history_result *r = calloc(1, sizeof(*r));
@@ -1353,27 +1927,10 @@ int fg_history_query(fg_history_result **out, fg_history *h, const char *const *
 						rc = oom(err);
 						break;
 					}
-					qfile *qf = &files[nfiles];
-					memset(qf, 0, sizeof(*qf));
-					qf->path = s->path;
-					qf->comps = strdup(s->path);
-					size_t ncomp = 1;
-					for (const char *c = s->path; *c; c++)
-						ncomp += *c == '/';
-					qf->comp = malloc(ncomp * sizeof(char *));
-					if (!qf->comps || !qf->comp) {
-						free(qf->comps);
-						free(qf->comp);
+					if (qfile_set_path(&files[nfiles], s->path) < 0) {
 						rc = oom(err);
 						break;
 					}
-					qf->comp[0] = qf->comps;
-					qf->ncomps = 1;
-					for (char *c = qf->comps; *c; c++)
-						if (*c == '/') {
-							*c = '\0';
-							qf->comp[qf->ncomps++] = c + 1;
-						}
 					s->file_id = nfiles++;
 				}
 				entry_file[r->count] = s->file_id;
@@ -1382,10 +1939,22 @@ int fg_history_query(fg_history_result **out, fg_history *h, const char *const *
 		}
 	}
 
-	if (rc == 0 && nfiles)
-		rc = chain_walk(h, files, nfiles, &r->visited, err);
+	mwalk mw = { 0 };
+	if (rc == 0 && methods)
+		rc = method_setup(h, r, files, nfiles, entry_file, &mw, err);
+	/* The window first: the methods' walk needs to know which commits are
+	 * in it. */
 	if (rc == 0 && nfiles && h->has_good)
 		rc = window_walk(h, files, nfiles, &r->visited, err);
+	if (rc == 0 && nfiles)
+		rc = chain_walk(h, files, nfiles, methods ? &mw : NULL, &r->visited, err);
+	for (size_t t = 0; rc == 0 && t < mw.nt; t++) {
+		size_t dummy;
+		if (mw.t[t].last_found)
+			rc = commit_info(&dummy, h, r, mw.t[t].last, err);
+		for (size_t k = 0; rc == 0 && k < mw.t[t].nwindow; k++)
+			rc = commit_info(&dummy, h, r, mw.t[t].window[k].node, err);
+	}
 
 	/* Assemble: the commit table first (it may move), then pointers. */
 	size_t total_window = 0;
@@ -1437,6 +2006,9 @@ int fg_history_query(fg_history_result **out, fg_history *h, const char *const *
 			}
 		}
 	}
+	if (rc == 0 && methods)
+		rc = method_assemble(h, r, &mw, err);
+	mwalk_free(&mw);
 	free(win_start);
 	free(entry_file);
 	qfiles_free(files, nfiles);
@@ -1448,10 +2020,25 @@ int fg_history_query(fg_history_result **out, fg_history *h, const char *const *
 	return 0;
 }
 
+int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+		     fg_error *err)
+{
+	return query(out, h, frames, count, false, err);
+}
+
+int fg_history_query_methods(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+			     fg_error *err)
+{
+	return query(out, h, frames, count, true, err);
+}
+
 void fg_history_result_free(fg_history_result *r)
 {
 	if (!r)
 		return;
+	free(r->methods);
+	free(r->method_ranges);
+	free(r->changes);
 	for (size_t i = 0; i < r->nstrings; i++)
 		free(r->strings[i]);
 	free(r->strings);

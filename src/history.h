@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "method.h"
 
 typedef struct fg_history fg_history;
 typedef struct fg_history_result fg_history_result;
@@ -85,13 +86,49 @@ typedef struct fg_history_entry {
 	int changed_in_window;
 	const fg_history_commit *const *window; /* newest first, as git log orders them */
 	size_t window_count;
+	/* The method's history (fg_history_query_methods), NULL otherwise and
+	 * when path is NULL. */
+	const struct fg_history_method *method;
 } fg_history_entry;
+
+/* A commit that touched a method: `git log -L` shows it. */
+typedef struct fg_history_method_change {
+	const fg_history_commit *commit;
+	/* Lines inside the method: added by the commit, and removed from its
+	 * (first) parent's version (linemap.h says how a hunk that straddles
+	 * the method's bounds is split). */
+	uint32_t added, removed;
+} fg_history_method_change;
+
+/* A frame's method in its file, and the commits that touched its lines, as
+ * `git log -L :METHOD:PATH` finds them: the method's lines at bad (every
+ * overload), carried back through each commit's diff of the file, renames
+ * followed; a commit whose diff touches the lines is shown; at a merge, the
+ * first parent whose diff does not touch them takes them all (the merge is
+ * not shown), else the merge is shown and every parent followed. */
+typedef struct fg_history_method {
+	fg_method_status status;   /* FOUND: the fields below are set */
+	const char *reason;        /* static text: how the frame was mapped, or why it was not */
+	const fg_method_range *ranges; /* at bad, 1-based inclusive, in line order */
+	size_t nranges;
+	size_t overloads;          /* declarations the frame may be (more than nranges when capped) */
+	bool generated;            /* the file says it is generated */
+	const fg_history_method_change *last; /* the last commit that touched it as of bad (NULL: not found) */
+	bool last_shallow;         /* that commit is on the shallow boundary: the change may be older */
+	int changed_in_window;     /* -1 without a window or unless FOUND, else 0/1 */
+	const fg_history_method_change *window; /* the window's commits that touched it, newest first */
+	size_t window_count;
+} fg_history_method;
 
 /* Answers for `count` frame names: for each frame, one entry per candidate
  * file in the bad tree (several modules may hold the same class path), or one
  * entry with path NULL.  Entries come in the order of the frames. */
 int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
 		     fg_error *err);
+/* fg_history_query, and for every entry with a file the history of the
+ * frame's method (entry->method), in the same walk. */
+int fg_history_query_methods(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+			     fg_error *err);
 void fg_history_result_free(fg_history_result *r);
 
 size_t fg_history_result_count(const fg_history_result *r);

@@ -11,7 +11,7 @@ int cli_history_look_up(struct cli_history *out, const char *repo, const fg_hist
 	memset(out, 0, sizeof(*out));
 	int rc = fg_history_open(&out->history, repo, opts, err);
 	if (!rc)
-		rc = fg_history_query(&out->result, out->history, frames, nframes, err);
+		rc = fg_history_query_methods(&out->result, out->history, frames, nframes, err);
 	for (size_t i = 0; !rc && i < fg_history_result_count(out->result); i++) {
 		const fg_history_entry *e = fg_history_result_entry(out->result, i);
 		if (e->last_shallow || e->meaningful_shallow)
@@ -74,6 +74,49 @@ static void json_commits(FILE *out, const fg_history_commit *const *c, size_t n)
 	fputc(']', out);
 }
 
+static const char *method_status_name(fg_method_status st)
+{
+	return st == FG_METHOD_FOUND ? "found" : st == FG_METHOD_NOT_FOUND ? "not found" : "unresolved";
+}
+
+static void method_change_json(FILE *out, const fg_history_method_change *c)
+{
+	fputs("{\"commit\":", out);
+	cli_json_string(out, c->commit->id);
+	fputs(",\"date\":", out);
+	cli_json_string(out, c->commit->date);
+	fputs(",\"subject\":", out);
+	cli_json_string(out, c->commit->subject);
+	fprintf(out, ",\"added\":%u,\"removed\":%u}", (unsigned)c->added, (unsigned)c->removed);
+}
+
+/* ,"method":{…},"method_changed_in_window":…,"method_commits":[…] */
+static void method_json(FILE *out, const fg_history_method *m)
+{
+	fputs(",\"method\":{\"status\":", out);
+	cli_json_string(out, method_status_name(m->status));
+	fputs(",\"reason\":", out);
+	json_string_or_null(out, m->reason);
+	fputs(",\"lines\":[", out);
+	for (size_t i = 0; i < m->nranges; i++)
+		fprintf(out, "%s[%u,%u]", i ? "," : "", (unsigned)m->ranges[i].first, (unsigned)m->ranges[i].last);
+	fprintf(out, "],\"overloads\":%zu,\"generated\":%s,\"last\":", m->overloads, m->generated ? "true" : "false");
+	if (m->last)
+		method_change_json(out, m->last);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"shallow_boundary\":%s}", m->last_shallow ? "true" : "false");
+	fputs(",\"method_changed_in_window\":", out);
+	fputs(m->changed_in_window < 0 ? "null" : m->changed_in_window ? "true" : "false", out);
+	fputs(",\"method_commits\":[", out);
+	for (size_t k = 0; k < m->window_count; k++) {
+		if (k)
+			fputc(',', out);
+		method_change_json(out, &m->window[k]);
+	}
+	fputc(']', out);
+}
+
 void cli_history_entry_json(FILE *out, const fg_history_entry *e)
 {
 	fputs("{\"frame\":", out);
@@ -97,6 +140,8 @@ void cli_history_entry_json(FILE *out, const fg_history_entry *e)
 		fputs(e->path && e->changed_in_window ? "true" : "false", out);
 	fputs(",\"window_commits\":", out);
 	json_commits(out, e->window, e->window_count);
+	if (e->method)
+		method_json(out, e->method);
 	fputc('}', out);
 }
 
@@ -104,6 +149,42 @@ static void commit_line(FILE *out, const char *indent, const char *label, const 
 			const char *note)
 {
 	fprintf(out, "%s  %-11s %.12s  %s  %s%s\n", indent, label, c->id, c->date, c->subject, note);
+}
+
+static void method_change_text(FILE *out, const char *indent, const char *label, const fg_history_method_change *c)
+{
+	fprintf(out, "%s  %-11s %.12s  %s  %s  (+%u -%u in the method)\n", indent, label, c->commit->id,
+		c->commit->date, c->commit->subject, (unsigned)c->added, (unsigned)c->removed);
+}
+
+/* The method's lines, its last change and the window's changes to it. */
+static void method_text(FILE *out, const fg_history_method *m, const char *indent)
+{
+	if (m->status != FG_METHOD_FOUND) {
+		fprintf(out, "%s  method      %s: %s\n", indent, method_status_name(m->status),
+			m->reason ? m->reason : "");
+		return;
+	}
+	fprintf(out, "%s  method      line%s", indent, m->nranges == 1 && m->ranges[0].first == m->ranges[0].last ? "" : "s");
+	for (size_t i = 0; i < m->nranges; i++)
+		fprintf(out, "%s %u-%u", i ? "," : "", (unsigned)m->ranges[i].first, (unsigned)m->ranges[i].last);
+	if (m->overloads > 1)
+		fprintf(out, " (%zu overloads)", m->overloads);
+	if (m->reason)
+		fprintf(out, " (%s)", m->reason);
+	if (m->generated)
+		fputs(" [generated source]", out);
+	fputc('\n', out);
+	if (m->last)
+		method_change_text(out, indent, "m. last", m->last);
+	if (m->changed_in_window < 0)
+		return;
+	if (!m->changed_in_window) {
+		fprintf(out, "%s  m. window   unchanged\n", indent);
+		return;
+	}
+	for (size_t k = 0; k < m->window_count; k++)
+		method_change_text(out, indent, k ? "" : "m. window", &m->window[k]);
 }
 
 void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *indent)
@@ -121,17 +202,19 @@ void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *in
 			    e->meaningful_shallow ? "  [shallow boundary: may be older]" : "");
 	else if (e->last_ignored)
 		fprintf(out, "%s  meaningful  none older (the file starts in an ignored commit)\n", indent);
-	if (e->changed_in_window < 0)
-		return;
-	if (!e->changed_in_window) {
-		fprintf(out, "%s  window      unchanged\n", indent);
-		return;
+	if (e->changed_in_window >= 0) {
+		if (!e->changed_in_window) {
+			fprintf(out, "%s  window      unchanged\n", indent);
+		} else {
+			fprintf(out, "%s  window      changed by %zu commit%s:\n", indent, e->window_count,
+				e->window_count == 1 ? "" : "s");
+			for (size_t k = 0; k < e->window_count; k++)
+				fprintf(out, "%s              %.12s  %s  %s\n", indent, e->window[k]->id,
+					e->window[k]->date, e->window[k]->subject);
+		}
 	}
-	fprintf(out, "%s  window      changed by %zu commit%s:\n", indent, e->window_count,
-		e->window_count == 1 ? "" : "s");
-	for (size_t k = 0; k < e->window_count; k++)
-		fprintf(out, "%s              %.12s  %s  %s\n", indent, e->window[k]->id, e->window[k]->date,
-			e->window[k]->subject);
+	if (e->method)
+		method_text(out, e->method, indent);
 }
 
 void cli_history_json_members(FILE *out, const fg_history *h)

@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# Method histories (hotfiles' "method" fields) against git log -L.
+#
+# 1. A planted history of a Zeebe-like column family: a body change in the
+#    window, a change before it, an import that shifts every line, overloads
+#    changed on a branch and merged, a method moved below another, a partial
+#    reformat, the file renamed to another module, a Kotlin function.  Each
+#    method's commits are checked against `git log -L FIRST,LAST:PATH` over
+#    the method's lines at bad (one -L per overload, as git unions them), and
+#    where git's funcname range is the method's (no edit between methods),
+#    against `git log -L :NAME:PATH` too; lines added/removed are exact.
+# 2. Random histories: edits inside and between methods, insertions,
+#    deletions, moves, merges; every method against git log -L.
+set -euo pipefail
+
+source "$(dirname "$0")/../git_lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+
+repo="$tmp/repo"
+git init -q -b main "$repo"
+cd "$repo"
+t=1700000000
+g() { git -c user.name=t -c user.email=t@e "$@"; }
+commit() {
+	t=$((t + 3600))
+	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g commit -q "$@"
+}
+merge() {
+	t=$((t + 3600))
+	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g merge -q --no-ff "$@"
+}
+# git's Java funcname driver, so that -L :NAME: finds methods.
+echo '*.java diff=java' >.gitattributes
+
+DB=io/camunda/zeebe/db/impl/rocksdb/transaction
+CF=zeebe/zb-db/src/main/java/$DB/TransactionalColumnFamily.java
+mkdir -p "$(dirname "$CF")" zeebe/util/src/main/kotlin/io/camunda/zeebe/util
+KT=zeebe/util/src/main/kotlin/io/camunda/zeebe/util/Strings.kt
+cat >"$CF" <<'EOF'
+package io.camunda.zeebe.db.impl.rocksdb.transaction;
+
+import java.util.function.Consumer;
+
+public class TransactionalColumnFamily {
+    private final Object lock = new Object();
+
+    public Object get(Object key) {
+        return lookup(key);
+    }
+
+    public void put(Object key, Object value) {
+        store(key, value);
+    }
+
+    public void put(Object key) {
+        store(key, null);
+    }
+
+    public void forEach(Consumer<Object> c) {
+        ensureInOpenTransaction(() -> {
+            c.accept(null);
+        });
+    }
+
+    private Object lookup(Object key) {
+        return key;
+    }
+
+    private void store(Object key, Object value) {
+    }
+
+    private void ensureInOpenTransaction(Runnable r) {
+        r.run();
+    }
+}
+EOF
+cat >"$KT" <<'EOF'
+package io.camunda.zeebe.util
+
+fun trimAll(s: String) = s.trim()
+
+fun pad(s: String): String {
+    return " $s"
+}
+EOF
+g add -A && commit -m "initial import"
+sed -i 's/        return key;/        return cache(key);/' "$CF"
+g add -A && commit -m "db: lookup through the cache"
+sed -i 's/^import java.util.function.Consumer;/import java.util.Map;\nimport java.util.function.Consumer;/' "$CF"
+g add -A && commit -m "db: import Map"
+g tag good
+
+sed -i 's/        return lookup(key);/        Objects.requireNonNull(key);\n        return lookup(key);/' "$CF"
+g add -A && commit -m "db: get checks the key"
+g checkout -q -b feature
+sed -i 's/        store(key, null);/        store(key, NIL);/' "$CF"
+g add -A && commit -m "feature: put without value stores NIL"
+g checkout -q main
+sed -i 's/    private void store(Object key, Object value) {/    private void store(Object key, Object value) {\n        log(key);/' "$CF"
+g add -A && commit -m "main: store logs"
+merge feature -m "Merge feature"
+# forEach moves below ensureInOpenTransaction.
+python3 - "$CF" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+start = next(i for i, l in enumerate(lines) if "public void forEach" in l)
+block = lines[start:start + 6]          # the method and its blank line
+del lines[start:start + 6]
+end = max(i for i, l in enumerate(lines) if l == "}")
+lines[end:end] = [""] + block[:-1]
+open(p, "w").write("\n".join(lines))
+PY
+g add -A && commit -m "refactor: forEach to the end"
+# A reformat of the two put overloads only (braces on their own line).
+sed -i 's/^    public void put(\(.*\)) {$/    public void put(\1)\n    {/' "$CF"
+g add -A && commit -m "style: braces of put"
+sed -i 's/return " \$s"/return "  $s"/' "$KT"
+g add -A && commit -m "util: pad by two"
+# The module moves (a rename, R100).
+mkdir -p zeebe/db/src/main/java/$DB
+g mv "$CF" zeebe/db/src/main/java/$DB/
+CF=zeebe/db/src/main/java/$DB/TransactionalColumnFamily.java
+commit -m "refactor: zb-db is now db"
+g tag bad
+
+F=io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily
+frames=("$F.get" "$F.put" "$F.lambda\$forEach\$0" "$F.lookup" "$F.store" "$F.ensureInOpenTransaction"
+	"io/camunda/zeebe/util/StringsKt.trimAll" "io/camunda/zeebe/util/StringsKt.pad" "$F\$\$Lambda.0x0000123.run")
+args=()
+for f in "${frames[@]}"; do args+=(--frame "$f"); done
+out="$tmp/out.json"
+"$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json "${args[@]}" >"$out" || {
+	echo "FAIL: hotfiles exited $?"
+	exit 1
+}
+
+# git log -L over the method's lines at bad: "window" (good..bad) or "last".
+git_L() { # which path lines-json
+	local which=$1 path=$2 ranges=$3 spec=()
+	while read -r a b; do spec+=(-L "$a,$b:$path"); done < <(jq -r '.[] | "\(.[0]) \(.[1])"' <<<"$ranges")
+	if [ "$which" = window ]; then
+		git log --format=%H -s "${spec[@]}" good..bad | sed '/^$/d' | sort | paste -sd, -
+	else
+		git log --format=%H -s -n1 "${spec[@]}" bad | sed '/^$/d'
+	fi
+}
+# Compares every found method of a hotfiles JSON with git log -L; sets
+# $checked to the number of methods compared.
+check_against_git() { # json
+	checked=0
+	while IFS=$'\t' read -r frame path ranges last win; do
+		checked=$((checked + 1))
+		want=$(git_L window "$path" "$ranges")
+		[ "$win" = "$want" ] || fail "$frame: method commits [$win], git log -L says [$want]"
+		want=$(git_L last "$path" "$ranges")
+		[ "$last" = "$want" ] || fail "$frame: last method commit $last, git log -L -n1 says $want"
+	done < <(jq -r '.files[] | select(.method != null and .method.status == "found") |
+		[.frame, .path, (.method.lines | tojson), .method.last.commit,
+		 (.method_commits | map(.commit) | sort | join(","))] | @tsv' "$1")
+}
+check_against_git "$out"
+[ "$checked" = 8 ] || fail "want 8 methods found and checked, not $checked"
+
+m() { jq -r --arg f "$1" ".files[] | select(.frame == \$f) | $2" "$out"; }
+subj() { m "$1" '[.method_commits[].subject] | join("|")'; }
+# The method's own commits, and the file's.
+[ "$(subj "$F.get")" = "db: get checks the key" ] || fail "get: $(subj "$F.get")"
+[ "$(m "$F.get" '"\(.method.lines) \(.method_changed_in_window) \(.changed_in_window)"')" = "[[9,12]] true true" ] ||
+	fail "get: lines/changed: $(m "$F.get" '"\(.method.lines) \(.method_changed_in_window)"')"
+[ "$(m "$F.get" '.method_commits[0] | "\(.added) \(.removed)"')" = "1 0" ] || fail "get: +1 -0"
+# Overloads: both put methods, the branch's change and the reformat.
+[ "$(m "$F.put" '"\(.method.overloads) \(.method.lines)"')" = "2 [[14,17],[19,22]]" ] ||
+	fail "put: overloads $(m "$F.put" '"\(.method.overloads) \(.method.lines)"')"
+[ "$(subj "$F.put")" = "style: braces of put|feature: put without value stores NIL" ] || fail "put: $(subj "$F.put")"
+[ "$(m "$F.put" '.method_commits[0] | "\(.added) \(.removed)"')" = "4 2" ] || fail "put reformat: want +4 -2"
+# The lambda's enclosing method, moved: the move is its last change (git
+# log -L stops there, the moved lines are new to it).
+[ "$(m "$F.lambda\$forEach\$0" '.method.reason')" = "a lambda: its enclosing method" ] || fail "lambda reason"
+# Changed before the window only: the file changed, not this method.
+[ "$(m "$F.lookup" '"\(.method_changed_in_window) \(.changed_in_window) \(.method.last.subject)"')" = \
+	"false true db: lookup through the cache" ] || fail "lookup: $(m "$F.lookup" '.method')"
+[ "$(m "$F.lookup" '.method.last | "\(.added) \(.removed)"')" = "1 1" ] || fail "lookup: +1 -1"
+# Untouched since the file was added: the rename is followed to the import.
+[ "$(m "$F.ensureInOpenTransaction" '"\(.method_changed_in_window) \(.method.last.subject)"')" = \
+	"false initial import" ] || fail "ensureInOpenTransaction: $(m "$F.ensureInOpenTransaction" '.method')"
+[ "$(subj "$F.store")" = "main: store logs" ] || fail "store: $(subj "$F.store")"
+[ "$(subj io/camunda/zeebe/util/StringsKt.pad)" = "util: pad by two" ] || fail "Kotlin pad"
+[ "$(m io/camunda/zeebe/util/StringsKt.trimAll '"\(.method.lines) \(.method_changed_in_window)"')" = "[[3,3]] false" ] ||
+	fail "Kotlin trimAll"
+# The hidden lambda class is said to be unresolvable, with the reason.
+[ "$(m "$F\$\$Lambda.0x0000123.run" '"\(.method.status) \(.method_changed_in_window) \(.method.reason != null)"')" = \
+	"unresolved null true" ] || fail "hidden lambda class"
+
+# Where git's funcname range is the method's (plus the blank line after it,
+# untouched here), -L :NAME: agrees.
+for name in get lookup; do
+	want=$(git log --format=%H -s -L ":$name(:$CF" good..bad | sed '/^$/d' | sort | paste -sd, -)
+	[ "$(m "$F.$name" '.method_commits | map(.commit) | sort | join(",")')" = "$want" ] ||
+		fail "$name: git log -L :$name: says [$want]"
+	want=$(git log --format=%H -s -n1 -L ":$name(:$CF" bad | sed '/^$/d')
+	[ "$(m "$F.$name" '.method.last.commit')" = "$want" ] || fail "$name: last, git log -L :$name: -n1 says $want"
+done
+
+# The text form.
+txt=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$F.lookup")
+grep -q "method      lines 24-26" <<<"$txt" || fail "text: method lines: $txt"
+grep -q "m. window   unchanged" <<<"$txt" || fail "text: method unchanged in the window"
+
+# 2. Random histories.
+rand="$tmp/rand"
+git init -q -b main "$rand"
+cd "$rand"
+echo '*.java diff=java' >.gitattributes
+python3 - "$rand" <<'PY'
+import os, random, subprocess, sys
+repo = sys.argv[1]
+rnd = random.Random(int(os.environ.get("FG_METHOD_SEED", "14")))
+path = os.path.join(repo, "src/main/java/p/Hot.java")
+os.makedirs(os.path.dirname(path), exist_ok=True)
+t = [1700000000]
+def git(*a):
+    t[0] += 60
+    env = dict(os.environ, GIT_AUTHOR_DATE="@%d +0000" % t[0], GIT_COMMITTER_DATE="@%d +0000" % t[0])
+    subprocess.run(["git", "-c", "user.name=r", "-c", "user.email=r@e"] + list(a), cwd=repo, env=env,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+# A file is a list of methods; each method a list of body lines.
+methods = [["m%d" % i, ["        int v = %d;" % i, "        return v;"]] for i in range(8)]
+counter = [0]
+def body_line():
+    counter[0] += 1
+    return "        x(%d);" % counter[0]
+def write(ms, comment=""):
+    out = ["package p;", "", "class Hot {"]
+    for name, body in ms:
+        out += ["", "    int %s() {" % name] + body + ["    }"]
+    out += ["    // " + comment, "}"]
+    open(path, "w").write("\n".join(out) + "\n")
+def mutate(ms):
+    op = rnd.choice(["edit", "edit", "insert", "delete", "move", "between", "new"])
+    m = rnd.choice(ms)
+    if op == "edit":
+        m[1][rnd.randrange(len(m[1]))] = body_line()
+    elif op == "insert":
+        m[1].insert(rnd.randrange(len(m[1]) + 1), body_line())
+    elif op == "delete" and len(m[1]) > 1:
+        del m[1][rnd.randrange(len(m[1]))]
+    elif op == "move":
+        i = rnd.randrange(len(ms)); j = rnd.randrange(len(ms))
+        ms.insert(j, ms.pop(i))
+    elif op == "new":
+        ms.append(["n%d" % counter[0], [body_line()]]); counter[0] += 1
+    return "c%d" % counter[0] if op == "between" else None
+main = [list(map(lambda x: [x[0], list(x[1])], methods))]
+write(main[0])
+git("add", "-A"); git("commit", "-q", "-m", "initial")
+comment = ""
+for c in range(60):
+    if c == 20:
+        git("tag", "good")
+    if c % 12 == 5:
+        # a side branch of two commits, merged back
+        side = [[n, list(b)] for n, b in main[0]]
+        git("checkout", "-q", "-b", "side%d" % c)
+        for k in range(2):
+            comment = mutate(side) or comment
+            write(side, comment); git("commit", "-q", "--allow-empty", "-am", "side %d.%d" % (c, k))
+        git("checkout", "-q", "main")
+        comment = mutate(main[0]) or comment
+        write(main[0], comment); git("commit", "-q", "--allow-empty", "-am", "main %d" % c)
+        r = subprocess.run(["git", "-c", "user.name=r", "-c", "user.email=r@e", "merge", "-q", "--no-ff",
+                            "-m", "merge %d" % c, "side%d" % c], cwd=repo,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode:
+            # conflict: take ours and record the merge
+            subprocess.run(["git", "checkout", "--ours", "."], cwd=repo, check=True)
+            write(main[0], comment)
+            git("add", "-A"); git("commit", "-q", "-m", "merge %d" % c)
+        else:
+            # re-read the merged text into the model: methods by name
+            text = open(path).read().split("\n")
+            ms, cur = [], None
+            for line in text:
+                if line.startswith("    int ") and line.endswith("() {"):
+                    cur = [line[8:-4], []]; ms.append(cur)
+                elif line == "    }":
+                    cur = None
+                elif cur is not None:
+                    cur[1].append(line)
+            main[0] = ms
+        continue
+    comment = mutate(main[0]) or comment
+    write(main[0], comment)
+    git("commit", "-q", "--allow-empty", "-am", "change %d" % c)
+git("tag", "bad")
+PY
+rframes=()
+while read -r name; do rframes+=(--frame "p/Hot.$name"); done < <(sed -n 's/^    int \(.*\)() {$/\1/p' src/main/java/p/Hot.java)
+out="$tmp/rand.json"
+"$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$out" || {
+	echo "FAIL: hotfiles on the random history exited $?"
+	exit 1
+}
+check_against_git "$out"
+[ "$checked" -ge 8 ] || fail "random history: only $checked methods checked"
+[ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails failure(s)"
+	exit 1
+fi
+echo "ok ($checked random methods)"

@@ -1,12 +1,16 @@
 #include "history.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "javaclass.h"
 #include "linemap.h"
@@ -202,8 +206,21 @@ typedef struct tcache_slot {
 	git_tree *tree;
 } tcache_slot;
 
+/* git's commit-graph file (objects/info/commit-graph, a single file, not a
+ * chain): tree, parents and committer time of the commits it holds, read
+ * without inflating the commit objects. */
+typedef struct cgraph {
+	const unsigned char *map;
+	size_t size;
+	uint32_t n;
+	const unsigned char *fanout, *oids, *data, *edges;
+	size_t nedges;
+} cgraph;
+
 struct fg_history {
 	git_repository *repo;
+	git_odb *odb;
+	cgraph graph;
 	char *repo_path;
 	git_oid bad, good;
 	bool has_good;
@@ -320,6 +337,174 @@ static size_t map_find(const fg_history *h, const git_oid *id)
 	return SIZE_MAX;
 }
 
+#define MAX_RAW_PARENTS 256
+
+/* A commit object's headers: `tree`, `parent`s, and the committer's time
+ * (the number after the last `>` of the `committer` line).  false when
+ * they are not in git's usual form. */
+static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const void *data, size_t size)
+{
+	const char *p = data, *end = p + size;
+	bool tree = false, time = false;
+	*np = 0;
+	while (p < end && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			return false;
+		size_t len = (size_t)(eol - p);
+		if (len == 45 && !memcmp(p, "tree ", 5)) {
+			if (git_oid_fromstrn(&n->tree, p + 5, GIT_OID_HEXSZ) < 0)
+				return false;
+			tree = true;
+		} else if (len == 47 && !memcmp(p, "parent ", 7)) {
+			if (*np == MAX_RAW_PARENTS || git_oid_fromstrn(&parents[*np], p + 7, GIT_OID_HEXSZ) < 0)
+				return false;
+			(*np)++;
+		} else if (len > 10 && !memcmp(p, "committer ", 10)) {
+			const char *gt = NULL;
+			for (const char *q = p; q < eol; q++)
+				if (*q == '>')
+					gt = q;
+			if (!gt || gt + 2 >= eol || gt[1] != ' ')
+				return false;
+			int64_t t = 0;
+			const char *q = gt + 2;
+			bool digits = false;
+			while (q < eol && *q >= '0' && *q <= '9' && t < INT64_MAX / 10) {
+				t = t * 10 + (*q++ - '0');
+				digits = true;
+			}
+			if (!digits)
+				return false;
+			n->time = t;
+			time = true;
+		}
+		p = eol + 1;
+	}
+	return tree && time;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Maps the commit-graph when there is a usable one (version 1, SHA-1, no
+ * base graphs, chunks in bounds); otherwise the walks read commit objects. */
+static void cgraph_open(cgraph *g, const char *commondir)
+{
+	memset(g, 0, sizeof(*g));
+	size_t len = strlen(commondir);
+	char *path = malloc(len + sizeof("/objects/info/commit-graph"));
+	if (!path)
+		return;
+	snprintf(path, len + sizeof("/objects/info/commit-graph"), "%s%sobjects/info/commit-graph", commondir,
+		 len && commondir[len - 1] == '/' ? "" : "/");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st.st_size < 8 + 12 || (uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	const unsigned char *b = m;
+	size_t size = (size_t)st.st_size;
+	unsigned nchunks = b[6];
+	bool ok = !memcmp(b, "CGPH", 4) && b[4] == 1 && b[5] == 1 && b[7] == 0 && 8 + (nchunks + 1) * 12 <= size;
+	const unsigned char *fanout = NULL, *oids = NULL, *data = NULL, *edges = NULL;
+	size_t oids_len = 0, data_len = 0, edges_len = 0, fanout_len = 0;
+	for (unsigned i = 0; ok && i < nchunks; i++) {
+		const unsigned char *e = b + 8 + i * 12;
+		uint64_t off = (uint64_t)be32(e + 4) << 32 | be32(e + 8);
+		uint64_t next = (uint64_t)be32(e + 16) << 32 | be32(e + 20);
+		if (off > next || next > size) {
+			ok = false;
+			break;
+		}
+		uint32_t id = be32(e);
+		size_t clen = (size_t)(next - off);
+		if (id == 0x4f494446) /* OIDF */
+			fanout = b + off, fanout_len = clen;
+		else if (id == 0x4f49444c) /* OIDL */
+			oids = b + off, oids_len = clen;
+		else if (id == 0x43444154) /* CDAT */
+			data = b + off, data_len = clen;
+		else if (id == 0x45444745) /* EDGE */
+			edges = b + off, edges_len = clen;
+	}
+	uint32_t n = ok && fanout && fanout_len == 1024 ? be32(fanout + 1020) : 0;
+	if (!ok || !n || !oids || !data || oids_len != (size_t)n * 20 || data_len != (size_t)n * 36 ||
+	    (edges_len % 4)) {
+		munmap(m, size);
+		return;
+	}
+	*g = (cgraph){ b, size, n, fanout, oids, data, edges, edges_len / 4 };
+}
+
+static void cgraph_close(cgraph *g)
+{
+	if (g->map)
+		munmap((void *)g->map, g->size);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The commit's tree, parents and time from the graph; false when it is not
+ * in the graph (newer than it) or the entry is malformed. */
+static bool cgraph_commit(node *n, git_oid *parents, unsigned *np, const cgraph *g, const git_oid *id)
+{
+	if (!g->map)
+		return false;
+	unsigned first = id->id[0];
+	uint32_t lo = first ? be32(g->fanout + 4 * (first - 1)) : 0, hi = be32(g->fanout + 4 * first);
+	if (lo > hi || hi > g->n)
+		return false;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(g->oids + (size_t)mid * 20, id->id, 20);
+		if (c == 0) {
+			const unsigned char *d = g->data + (size_t)mid * 36;
+			memcpy(n->tree.id, d, 20);
+			uint32_t p1 = be32(d + 20), p2 = be32(d + 24);
+			n->time = (int64_t)(be32(d + 28) & 3) << 32 | be32(d + 32);
+			*np = 0;
+			if (p1 == 0x70000000)
+				return true;
+			if (p1 >= g->n)
+				return false;
+			memcpy(parents[(*np)++].id, g->oids + (size_t)p1 * 20, 20);
+			if (p2 == 0x70000000)
+				return true;
+			if (!(p2 & 0x80000000)) {
+				if (p2 >= g->n)
+					return false;
+				memcpy(parents[(*np)++].id, g->oids + (size_t)p2 * 20, 20);
+				return true;
+			}
+			/* An octopus: the second and later parents are in EDGE. */
+			for (uint32_t k = p2 & 0x7fffffff; k < g->nedges; k++) {
+				uint32_t v = be32(g->edges + 4 * (size_t)k);
+				if ((v & 0x7fffffff) >= g->n || *np == MAX_RAW_PARENTS)
+					return false;
+				memcpy(parents[(*np)++].id, g->oids + (size_t)(v & 0x7fffffff) * 20, 20);
+				if (v & 0x80000000)
+					return true;
+			}
+			return false;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* The node of commit id, read on first use.  Node indices stay valid;
  * pointers do not (the array grows). */
 static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err)
@@ -329,42 +514,56 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 		*out = idx;
 		return 0;
 	}
-	git_commit *c;
-	if (git_commit_lookup(&c, h->repo, id) < 0) {
-		char hex[41];
-		git_oid_tostr(hex, sizeof(hex), id);
-		return git_fail(err, hex, "cannot read commit");
-	}
-	if (grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof(node)) < 0) {
-		git_commit_free(c);
+	if (grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof(node)) < 0)
 		return oom(err);
-	}
 	node *n = &h->nodes[h->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->id = *id;
-	n->tree = *git_commit_tree_id(c);
-	n->time = (int64_t)git_commit_time(c);
 	n->info = SIZE_MAX;
 	n->indeg = SIZE_MAX;
+	git_oid parents[MAX_RAW_PARENTS];
+	unsigned np = 0;
+	/* The walks read thousands of commits for their tree, parents and
+	 * time only: from the commit-graph when there is one, else from the
+	 * raw object's headers, not libgit2's whole parse (signatures,
+	 * message).  Unusual objects take libgit2's parser. */
+	git_odb_object *obj = NULL;
+	if (cgraph_commit(n, parents, &np, &h->graph, id)) {
+		/* from the commit-graph */
+	} else if (git_odb_read(&obj, h->odb, id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
+		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
+		git_odb_object_free(obj);
+		obj = NULL;
+		git_commit *c;
+		if (git_commit_lookup(&c, h->repo, id) < 0) {
+			char hex[41];
+			git_oid_tostr(hex, sizeof(hex), id);
+			return git_fail(err, hex, "cannot read commit");
+		}
+		n->tree = *git_commit_tree_id(c);
+		n->time = (int64_t)git_commit_time(c);
+		np = git_commit_parentcount(c);
+		if (np > MAX_RAW_PARENTS) {
+			git_commit_free(c);
+			return fg_error_set(err, FG_EGIT, NULL, "a merge of more than %d parents", MAX_RAW_PARENTS);
+		}
+		for (unsigned i = 0; i < np; i++)
+			parents[i] = *git_commit_parent_id(c, i);
+		git_commit_free(c);
+	}
+	git_odb_object_free(obj);
 	/* libgit2 1.5 does not read the shallow file: a boundary commit still
 	 * lists parents the clone does not have.  Treat it as a root, as git
 	 * does, and remember that the answer may lie beyond. */
 	if (oidset_has(&h->shallow_ids, id)) {
 		n->flags |= N_SHALLOW;
-	} else {
-		unsigned np = git_commit_parentcount(c);
-		if (np) {
-			n->parents = malloc(np * sizeof(git_oid));
-			if (!n->parents) {
-				git_commit_free(c);
-				return oom(err);
-			}
-			for (unsigned i = 0; i < np; i++)
-				n->parents[i] = *git_commit_parent_id(c, i);
-			n->nparents = np;
-		}
+	} else if (np) {
+		n->parents = malloc(np * sizeof(git_oid));
+		if (!n->parents)
+			return oom(err);
+		memcpy(n->parents, parents, np * sizeof(git_oid));
+		n->nparents = np;
 	}
-	git_commit_free(c);
 	if (map_insert(h, h->nnodes) < 0) {
 		free(n->parents);
 		return oom(err);
@@ -727,6 +926,15 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 	}
 	*out = NULL;
 	git_libgit2_init();
+	/* libgit2 hashes every object it reads again to verify it (with the
+	 * collision-detecting SHA-1): a third of a history walk.  git itself
+	 * does not on reads (fsck does), and a corrupt object still fails to
+	 * inflate or parse. */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/* A method's walk diffs a file's versions pairwise down its history:
+	 * each parent's blob is the child of the next diff.  libgit2 caches no
+	 * blobs by default; source files are small. */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, (size_t)256 * 1024);
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h) {
 		git_libgit2_shutdown();
@@ -744,6 +952,10 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 		rc = fg_error_set(err, FG_EUSAGE, dir, "not a git repository (nor inside one)");
 		goto fail;
 	}
+	if (git_repository_odb(&h->odb, h->repo) < 0) {
+		rc = git_fail(err, dir, "cannot open the object database");
+		goto fail;
+	}
 	const char *p = git_repository_workdir(h->repo);
 	if (!p)
 		p = git_repository_path(h->repo);
@@ -758,6 +970,10 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 
 	if ((rc = read_shallow(h, err)) < 0)
 		goto fail;
+	/* git does not use the commit-graph in a shallow clone either (its
+	 * parents are the full history's). */
+	if (!h->shallow)
+		cgraph_open(&h->graph, git_repository_commondir(h->repo));
 	if ((rc = resolve_rev(&h->bad, h, opts->bad ? opts->bad : "HEAD", err)) < 0)
 		goto fail;
 	git_oid_tostr(h->bad_hex, sizeof(h->bad_hex), &h->bad);
@@ -811,6 +1027,8 @@ void fg_history_free(fg_history *h)
 	free(h->shallow_ids.ids);
 	free(h->ignored.ids);
 	free(h->repo_path);
+	cgraph_close(&h->graph);
+	git_odb_free(h->odb);
 	git_repository_free(h->repo);
 	free(h);
 	git_libgit2_shutdown();
@@ -1150,6 +1368,23 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 	bool found = false;
 	if (t->done || !st.lines.n)
 		goto out;
+	if (np == 1) {
+		/* Most commits do not touch the file: the lines move to the
+		 * parent as they are, with no diff and no copy. */
+		size_t pi;
+		bool same;
+		git_oid pid = h->nodes[ni].parents[0];
+		if ((rc = node_get(&pi, h, &pid, err)) < 0)
+			goto out;
+		git_oid ptree = h->nodes[pi].tree;
+		if ((rc = path_same(&same, h, &tree, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
+			goto out;
+		if (same) {
+			rc = method_arrive(h, q, mw, nfiles, st.track, st.path, &st.lines, pi, err);
+			t = &mw->t[st.track];
+			goto out;
+		}
+	}
 	if ((rc = blob_at(&blob, &found, h, &tree, mpath(files, nfiles, mw, st.path), err)) < 0 || !found)
 		goto out;
 	c = calloc(np ? np : 1, sizeof(*c));

@@ -1,7 +1,8 @@
 # Shared prelude of the tests that check fgbisect against git itself
 # (sourced, not run; kept out of tests/sh so that ctest does not run it):
 # a private HOME and no system or global git configuration, a temporary
-# folder $tmp removed on exit, and fail() counting failures in $fails.
+# folder $tmp removed on exit, fail() counting failures in $fails, and
+# commit/merge helpers with fixed dates (below).
 set -euo pipefail
 
 : "${FGBISECT:?FGBISECT must name the fgbisect binary}"
@@ -13,3 +14,15 @@ trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# Commits and merges with deterministic dates, one hour apart from $t on,
+# offset +01:00, by a fixed author (g runs git as that author).
+t=1700000000
+g() { git -c user.name=t -c user.email=t@e "$@"; }
+commit() {
+	t=$((t + 3600))
+	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g commit -q "$@"
+}
+merge() {
+	t=$((t + 3600))
+	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g merge -q --no-ff "$@"
+}

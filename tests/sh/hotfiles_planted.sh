@@ -11,17 +11,6 @@ source "$(dirname "$0")/../git_lib.sh"
 repo="$tmp/repo"
 git init -q -b main "$repo"
 cd "$repo"
-t=1700000000
-g() { git -c user.name=t -c user.email=t@e "$@"; }
-# Deterministic dates, one hour apart, offset +01:00.
-commit() {
-	t=$((t + 3600))
-	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g commit -q "$@"
-}
-merge() {
-	t=$((t + 3600))
-	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g merge -q --no-ff "$@"
-}
 java() { # module class [line]
 	local f="$1/src/main/java/$2.java"
 	mkdir -p "$(dirname "$f")"
@@ -216,6 +205,13 @@ txt=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$cf_fra
 grep -q "zeebe/zb-db/src/main/java/$DB/TransactionalColumnFamily.java" <<<"$txt" || fail "text: path missing"
 grep -q "window      changed by" <<<"$txt" || fail "text: window missing"
 grep -q "not in repository" <<<"$txt" || fail "text: not in repository missing"
+
+# The walks read commits from a commit-graph when the repository has one
+# (git gc writes it): the same answers.
+git -C "$repo" commit-graph write --reachable 2>/dev/null
+"$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json "${args[@]}" >"$tmp/graph.json" ||
+	fail "with a commit-graph: exit $?"
+cmp -s "$out" "$tmp/graph.json" || fail "the commit-graph changes the answers"
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s); output was:"

@@ -20,6 +20,9 @@ struct fg_decision {
 	char **classes;           /* the classes on the grown stacks, sorted, distinct */
 	size_t nclasses;
 	fg_history_result *caller_history;
+	fg_decision_method *methods;
+	size_t nmethods;
+	int method_verdict;       /* fg_decision_method_kind, -1 none */
 	char *text;
 };
 
@@ -260,6 +263,77 @@ static void short_commit(FILE *f, const fg_history_commit *c)
 	fprintf(f, "%.12s %.10s %s\n", c->id, c->date, c->subject);
 }
 
+const char *fg_decision_method_kind_name(fg_decision_method_kind kind)
+{
+	return kind == FG_DECISION_METHOD_CHANGED ? "changed" : kind == FG_DECISION_METHOD_UNCHANGED ? "unchanged" :
+											 "unknown";
+}
+
+/* The hot entries whose file changed, each with its method's answer. */
+static int collect_methods(fg_decision *d, const fg_history_result *hot, size_t nhot, fg_error *err)
+{
+	d->method_verdict = -1;
+	for (size_t i = 0; i < nhot; i++) {
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		if (!e->path || e->changed_in_window != 1 || !e->method)
+			continue;
+		fg_decision_method *g = realloc(d->methods, (d->nmethods + 1) * sizeof(*g));
+		if (!g)
+			return oom(err);
+		d->methods = g;
+		fg_decision_method_kind k = e->method->changed_in_window == 1 ? FG_DECISION_METHOD_CHANGED :
+					    e->method->changed_in_window == 0 ? FG_DECISION_METHOD_UNCHANGED :
+										FG_DECISION_METHOD_UNKNOWN;
+		d->methods[d->nmethods++] = (fg_decision_method){ e, k };
+	}
+	/* One changed method makes it code that got slower; "unchanged" is
+	 * claimed only when every method was told. */
+	bool changed = false, unknown = false;
+	for (size_t i = 0; i < d->nmethods; i++) {
+		changed |= d->methods[i].kind == FG_DECISION_METHOD_CHANGED;
+		unknown |= d->methods[i].kind == FG_DECISION_METHOD_UNKNOWN;
+	}
+	if (d->nmethods)
+		d->method_verdict = changed ? FG_DECISION_METHOD_CHANGED :
+				    unknown ? FG_DECISION_METHOD_UNKNOWN : FG_DECISION_METHOD_UNCHANGED;
+	return 0;
+}
+
+/* One line per hot method whose file changed: changed in which commits, or
+ * not (then the callers or the configuration), or not known and why. */
+static void write_methods(FILE *f, const fg_decision *d)
+{
+	if (!d->nmethods)
+		return;
+	fputs("  the hot methods:\n", f);
+	for (size_t i = 0; i < d->nmethods; i++) {
+		const fg_history_entry *e = d->methods[i].entry;
+		const fg_history_method *m = e->method;
+		fprintf(f, "    %s\n", e->frame);
+		switch (d->methods[i].kind) {
+		case FG_DECISION_METHOD_CHANGED:
+			fprintf(f, "      the hot method changed in commit%s", m->window_count == 1 ? "" : "s");
+			for (size_t k = 0; k < m->window_count; k++)
+				fprintf(f, "%s %.12s (+%u -%u)", k ? "," : "", m->window[k].commit->id,
+					(unsigned)m->window[k].added, (unsigned)m->window[k].removed);
+			fputc('\n', f);
+			break;
+		case FG_DECISION_METHOD_UNCHANGED:
+			fputs("      the file changed but not this method: look at the callers or the configuration", f);
+			if (m->last)
+				fprintf(f, " (the method last changed in %.12s %.10s)", m->last->commit->id, m->last->commit->date);
+			fputc('\n', f);
+			break;
+		case FG_DECISION_METHOD_UNKNOWN:
+			fprintf(f, "      whether the method changed is not known: %s\n", m->reason ? m->reason : "");
+			break;
+		}
+	}
+	if (d->method_verdict == FG_DECISION_METHOD_UNCHANGED)
+		fputs("  none of the hot methods changed: their code is called more often, or the configuration "
+		      "changed\n", f);
+}
+
 static int write_text(fg_decision *d, fg_error *err)
 {
 	size_t size = 0;
@@ -275,6 +349,7 @@ static int write_text(fg_decision *d, fg_error *err)
 			for (size_t k = 0; k < d->suspects[i].npaths; k++)
 				fprintf(f, "      %s\n", d->suspects[i].paths[k]);
 		}
+		write_methods(f, d);
 		break;
 	case FG_DECISION_UNCHANGED:
 		fputs("decision: the hot files did not change in the window: their code is called more often, or the "
@@ -285,7 +360,9 @@ static int write_text(fg_decision *d, fg_error *err)
 		      "dependency): look at the build files changed in the window\n", f);
 		break;
 	}
-	if (d->kind != FG_DECISION_CHANGED) {
+	/* Callers and build files are the evidence when the hot code did not
+	 * change: the files, or (one level finer) the methods. */
+	if (d->kind != FG_DECISION_CHANGED || d->method_verdict == FG_DECISION_METHOD_UNCHANGED) {
 		if (d->ncallers) {
 			fputs("  changed in the window, classes on the grown stacks (the callers):\n", f);
 			for (size_t i = 0; i < d->ncallers; i++) {
@@ -347,6 +424,8 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 			rc = add_suspect(d, e->window[k], e->path, err);
 	}
 	d->kind = any_changed ? FG_DECISION_CHANGED : any_file ? FG_DECISION_UNCHANGED : FG_DECISION_EXTERNAL;
+	if (!rc)
+		rc = collect_methods(d, hot, nhot, err);
 
 	if (!rc)
 		rc = fg_history_changed_paths(&d->changed, &d->nchanged, h, err);
@@ -383,6 +462,7 @@ void fg_decision_free(fg_decision *d)
 		free(d->classes[i]);
 	free(d->classes);
 	fg_history_result_free(d->caller_history);
+	free(d->methods);
 	free(d->text);
 	free(d);
 }
@@ -396,3 +476,6 @@ bool fg_decision_callers_known(const fg_decision *d) { return d->callers_known; 
 size_t fg_decision_build_file_count(const fg_decision *d) { return d->nbuild_files; }
 const char *fg_decision_build_file_at(const fg_decision *d, size_t i) { return d->build_files[i]; }
 const char *fg_decision_text(const fg_decision *d) { return d->text; }
+size_t fg_decision_method_count(const fg_decision *d) { return d->nmethods; }
+const fg_decision_method *fg_decision_method_at(const fg_decision *d, size_t i) { return &d->methods[i]; }
+int fg_decision_method_verdict(const fg_decision *d) { return d->method_verdict; }

@@ -87,6 +87,32 @@ bool fg_decision_callers_known(const fg_decision *d);
 /* Build files changed in the window, in path order. */
 size_t fg_decision_build_file_count(const fg_decision *d);
 const char *fg_decision_build_file_at(const fg_decision *d, size_t i);
+/* The hot methods (entries of hot with a method history, see
+ * fg_history_query_methods) whose file changed in the window: did the
+ * method change too?  The seed workflow's distinction between code that got
+ * slower and code that runs more often, one level finer than the file. */
+typedef enum {
+	FG_DECISION_METHOD_CHANGED = 0,   /* the window touched the method: method->window */
+	FG_DECISION_METHOD_UNCHANGED,     /* the file changed, the method did not */
+	FG_DECISION_METHOD_UNKNOWN,       /* the method could not be told (method->reason) */
+} fg_decision_method_kind;
+
+typedef struct fg_decision_method {
+	const fg_history_entry *entry;   /* frame, path, method */
+	fg_decision_method_kind kind;
+} fg_decision_method;
+
+/* "changed", "unchanged", "unknown". */
+const char *fg_decision_method_kind_name(fg_decision_method_kind kind);
+/* In the order of the hot frames; empty unless the kind is CHANGED and the
+ * query had method histories. */
+size_t fg_decision_method_count(const fg_decision *d);
+const fg_decision_method *fg_decision_method_at(const fg_decision *d, size_t i);
+/* Over those methods: CHANGED when one changed in the window, UNCHANGED
+ * when every one was told and none did, else UNKNOWN; -1 when there are
+ * none. */
+int fg_decision_method_verdict(const fg_decision *d);
+
 /* The decision in words: lines ending in '\n', the first one
  * "decision: …", the evidence indented below it. */
 const char *fg_decision_text(const fg_decision *d);

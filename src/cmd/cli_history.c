@@ -4,14 +4,15 @@
 
 #include "cli.h"
 
-int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts,
+int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	int rc = fg_history_open(&out->history, repo, opts, err);
 	if (!rc)
-		rc = fg_history_query_methods(&out->result, out->history, frames, nframes, err);
+		rc = (methods ? fg_history_query_methods : fg_history_query)(&out->result, out->history, frames, nframes,
+									       err);
 	for (size_t i = 0; !rc && i < fg_history_result_count(out->result); i++) {
 		const fg_history_entry *e = fg_history_result_entry(out->result, i);
 		if (e->last_shallow || e->meaningful_shallow)
@@ -269,6 +270,28 @@ void cli_decision_json(FILE *out, const fg_decision *d)
 		if (i)
 			fputc(',', out);
 		cli_json_string(out, fg_decision_build_file_at(d, i));
+	}
+	fputs("],\"method_kind\":", out);
+	int mv = fg_decision_method_verdict(d);
+	json_string_or_null(out, mv < 0 ? NULL : fg_decision_method_kind_name((fg_decision_method_kind)mv));
+	fputs(",\"methods\":[", out);
+	for (size_t i = 0; i < fg_decision_method_count(d); i++) {
+		const fg_decision_method *m = fg_decision_method_at(d, i);
+		fputs(i ? ",{\"frame\":" : "{\"frame\":", out);
+		cli_json_string(out, m->entry->frame);
+		fputs(",\"path\":", out);
+		cli_json_string(out, m->entry->path);
+		fputs(",\"kind\":", out);
+		cli_json_string(out, fg_decision_method_kind_name(m->kind));
+		fputs(",\"reason\":", out);
+		json_string_or_null(out, m->entry->method->reason);
+		fputs(",\"commits\":[", out);
+		for (size_t k = 0; k < m->entry->method->window_count; k++) {
+			if (k)
+				fputc(',', out);
+			method_change_json(out, &m->entry->method->window[k]);
+		}
+		fputs("]}", out);
 	}
 	fputs("],\"text\":", out);
 	cli_json_string(out, fg_decision_text(d));

@@ -3,6 +3,7 @@
 #ifndef FG_CLI_HISTORY_H
 #define FG_CLI_HISTORY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "decision.h"
@@ -14,10 +15,11 @@ struct cli_history {
 	fg_decision *decision; /* NULL without a window or without frames */
 };
 
-/* Opens the repository, looks up the frames, warns about shallow
- * boundaries, and with a window decides for the first hot_frames frames
- * (stack: the frames on the grown stacks, NULL when not known). */
-int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts,
+/* Opens the repository, looks up the frames (with their methods' histories
+ * unless methods is false), warns about shallow boundaries, and with a
+ * window decides for the first hot_frames frames (stack: the frames on the
+ * grown stacks, NULL when not known). */
+int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err);
 void cli_history_clear(struct cli_history *hist);

@@ -77,7 +77,7 @@ static int look_up_window(struct window *w, fg_repo *repo, const char *dir, cons
 	ho.good = good;
 	ho.bad = bad;
 	if (!rc && g.nframes)
-		rc = cli_history_look_up(&w->hist, dir, &ho, (const char *const *)g.frames, g.nframes, SIZE_MAX,
+		rc = cli_history_look_up(&w->hist, dir, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
 		                         (const char *const *)g.stack, g.nstack, err);
 	fg_days_growth_clear(&g);
 	return rc;

@@ -268,7 +268,7 @@ static int look_up_files(struct cli_history *hist, const char *repo, const fg_hi
 	if (!rc)
 		rc = cli_diff_stack_frames(&stack, &nstack, diff, names, result->grew, nhot, err);
 	if (!rc)
-		rc = cli_history_look_up(hist, repo, ho, frames, result->ngrew, nhot, stack, nstack, err);
+		rc = cli_history_look_up(hist, repo, ho, true, frames, result->ngrew, nhot, stack, nstack, err);
 	free(stack);
 	free(frames);
 	return rc;

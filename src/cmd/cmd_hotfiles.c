@@ -16,7 +16,7 @@
 
 static const char usage_text[] =
 	"usage: fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--ignore-revs FILE]\n"
-	"                         [--no-blame-ignore-revs] [--json] --frame NAME [--frame NAME…]\n"
+	"                         [--no-blame-ignore-revs] [--no-methods] [--json] --frame NAME…\n"
 	"       fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--top N] [--force]\n"
 	"                         [options] BASE CANDIDATE\n"
 	"       fgbisect hotfiles [...] BASE... -- CANDIDATE...\n"
@@ -24,14 +24,18 @@ static const char usage_text[] =
 	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"
 	"to their source files in the tree of --bad and tells, for each file, the last\n"
 	"commit that changed it (the one `git log -1 -- PATH` names), the last one that is\n"
-	"not a bulk commit, and whether it changed in the window (good, bad].\n"
+	"not a bulk commit, and whether it changed in the window (good, bad]; and for the\n"
+	"frame's method, its lines and the commits that touched them (as git log -L\n"
+	"finds them): did the hot method change, or only its file?\n"
 	"With two profiles instead of frames, the frames are the top growers of their\n"
 	"diff (as `fgbisect diff` computes it: normalised names, above 1.5 points and the\n"
 	"noise of the base nodes; gRPC against REST refused unless --force).\n"
 	"With --good, ends with the decision: a hot file changed in the window (the\n"
 	"suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
-	"repository (the build files changed in the window).\n"
+	"repository (the build files changed in the window); where a hot file changed,\n"
+	"whether its hot method did (the commit) or not (look at the callers or the\n"
+	"configuration).\n"
 	"\n"
 	"      --repo DIR            the repository (default: the current directory)\n"
 	"      --bad REV             the slow revision (default HEAD)\n"
@@ -43,13 +47,14 @@ static const char usage_text[] =
 	"                            format: one full id per line, # comments); the repository's\n"
 	"                            .git-blame-ignore-revs is read too unless\n"
 	"      --no-blame-ignore-revs\n"
+	"      --no-methods          the files' history only, not their methods'\n"
 	CLI_PROFILE_OPTIONS_HELP
 	"\n"
 	"Frames without a file in the repository (native code, libraries, generated\n"
 	"sources) are listed as not in repository.\n";
 
 enum { OPT_REPO = CLI_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_FRAME, OPT_TOP, OPT_FORCE, OPT_IGNORE_REVS,
-       OPT_NO_BLAME_IGNORE_REVS };
+       OPT_NO_BLAME_IGNORE_REVS, OPT_NO_METHODS };
 
 /* The profile form's growth: the diff and its top growers. */
 struct growth {
@@ -161,6 +166,7 @@ int cmd_hotfiles(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "ignore-revs", required_argument, NULL, OPT_IGNORE_REVS },
 		{ "no-blame-ignore-revs", no_argument, NULL, OPT_NO_BLAME_IGNORE_REVS },
+		{ "no-methods", no_argument, NULL, OPT_NO_METHODS },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -168,7 +174,7 @@ int cmd_hotfiles(int argc, char **argv)
 	fg_history_options_init(&opts);
 	struct cli_profile_options po = { 0 };
 	const char *repo = ".";
-	bool force = false;
+	bool force = false, methods = true;
 	uint64_t top = 10;
 	/* argv-sized: every argument is at most one frame or one profile. */
 	const char **frames = calloc((size_t)argc, sizeof(*frames));
@@ -200,6 +206,7 @@ int cmd_hotfiles(int argc, char **argv)
 		case OPT_FORCE: force = true; break;
 		case OPT_IGNORE_REVS: opts.ignore_revs_file = optarg; break;
 		case OPT_NO_BLAME_IGNORE_REVS: opts.use_repo_ignore_revs = false; break;
+		case OPT_NO_METHODS: methods = false; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			free(frames);
@@ -236,9 +243,9 @@ int cmd_hotfiles(int argc, char **argv)
 	struct cli_history hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
 	if (!rc && profiles)
-		rc = cli_history_look_up(&hist, repo, &opts, g.frames, g.ntop, SIZE_MAX, g.stack, g.nstack, &err);
+		rc = cli_history_look_up(&hist, repo, &opts, methods, g.frames, g.ntop, SIZE_MAX, g.stack, g.nstack, &err);
 	else if (!rc)
-		rc = cli_history_look_up(&hist, repo, &opts, frames, nframes, SIZE_MAX, NULL, 0, &err);
+		rc = cli_history_look_up(&hist, repo, &opts, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 	if (rc)
 		status = cli_report_error(&err, po.json);
 	else if (po.json)

@@ -10,7 +10,11 @@
 #    where git's funcname range is the method's (no edit between methods),
 #    against `git log -L :NAME:PATH` too; lines added/removed are exact.
 # 2. Random histories: edits inside and between methods, insertions,
-#    deletions, moves, merges; every method against git log -L.
+#    deletions, moves, merges (an octopus too); every method against git
+#    log -L; the same answers again with a commit-graph.
+# 3. The decision at method level in hotfiles (frames and profiles) and
+#    diff --repo: "the hot method changed in commit X" / "the file changed
+#    but not this method".
 set -euo pipefail
 
 source "$(dirname "$0")/../git_lib.sh"
@@ -19,16 +23,6 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 repo="$tmp/repo"
 git init -q -b main "$repo"
 cd "$repo"
-t=1700000000
-g() { git -c user.name=t -c user.email=t@e "$@"; }
-commit() {
-	t=$((t + 3600))
-	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g commit -q "$@"
-}
-merge() {
-	t=$((t + 3600))
-	GIT_AUTHOR_DATE="@$t +0100" GIT_COMMITTER_DATE="@$t +0100" g merge -q --no-ff "$@"
-}
 # git's Java funcname driver, so that -L :NAME: finds methods.
 echo '*.java diff=java' >.gitattributes
 
@@ -207,6 +201,25 @@ txt=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$F.look
 grep -q "method      lines 24-26" <<<"$txt" || fail "text: method lines: $txt"
 grep -q "m. window   unchanged" <<<"$txt" || fail "text: method unchanged in the window"
 
+# The decision at method level, with --frame: get changed in the window,
+# lookup did not (its file did).
+d=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json --frame "$F.get" --frame "$F.lookup")
+[ "$(jq -r '.decision | "\(.kind) \(.method_kind) \([.methods[] | .kind] | join(","))"' <<<"$d")" = \
+	"changed changed changed,unchanged" ] || fail "decision: $(jq -c .decision <<<"$d")"
+get_commit=$(m "$F.get" '.method_commits[0].commit')
+[ "$(jq -r '.decision.methods[0].commits | map("\(.commit) \(.added) \(.removed)") | join(",")' <<<"$d")" = \
+	"$get_commit 1 0" ] || fail "decision: get's commits"
+d=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$F.lookup")
+grep -q "^      the file changed but not this method: look at the callers or the configuration" <<<"$d" ||
+	fail "decision text: lookup: $d"
+grep -q "^  none of the hot methods changed: their code is called more often, or the configuration changed$" <<<"$d" ||
+	fail "decision text: none changed: $d"
+d=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$F.get")
+grep -q "^      the hot method changed in commit ${get_commit:0:12} (+1 -0)$" <<<"$d" || fail "decision text: get: $d"
+# A hidden lambda class cannot be told: the verdict is not "unchanged".
+d=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json --frame "$F.lookup" --frame "$F\$\$Lambda.0x1.run")
+[ "$(jq -r '.decision.method_kind' <<<"$d")" = unknown ] || fail "decision: an unresolved method makes it unknown"
+
 # 2. Random histories.
 rand="$tmp/rand"
 git init -q -b main "$rand"
@@ -292,6 +305,17 @@ for c in range(60):
     comment = mutate(main[0]) or comment
     write(main[0], comment)
     git("commit", "-q", "--allow-empty", "-am", "change %d" % c)
+# An octopus merge (four parents) of branches that leave Hot.java alone.
+for k in range(3):
+    git("checkout", "-q", "-b", "oct%d" % k, "main")
+    open(os.path.join(repo, "oct%d.txt" % k), "w").write("%d\n" % k)
+    git("add", "-A"); git("commit", "-q", "-m", "octopus side %d" % k)
+git("checkout", "-q", "main")
+comment = mutate(main[0]) or comment
+write(main[0], comment); git("commit", "-q", "--allow-empty", "-am", "before the octopus")
+git("merge", "-q", "-m", "octopus", "oct0", "oct1", "oct2")
+comment = mutate(main[0]) or comment
+write(main[0], comment); git("commit", "-q", "--allow-empty", "-am", "after the octopus")
 git("tag", "bad")
 PY
 rframes=()
@@ -303,7 +327,63 @@ out="$tmp/rand.json"
 }
 check_against_git "$out"
 [ "$checked" -ge 8 ] || fail "random history: only $checked methods checked"
+[ "$(git rev-list --count --min-parents=4 bad)" = 1 ] || fail "random history: no octopus merge"
+# With a commit-graph (git gc writes one) the walks read commits from it:
+# the same answers.
+git commit-graph write --reachable 2>/dev/null
+[ -f .git/objects/info/commit-graph ] || fail "no commit-graph written"
+"$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-graph.json"
+cmp -s "$out" "$tmp/rand-graph.json" || fail "the commit-graph changes the answers"
 [ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
+
+# 3. The profile forms: hotfiles BASE CANDIDATE and diff --repo take the top
+# growers of day01 → day10 (ensureInOpenTransaction is one of them).
+#   A: ensureInOpenTransaction's body changed    → the hot method changed;
+#   B: only another method of its file changed   → the file, not the method.
+prof="$tmp/prof"
+git init -q -b main "$prof"
+cd "$prof"
+CF=zeebe/zb-db/src/main/java/$DB/TransactionalColumnFamily.java
+PSM=zeebe/stream-platform/src/main/java/io/camunda/zeebe/stream/impl/ProcessingStateMachine.java
+mkdir -p "$(dirname "$CF")" "$(dirname "$PSM")"
+printf '%s\n' "package io.camunda.zeebe.db.impl.rocksdb.transaction;" "" "class TransactionalColumnFamily {" \
+	"    void ensureInOpenTransaction(Runnable r) {" "        r.run();" "    }" "" \
+	"    Object get(Object key) {" "        return key;" "    }" "}" >"$CF"
+printf '%s\n' "package io.camunda.zeebe.stream.impl;" "" "class ProcessingStateMachine {" "    void run() {" "    }" "}" >"$PSM"
+g add -A && commit -m "initial import"
+g tag good
+g checkout -q -b a
+sed -i 's/        r.run();/        begin();\n        r.run();/' "$CF"
+g add -A && commit -m "db: begin a transaction every time"
+g tag badA
+g checkout -q -b b good
+sed -i 's/        return key;/        return key.toString();/' "$CF"
+g add -A && commit -m "db: get returns the key's string"
+g tag badB
+BASE="$FG_SOURCE_DIR/fixtures/day01-broker-0-grpc.collapsed.gz"
+CAND="$FG_SOURCE_DIR/fixtures/day10-broker-0-grpc.collapsed.gz"
+hot="$F.ensureInOpenTransaction"
+# --top 7: the stream's lambda class, five kernel frames, ensureInOpenTransaction.
+for form in hotfiles diff; do
+	for side in A B; do
+		if [ $form = hotfiles ]; then
+			j=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad bad$side --top 7 --json "$BASE" "$CAND")
+		else
+			j=$("$FGBISECT" diff --repo "$prof" --good good --bad bad$side --hot 7 --json "$BASE" "$CAND")
+		fi
+		want=$([ $side = A ] && echo "changed changed" || echo "changed unchanged")
+		got=$(jq -r '.decision | "\(.kind) \(.method_kind)"' <<<"$j")
+		[ "$got" = "$want" ] || fail "$form $side: decision $got, want $want"
+		got=$(jq -r --arg f "$hot" '.decision.methods[] | select(.frame == $f) | .kind' <<<"$j")
+		[ "$got" = "$([ $side = A ] && echo changed || echo unchanged)" ] || fail "$form $side: $hot is $got"
+	done
+done
+txt=$("$FGBISECT" diff --repo "$prof" --good good --bad badB --hot 7 "$BASE" "$CAND")
+grep -q "the file changed but not this method: look at the callers or the configuration" <<<"$txt" ||
+	fail "diff text B: $txt"
+want=$(git -C "$prof" log -1 --format=%H badA)
+txt=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad badA --top 7 "$BASE" "$CAND")
+grep -q "the hot method changed in commit ${want:0:12} (+1 -0)" <<<"$txt" || fail "hotfiles text A: $txt"
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)"

@@ -205,24 +205,12 @@ int fg_diff_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: frame outside a profile");
 	int rc = fg_top_frames(d->top, frames, n, err);
 	fg_tree *tree = d->trees[d->side];
-	if (!rc && tree && frames && d->map) {
-		/* The tree pools normalised names: map a copy of the batch. */
-		fg_frame mapped[FG_FRAME_BATCH];
-		for (size_t i = 0; i < n && !rc; i += FG_FRAME_BATCH) {
-			size_t k = n - i < FG_FRAME_BATCH ? n - i : FG_FRAME_BATCH;
-			for (size_t j = 0; j < k && !rc; j++) {
-				mapped[j] = frames[i + j];
-				if (mapped[j].depth > 0)
-					rc = fg_namemap_get(d->map, mapped[j].name, &mapped[j].name, err);
-			}
-			if (!rc)
-				rc = fg_tree_add_frames(tree, mapped, k, err);
-		}
-	} else if (!rc && tree) {
-		/* The end call finishes the tree: self counts are recomputed
-		 * from the totals, so pooling goes on. */
+	/* The trees pool normalised names.  The end call finishes a tree: self
+	 * counts are recomputed from the totals, so pooling goes on. */
+	if (!rc && tree && d->map)
+		rc = fg_tree_add_mapped_frames(tree, frames, n, fg_namemap_get, d->map, err);
+	else if (!rc && tree)
 		rc = fg_tree_add_frames(tree, frames, n, err);
-	}
 	/* The ranges are kept from the second base profile on: one base has
 	 * no spread, and the arrays cost as much as the tree. */
 	if (!rc && !frames && tree && d->side == FG_DIFF_BASE && d->noise.profiles)

@@ -225,6 +225,26 @@ int fg_tree_add_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *er
 	return rc;
 }
 
+int fg_tree_add_mapped_frames(fg_tree *tree, const fg_frame *frames, size_t n, fg_name_map_fn map, void *map_ctx,
+			      fg_error *err)
+{
+	if (!frames)
+		return fg_tree_add_frames(tree, NULL, 0, err);
+	fg_frame mapped[FG_FRAME_BATCH];
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i += FG_FRAME_BATCH) {
+		size_t k = n - i < FG_FRAME_BATCH ? n - i : FG_FRAME_BATCH;
+		for (size_t j = 0; j < k && !rc; j++) {
+			mapped[j] = frames[i + j];
+			if (mapped[j].depth > 0)
+				rc = map(map_ctx, mapped[j].name, &mapped[j].name, err);
+		}
+		if (!rc)
+			rc = fg_tree_add_frames(tree, mapped, k, err);
+	}
+	return rc;
+}
+
 int fg_tree_add_stack(fg_tree *t, const uint32_t *names, const uint8_t *types, size_t n,
 		      uint64_t count, fg_error *err)
 {

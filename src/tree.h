@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "profile.h"
+#include "top.h"
 
 #define FG_TREE_NONE UINT32_MAX
 
@@ -34,6 +35,12 @@ void fg_tree_free(fg_tree *tree);
 /* An fg_frames_fn (ctx = the tree): adds a batch of frames of a DFS stream.
  * The end call (frames == NULL) finishes the tree. */
 int fg_tree_add_frames(void *tree, const fg_frame *frames, size_t n, fg_error *err);
+
+/* The same with every name but the root's (depth 0) replaced by what map
+ * gives (e.g. fg_namemap_get: normalised names, so that the siblings whose
+ * names normalise alike merge).  The end call is passed on. */
+int fg_tree_add_mapped_frames(fg_tree *tree, const fg_frame *frames, size_t n, fg_name_map_fn map, void *map_ctx,
+			      fg_error *err);
 
 /* Adds count samples of a stack of n frames, root-first, root excluded. */
 int fg_tree_add_stack(fg_tree *tree, const uint32_t *names, const uint8_t *types, size_t n,

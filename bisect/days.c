@@ -281,6 +281,26 @@ static int copy_names(char ***out, const fg_names *names, const uint32_t *ids, s
 	return 0;
 }
 
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+                 const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+{
+	fg_diff_options dopts;
+	fg_diff_options_init(&dopts);
+	dopts.trees = true;
+	fg_diff *diff = NULL;
+	int rc = fg_diff_new(&diff, names, &dopts, err);
+	if (!rc)
+		rc = diff_side(diff, names, FG_DIFF_BASE, base, fetch, read, err);
+	if (!rc)
+		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, candidate, fetch, read, err);
+	if (rc) {
+		fg_diff_free(diff);
+		return rc;
+	}
+	*out = diff;
+	return 0;
+}
+
 int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
@@ -288,18 +308,12 @@ int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
 	fg_diff_result result = { 0 };
-	fg_diff_options dopts;
-	fg_diff_options_init(&dopts);
-	dopts.trees = true; /* the first slow run's tree holds the grown stacks */
 	uint32_t *grown = NULL, *stack = NULL;
 	size_t nstack = 0;
 	int rc = fg_names_new(&names, err);
+	/* The trees: the first slow run's holds the grown stacks. */
 	if (!rc)
-		rc = fg_diff_new(&diff, names, &dopts, err);
-	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_BASE, base, fetch, read, err);
-	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, candidate, fetch, read, err);
+		rc = fg_days_diff(&diff, names, base, candidate, fetch, read, err);
 	if (!rc)
 		rc = fg_diff_compute(&result, diff, err);
 	size_t count = result.ngrew < max ? result.ngrew : max;

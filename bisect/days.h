@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "diff.h"
 #include "runs.h"
 #include "verdict.h"
 
@@ -98,6 +99,12 @@ typedef struct fg_days_growth {
 	char **stack;    /* malloc'ed names */
 	size_t nstack;
 } fg_days_growth;
+
+/* The diff (with its trees, for the differential flame graph) of the
+ * pooled profiles of base against those of candidate, read with names,
+ * default diff options.  Free it with fg_diff_free. */
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+                 const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
 int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);

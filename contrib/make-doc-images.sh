@@ -9,7 +9,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 FG_KEEP_SCREENSHOTS=$T ctest --test-dir "$BUILD" -R '_browser$' --output-on-failure
 mkdir -p docs/images
-for name in diff-inclusive diff-self diff-zoom diff-search; do
+for name in diff-inclusive diff-self diff-zoom diff-search report-top; do
 	[[ -s "$T/$name.png" ]] || { echo "make-doc-images: $name.png was not taken" >&2; exit 1; }
 	cp "$T/$name.png" docs/images/
 done

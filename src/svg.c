@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "markup.h"
 #include "stats.h"
 
 #define PAD 10.0
@@ -26,76 +27,6 @@ void fg_svg_options_init(fg_svg_options *opts)
 	};
 }
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), 0 when
- * invalid: overlong forms, surrogates and code points past U+10FFFF are
- * rejected, as XML parsers do. */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff) || cp >= 0xfffe)) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* Writes s[0..n) as XML character data or attribute text. */
-static void put_escaped(FILE *out, const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	for (size_t i = 0; i < n;) {
-		unsigned c = s[i];
-		size_t len = utf8_length(s + i, n - i);
-		if (len == 0) {
-			fputs("\xef\xbf\xbd", out);
-			i++;
-			continue;
-		}
-		if (len > 1) {
-			fwrite(s + i, 1, len, out);
-		} else if (c == '&') {
-			fputs("&amp;", out);
-		} else if (c == '<') {
-			fputs("&lt;", out);
-		} else if (c == '>') {
-			fputs("&gt;", out);
-		} else if (c == '"') {
-			fputs("&quot;", out);
-		} else if (c < 0x20 || c == 0x7f) {
-			fputc('?', out);
-		} else {
-			fputc((int)c, out);
-		}
-		i += len;
-	}
-}
-
-static void put_text(FILE *out, const char *s)
-{
-	put_escaped(out, s, strlen(s));
-}
 
 /* The header line of a side, e.g. "Base: 3 profiles, 16,834 samples, gRPC,
  * cpu: a.html, b.html, c.html" (malloc'ed). */
@@ -225,7 +156,7 @@ static void put_label(FILE *out, const char *name, size_t len, double w)
 		return;
 	size_t fit = (size_t)fitf;
 	if (len <= fit) {
-		put_escaped(out, name, len);
+		fg_markup_escape(out, name, len);
 		return;
 	}
 	const char *paren = memchr(name, '(', len);
@@ -239,7 +170,7 @@ static void put_label(FILE *out, const char *name, size_t len, double w)
 	const char *t = name + start;
 	size_t tlen = len - start;
 	if (tlen <= fit) {
-		put_escaped(out, t, tlen);
+		fg_markup_escape(out, t, tlen);
 		return;
 	}
 	size_t dot = 0;
@@ -253,15 +184,15 @@ static void put_label(FILE *out, const char *name, size_t len, double w)
 	if (keep >= 3) {
 		while (keep > 0 && ((unsigned char)t[keep] & 0xc0) == 0x80)
 			keep--;
-		put_escaped(out, t, keep);
+		fg_markup_escape(out, t, keep);
 		fputs("\xe2\x80\xa6", out);
-		put_escaped(out, t + dot, tlen - dot);
+		fg_markup_escape(out, t + dot, tlen - dot);
 		return;
 	}
 	size_t k = fit - 1;
 	while (k > 0 && ((unsigned char)t[k] & 0xc0) == 0x80)
 		k--;
-	put_escaped(out, t, k);
+	fg_markup_escape(out, t, k);
 	fputs("\xe2\x80\xa6", out);
 }
 
@@ -324,7 +255,7 @@ static int write_node(void *ctx, uint32_t id, fg_error *err)
 	double y = row_y(w, n->depth);
 	fprintf(out, "<g class=\"f\" data-b=\"%llu\" data-c=\"%llu\"><title>", (unsigned long long)total[b],
 		(unsigned long long)total[c]);
-	put_escaped(out, name, len);
+	fg_markup_escape(out, name, len);
 	fprintf(out, "\nbase: %llu samples, %.2f%% (self %.2f%%)\ncandidate: %llu samples, %.2f%% (self %.2f%%)"
 		     "\nchange here: %+.2f points inclusive, %+.2f self; noise %.2f",
 		(unsigned long long)total[b], incl[b], selfp[b], (unsigned long long)total[c], incl[c], selfp[c],
@@ -515,12 +446,12 @@ static double write_lines(FILE *out, const struct header *h, int s, double y, bo
 		if (colon) { /* the side's name in bold */
 			size_t k = (size_t)(colon - t);
 			fputs("<tspan class=\"k\">", out);
-			put_escaped(out, t, k);
+			fg_markup_escape(out, t, k);
 			fputs("</tspan>", out);
 			t += k;
 			n -= k;
 		}
-		put_escaped(out, t, n);
+		fg_markup_escape(out, t, n);
 		if (i + 1 == h->lines[s] && h->cut[s])
 			fputs(" \xe2\x80\xa6", out);
 		fputs("</text>\n", out);
@@ -668,7 +599,7 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 		o->width, height, o->width, height, w.frames_top, w.depth, o->inverted ? 1 : 0,
 		(unsigned long long)w.total[FG_DIFF_BASE], (unsigned long long)w.total[FG_DIFF_CANDIDATE], style, script,
 		o->width / 2.0);
-	put_text(out, o->title ? o->title : "");
+	fg_markup_text(out, o->title ? o->title : "");
 	fprintf(out, "</text>\n<text id=\"fg-unzoom\" class=\"button\" x=\"%.0f\" y=\"22\" style=\"display:none\">"
 		     "Reset zoom</text>\n"
 		     "<text id=\"fg-invert\" class=\"button\" x=\"%.0f\" y=\"22\" text-anchor=\"end\">%s</text>\n"

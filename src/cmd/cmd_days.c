@@ -1,12 +1,16 @@
 /* fgbisect days: binary search over the daily runs of a runs file. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "chart.h"
 #include "cli_bisect.h"
 #include "cli_history.h"
 #include "commands.h"
 #include "days.h"
 #include "history.h"
+#include "report.h"
 
 static const char usage[] =
 	"usage: fgbisect days --runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
@@ -31,11 +35,61 @@ static const char usage[] =
 	"      --good DATE       the fast end (YYYY-MM-DD)\n"
 	"      --bad DATE        the slow end (YYYY-MM-DD)\n"
 	"      --hot N           how many growing frames to look up in --repo (default 10)\n"
+	"      --html OUT        also write the report: one self-contained HTML page with\n"
+	"                        the share over the runs, the window, the hot files, the\n"
+	"                        decision and the differential flame graph of the last\n"
+	"                        fast against the first slow run\n"
+	"      --ascii           draw the chart of the tested runs with ASCII characters\n"
+	"                        (colours only on a terminal, never with NO_COLOR set)\n"
 	CLI_JUDGE_OPTIONS_HELP
 	"      --runs FILE|URL   the runs file (default $FGBISECT_RUNS)\n"
 	CLI_PROFILE_OPTIONS_HELP;
 
-enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT };
+enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_ASCII, OPT_HTML };
+
+/* The tested runs in date order as a chart of their share against the
+ * threshold, the last fast and the first slow run pointed at. */
+static int print_chart(const fg_days *days, const fg_runs_selection *sel, double threshold, bool ascii, bool found)
+{
+	size_t n = fg_runs_selection_count(sel), k = 0;
+	fg_chart_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	char (*labels)[40] = calloc(n ? n : 1, sizeof(*labels));
+	fg_error err;
+	int rc = rows && labels ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) {
+		const fg_verdict *v = fg_days_verdict(days, i);
+		if (!v)
+			continue;
+		const fg_runs_run *run = fg_runs_selection_at(sel, i);
+		snprintf(labels[k], sizeof(labels[k]), "%s %.10s", run->date, run->commit);
+		rows[k] = (fg_chart_row){
+			.label = labels[k],
+			.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
+												 : FG_CHART_SKIP,
+			.has_share = v->total > 0,
+			.share = v->share,
+			.lo = v->interval_lo,
+			.hi = v->interval_hi,
+			.note = found && i == fg_days_last_fast(days) ? "<- last fast"
+				: found && i == fg_days_first_slow(days) ? "<- first slow"
+				: v->kind == FG_VERDICT_SKIP ? v->reason : NULL,
+		};
+		k++;
+	}
+	fg_chart_options co;
+	fg_chart_options_init(&co);
+	co.threshold = threshold;
+	co.ascii = ascii;
+	const char *no_color = getenv("NO_COLOR");
+	co.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+	if (!rc) {
+		printf("\nshare of the frame in the tested runs, by date:\n");
+		rc = fg_chart_write(stdout, rows, k, &co, &err);
+	}
+	free(rows);
+	free(labels);
+	return rc ? cli_report_error(&err, false) : 0;
+}
 
 /* The commit of a run as it is shown: the full id when the repository knows
  * it, else as the runs file writes it. */
@@ -163,7 +217,7 @@ static void print_window_json(const struct window *w)
  * wrong verdict, or no run can be judged.  A mistyped --frame or a wrong
  * threshold is only suggested when the run was decided; a node that
  * disagrees with the others is named instead. */
-static void refuse(const fg_days *days, const fg_runs_selection *sel, bool good_end)
+static void refuse(FILE *out, const char *prefix, const fg_days *days, const fg_runs_selection *sel, bool good_end)
 {
 	size_t asked = good_end ? fg_days_asked_good(days) : fg_days_asked_bad(days);
 	size_t at = good_end ? fg_days_good(days) : fg_days_bad(days);
@@ -171,20 +225,20 @@ static void refuse(const fg_days *days, const fg_runs_selection *sel, bool good_
 	const fg_verdict *v = fg_days_verdict(days, at);
 	const char *side = good_end ? "good" : "bad";
 	if (v->kind == FG_VERDICT_SKIP) {
-		fprintf(stderr, "fgbisect days: no run from the %s end %s %s to the other end can be judged (the "
-		        "last tried, %s: %s): nothing to search\n", side, end->date, end->commit, run->date, v->reason);
+		fprintf(out, "%sno run from the %s end %s %s to the other end can be judged (the "
+		        "last tried, %s: %s): nothing to search\n", prefix, side, end->date, end->commit, run->date, v->reason);
 		return;
 	}
 	char moved[128] = "";
 	if (at != asked)
 		snprintf(moved, sizeof(moved), " (the %s end %s could not be judged, nor any run up to it)", side,
 		         end->date);
-	fprintf(stderr, "fgbisect days: the %s end %s %s is %s, not %s%s: nothing to search ", side, run->date,
+	fprintf(out, "%sthe %s end %s %s is %s, not %s%s: nothing to search ", prefix, side, run->date,
 	        run->commit, fg_verdict_name(v->kind), good_end ? "fast" : "slow", moved);
 	if (v->disagreeing != SIZE_MAX)
-		fprintf(stderr, "(%s: a regression on one node only, or a noisy node?)\n", v->reason);
+		fprintf(out, "(%s: a regression on one node only, or a noisy node?)\n", v->reason);
 	else
-		fprintf(stderr, "(is --frame mistyped, --threshold too %s, or --%s too %s?)\n", good_end ? "low" : "high",
+		fprintf(out, "(is --frame mistyped, --threshold too %s, or --%s too %s?)\n", good_end ? "low" : "high",
 		        side, good_end ? "late" : "early");
 }
 
@@ -204,6 +258,143 @@ static void json_run_ref(fg_repo *repo, const fg_runs_selection *sel, size_t i, 
 	fputc('}', stdout);
 }
 
+/* The sources, protocol and event of a run, for the flame graph's header. */
+static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run *run)
+{
+	const char *protocol = NULL, *event = NULL;
+	for (size_t i = 0; i < run->nlines; i++) {
+		const fg_runs_line *l = run->lines[i];
+		sources[i] = l->resolved;
+		if (l->protocol)
+			protocol = protocol && strcmp(protocol, l->protocol) ? "mixed" : l->protocol;
+		if (l->event)
+			event = event && strcmp(event, l->event) ? "mixed" : l->event;
+	}
+	*side = (fg_svg_side){ sources, run->nlines, protocol, event };
+}
+
+/* --html: the report of the search.  w: the window (with --repo), or NULL;
+ * a search that found nothing has no window and no flame graph. */
+static int write_report(const char *path, const fg_days *days, const fg_runs_selection *sel, fg_repo *repo,
+                        const struct cli_bisect_options *o, const struct window *w, const fg_fetch_options *fo,
+                        const fg_read_options *ro, fg_error *err)
+{
+	bool found = fg_days_result(days) == FG_DAYS_FOUND;
+	size_t n = fg_runs_selection_count(sel), nruns = 0, nfiles = 0;
+	fg_report_run *runs = calloc(n ? n : 1, sizeof(*runs));
+	char (*ids)[41] = calloc(n ? n : 1, sizeof(*ids));
+	char *decision = NULL, *title = NULL;
+	size_t dlen = 0, tlen = 0;
+	FILE *d = open_memstream(&decision, &dlen), *t = open_memstream(&title, &tlen);
+	const fg_history_result *hot = w ? w->hist.result : NULL;
+	size_t nhot = hot ? fg_history_result_count(hot) : 0, ncommits = w ? fg_repo_log_count(w->log) : 0;
+	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
+	fg_report_commit *commits = calloc(ncommits ? ncommits : 1, sizeof(*commits));
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
+	const char **sources[2] = { NULL, NULL };
+	int rc = runs && ids && d && t && files && commits ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	size_t ifast = found ? fg_days_last_fast(days) : SIZE_MAX, islow = found ? fg_days_first_slow(days) : SIZE_MAX;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const fg_verdict *v = fg_days_verdict(days, i);
+		if (!v)
+			continue;
+		const fg_runs_run *run = fg_runs_selection_at(sel, i);
+		size_t k = nruns++;
+		commit_id(ids[k], repo, run->commit);
+		runs[k] = (fg_report_run){
+			.date = run->date,
+			.commit = ids[k],
+			.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
+												 : FG_CHART_SKIP,
+			.has_share = v->total > 0,
+			.share = v->share,
+			.lo = v->interval_lo,
+			.hi = v->interval_hi,
+			.reason = v->reason,
+			.note = i == ifast ? "last fast" : i == islow ? "first slow" : NULL,
+		};
+	}
+	if (!rc) {
+		fprintf(t, "fgbisect days: %s at %g%%", o->frame, o->threshold);
+		if (found) {
+			const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
+			const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
+			fprintf(d, "The share of %s crossed %g%% between %s and %s: the last fast run %s %.12s had %.2f%% "
+			        "(95%% interval %.2f-%.2f%%), the first slow run %s %.12s %.2f%% (%.2f-%.2f%%).", o->frame,
+			        o->threshold, fast->date, slow->date, fast->date, fast->commit, vf->share, vf->interval_lo,
+			        vf->interval_hi, slow->date, slow->commit, vs->share, vs->interval_lo, vs->interval_hi);
+			if (islow > ifast + 1)
+				fprintf(d, " %zu run(s) between them could not be judged: the first slow run is one of them or %s.",
+				        islow - ifast - 1, slow->date);
+			if (w && w->hist.decision) {
+				fputs("\n\n", d);
+				cli_decision_text(d, w->hist.decision);
+			}
+		} else {
+			refuse(d, "", days, sel, fg_days_result(days) == FG_DAYS_GOOD_NOT_FAST);
+		}
+	}
+	for (size_t i = 0; !rc && i < ncommits; i++) {
+		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
+		commits[i] = (fg_report_commit){ c->id, c->date, c->subject };
+	}
+	for (size_t i = 0; !rc && i < nhot; i++) {
+		if (!shown_file(hot, i))
+			continue;
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		files[nfiles++] = (fg_report_file){ e->path, e->frame, e->changed_in_window, e->last ? e->last->id : NULL,
+		                                    e->last ? e->last->date : NULL, e->last ? e->last->subject : NULL };
+	}
+	fg_svg_options so;
+	fg_svg_options_init(&so);
+	if (!rc && found) {
+		const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
+		sources[0] = calloc(fast->nlines, sizeof(*sources[0]));
+		sources[1] = calloc(slow->nlines, sizeof(*sources[1]));
+		rc = sources[0] && sources[1] ? fg_names_new(&names, err) : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		if (!rc)
+			rc = fg_days_diff(&diff, names, fast, slow, fo, ro, err);
+		if (!rc) {
+			run_side(&so.base, sources[0], fast);
+			run_side(&so.candidate, sources[1], slow);
+		}
+	}
+	if (d && fclose(d) && !rc)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (t && fclose(t) && !rc)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	d = t = NULL;
+	FILE *out = NULL;
+	if (!rc && !(out = fopen(path, "w")))
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
+	if (!rc) {
+		fg_report r = {
+			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
+			.runs = runs, .nruns = nruns, .commits = commits, .ncommits = ncommits,
+			.commits_truncated = w && fg_repo_log_truncated(w->log), .files = files, .nfiles = nfiles,
+			.diff = diff, .svg = &so, .diff_heading = "the last fast run \xe2\x86\x92 the first slow run",
+			.generator = "written by fgbisect " FG_VERSION " days",
+		};
+		rc = fg_report_write(out, &r, names, err);
+	}
+	if (out && fclose(out) && !rc)
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", path);
+	fg_diff_free(diff);
+	fg_names_free(names);
+	free(sources[0]);
+	free(sources[1]);
+	free(decision);
+	free(title);
+	free(files);
+	free(commits);
+	free(runs);
+	free(ids);
+	return rc;
+}
+
 int cmd_days(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -212,6 +403,8 @@ int cmd_days(int argc, char **argv)
 		{ "good", required_argument, NULL, OPT_GOOD },
 		{ "bad", required_argument, NULL, OPT_BAD },
 		{ "hot", required_argument, NULL, OPT_HOT },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_bisect_options o;
@@ -220,6 +413,8 @@ int cmd_days(int argc, char **argv)
 	fg_days_options_init(&dopts);
 	const char *repo_dir = NULL;
 	uint64_t nhot = 10;
+	bool ascii = false;
+	const char *html = NULL;
 	int status = 0, opt;
 	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		if (cli_bisect_option(&o, opt, optarg, "days", &status))
@@ -237,6 +432,8 @@ int cmd_days(int argc, char **argv)
 			if (!cli_parse_u64(optarg, &nhot) || nhot > 100)
 				status = cli_usage_error("days", "--hot wants a number (0-100), not '%s'", optarg);
 			break;
+		case OPT_ASCII: ascii = true; break;
+		case OPT_HTML: html = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: status = cli_usage_error("days", "unknown option"); break;
 		}
@@ -296,9 +493,13 @@ int cmd_days(int argc, char **argv)
 		         "verdicts near the threshold may be wrong; measure the noise (docs/bisect.md) and pass --noise",
 		         estimate.noise, estimate.runs, assumed);
 	enum fg_days_outcome outcome = fg_days_result(days);
+	if (!o.po.json && (status = print_chart(days, sel, o.threshold, ascii, outcome == FG_DAYS_FOUND)))
+		goto out;
 	if (outcome != FG_DAYS_FOUND) {
-		refuse(days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
+		refuse(stderr, "fgbisect days: ", days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
 		status = 1;
+		if (html && write_report(html, days, sel, repo, &o, NULL, &fo, &vo.read, &err))
+			status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
 	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
@@ -313,6 +514,10 @@ int cmd_days(int argc, char **argv)
 			status = cli_report_error(&err, o.po.json);
 			goto out;
 		}
+	}
+	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, &fo, &vo.read, &err))) {
+		status = cli_report_error(&err, o.po.json);
+		goto out;
 	}
 	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
 	if (o.po.json) {

@@ -15,6 +15,7 @@
 #include "names.h"
 #include "history.h"
 #include "protocol.h"
+#include "report.h"
 #include "svg.h"
 
 static const char usage[] =
@@ -47,6 +48,9 @@ static const char usage[] =
 	"      --color KIND    what colours the SVG's frames: the change of the inclusive\n"
 	"                      share (default) or of the self share (points at the leaf)\n"
 	"      --width PX      the SVG's width in pixels, 600 or more (default 1200)\n"
+	"      --html OUT      write the report: one self-contained HTML page with the\n"
+	"                      lists, the differential flame graph and, with --repo, the\n"
+	"                      source files and the decision\n"
 	"      --force         compare gRPC with REST, or different events, anyway\n"
 	"      --peers         find the outlier among the profiles (at least three)\n"
 	"      --repo DIR      the repository the profiles were built from: source files\n"
@@ -57,7 +61,7 @@ static const char usage[] =
 	CLI_PROFILE_OPTIONS_HELP;
 
 enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
-       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH };
+       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH, OPT_HTML };
 
 static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
@@ -179,18 +183,25 @@ static const char **side_sources(const struct cli_diff_input *in, size_t n, fg_d
 	return s;
 }
 
+/* The SVG header's sides; sources[] receives the malloc'ed arrays it
+ * points into (NULL when out of memory). */
+static void svg_sides(fg_svg_options *so, const char **sources[2], const struct cli_diff_input *in, size_t n)
+{
+	size_t count[2];
+	for (int s = 0; s < 2; s++)
+		sources[s] = side_sources(in, n, (fg_diff_side)s, &count[s]);
+	so->base = (fg_svg_side){ sources[0], count[0], side_protocol(in, n, FG_DIFF_BASE), side_event(in, n, FG_DIFF_BASE) };
+	so->candidate = (fg_svg_side){ sources[1], count[1], side_protocol(in, n, FG_DIFF_CANDIDATE),
+				       side_event(in, n, FG_DIFF_CANDIDATE) };
+}
+
 static int write_svg(const char *path, const fg_svg_options *base_opts, bool base_widths, fg_diff *d,
 		     const fg_names *names, const struct cli_diff_input *in, size_t n, fg_error *err)
 {
 	fg_svg_options so = *base_opts;
 	so.base_widths = base_widths;
 	const char **sources[2];
-	size_t count[2];
-	for (int s = 0; s < 2; s++)
-		sources[s] = side_sources(in, n, (fg_diff_side)s, &count[s]);
-	so.base = (fg_svg_side){ sources[0], count[0], side_protocol(in, n, FG_DIFF_BASE), side_event(in, n, FG_DIFF_BASE) };
-	so.candidate = (fg_svg_side){ sources[1], count[1], side_protocol(in, n, FG_DIFF_CANDIDATE),
-				      side_event(in, n, FG_DIFF_CANDIDATE) };
+	svg_sides(&so, sources, in, n);
 	FILE *f = NULL;
 	int rc = 0;
 	if (!sources[0] || !sources[1])
@@ -203,6 +214,53 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the SVG: %s", strerror(errno));
 	if (rc && !err->source[0])
 		snprintf(err->source, sizeof(err->source), "%s", path);
+	free(sources[0]);
+	free(sources[1]);
+	return rc;
+}
+
+/* --html: the lists, the flame graph, and with --repo the files and the
+ * decision. */
+static int write_report(const char *path, const fg_svg_options *base_opts, fg_diff *d, const fg_names *names,
+			const struct cli_diff_input *in, size_t n, const struct cli_history *hist, fg_error *err)
+{
+	fg_svg_options so = *base_opts;
+	const char **sources[2];
+	svg_sides(&so, sources, in, n);
+	const fg_history_result *hot = hist->result;
+	size_t nhot = hot ? fg_history_result_count(hot) : 0, nfiles = 0;
+	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
+	char *decision = NULL;
+	size_t dlen = 0;
+	FILE *dm = hist->decision ? open_memstream(&decision, &dlen) : NULL;
+	int rc = sources[0] && sources[1] && files && (dm || !hist->decision)
+			 ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (dm) {
+		cli_decision_text(dm, hist->decision);
+		if (fclose(dm) && !rc)
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; !rc && i < nhot; i++) {
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		if (e->path)
+			files[nfiles++] = (fg_report_file){ e->path, e->frame, e->changed_in_window,
+							    e->last ? e->last->id : NULL, e->last ? e->last->date : NULL,
+							    e->last ? e->last->subject : NULL };
+	}
+	FILE *out = NULL;
+	if (!rc && !(out = fopen(path, "w")))
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
+	if (!rc) {
+		fg_report r = { .title = "fgbisect diff", .decision = decision, .files = files, .nfiles = nfiles,
+				.diff = d, .svg = &so, .generator = "written by fgbisect " FG_VERSION " diff" };
+		rc = fg_report_write(out, &r, names, err);
+	}
+	if (out && fclose(out) && !rc)
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", path);
+	free(decision);
+	free(files);
 	free(sources[0]);
 	free(sources[1]);
 	return rc;
@@ -291,6 +349,7 @@ int cmd_diff(int argc, char **argv)
 		{ "hot", required_argument, NULL, OPT_HOT },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "html", required_argument, NULL, OPT_HTML },
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -302,7 +361,7 @@ int cmd_diff(int argc, char **argv)
 	fg_svg_options so;
 	fg_svg_options_init(&so);
 	uint64_t width = 1200;
-	const char *svg = NULL, *svg_base = NULL, *repo = NULL;
+	const char *svg = NULL, *svg_base = NULL, *repo = NULL, *html = NULL;
 	bool force = false, peers = false, default_ignore = true, bad_given = false;
 	uint64_t hot = 10;
 	/* argv-sized: every argument is at most one pattern or one profile. */
@@ -344,6 +403,7 @@ int cmd_diff(int argc, char **argv)
 			if (!cli_parse_u64(optarg, &hot) || hot == 0 || hot > 1000)
 				status = cli_usage_error("diff", "--hot wants a number (1-1000), not '%s'", optarg);
 			break;
+		case OPT_HTML: html = optarg; break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "self") || !strcmp(optarg, "inclusive"))
 				so.color = !strcmp(optarg, "self") ? FG_SVG_COLOR_SELF : FG_SVG_COLOR_INCLUSIVE;
@@ -375,8 +435,8 @@ int cmd_diff(int argc, char **argv)
 			status = cli_usage_error("diff", "--peers takes one list of profiles, without --");
 		else if (nbases < 3)
 			status = cli_usage_error("diff", "--peers needs at least three profiles");
-		else if (svg || svg_base)
-			status = cli_usage_error("diff", "--svg draws a diff, not --peers");
+		else if (svg || svg_base || html)
+			status = cli_usage_error("diff", "--svg and --html draw a diff, not --peers");
 		else if (repo)
 			status = cli_usage_error("diff", "--repo looks up the grown frames of a diff, not --peers");
 		else if (!(in = calloc(nbases, sizeof(*in))))
@@ -406,7 +466,7 @@ int cmd_diff(int argc, char **argv)
 	dopts.nignore = nignore;
 	dopts.raw = po.raw;
 	/* --repo: the candidate's tree holds the grown stacks (the callers). */
-	dopts.trees = svg || svg_base || repo;
+	dopts.trees = svg || svg_base || repo || html;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -431,6 +491,8 @@ int cmd_diff(int argc, char **argv)
 		rc = write_svg(svg_base, &so, true, diff, names, in, n, &err);
 	if (!rc && repo)
 		rc = look_up_files(&hist, repo, &ho, &result, diff, names, (size_t)hot, &err);
+	if (!rc && html)
+		rc = write_report(html, &so, diff, names, in, n, &hist, &err);
 	if (rc) {
 		status = cli_report_error(&err, po.json);
 		goto out;

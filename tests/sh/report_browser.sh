@@ -1,0 +1,43 @@
+#!/bin/bash
+# days --html: the report of a search over 8 daily runs served over HTTP (a
+# real repository, the 5th commit changes TransactionalColumnFamily.java,
+# the 6th run's profile is broken), checked in headless Chromium by
+# tests/tools/check_report.py: self-contained (no URL, nothing fetched), the
+# decision in words, the share chart marks fast, slow and skipped runs in
+# their colours, the runs table with intervals and reasons, the window's
+# commits, the changed hot file, the embedded flame graph hovers and zooms,
+# and it prints.  A search that finds nothing still writes its report.
+source "$FG_SOURCE_DIR/tests/lib.sh"
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+	echo "SKIP: ****** chromium is not installed: the report was NOT tested in a browser" \
+		"(apt-get install -y chromium) ******" >&2
+	exit 77
+fi
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+make_world 8 5
+# The 6th run's first profile: not a profile at all.
+sed -i "/^2026-11-06 .* broker-0 /s|http://[^ ]*|broken.collapsed|" "$TMP/runs.txt"
+printf 'garbage\n' >"$TMP/broken.collapsed"
+days() { "$FGBISECT" days --runs "$TMP/runs.txt" --frame TransactionalColumnFamily --threshold 4 "$@"; }
+days --repo "$TMP/repo" --good 2026-11-01 --bad 2026-11-08 --html "$TMP/report.html" >"$TMP/out" 2>"$TMP/err"
+check_eq "days with --html" "$?" 0
+check_eq "report written" "$(head -c 15 "$TMP/report.html")" "<!DOCTYPE html>"
+CHECKS=$((CHECKS + 1))
+timeout 300 python3 "$FG_SOURCE_DIR/tests/tools/check_report.py" "$TMP/report.html" "${K_ID:0:8}" \
+	"${FG_KEEP_SCREENSHOTS:-$TMP/shots}" || fail "the report in Chromium"
+
+# Nothing to search (the threshold is below every run): exit 1, the report says why.
+days --threshold 1 --html "$TMP/none.html" >/dev/null 2>&1 && rc=0 || rc=$?
+check_eq "refused search" "$rc" 1
+check_eq "refusal in the report" "$(grep -c 'is slow, not fast: nothing to search' "$TMP/none.html")" 1
+check_eq "no flame graph without a window" "$(grep -c 'fg-diff' "$TMP/none.html")" 0
+# diff --html: the lists and the flame graph, inlined (no XML declaration).
+FX="$FG_SOURCE_DIR/fixtures"
+"$FGBISECT" diff --html "$TMP/diff.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$FX/day10-broker-0-grpc.collapsed.gz" >/dev/null
+check_eq "diff report lists the regressed frame" "$(grep -c '<code>io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.ensureInOpenTransaction</code></td><td class="n">2.18%</td><td class="n">5.71%</td><td class="n">+3.53</td>' "$TMP/diff.html")" 1
+check_eq "diff report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/diff.html") $(grep -c '<?xml' "$TMP/diff.html")" "1 0"
+check_eq "--html is not for --peers" "$(status "$FGBISECT" diff --peers --html "$TMP/p.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz)" 2
+check_eq "unwritable report" "$(days --html /nonexistent/r.html 2>&1 >/dev/null | grep -c 'cannot create the report')" 1
+finish

@@ -328,7 +328,7 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 				fprintf(d, " %zu run(s) between them could not be judged: the first slow run is one of them or %s.",
 				        islow - ifast - 1, slow->date);
 			if (w && w->hist.decision) {
-				fputs("\n\n", d);
+				fputc('\n', d); /* the decision's text starts with a blank line */
 				cli_decision_text(d, w->hist.decision);
 			}
 		} else {

@@ -48,8 +48,8 @@ static void share_chart(FILE *out, const fg_report *r)
 	const double W = 960, H = 330, left = 56, right = 16, top = 24, bottom = 96;
 	double max_hi = 0;
 	for (size_t i = 0; i < r->nruns; i++)
-		if (r->runs[i].has_share && r->runs[i].hi > max_hi)
-			max_hi = r->runs[i].hi;
+		if (r->runs[i].measure.has_share && r->runs[i].measure.hi > max_hi)
+			max_hi = r->runs[i].measure.hi;
 	double scale = fg_chart_scale(max_hi, r->threshold), ph = H - top - bottom, pw = W - left - right;
 	double step = pw / (double)(r->nruns ? r->nruns : 1);
 #define Y(v) (top + ph * (1.0 - (v) / scale))
@@ -69,37 +69,37 @@ static void share_chart(FILE *out, const fg_report *r)
 	for (size_t i = 0; i < r->nruns; i++) {
 		const fg_report_run *run = &r->runs[i];
 		double x = left + step * ((double)i + 0.5);
-		const char *c = mark_colour(run->mark);
+		const char *c = mark_colour(run->measure.mark);
 		fputs("<g><title>", out);
 		text(out, run->date);
 		fputc(' ', out);
 		text(out, run->commit);
-		fprintf(out, ": %s", mark_name(run->mark));
-		if (run->has_share)
-			fprintf(out, ", %.2f%% (95%% interval %.2f-%.2f%%)", run->share, run->lo, run->hi);
+		fprintf(out, ": %s", mark_name(run->measure.mark));
+		if (run->measure.has_share)
+			fprintf(out, ", %.2f%% (95%% interval %.2f-%.2f%%)", run->measure.share, run->measure.lo, run->measure.hi);
 		if (run->reason) {
 			fputs("\n", out);
 			text(out, run->reason);
 		}
 		fputs("</title>", out);
-		if (run->has_share) {
+		if (run->measure.has_share) {
 			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
 				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
 				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
-				x, x, Y(run->lo), Y(run->hi), c, x - 5, x + 5, Y(run->lo), Y(run->lo), c, x - 5, x + 5,
-				Y(run->hi), Y(run->hi), c);
+				x, x, Y(run->measure.lo), Y(run->measure.hi), c, x - 5, x + 5, Y(run->measure.lo), Y(run->measure.lo), c, x - 5, x + 5,
+				Y(run->measure.hi), Y(run->measure.hi), c);
 			fprintf(out, "<circle class=\"run %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" stroke=\"%s\" "
 				     "stroke-width=\"2\"/>",
-				mark_name(run->mark), x, Y(run->share), run->mark == FG_CHART_SKIP ? "#fff" : c, c);
+				mark_name(run->measure.mark), x, Y(run->measure.share), run->measure.mark == FG_CHART_SKIP ? "#fff" : c, c);
 		} else {
 			/* Nothing measured: a hollow marker on the axis. */
 			fprintf(out, "<path class=\"run skip\" d=\"M%.1f %.1f l-6 -10 h12 z\" fill=\"#fff\" stroke=\"%s\" "
 				     "stroke-width=\"2\"/>", x, Y(0) - 1, c);
 		}
 		/* The label away from the threshold line: under a run below it. */
-		double ly = !run->has_share ? Y(0) - 16 : run->share < r->threshold ? Y(run->lo) + 18 : Y(run->hi) - 10;
+		double ly = !run->measure.has_share ? Y(0) - 16 : run->measure.share < r->threshold ? Y(run->measure.lo) + 18 : Y(run->measure.hi) - 10;
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\">%s</text>",
-			x, ly, c, run->note ? run->note : mark_name(run->mark));
+			x, ly, c, run->measure.note ? run->measure.note : mark_name(run->measure.mark));
 		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-40)\" text-anchor=\"end\" fill=\"#333\">", x + 4,
 			H - bottom + 16);
 		text(out, run->date);
@@ -122,15 +122,15 @@ static void runs_table(FILE *out, const fg_report *r)
 		text(out, run->date);
 		fputs("</td><td class=\"id\">", out);
 		text(out, run->commit);
-		fprintf(out, "</td><td class=\"%s\">%s", mark_name(run->mark), mark_name(run->mark));
-		if (run->note) {
+		fprintf(out, "</td><td class=\"%s\">%s", mark_name(run->measure.mark), mark_name(run->measure.mark));
+		if (run->measure.note) {
 			fputs(" (", out);
-			text(out, run->note);
+			text(out, run->measure.note);
 			fputc(')', out);
 		}
-		if (run->has_share)
-			fprintf(out, "</td><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f-%.2f%%</td><td>", run->share,
-				run->lo, run->hi);
+		if (run->measure.has_share)
+			fprintf(out, "</td><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f-%.2f%%</td><td>", run->measure.share,
+				run->measure.lo, run->measure.hi);
 		else
 			fputs("</td><td class=\"n\">-</td><td class=\"n\">-</td><td>", out);
 		text(out, run->reason);

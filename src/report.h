@@ -32,11 +32,10 @@
 typedef struct fg_report_run {
 	const char *date;          /* or "" */
 	const char *commit;        /* as it is to be shown */
-	enum fg_chart_mark mark;
-	bool has_share;            /* false: nothing was measured */
-	double share, lo, hi;      /* percent; lo..hi the 95% interval */
 	const char *reason;        /* the verdict's reason, or NULL */
-	const char *note;          /* "last fast", "first slow", or NULL */
+	/* The mark, share and interval as the terminal chart takes them; its
+	 * note is "last fast", "first slow" or NULL, its label unused. */
+	fg_chart_row measure;
 } fg_report_run;
 
 typedef struct fg_report_commit {

@@ -47,6 +47,21 @@ static const char usage[] =
 
 enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_ASCII, OPT_HTML };
 
+/* A judged run's mark, share and the interval its verdict used. */
+static fg_chart_row verdict_row(const fg_verdict *v, const char *label, const char *note)
+{
+	return (fg_chart_row){
+		.label = label,
+		.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
+											 : FG_CHART_SKIP,
+		.has_share = v->total > 0,
+		.share = v->share,
+		.lo = v->interval_lo,
+		.hi = v->interval_hi,
+		.note = note,
+	};
+}
+
 /* The tested runs in date order as a chart of their share against the
  * threshold, the last fast and the first slow run pointed at. */
 static int print_chart(const fg_days *days, const fg_runs_selection *sel, double threshold, bool ascii, bool found)
@@ -62,18 +77,9 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 			continue;
 		const fg_runs_run *run = fg_runs_selection_at(sel, i);
 		snprintf(labels[k], sizeof(labels[k]), "%s %.10s", run->date, run->commit);
-		rows[k] = (fg_chart_row){
-			.label = labels[k],
-			.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
-												 : FG_CHART_SKIP,
-			.has_share = v->total > 0,
-			.share = v->share,
-			.lo = v->interval_lo,
-			.hi = v->interval_hi,
-			.note = found && i == fg_days_last_fast(days) ? "<- last fast"
-				: found && i == fg_days_first_slow(days) ? "<- first slow"
-				: v->kind == FG_VERDICT_SKIP ? v->reason : NULL,
-		};
+		rows[k] = verdict_row(v, labels[k], found && i == fg_days_last_fast(days) ? "<- last fast"
+						    : found && i == fg_days_first_slow(days) ? "<- first slow"
+						    : v->kind == FG_VERDICT_SKIP ? v->reason : NULL);
 		k++;
 	}
 	fg_chart_options co;
@@ -302,18 +308,8 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 		const fg_runs_run *run = fg_runs_selection_at(sel, i);
 		size_t k = nruns++;
 		commit_id(ids[k], repo, run->commit);
-		runs[k] = (fg_report_run){
-			.date = run->date,
-			.commit = ids[k],
-			.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
-												 : FG_CHART_SKIP,
-			.has_share = v->total > 0,
-			.share = v->share,
-			.lo = v->interval_lo,
-			.hi = v->interval_hi,
-			.reason = v->reason,
-			.note = i == ifast ? "last fast" : i == islow ? "first slow" : NULL,
-		};
+		runs[k] = (fg_report_run){ run->date, ids[k], v->reason,
+					   verdict_row(v, NULL, i == ifast ? "last fast" : i == islow ? "first slow" : NULL) };
 	}
 	if (!rc) {
 		fprintf(t, "fgbisect days: %s at %g%%", o->frame, o->threshold);

@@ -15,15 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, png_pixels  # noqa: E402
 import check_diff_svg as svgcheck  # noqa: E402
 
-failures = []
-checks = 0
-
-
-def check(what, ok, detail=""):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append("%s%s" % (what, (": " + detail) if detail else ""))
+check = svgcheck.check
+failures = svgcheck.failures
 
 
 def main():
@@ -97,7 +90,7 @@ def main():
         check("prints", pdf.startswith(b"%PDF") and pages >= 2, "%d pages" % pages)
     for f in failures:
         print("FAIL: report: %s" % f)
-    print("report: %d checks, %d failed" % (checks, len(failures)))
+    print("report: %d checks, %d failed" % (svgcheck.checks, len(failures)))
     sys.exit(1 if failures else 0)
 
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef FG_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -133,6 +134,7 @@ struct fg_input {
 	bool eof;                /* no more content after end */
 	uint64_t produced;       /* decompressed bytes so far */
 	uint64_t max_size;
+	uint64_t max_line;
 	uint64_t base;           /* absolute offset of buf[0] */
 
 	bool reject_nul;
@@ -149,6 +151,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	snprintf(in->name, sizeof(in->name), "%s", name);
 	in->fd = -1;
 	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
+	in->max_line = FG_INPUT_DEFAULT_MAX_LINE;
 	in->nul_at = UINT64_MAX;
 	in->cap = BUF_INITIAL;
 	in->buf = calloc(1, in->cap + BUF_EXTRA);
@@ -162,12 +165,69 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	return 0;
 }
 
+/* The names a shell passes for `<(...)`: an already connected pipe. */
+static bool names_inherited_descriptor(const char *path)
+{
+	return !strcmp(path, "/dev/stdin") || !strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14);
+}
+
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int fg_input_open_file(int *fd, const char *path, fg_error *err)
+{
+	*fd = -1;
+	/* O_NONBLOCK: opening a FIFO without a writer (or a tty, a tape) must
+	 * not hang before the type can be checked. */
+	int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (f < 0)
+		return fg_error_set(err, FG_EFETCH, path, "%s", strerror(errno));
+	struct stat st;
+	if (fstat(f, &st) < 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "%s", strerror(errno));
+		close(f);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode) && !(S_ISFIFO(st.st_mode) && names_inherited_descriptor(path))) {
+		close(f);
+		return fg_error_set(err, FG_EFETCH, path, "%s, not a regular file", file_kind(st.st_mode));
+	}
+	int flags = fcntl(f, F_GETFL);
+	if (flags < 0 || fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "%s", strerror(errno));
+		close(f);
+		return rc;
+	}
+	*fd = f;
+	return 0;
+}
+
+void fg_input_set_max_line(fg_input *in, uint64_t max_line)
+{
+	in->max_line = max_line ? max_line : FG_INPUT_DEFAULT_MAX_LINE;
+}
+
 int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error *err)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fg_error_set(err, FG_EFETCH, path, "cannot open: %s", strerror(errno));
+	int fd = STDIN_FILENO;
+	if (!is_stdin) {
+		fg_error oerr;
+		if (fg_input_open_file(&fd, path, &oerr) < 0)
+			return fg_error_set(err, FG_EFETCH, path, "cannot open: %s", oerr.message);
+	}
 	int rc = input_init(out, is_stdin ? "<stdin>" : path, max_size, err);
 	if (rc) {
 		if (!is_stdin)
@@ -281,8 +341,15 @@ static int fill(fg_input *in, fg_error *err)
 		in->start = 0;
 	}
 	if (in->end == in->cap) {
-		/* One line fills the whole buffer: grow (bounded by --max-size). */
+		/* One line fills the whole buffer: grow, up to --max-line. */
+		if (in->cap >= in->max_line)
+			return fg_error_set(err, FG_EINVALID, in->name,
+					    "line %llu is longer than --max-line (%llu bytes)%s",
+					    (unsigned long long)in->line_no + 1, (unsigned long long)in->max_line,
+					    in->gzip ? "; a gzip bomb?" : "");
 		size_t cap = in->cap * 2;
+		if (cap > in->max_line)
+			cap = (size_t)in->max_line;
 		char *b = realloc(in->buf, cap + BUF_EXTRA);
 		if (!b)
 			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory (a line of %zu bytes)", in->cap);

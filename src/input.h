@@ -20,10 +20,29 @@
 /* Default cap on the decompressed input: 4 GiB. */
 #define FG_INPUT_DEFAULT_MAX_SIZE (UINT64_C(4) << 30)
 
+/* Default cap on one line: 64 MiB.  The line buffer grows only for a line
+ * longer than itself, so this bounds the reader's memory separately from
+ * --max-size: a gzip bomb that is one endless line stops here instead of
+ * growing the buffer to the size of the bomb. */
+#define FG_INPUT_DEFAULT_MAX_LINE (UINT64_C(64) << 20)
+
 typedef struct fg_input fg_input;
 
-/* Opens a path, or stdin for "-".  max_size 0 means the default. */
+/* Opens a path, or stdin for "-".  max_size 0 means the default.  The path
+ * is opened with fg_input_open_file's checks. */
 int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error *err);
+
+/* Opens a local input file for reading without ever blocking in open():
+ * a regular file, or a pipe named /dev/stdin, /dev/fd/N or /proc/self/fd/N
+ * (what a shell's process substitution `<(...)` passes).  A directory, a
+ * named FIFO, a device or a socket is refused at once with FG_EFETCH
+ * ("a FIFO, not a regular file"): reading one would block forever or never
+ * end.  The message is strerror's or that, without the path.  *fd is blocking again and close-on-exec. */
+int fg_input_open_file(int *fd, const char *path, fg_error *err);
+
+/* Caps one line at max_line bytes (0: FG_INPUT_DEFAULT_MAX_LINE); a longer
+ * line fails with FG_EINVALID naming --max-line. */
+void fg_input_set_max_line(fg_input *in, uint64_t max_line);
 
 /* Reads from memory (not copied; must outlive the input).  name is used in
  * error messages. */

@@ -12,6 +12,7 @@ void fg_read_options_init(fg_read_options *opts)
 {
 	opts->reversed = false;
 	opts->max_size = 0;
+	opts->max_line = 0;
 }
 
 const char *fg_format_name(enum fg_format format)
@@ -182,6 +183,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 static int read_and_close(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 			  const fg_visitor *v, fg_error *err)
 {
+	fg_input_set_max_line(in, opts ? opts->max_line : 0);
 	int rc = read_input(info, in, names, opts, v, err);
 	if (rc && !err->source[0])
 		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));

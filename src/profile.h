@@ -90,6 +90,7 @@ enum fg_format {
 typedef struct fg_read_options {
 	bool reversed;       /* the stacks are leaf-first (a --reverse graph): rebuild root-first. Default false. */
 	uint64_t max_size;   /* cap on the decompressed input; 0 = FG_INPUT_DEFAULT_MAX_SIZE (4 GiB) */
+	uint64_t max_line;   /* cap on one line; 0 = FG_INPUT_DEFAULT_MAX_LINE (64 MiB) */
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input.h"
 #include "match.h"
 
 struct rule {
@@ -258,9 +259,15 @@ int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *sou
 
 int fg_rules_load(fg_rules **out, const char *path, fg_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return fg_error_set(err, FG_EUSAGE, path, "cannot read the rules file: %s", strerror(errno));
+	int fd;
+	fg_error oerr;
+	if (fg_input_open_file(&fd, path, &oerr) < 0)
+		return fg_error_set(err, FG_EUSAGE, path, "cannot read the rules file: %s", oerr.message);
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+	}
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc = 0;

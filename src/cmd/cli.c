@@ -127,6 +127,13 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 		if (!parse_size(arg, &o->max_size))
 			*status = cli_usage_error(cmd, "--max-size wants a size in bytes (K, M, G allowed), not '%s'", arg);
 		return true;
+	case CLI_OPT_MAX_LINE:
+		/* The reader's buffer starts at 256 KiB: a smaller cap could not
+		 * be told from it. */
+		if (!parse_size(arg, &o->max_line) || o->max_line < (256u << 10))
+			*status = cli_usage_error(cmd, "--max-line wants a size in bytes of at least 256K, not '%s'",
+						  arg);
+		return true;
 	default:
 		return false;
 	}
@@ -169,6 +176,7 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	fg_read_options_init(&ro);
 	ro.reversed = o->reversed;
 	ro.max_size = o->max_size;
+	ro.max_line = o->max_line;
 	const char *path = source;
 	fg_fetch_result fetched = { 0 };
 	if (fg_source_is_url(source)) {

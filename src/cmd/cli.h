@@ -41,6 +41,7 @@ struct cli_profile_options {
 	bool raw;          /* --raw: no name normalisation */
 	bool reversed;     /* --reversed: stacks are leaf-first */
 	uint64_t max_size; /* --max-size */
+	uint64_t max_line; /* --max-line */
 	/* Fetching URLs: --header (repeatable), --netrc, --no-cache, --refresh,
 	 * --timeout; the headers point into argv. */
 	const char *headers[16];
@@ -58,7 +59,7 @@ void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_opt
  * 2 when the argument is malformed. */
 enum {
 	CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_HEADER, CLI_OPT_NETRC,
-	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_FIRST_FREE
+	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_MAX_LINE, CLI_OPT_FIRST_FREE
 };
 #define CLI_FETCH_LONG_OPTIONS \
 	{ "header", required_argument, NULL, CLI_OPT_HEADER }, \
@@ -71,6 +72,7 @@ enum {
 	{ "raw", no_argument, NULL, CLI_OPT_RAW }, \
 	{ "reversed", no_argument, NULL, CLI_OPT_REVERSED }, \
 	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }, \
+	{ "max-line", required_argument, NULL, CLI_OPT_MAX_LINE }, \
 	CLI_FETCH_LONG_OPTIONS, \
 	{ "help", no_argument, NULL, 'h' }
 #define CLI_FETCH_OPTIONS_HELP \
@@ -84,6 +86,7 @@ enum {
 	"      --raw           compare raw frame names (no normalisation of per-run ids)\n" \
 	"      --reversed      the graph holds leaf-first (--reverse) stacks\n" \
 	"      --max-size N    refuse inputs larger than N bytes decompressed (K, M, G; default 4G)\n" \
+	"      --max-line N    refuse a line longer than N bytes (at least 256K; default 64M)\n" \
 	CLI_FETCH_OPTIONS_HELP \
 	"  -h, --help          this help\n"
 bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status);

@@ -112,6 +112,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->event = o->event;
 	vo->read.reversed = o->po.reversed;
 	vo->read.max_size = o->po.max_size;
+	vo->read.max_line = o->po.max_line;
 	vo->fetch = fo;
 }
 

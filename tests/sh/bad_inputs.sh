@@ -14,7 +14,8 @@ trap 'chmod -R u+rwX "$TMP"; rm -rf "$TMP"' EXIT
 expect() {
 	local what=$1 want=$2 msg=$3 rc=0
 	shift 3
-	"$FGBISECT" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	# A reader that blocks (a FIFO) fails the case instead of hanging the test.
+	timeout 120 "$FGBISECT" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 	check_eq "$what: exit status ($(head -c 200 "$TMP/err"))" "$rc" "$want"
 	if [[ -n $msg ]]; then
 		CHECKS=$((CHECKS + 1))
@@ -162,7 +163,16 @@ each3 "gzip pprof" 3 "pprof (protobuf)" "$TMP/x.pb.gz"
 each3 "SVG" 3 "an SVG flame graph" "$TMP/x.svg"
 
 # ---- files that cannot be read ------------------------------------------------
-each3 "directory" 4 "Is a directory" "$TMP"
+each3 "directory" 4 "a directory, not a regular file" "$TMP"
+mkfifo "$TMP/fifo"
+each3 "FIFO (no writer: must not block)" 4 "a FIFO, not a regular file" "$TMP/fifo"
+each3 "character device" 4 "a character device, not a regular file" /dev/null
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
+each3 "socket" 4 "cannot open: No such device or address" "$TMP/sock"
+expect "FIFO as a runs file" 255 "a FIFO, not a regular file" run -f a --threshold 1 --runs "$TMP/fifo"
+expect "FIFO as a rules file" 2 "a FIFO, not a regular file" subsystems --rules "$TMP/fifo" "$FX/tiny-3x.html"
+# What a shell's process substitution passes (/dev/fd/N, a connected pipe) still works.
+expect "process substitution" 0 "" collapse <(cat "$FX/tiny-3x.html")
 each3 "missing file" 4 "No such file or directory" "$TMP/nothing-here"
 each3 "read error" 4 "read error" /proc/self/mem
 echo "a;b 1" >"$TMP/secret"
@@ -261,6 +271,31 @@ if [[ -x /usr/bin/time ]]; then
 else
 	each3 "NUL bomb" 3 "NUL byte in the data at line 2" "$TMP/nul-bomb.gz"
 fi
+# One endless line (200 MB of 'a', no newline) under a large --max-size:
+# stopped by --max-line (64 MiB by default) with bounded memory, not grown
+# to the size of the bomb.
+python3 - "$TMP/line-bomb.gz" <<'PY'
+import sys, zlib
+z = zlib.compressobj(9, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as f:
+    f.write(b"".join(z.compress(b"a" * (1 << 20)) for _ in range(200)) + z.flush())
+PY
+rc=0
+python3 - "$TMP/rss" "$FGBISECT" top --max-size 1G "$TMP/line-bomb.gz" >/dev/null 2>"$TMP/err" <<'PY' || rc=$?
+import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)
+PY
+check_eq "line bomb: status" "$rc" 3
+CHECKS=$((CHECKS + 1))
+grep -q "line 1 is longer than --max-line (67108864 bytes); a gzip bomb?" "$TMP/err" || fail "line bomb: $(cat "$TMP/err")"
+CHECKS=$((CHECKS + 1))
+[[ $(cat "$TMP/rss") -lt 160000 ]] || fail "line bomb: peak RSS $(cat "$TMP/rss") KB (want < 160 MB)"
+expect "--max-line below a 4 MB name" 3 "line 1 is longer than --max-line (1048576 bytes)" \
+	top --max-line 1M "$TMP/longname.collapsed"
+check_eq "--max-line too small" "$(status_of top --max-line 1K "$TMP/longname.collapsed")" 2
+
 # A pipe that delivers the gzip magic one byte at a time.
 rc=0
 { head -c 1 "$TMP/members.gz"; sleep 0.2; tail -c +2 "$TMP/members.gz"; } |

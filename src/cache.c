@@ -37,6 +37,7 @@ struct fg_cache_entry {
 	size_t nhead;
 	bool zinit;
 	bool failed_commit; /* the file is whole but could not be put in place */
+	bool whole;         /* every byte is written, flushed and closed */
 	bool handed_over;   /* committed or detached: not ours to delete */
 	z_stream zs;
 	unsigned char out[IO_BUFFER];
@@ -96,12 +97,28 @@ static int make_dirs(const char *dir, fg_error *err)
 	if (rc < 0)
 		return rc;
 
+	return 0;
+}
+
+/* The cache is trusted only when no one else can have put an entry there:
+ * a real directory (not a symlink, which someone may have pointed at their
+ * own files), owned by us, writable by nobody else. */
+static int check_trusted(const char *dir, fg_error *err)
+{
 	struct stat st;
-	if (stat(dir, &st) < 0)
+	if (lstat(dir, &st) < 0)
 		return fg_error_set(err, FG_EFETCH, dir, "cannot use cache directory %s: %s", dir,
 		                    strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return fg_error_set(err, FG_EFETCH, dir, "cache directory %s is a symbolic link", dir);
 	if (!S_ISDIR(st.st_mode))
 		return fg_error_set(err, FG_EFETCH, dir, "cache directory %s is not a directory", dir);
+	if (st.st_uid != geteuid())
+		return fg_error_set(err, FG_EFETCH, dir, "cache directory %s belongs to another user (uid %u)", dir,
+		                    (unsigned)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return fg_error_set(err, FG_EFETCH, dir, "cache directory %s is writable by others (mode %03o)", dir,
+		                    (unsigned)(st.st_mode & 0777));
 	return 0;
 }
 
@@ -117,7 +134,7 @@ int fg_cache_open(fg_cache **out, const char *dir, fg_error *err)
 	} else if ((rc = fg_cache_default_dir(&path, err)) < 0) {
 		return rc;
 	}
-	if ((rc = make_dirs(path, err)) < 0) {
+	if ((rc = make_dirs(path, err)) < 0 || (rc = check_trusted(path, err)) < 0) {
 		free(path);
 		return rc;
 	}
@@ -154,9 +171,16 @@ static char *entry_path(const fg_cache *cache, const char *key)
 
 int fg_gzip_verify(const char *path, fg_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* Regular files only, never through a symlink, never blocking in open
+	 * (a FIFO planted under an entry's name would hang the reader). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return fg_error_set(err, FG_EFETCH, path, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fg_error_set(err, FG_EFETCH, path, "not a regular file");
+	}
 
 	unsigned char *in = malloc(2 * IO_BUFFER);
 	if (!in) {
@@ -379,6 +403,7 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 	e->fd = -1;
 	if (rc < 0)
 		return rc;
+	e->whole = true;
 	/* Our own deflate output is known good; a served gzip is checked once
 	 * here so that a damaged download never becomes an entry. */
 	if (e->mode == ENTRY_AS_IS)
@@ -399,8 +424,8 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 int fg_cache_entry_detach(char **out, fg_cache_entry *e, fg_error *err)
 {
 	*out = NULL;
-	if (!e->failed_commit || e->handed_over)
-		return fg_error_set(err, FG_EINTERNAL, NULL, "no failed cache commit to detach");
+	if (!e->failed_commit || !e->whole || e->handed_over)
+		return fg_error_set(err, FG_EINTERNAL, NULL, "no whole file of a failed cache commit to detach");
 	*out = strdup(e->tmp_path);
 	if (!*out)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");

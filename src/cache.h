@@ -30,8 +30,10 @@ typedef struct fg_cache_entry fg_cache_entry;
 int fg_cache_default_dir(char **out, fg_error *err);
 
 /* Opens the cache in dir (NULL = fg_cache_default_dir), creating it and its
- * missing parents with mode 0700.  FG_EFETCH when it cannot be created or is
- * not a directory; the caller may then work without a cache. */
+ * missing parents with mode 0700.  FG_EFETCH when it cannot be created, is
+ * not a directory, is a symbolic link, belongs to another user or is
+ * writable by group or others (its entries could then be anyone's); the
+ * caller may then work without a cache. */
 int fg_cache_open(fg_cache **out, const char *dir, fg_error *err);
 void fg_cache_free(fg_cache *cache);
 
@@ -40,7 +42,8 @@ const char *fg_cache_dir(const fg_cache *cache);
 
 /* Looks key up.  On a hit, *out is the path of the entry (caller frees) and
  * the return is 1.  A missing, unreadable or damaged entry is a miss (0).
- * Each hit is verified by inflating the entry once (see fg_gzip_verify).
+ * Each hit is verified by inflating the entry once (see fg_gzip_verify);
+ * an entry that is not a regular file (a FIFO, a symlink) is a miss.
  * Negative only for FG_ENOMEM. */
 int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err);
 
@@ -64,7 +67,8 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *entry, fg_error *err);
 /* After a failed commit: hands the temporary file (a complete copy of the
  * download, gzip or as served) over to the caller, who must delete it.
  * Returns 0, or FG_ENOMEM, or FG_EINTERNAL when there is nothing to hand
- * over (no failed commit before). */
+ * over (no failed commit before, or one that could not write every byte:
+ * a full file system). */
 int fg_cache_entry_detach(char **out, fg_cache_entry *entry, fg_error *err);
 
 /* Removes the temporary file unless it was committed or detached. */

@@ -16,6 +16,10 @@
 
 /* Below this rate for stall_timeout_s an attempt counts as stalled. */
 #define STALL_BYTES_PER_S 1024L
+/* The body of an error status or of a redirect is read (and dropped) up to
+ * this much, then the transfer stops: nobody needs more than a page of it,
+ * and an endless one would otherwise run to the timeout. */
+#define DISCARDED_BODY_MAX (64 * 1024)
 
 void fg_fetch_options_init(fg_fetch_options *opts)
 {
@@ -233,6 +237,9 @@ struct xfer {
 	int fd;                  /* ... else a temporary file */
 	char *tmp_path;
 	uint64_t received;       /* body bytes of this attempt */
+	uint64_t discarded;      /* bytes of an error or redirect body of this hop */
+	bool body_capped;        /* ... that reached DISCARDED_BODY_MAX: the transfer was stopped */
+	bool cache_full;         /* writing the cache entry failed: start over into a temporary file */
 	uint64_t shown_done, shown_total; /* last progress reported */
 	bool too_large;
 	fg_error sink_err;       /* a failed write */
@@ -339,14 +346,28 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *ud)
 	long status = 0;
 	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	/* The body of a redirect or of an error status is not the profile. */
-	if (status < 200 || status >= 300)
+	if (status < 200 || status >= 300) {
+		x->discarded += len;
+		if (x->discarded > DISCARDED_BODY_MAX) {
+			x->body_capped = true;
+			return 0;
+		}
 		return len;
+	}
 	if (x->opts->max_size && len > x->opts->max_size - x->received) {
 		x->too_large = true;
 		return 0;
 	}
-	if (sink_write(x, data, len) < 0)
+	if (sink_write(x, data, len) < 0) {
+		/* A full or failing cache file system costs the cache, not the
+		 * download: start over into a temporary file (xfer_finished). */
+		if (x->entry && x->sink_err.code == FG_EFETCH) {
+			x->cache_full = true;
+			set_warning(x->res, "download not cached: %s", x->sink_err.message);
+			fg_error_clear(&x->sink_err);
+		}
 		return 0;
+	}
 	x->received += len;
 	return len;
 }
@@ -419,6 +440,8 @@ static void xfer_start(struct batch *b, struct xfer *x, uint64_t now)
 		return;
 	}
 	x->errbuf[0] = '\0';
+	x->discarded = 0;
+	x->body_capped = false;
 	curl_easy_setopt(x->easy, CURLOPT_URL, x->url);
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->send_headers ? b->headers : NULL);
 	if (x->deadline != UINT64_MAX)
@@ -468,14 +491,33 @@ static bool xfer_retry(struct batch *b, struct xfer *x, uint64_t now)
 	return true;
 }
 
+static void xfer_follow(struct batch *b, struct xfer *x, const char *location, uint64_t now);
+
 static void xfer_redirect(struct batch *b, struct xfer *x, long status, uint64_t now)
 {
-	char *location = NULL;
+	char *location = NULL, *resolved = NULL;
 	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location);
+	struct curl_header *h;
+	/* libcurl resolves the Location only for a transfer it completed; one
+	 * stopped at the body cap has the header alone. */
+	if (!location && curl_easy_header(x->easy, "Location", 0, CURLH_HEADER, -1, &h) == CURLHE_OK) {
+		fg_error rerr;
+		if (fg_source_resolve(&resolved, x->url, h->value, &rerr) < 0) {
+			xfer_fail(x, rerr.code == FG_ENOMEM ? FG_ENOMEM : FG_EFETCH, "redirected to a bad Location");
+			return;
+		}
+		location = resolved;
+	}
 	if (!location) {
 		xfer_fail(x, FG_EFETCH, "HTTP status %ld without a Location", status);
 		return;
 	}
+	xfer_follow(b, x, location, now);
+	free(resolved);
+}
+
+static void xfer_follow(struct batch *b, struct xfer *x, const char *location, uint64_t now)
+{
 	if (x->hops >= b->opts->max_redirects) {
 		xfer_fail(x, FG_EFETCH, "too many redirects (more than %d)", b->opts->max_redirects);
 		return;
@@ -498,6 +540,25 @@ static void xfer_redirect(struct batch *b, struct xfer *x, long status, uint64_t
 	x->state = XFER_WAITING;
 }
 
+/* The cache entry could not be written: the same attempt starts again into
+ * a temporary file (the bytes already in the entry are compressed and
+ * cannot be taken back out cheaply). */
+static void xfer_uncached(struct xfer *x, uint64_t now)
+{
+	fg_error serr;
+	x->cache_full = false;
+	drop_sink(x);
+	if (temp_file(&x->tmp_path, &x->fd, &serr) < 0) {
+		xfer_fail(x, serr.code, "%s", serr.message);
+		return;
+	}
+	x->received = 0;
+	x->attempt--; /* not the server's fault: no try is used up */
+	x->new_attempt = true;
+	x->not_before = now;
+	x->state = XFER_WAITING;
+}
+
 static void xfer_succeed(struct xfer *x)
 {
 	fg_fetch_result *res = x->res;
@@ -507,7 +568,13 @@ static void xfer_succeed(struct xfer *x)
 		if (fg_cache_entry_commit(&res->path, x->entry, &cerr) < 0) {
 			fg_error derr;
 			if (fg_cache_entry_detach(&res->path, x->entry, &derr) < 0) {
-				xfer_fail(x, cerr.code, "%s", cerr.message);
+				if (derr.code == FG_ENOMEM || cerr.code == FG_ENOMEM) {
+					xfer_fail(x, FG_ENOMEM, "out of memory");
+				} else {
+					/* The entry's last bytes could not be written. */
+					set_warning(res, "download not cached: %s", cerr.message);
+					xfer_uncached(x, now_ms());
+				}
 				return;
 			}
 			res->temporary = true;
@@ -543,7 +610,12 @@ static void xfer_finished(struct batch *b, struct xfer *x, CURLcode rc, uint64_t
 	if (x->attempt > 1)
 		snprintf(tries, sizeof(tries), " (after %d tries)", x->attempt);
 
-	if (x->sink_err.code != FG_OK) {
+	/* An error or redirect body stopped at its cap: the status is what counts. */
+	if (x->body_capped && rc == CURLE_WRITE_ERROR)
+		rc = CURLE_OK;
+	if (x->cache_full) {
+		xfer_uncached(x, now);
+	} else if (x->sink_err.code != FG_OK) {
 		xfer_fail(x, x->sink_err.code, "%s", x->sink_err.message);
 	} else if (x->too_large || rc == CURLE_FILESIZE_EXCEEDED) {
 		xfer_fail(x, FG_EFETCH, "larger than the size limit (%llu bytes)",

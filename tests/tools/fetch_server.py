@@ -23,6 +23,19 @@ included), so a test can tell how many requests a fetch made.
   /chunked-cut           200, chunked, one chunk, then a clean close
   /slow/NAME             /files/NAME in pieces over ~0.4 s; concurrency tracked
   /errorpage             200 with an HTML error page as the body
+  /endless/CODE          status CODE (a 302 goes to /files/a.html) with an
+                         endless chunked body; /_sent?path=P tells how many
+                         body bytes were written before the client hung up
+  /random/N              N bytes of incompressible data
+  /etag/NAME             /files/NAME with an ETag and a Last-Modified header;
+                         304 for a matching If-None-Match or If-Modified-Since;
+                         /_touch/NAME changes its ETag (a runs file that grew)
+  /gate/NAME             /files/NAME, held until GATE requests are open at
+                         once, or as many as are left of TOTAL (or 10 s
+                         passed): a client that keeps GATE downloads in
+                         flight meets exactly GATE, deterministically
+  /_gate?n=N&total=T     sets GATE and TOTAL, resets the counts
+  /_maxgate              the highest number of /gate requests open at once
   /_count?path=P         how many requests P got
   /_maxconc              the highest number of /slow requests served at once
 """
@@ -41,6 +54,10 @@ DOCROOT = sys.argv[1]
 COUNTS = {}
 LOCK = threading.Lock()
 SLOW = {"now": 0, "max": 0}
+SENT = {}
+GATE = {"n": 3, "total": 1 << 30, "done": 0, "now": 0, "max": 0}
+GATE_COND = threading.Condition(LOCK)
+ETAGS = {}
 ERROR_PAGE = b"<html><body><h1>502 Bad Gateway</h1></body></html>\n"
 
 
@@ -79,6 +96,66 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(406, b"gzip only\n")
         self.reply(200, gzip.compress(data), [("Content-Encoding", "gzip")])
 
+    def endless(self, code):
+        self.close_connection = True
+        self.send_response(code)
+        if code == 302:
+            self.send_header("Location", "/files/a.html")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b"%x\r\n" % 65536 + b"e" * 65536 + b"\r\n"
+        sent = 0
+        try:
+            # At most 1 GiB, so that a client that never stops cannot keep
+            # the test busy for ever.
+            while sent < 1 << 30:
+                self.wfile.write(chunk)
+                sent += 65536
+                with LOCK:
+                    SENT[self.path] = sent
+        except OSError:
+            pass
+
+    def gate(self, name):
+        data = self.read_file(name)
+        with GATE_COND:
+            GATE["now"] += 1
+            GATE["max"] = max(GATE["max"], GATE["now"])
+            GATE_COND.notify_all()
+            # Open once GATE requests are in, or all that are left of the
+            # batch of GATE_TOTAL (the last round may be smaller).
+            GATE_COND.wait_for(lambda: GATE["now"] >= min(GATE["n"], GATE["total"] - GATE["done"]),
+                               timeout=10)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        # The request leaves the count before its last byte: the client
+        # cannot start the next download before this one is uncounted.
+        self.wfile.write(data[:-1])
+        self.wfile.flush()
+        with GATE_COND:
+            GATE["now"] -= 1
+            GATE["done"] += 1
+            GATE_COND.notify_all()
+        self.wfile.write(data[-1:])
+
+    def serve_etag(self, name):
+        data = self.read_file(name)
+        if data is None:
+            return self.reply(404, b"not found\n")
+        with LOCK:
+            version = ETAGS.get(name, 0)
+        etag = '"%s-%d"' % (name, version)
+        modified = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(1700000000 + version * 86400))
+        if self.headers.get("If-None-Match") == etag or (
+                "If-None-Match" not in self.headers and self.headers.get("If-Modified-Since") == modified):
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.reply(200, data + (b"# version %d\n" % version if version else b""),
+                   [("ETag", etag), ("Last-Modified", modified)])
+
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
@@ -94,6 +171,28 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b"%d" % n)
         if url.path == "/_maxconc":
             return self.reply(200, b"%d" % SLOW["max"])
+        if url.path == "/_sent":
+            with LOCK:
+                n = SENT.get(query["path"][0], 0)
+            return self.reply(200, b"%d" % n)
+        if url.path == "/_gate":
+            with LOCK:
+                GATE.update(n=int(query["n"][0]), total=int(query["total"][0]), done=0, max=0)
+            return self.reply(200, b"ok")
+        if url.path == "/_maxgate":
+            return self.reply(200, b"%d" % GATE["max"])
+        if parts[0] == "_touch" and len(parts) == 2:
+            with LOCK:
+                ETAGS[parts[1]] = ETAGS.get(parts[1], 0) + 1
+            return self.reply(200, b"ok")
+        if parts[0] == "endless" and len(parts) == 2:
+            return self.endless(int(parts[1]))
+        if parts[0] == "random" and len(parts) == 2:
+            return self.reply(200, os.urandom(int(parts[1])))
+        if parts[0] == "etag" and len(parts) == 2:
+            return self.serve_etag(parts[1])
+        if parts[0] == "gate" and len(parts) == 2:
+            return self.gate(parts[1])
         if parts[0] == "files" and len(parts) == 2:
             return self.serve_file(parts[1], query.get("encoded") == ["1"])
         if parts[0] == "status" and len(parts) == 2:

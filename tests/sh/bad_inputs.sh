@@ -291,7 +291,7 @@ check_eq "line bomb: status" "$rc" 3
 CHECKS=$((CHECKS + 1))
 grep -q "line 1 is longer than --max-line (67108864 bytes); a gzip bomb?" "$TMP/err" || fail "line bomb: $(cat "$TMP/err")"
 CHECKS=$((CHECKS + 1))
-[[ $(cat "$TMP/rss") -lt 160000 ]] || fail "line bomb: peak RSS $(cat "$TMP/rss") KB (want < 160 MB)"
+[[ $(cat "$TMP/rss") -lt 300000 ]] || fail "line bomb: peak RSS $(cat "$TMP/rss") KB (want < 300 MB; unbounded it is over 380)"
 expect "--max-line below a 4 MB name" 3 "line 1 is longer than --max-line (1048576 bytes)" \
 	top --max-line 1M "$TMP/longname.collapsed"
 check_eq "--max-line too small" "$(status_of top --max-line 1K "$TMP/longname.collapsed")" 2

@@ -440,6 +440,13 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 			snprintf(err->source, sizeof(err->source), "%s", p->source);
 			goto out;
 		}
+		/* Each profile's counts fit 64 bits (the readers check); their sum
+		 * may not, and a wrapped total would give shares above 100% and a
+		 * NaN interval.  samples <= total, so one check covers both. */
+		if (p->total > UINT64_MAX - v->total) {
+			skip(v, p->source, "the pooled sample counts of this build overflow 64 bits");
+			goto out;
+		}
 		v->samples += p->samples;
 		v->total += p->total;
 	}

@@ -92,14 +92,22 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool
 		goto out;
 	b.types[0] = FG_FRAME_NATIVE;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
+		/* As FlameGraph's scripts (`\s+(\d+)\s*$`): blanks after the count
+		 * are dropped, and a tab may separate it from the stack. */
+		while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			len--;
 		if (len == 0)
 			continue;
-		/* The count follows the last space: names may contain spaces. */
-		char *sp = memrchr(line, ' ', len);
-		if (!sp || sp == line || sp + 1 == line + len) {
+		/* The count is the digits after the last blank: names may hold
+		 * spaces (and digits). */
+		char *sp = line + len;
+		while (sp > line && sp[-1] >= '0' && sp[-1] <= '9')
+			sp--;
+		if (sp == line + len || sp - line < 2 || (sp[-1] != ' ' && sp[-1] != '\t')) {
 			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
 			break;
 		}
+		sp--;
 		uint64_t count = 0;
 		const char *c = sp + 1;
 		for (; c < line + len && *c >= '0' && *c <= '9'; c++) {

@@ -48,6 +48,7 @@ struct fg_diff {
 	struct path_noise noise;
 	struct profile *profiles;
 	size_t nprofiles, cap;
+	uint64_t side_total[2]; /* pooled samples per side, checked against overflow */
 };
 
 void fg_diff_options_init(fg_diff_options *opts)
@@ -138,6 +139,12 @@ static int close_profile(fg_diff *d, fg_error *err)
 	}
 	struct profile *p = &d->profiles[d->nprofiles];
 	*p = (struct profile){ .side = d->side, .total = fg_top_total(d->top) };
+	/* A frame's pooled count is at most its side's pooled total: checking
+	 * the totals keeps every sum of the pooling in 64 bits. */
+	if (p->total > UINT64_MAX - d->side_total[d->side])
+		return fg_error_set(err, FG_EINVALID, NULL, "the pooled sample counts of the %s profiles overflow 64 bits",
+				    d->side == FG_DIFF_BASE ? "base" : "candidate");
+	d->side_total[d->side] += p->total;
 	int rc = fg_top_entries(&p->entries, &p->n, d->top, false, err);
 	if (rc)
 		return rc;

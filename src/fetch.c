@@ -195,6 +195,41 @@ static char *origin_of(const char *url)
 	return origin;
 }
 
+/* The host and port of a URL, lowercase ("host:port", default port filled
+ * in), or NULL. */
+static char *host_port_of(const char *url)
+{
+	char *origin = origin_of(url);
+	if (!origin)
+		return NULL;
+	char *hp = strdup(origin + strcspn(origin, ":") + 3);
+	free(origin);
+	return hp;
+}
+
+/* May this hop get the extra headers?  Its origin is the credentials'
+ * origin, or its host (with or without its port) is one of header_hosts. */
+static bool headers_allowed(const char *cred_origin, const fg_fetch_options *o, const char *url)
+{
+	char *origin = origin_of(url);
+	bool ok = origin && cred_origin && !strcmp(origin, cred_origin);
+	free(origin);
+	if (ok || o->nheader_hosts == 0)
+		return ok;
+	char *hp = host_port_of(url);
+	if (!hp)
+		return false;
+	size_t host_len = strcspn(hp, ":"); /* IPv6 literals come bracketed: "[::1]:80" */
+	if (hp[0] == '[')
+		host_len = strcspn(hp, "]") + 1;
+	for (size_t i = 0; i < o->nheader_hosts && !ok; i++) {
+		const char *h = o->header_hosts[i];
+		ok = !strcasecmp(h, hp) || (strlen(h) == host_len && !strncasecmp(h, hp, host_len));
+	}
+	free(hp);
+	return ok;
+}
+
 /* "Name: value", a token name and no line breaks that could smuggle in
  * another header.  The value is never echoed back in a message. */
 static bool header_ok(const char *h)
@@ -223,7 +258,8 @@ struct xfer {
 	const fg_fetch_options *opts;
 	const char *source;      /* the URL as given (may hold user:password) */
 	char *shown;             /* the URL without credentials: messages, progress */
-	char *origin;            /* the first hop's origin: the extra headers go there only */
+	char *origin;            /* the credentials' origin: the extra headers go there (and
+	                          * to opts->header_hosts) only */
 	char *url;               /* this hop's URL */
 	CURL *easy;
 	enum xfer_state state;
@@ -427,7 +463,7 @@ static void xfer_start(struct batch *b, struct xfer *x, uint64_t now)
 		x->new_attempt = false;
 		x->attempt++;
 		x->hops = 0;
-		x->send_headers = true;
+		x->send_headers = headers_allowed(x->origin, o, x->source);
 		x->deadline = o->total_timeout_s > 0 ? now + (uint64_t)o->total_timeout_s * 1000 : UINT64_MAX;
 		free(x->url);
 		if (!(x->url = strdup(x->source))) {
@@ -526,10 +562,8 @@ static void xfer_follow(struct batch *b, struct xfer *x, const char *location, u
 		xfer_fail(x, FG_EFETCH, "redirected to a URL that is not http:// or https://");
 		return;
 	}
-	char *origin = origin_of(location);
-	if (!origin || strcmp(origin, x->origin) != 0)
+	if (!headers_allowed(x->origin, b->opts, location))
 		x->send_headers = false;
-	free(origin);
 	free(x->url);
 	if (!(x->url = strdup(location))) {
 		xfer_fail(x, FG_ENOMEM, "out of memory");
@@ -640,10 +674,18 @@ static void xfer_prepare(struct xfer *x, fg_cache *cache, const char *cache_warn
 	fg_fetch_result *res = x->res;
 	const fg_fetch_options *o = x->opts;
 	x->fd = -1;
-	if (!(x->origin = origin_of(x->source))) {
+	char *own = origin_of(x->source);
+	if (!own) {
 		xfer_fail(x, FG_EFETCH, "not a valid URL");
 		return;
 	}
+	/* A header_origin that does not parse (a template with a placeholder
+	 * in its host) gives no origin: only header_hosts get the headers. */
+	if (o->header_origin) {
+		free(own);
+		own = origin_of(o->header_origin);
+	}
+	x->origin = own;
 	if (cache_warning)
 		set_warning(res, "cache not used: %s", cache_warning);
 	if (cache) {

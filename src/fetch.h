@@ -9,9 +9,10 @@
  * Redirects are followed by this module, not by libcurl: libcurl drops only
  * Authorization and Cookie headers when a redirect leaves the first host,
  * while artifact stores also take tokens in other headers (PRIVATE-TOKEN,
- * X-API-Key ...).  The extra headers are sent only while every hop stays on
- * the first URL's scheme, host and port; once a redirect leaves it they are
- * dropped for the rest of the attempt.
+ * X-API-Key ...).  The extra headers are sent only to the credentials'
+ * origin (header_origin, else the first URL's scheme, host and port) and
+ * the header_hosts; once a hop leaves them they are dropped for the rest of
+ * the attempt.
  *
  * Credentials (header values, .netrc, a URL's user:password part) are never
  * put in an error message, a warning, a progress call, a cache key or a
@@ -39,6 +40,15 @@ typedef struct fg_fetch_options {
 	int max_parallel;         /* 4: concurrent downloads in fg_fetch_many */
 	const char *const *headers; /* NULL: extra request headers, "Name: value" each */
 	size_t nheaders;          /* 0 */
+	/* NULL: the URL whose origin (scheme, host, port) the headers are for:
+	 * the runs file's or the --profile template's, so that a runs file
+	 * fetched from one host cannot send its token to another it lists.
+	 * NULL: each source's own URL (the first hop). */
+	const char *header_origin;
+	/* NULL: more hosts ("host" or "host:port", case-insensitive) that get
+	 * the headers too (--header-host). */
+	const char *const *header_hosts;
+	size_t nheader_hosts;     /* 0 */
 	bool netrc;               /* false: use ~/.netrc credentials when it has the host */
 	bool no_cache;            /* false: neither read nor write the cache */
 	bool refresh;             /* false: download even on a cache hit, and replace the entry */

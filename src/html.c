@@ -180,6 +180,21 @@ static int truncated(struct parser *p)
 			    "truncated: the flame graph data ends before the page footer");
 }
 
+static bool is_diff_line(const char *line, size_t len)
+{
+	if (len < 3 || line[0] != 'd' || line[1] != '=')
+		return false;
+	if (len == 3 && line[2] == 'U')
+		return true;
+	size_t i = 2 + (line[2] == '-');
+	if (i == len)
+		return false;
+	for (; i < len; i++)
+		if (line[i] < '0' || line[i] > '9')
+			return false;
+	return true;
+}
+
 /* After the footer: the rest is read too, so that a gzip stream is checked
  * to its end (CRC, length), and a page cut inside its closing lines is seen.
  * (A cut right after the search() line leaves nothing to see.) */
@@ -192,6 +207,12 @@ static int read_tail(struct parser *p)
 	while ((rc = fg_input_line(&line, &len, p->in, p->err)) > 0) {
 		empty = empty && len == 0;
 		closed = closed || strcasestr(line, "</html>");
+		/* Frames after the footer would be silently dropped: a page
+		 * glued together from two, or data pasted below the script. */
+		if (len >= 2 && (line[0] == 'f' || line[0] == 'u' || line[0] == 'n') && line[1] == '(')
+			return invalid(p, "frame data after the page footer");
+		if (is_diff_line(line, len))
+			return invalid(p, "frame data after the page footer");
 	}
 	if (rc < 0)
 		return rc;
@@ -514,21 +535,6 @@ static int fast_frames(struct parser *p)
 	return rc;
 }
 
-static bool is_diff_line(const char *line, size_t len)
-{
-	if (len < 3 || line[0] != 'd' || line[1] != '=')
-		return false;
-	if (len == 3 && line[2] == 'U')
-		return true;
-	size_t i = 2 + (line[2] == '-');
-	if (i == len)
-		return false;
-	for (; i < len; i++)
-		if (line[i] < '0' || line[i] > '9')
-			return false;
-	return true;
-}
-
 static int read_v3(struct parser *p)
 {
 	char *line;
@@ -563,8 +569,13 @@ static int read_v3(struct parser *p)
 			goto cut;
 		if (len == 0)
 			break;
-		if (line[0] == 'd' && is_diff_line(line, len))
+		if (line[0] == 'd' && is_diff_line(line, len)) {
+			/* Deltas belong to differential graphs (maxdiff >= 0) only:
+			 * elsewhere the page was edited or generated wrong. */
+			if (!p->info->differential)
+				return invalid(p, "a d= line in a graph that is not differential (maxdiff < 0)");
 			continue;
+		}
 		if ((rc = frame_line(p, line, len)) != 0)
 			return rc;
 	}

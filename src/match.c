@@ -18,6 +18,105 @@ struct fg_matcher {
 	size_t scratch_cap;
 };
 
+/* The length of the bracket expression at p ('['), or 0 when it does not
+ * close (regcomp then reports it). */
+static size_t bracket_length(const char *p)
+{
+	size_t i = 1;
+	if (p[i] == '^')
+		i++;
+	if (p[i] == ']')
+		i++;
+	for (; p[i]; i++) {
+		if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+			const char *end = strchr(p + i + 2, p[i + 1]);
+			while (end && end[1] != ']')
+				end = strchr(end + 1, p[i + 1]);
+			if (!end)
+				return 0;
+			i = (size_t)(end - p) + 1;
+		} else if (p[i] == ']') {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* Refuses an ERE whose compiled form would be huge (see FG_MATCH_MAX_*):
+ * the cost of each item is 1 for an atom, a group's the sum of its items,
+ * and {m,n} multiplies the item before it by max(m, n) (m + 1 when n is
+ * open).  Costs saturate just above the limit. */
+static int check_regex(const char *pattern, fg_error *err)
+{
+	struct { uint32_t sum, last; } stack[FG_MATCH_MAX_NESTING + 1];
+	size_t depth = 0;
+	stack[0].sum = stack[0].last = 0;
+	const uint32_t cap = FG_MATCH_MAX_EXPANDED + 1;
+	for (const char *p = pattern; *p;) {
+		uint32_t item = 1;
+		if (*p == '(') {
+			if (depth == FG_MATCH_MAX_NESTING)
+				return fg_error_set(err, FG_EUSAGE, NULL,
+						    "regular expression '%s' nests parentheses more than %d deep", pattern,
+						    FG_MATCH_MAX_NESTING);
+			depth++;
+			stack[depth].sum = stack[depth].last = 0;
+			p++;
+			continue;
+		}
+		if (*p == ')' && depth > 0) {
+			item = stack[depth].sum ? stack[depth].sum : 1;
+			depth--;
+			p++;
+		} else if (*p == '{' && p > pattern && p[1] >= '0' && p[1] <= '9') {
+			unsigned long m = 0, n = 0;
+			const char *q = p + 1;
+			while (*q >= '0' && *q <= '9' && m <= FG_MATCH_MAX_REPEAT)
+				m = m * 10 + (unsigned long)(*q++ - '0');
+			n = m;
+			bool open = false;
+			if (*q == ',') {
+				q++;
+				open = !(*q >= '0' && *q <= '9');
+				for (n = 0; *q >= '0' && *q <= '9' && n <= FG_MATCH_MAX_REPEAT;)
+					n = n * 10 + (unsigned long)(*q++ - '0');
+			}
+			if (m > FG_MATCH_MAX_REPEAT || n > FG_MATCH_MAX_REPEAT)
+				return fg_error_set(err, FG_EUSAGE, NULL,
+						    "regular expression '%s': a repetition count above %d is refused "
+						    "(it would take minutes and gigabytes to compile)", pattern,
+						    FG_MATCH_MAX_REPEAT);
+			uint32_t times = (uint32_t)(open ? m + 1 : (n > m ? n : m));
+			uint64_t grown = (uint64_t)stack[depth].last * (times ? times : 1);
+			uint64_t sum = (uint64_t)stack[depth].sum - stack[depth].last + grown;
+			stack[depth].last = grown < cap ? (uint32_t)grown : cap;
+			stack[depth].sum = sum < cap ? (uint32_t)sum : cap;
+			p = *q ? q + 1 : q;
+			continue;
+		} else if (*p == '[') {
+			size_t len = bracket_length(p);
+			p += len ? len : 1;
+		} else if (*p == '\\' && p[1]) {
+			p += 2;
+		} else {
+			p++;
+		}
+		stack[depth].last = item;
+		stack[depth].sum = stack[depth].sum + item < cap ? stack[depth].sum + item : cap;
+		if (stack[depth].sum >= cap)
+			break;
+	}
+	while (depth > 0) {
+		uint32_t inner = stack[depth--].sum;
+		stack[depth].sum = stack[depth].sum + inner < cap ? stack[depth].sum + inner : cap;
+	}
+	if (stack[0].sum > FG_MATCH_MAX_EXPANDED)
+		return fg_error_set(err, FG_EUSAGE, NULL,
+				    "regular expression '%s' is too large once its repetitions are expanded (more "
+				    "than %d positions): nest fewer {m,n}", pattern, FG_MATCH_MAX_EXPANDED);
+	return 0;
+}
+
 int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t n, const fg_match_options *opts,
 		   fg_error *err)
 {
@@ -48,7 +147,16 @@ int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t n, cons
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		}
 		for (size_t i = 0; i < n; i++) {
-			int rc = regcomp(&m->regexes[i], patterns[i], REG_EXTENDED | REG_NOSUB);
+			int rc = check_regex(patterns[i], err);
+			if (rc) {
+				for (size_t j = 0; j < i; j++)
+					regfree(&m->regexes[j]);
+				free(m->regexes);
+				m->regexes = NULL;
+				fg_matcher_free(m);
+				return rc;
+			}
+			rc = regcomp(&m->regexes[i], patterns[i], REG_EXTENDED | REG_NOSUB);
 			if (rc) {
 				char msg[256];
 				regerror(rc, &m->regexes[i], msg, sizeof(msg));

@@ -25,7 +25,15 @@ typedef struct fg_match_options {
 
 typedef struct fg_matcher fg_matcher;
 
-/* Fails with FG_EUSAGE on an empty pattern, a bad regex or too many patterns. */
+/* Limits on a regular expression, checked before regcomp: glibc expands a
+ * bounded repetition into copies of its operand, so x{0,32767} took 12.8 s
+ * and 8.5 GB to compile, and nested bounds multiply. */
+#define FG_MATCH_MAX_REPEAT 255     /* a count in {m,n} (POSIX's RE_DUP_MAX minimum) */
+#define FG_MATCH_MAX_NESTING 32     /* parentheses inside parentheses */
+#define FG_MATCH_MAX_EXPANDED 10000 /* positions once every {m,n} is expanded */
+
+/* Fails with FG_EUSAGE on an empty pattern, a bad regex, a regex beyond the
+ * limits above (the message says which) or too many patterns. */
 int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t npatterns,
 		   const fg_match_options *opts, fg_error *err);
 void fg_matcher_free(fg_matcher *m);

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "fetch.h"
@@ -112,6 +113,14 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 		else
 			o->headers[o->nheaders++] = arg;
 		return true;
+	case CLI_OPT_HEADER_HOST:
+		if (o->nheader_hosts == sizeof(o->header_hosts) / sizeof(o->header_hosts[0]))
+			*status = cli_usage_error(cmd, "too many --header-host options");
+		else if (!arg[0] || strpbrk(arg, "/@ \t\r\n"))
+			*status = cli_usage_error(cmd, "--header-host wants a host name (or host:port), not '%s'", arg);
+		else
+			o->header_hosts[o->nheader_hosts++] = arg;
+		return true;
 	case CLI_OPT_NETRC: o->netrc = true; return true;
 	case CLI_OPT_NO_CACHE: o->no_cache = true; return true;
 	case CLI_OPT_REFRESH: o->refresh = true; return true;
@@ -144,6 +153,8 @@ void cli_fetch_options(fg_fetch_options *fo, const struct cli_profile_options *o
 	fg_fetch_options_init(fo);
 	fo->headers = o->headers;
 	fo->nheaders = o->nheaders;
+	fo->header_hosts = o->header_hosts;
+	fo->nheader_hosts = o->nheader_hosts;
 	fo->netrc = o->netrc;
 	fo->no_cache = o->no_cache;
 	fo->refresh = o->refresh;
@@ -260,5 +271,9 @@ void cli_json_string(FILE *out, const char *s)
 
 void cli_json_number(FILE *out, double v, int decimals)
 {
-	fprintf(out, "%.*f", decimals, v);
+	/* JSON has no NaN or infinity: a number that is not one is unknown. */
+	if (!isfinite(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.*f", decimals, v);
 }

@@ -46,6 +46,8 @@ struct cli_profile_options {
 	 * --timeout; the headers point into argv. */
 	const char *headers[16];
 	size_t nheaders;
+	const char *header_hosts[16]; /* --header-host */
+	size_t nheader_hosts;
 	bool netrc, no_cache, refresh;
 	long timeout_s;    /* 0 = the fetch default */
 };
@@ -59,10 +61,12 @@ void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_opt
  * 2 when the argument is malformed. */
 enum {
 	CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_HEADER, CLI_OPT_NETRC,
-	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_MAX_LINE, CLI_OPT_FIRST_FREE
+	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_MAX_LINE, CLI_OPT_HEADER_HOST,
+	CLI_OPT_FIRST_FREE
 };
 #define CLI_FETCH_LONG_OPTIONS \
 	{ "header", required_argument, NULL, CLI_OPT_HEADER }, \
+	{ "header-host", required_argument, NULL, CLI_OPT_HEADER_HOST }, \
 	{ "netrc", no_argument, NULL, CLI_OPT_NETRC }, \
 	{ "no-cache", no_argument, NULL, CLI_OPT_NO_CACHE }, \
 	{ "refresh", no_argument, NULL, CLI_OPT_REFRESH }, \
@@ -76,7 +80,10 @@ enum {
 	CLI_FETCH_LONG_OPTIONS, \
 	{ "help", no_argument, NULL, 'h' }
 #define CLI_FETCH_OPTIONS_HELP \
-	"      --header 'Name: value'  an HTTP header for URLs (repeatable; never printed or cached)\n" \
+	"      --header 'Name: value'  an HTTP header for URLs (repeatable; never printed or cached),\n" \
+	"                      sent only to the origin of the runs file, the --profile template\n" \
+	"                      or the URL given\n" \
+	"      --header-host H  send the headers to host H too (repeatable)\n" \
 	"      --netrc         use ~/.netrc credentials for URLs\n" \
 	"      --no-cache      neither read nor write the download cache\n" \
 	"      --refresh       download again even when cached\n" \
@@ -104,7 +111,7 @@ void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 
 /* JSON output: a string literal with escapes (invalid UTF-8 bytes become
  * U+FFFD so the output is always valid JSON), and a number with fixed
- * decimals. */
+ * decimals (null when it is not finite: JSON has no NaN). */
 void cli_json_string(FILE *out, const char *s);
 void cli_json_number(FILE *out, double v, int decimals);
 

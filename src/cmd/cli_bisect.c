@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void cli_bisect_options_init(struct cli_bisect_options *o)
 {
@@ -114,10 +115,13 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->read.max_size = o->po.max_size;
 	vo->read.max_line = o->po.max_line;
 	vo->fetch = fo;
+	/* A --profile template's headers are for its own host only. */
+	if (o->profile && fg_source_is_url(o->profile))
+		fo->header_origin = o->profile;
 }
 
 int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
-                         const struct cli_bisect_options *o, const fg_fetch_options *fo, fg_error *err)
+                         const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err)
 {
 	*runs = NULL;
 	*sel = NULL;
@@ -142,9 +146,12 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	rc = fg_verdict_load_runs(runs, location, fo, warning, err);
 	if (warning[0])
 		cli_warn("%s", warning);
+	bool by_url = fg_source_is_url(location) && strncasecmp(location, "file:", 5) != 0;
 	free(configured);
 	if (rc)
 		return rc;
+	if (by_url)
+		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
 	fg_runs_filter filter;
 	fg_runs_filter_init(&filter);
 	filter.node = o->node;
@@ -206,7 +213,11 @@ void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double
 		cli_json_number(out, v->share, 4);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"ci95\":[%.4f,%.4f],\"threshold\":", v->lo, v->hi);
+	fputs(",\"ci95\":[", out);
+	cli_json_number(out, v->lo, 4);
+	fputc(',', out);
+	cli_json_number(out, v->hi, 4);
+	fputs("],\"threshold\":", out);
 	cli_json_number(out, threshold, 4);
 	fputs(",\"verdict\":", out);
 	cli_json_string(out, fg_verdict_name(v->kind));
@@ -216,9 +227,14 @@ void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double
 	cli_json_string(out, fg_verdict_basis_name(v->basis));
 	/* What the decision rested on: null when no input was usable. */
 	if (v->total && v->basis != FG_BASIS_INPUT) {
-		fprintf(out, ",\"pooled\":%.4f,\"interval\":[%.4f,%.4f],\"phi\":%.4f,\"noise\":%.4f,"
-		        "\"noise_source\":\"%s\"", v->pooled, v->interval_lo, v->interval_hi, v->phi, v->noise,
-		        v->noise_given ? "option" : "default");
+		const double nums[] = { v->pooled, v->interval_lo, v->interval_hi, v->phi, v->noise };
+		static const char *const before[] = { ",\"pooled\":", ",\"interval\":[", ",", "],\"phi\":",
+		                                      ",\"noise\":" };
+		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+			fputs(before[i], out);
+			cli_json_number(out, nums[i], 4);
+		}
+		fprintf(out, ",\"noise_source\":\"%s\"", v->noise_given ? "option" : "default");
 	} else {
 		fputs(",\"pooled\":null,\"interval\":null,\"phi\":null,\"noise\":null,\"noise_source\":null", out);
 	}

@@ -102,9 +102,11 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo,
 
 /* The runs file: --runs, else $FGBISECT_RUNS, else `git config
  * fgbisect.runs` of repo (may be NULL), loaded and filtered.  FG_EUSAGE
- * when none is given; load and selection errors as they come. */
+ * when none is given; load and selection errors as they come.  A runs file
+ * fetched by URL becomes fo->header_origin: its credentials go to its own
+ * origin only, not to every host it lists. */
 int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
-                         const struct cli_bisect_options *o, const fg_fetch_options *fo, fg_error *err);
+                         const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err);
 
 /* Prints one verdict on one line: "COMMIT DATE: node share, ...; pooled
  * share (95% interval lo-hi%: sampling lo-hi%, phi F, noise N pp),

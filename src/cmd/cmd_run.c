@@ -11,6 +11,7 @@
 
 /* git bisect run aborts on statuses >= 128. */
 #define RUN_CONFIG_ERROR 255
+#define RUN_SKIP 125
 
 static const char usage[] =
 	"usage: fgbisect [run] --frame PAT --threshold PCT [--runs FILE|URL | --profile P | --capture CMD]\n"
@@ -26,7 +27,7 @@ static const char usage[] =
 	"Exit status: 0 fast (below the threshold), 1 slow (at or above it), 125 cannot\n"
 	"decide for this commit (no run for it, fetch failed, unreadable profile, fewer\n"
 	"than --min-samples samples, protocol or event contradicting the runs file, capture\n"
-	"failed or timed out, within --margin of the threshold), 255 configuration error (bad\n"
+	"failed or timed out, within --margin of the threshold, out of memory), 255 configuration error (bad\n"
 	"option, unreadable runs file, mixed protocols or events, not in a git repository).\n"
 	"One line on stderr explains the verdict.\n"
 	"\n"
@@ -100,7 +101,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (rc) {
 		cli_report_error(&err, o.po.json);
-		status = RUN_CONFIG_ERROR;
+		/* Out of memory is this machine at this moment (a larger build, a
+		 * busy host), not the configuration: skip the commit, do not
+		 * abort the bisection. */
+		status = err.code == FG_ENOMEM ? RUN_SKIP : RUN_CONFIG_ERROR;
 		goto out;
 	}
 	cli_verdict_warnings(v, o.frame);

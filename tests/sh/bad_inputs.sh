@@ -143,6 +143,12 @@ put("offset.html", v3(["all", " x"], ["n(0,9999999999999999999)", "f(8,1,9000000
 put("overflow.collapsed", "a;b 18446744073709551616\n")
 put("sum.collapsed", "a;b 18446744073709551615\na;c 1\n")
 put("max.collapsed", "a;b 18446744073709551615\n")
+# Where real tools differ: FlameGraph's scripts accept a tab before the
+# count and blanks after it.
+put("blanks.collapsed", "a;b\t5\na;c 3  \na;d 2\t\r\n")
+put("diffline.html", v3(["all", " x"], ["n(0,5)", "d=3", "u(8,5)"]))
+put("afterfooter.html", v3(["all", " x"], ["n(0,5)", "u(8,5)"]) + "n(8,5)\n")
+put("afterfooter2.html", v2([(0, 0, 5, 3, "all"), (1, 0, 5, 1, "x")]) + "f(1,0,5,1,'y')\n")
 
 # Names that are not UTF-8: lone continuation, overlong NUL, surrogate, latin-1.
 put("latin.collapsed", b"a;caf\xe9 1\na;\x80\xc0\x80;\xed\xa0\x80 2\nb;\xff\xfe\"\\x 3\n")
@@ -348,6 +354,19 @@ each3 "count beyond 64 bits" 3 "line 1: sample count overflows 64 bits" "$TMP/ov
 each3 "counts summing beyond 64 bits" 3 "line 2: sample counts overflow 64 bits" "$TMP/sum.collapsed"
 expect "count of 2^64-1" 0 "" share --json -f b "$TMP/max.collapsed"
 check_eq "count of 2^64-1: total" "$(json_get 'j["profiles"][0]["total"]' <"$TMP/out")" 18446744073709551615
+# Pooled across profiles, the same counts would wrap: refused, not a share of 643%.
+expect "pooled counts beyond 64 bits (diff)" 3 "the pooled sample counts of the base profiles overflow 64 bits" \
+	diff --json "$TMP/max.collapsed" "$TMP/max.collapsed" -- "$TMP/max.collapsed"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "pooled overflow: --json output is not JSON"
+CHECKS=$((CHECKS + 1))
+
+# ---- where real tools differ --------------------------------------------------
+expect "tab before the count, blanks after it" 0 "" collapse "$TMP/blanks.collapsed"
+check_eq "tab and blanks: output" "$(cat "$TMP/out")" $'a;b 5\na;c 3\na;d 2'
+each3 "d= line in a graph that is not differential" 3 \
+	"line 16: a d= line in a graph that is not differential (maxdiff < 0)" "$TMP/diffline.html"
+each3 "frames after the footer (3.x)" 3 "frame data after the page footer" "$TMP/afterfooter.html"
+each3 "frames after the footer (2.x)" 3 "frame data after the page footer" "$TMP/afterfooter2.html"
 
 # Names that are not UTF-8 work; JSON stays valid UTF-8; collapse keeps the bytes.
 for f in latin.collapsed latin.html; do

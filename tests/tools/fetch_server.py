@@ -13,6 +13,7 @@ included), so a test can tell how many requests a fetch made.
   /flaky/N/NAME          500 for the first N requests, then /files/NAME
   /redirect/NAME         302 to /files/NAME (relative Location)
   /same                  302 to /echo-headers on the same host
+  /elsewhere/NAME        302 to http://localhost:PORT/files/NAME
   /cross                 302 to http://localhost:PORT/echo-headers
   /loop                  302 to itself
   /to-file               302 to file:///etc/passwd
@@ -37,6 +38,7 @@ included), so a test can tell how many requests a fetch made.
   /_gate?n=N&total=T     sets GATE and TOTAL, resets the counts
   /_maxgate              the highest number of /gate requests open at once
   /_count?path=P         how many requests P got
+  /_headers?host=H       the request headers of every request to Host H
   /_maxconc              the highest number of /slow requests served at once
 """
 
@@ -58,6 +60,7 @@ SENT = {}
 GATE = {"n": 3, "total": 1 << 30, "done": 0, "now": 0, "max": 0}
 GATE_COND = threading.Condition(LOCK)
 ETAGS = {}
+HEADERS = {}
 ERROR_PAGE = b"<html><body><h1>502 Bad Gateway</h1></body></html>\n"
 
 
@@ -164,11 +167,17 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 COUNTS[self.path] = COUNTS.get(self.path, 0) + 1
                 count = COUNTS[self.path]
+                host = self.headers.get("Host", "").rsplit(":", 1)[0]
+                HEADERS.setdefault(host, []).append(str(self.headers))
 
         if url.path == "/_count":
             with LOCK:
                 n = COUNTS.get(query["path"][0], 0)
             return self.reply(200, b"%d" % n)
+        if url.path == "/_headers":
+            with LOCK:
+                text = "".join(HEADERS.get(query["host"][0], []))
+            return self.reply(200, text.encode())
         if url.path == "/_maxconc":
             return self.reply(200, b"%d" % SLOW["max"])
         if url.path == "/_sent":
@@ -203,6 +212,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_file(parts[2])
         if parts[0] == "redirect" and len(parts) == 2:
             return self.redirect("../files/" + parts[1])
+        if parts[0] == "elsewhere" and len(parts) == 2:
+            return self.redirect("http://localhost:%d/files/%s" % (self.server.server_port, parts[1]))
         if url.path == "/same":
             return self.redirect("/echo-headers")
         if url.path == "/cross":

@@ -483,6 +483,41 @@ static void test_headers(void)
 	free(body);
 	fg_fetch_result_clear(&r);
 
+	/* Credentials scoped to another origin (a runs file on 127.0.0.1 that
+	 * lists a profile on localhost): none sent, unless the host is named. */
+	char runs_url[200];
+	snprintf(runs_url, sizeof(runs_url), "http://127.0.0.1:%d/files/runs.txt", port);
+	char there[200];
+	snprintf(there, sizeof(there), "http://localhost:%d/echo-headers", port);
+	o.header_origin = runs_url;
+	CHECK(fg_fetch(&r, there, &o, &err) == 0);
+	body = r.path ? slurp(r.path, &len) : NULL;
+	CHECK(body && strstr(body, "Host: localhost:") && !strstr(body, "s3cr3t"));
+	free(body);
+	fg_fetch_result_clear(&r);
+	CHECK(fg_fetch(&r, url("/same"), &o, &err) == 0); /* the origin itself: yes */
+	body = r.path ? slurp(r.path, &len) : NULL;
+	CHECK(body && strstr(body, "s3cr3t-token"));
+	free(body);
+	fg_fetch_result_clear(&r);
+	const char *hosts[] = { "LOCALHOST" };
+	o.header_hosts = hosts;
+	o.nheader_hosts = 1;
+	CHECK(fg_fetch(&r, there, &o, &err) == 0);
+	body = r.path ? slurp(r.path, &len) : NULL;
+	CHECK(body && strstr(body, "s3cr3t-token"));
+	free(body);
+	fg_fetch_result_clear(&r);
+	/* ... and after a redirect to a host that is not named: dropped. */
+	o.header_hosts = NULL;
+	o.nheader_hosts = 0;
+	o.header_origin = NULL;
+	CHECK(fg_fetch(&r, url("/cross"), &o, &err) == 0);
+	body = r.path ? slurp(r.path, &len) : NULL;
+	CHECK(body && !strstr(body, "s3cr3t"));
+	free(body);
+	fg_fetch_result_clear(&r);
+
 	const char *bad[] = { "X-Secret s3cr3t-token" };
 	o.headers = bad;
 	o.nheaders = 1;

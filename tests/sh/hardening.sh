@@ -1,0 +1,107 @@
+# Hardening (issue #15), at the command level: credentials scoped to their
+# origin, pathological regular expressions refused before compiling, out of
+# memory in run mode a skip.  Real HTTP over loopback (fetch_server.py),
+# real git repositories.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+source "$FG_SOURCE_DIR/tests/bisect_lib.sh"
+make_world 4 3
+cd "$TMP/repo"
+
+# expect NAME CODE PATTERN CMD...: status and a stderr pattern.
+expect() {
+	local name=$1 code=$2 pat=$3
+	shift 3
+	set +e
+	timeout 120 "$@" >"$TMP/out" 2>"$TMP/why"
+	local rc=$?
+	set -e
+	check_eq "$name" "$rc" "$code"
+	if [[ -n $pat ]]; then
+		CHECKS=$((CHECKS + 1))
+		grep -q -- "$pat" "$TMP/why" || fail "$name: stderr lacks '$pat': $(head -c 400 "$TMP/why")"
+	fi
+}
+run=("$FGBISECT" --frame TransactionalColumnFamily --threshold 4)
+headers_at() {
+	python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())' \
+		"http://127.0.0.1:$PORT/_headers?host=$1"
+}
+
+# ---- credentials go to the runs file's origin only ------------------------------
+# The runs file is served by 127.0.0.1 and lists its profiles on "localhost"
+# (the same server under another name: another origin).
+sed "s#http://127.0.0.1:$PORT/#http://localhost:$PORT/#" "$TMP/runs.txt" >"$TMP/docroot/runs-elsewhere.txt"
+cp "$TMP/runs.txt" "$TMP/docroot/runs-here.txt"
+RUNS_ELSEWHERE="http://127.0.0.1:$PORT/files/runs-elsewhere.txt"
+expect "header, runs file elsewhere: still judged" 1 ": slow" \
+	"${run[@]}" --no-cache --header 'X-Api-Key: T0KEN-ELSEWHERE' --runs "$RUNS_ELSEWHERE"
+CHECKS=$((CHECKS + 1))
+headers_at 127.0.0.1 | grep -q "T0KEN-ELSEWHERE" || fail "the runs file's own host did not get the header"
+CHECKS=$((CHECKS + 1))
+! headers_at localhost | grep -q "T0KEN-ELSEWHERE" || fail "the header went to a host the runs file lists"
+expect "--header-host widens it" 1 ": slow" \
+	"${run[@]}" --no-cache --header 'X-Api-Key: T0KEN-WIDENED' --header-host localhost --runs "$RUNS_ELSEWHERE"
+CHECKS=$((CHECKS + 1))
+headers_at localhost | grep -q "T0KEN-WIDENED" || fail "--header-host localhost: no header at localhost"
+# Profiles on the runs file's own origin get it (relative and absolute locations).
+expect "header, same origin" 1 ": slow" \
+	"${run[@]}" --no-cache --header 'X-Api-Key: T0KEN-HERE' --runs "http://127.0.0.1:$PORT/files/runs-here.txt"
+check_eq "header, same origin: requests with it" \
+	"$(headers_at 127.0.0.1 | grep -c "T0KEN-HERE")" 3
+# A --profile template: its own origin only, not where it redirects.
+expect "header, --profile template" 1 ": slow" \
+	"${run[@]}" --no-cache --header 'X-Api-Key: T0KEN-TEMPLATE' \
+	--profile "http://127.0.0.1:$PORT/elsewhere/{date}-broker-1.collapsed.gz"
+CHECKS=$((CHECKS + 1))
+headers_at 127.0.0.1 | grep -q "T0KEN-TEMPLATE" || fail "the template's host did not get the header"
+CHECKS=$((CHECKS + 1))
+! headers_at localhost | grep -q "T0KEN-TEMPLATE" || fail "the header followed a redirect to another host"
+check_eq "--header-host malformed" "$(status "${run[@]}" --header-host 'a/b' --runs "$RUNS_ELSEWHERE")" 255
+
+# ---- regular expressions that would take minutes to compile -----------------------
+for re in 'x{0,32767}' 'a{256}' '((a{0,40}){0,40}){0,40}' "$(printf '(%.0s' {1..40})a$(printf ')%.0s' {1..40})"; do
+	t0=$SECONDS
+	expect "regex $re: refused" 2 "regular expression" "$FGBISECT" share -E -f "$re" "$FX/tiny-3x.html"
+	CHECKS=$((CHECKS + 1))
+	[[ $((SECONDS - t0)) -lt 5 ]] || fail "regex $re: took $((SECONDS - t0)) s"
+done
+expect "regex: bound above 255" 2 "a repetition count above 255 is refused" \
+	"$FGBISECT" share -E -f 'x{0,32767}' "$FX/tiny-3x.html"
+expect "regex: nested bounds" 2 "too large once its repetitions are expanded" \
+	"$FGBISECT" share -E -f '((a{0,40}){0,40}){0,40}' "$FX/tiny-3x.html"
+expect "regex in run mode: a configuration error" 255 "a repetition count above 255" \
+	"$FGBISECT" run -E -f 'x{0,32767}' --threshold 4 --runs "$TMP/runs.txt"
+for re in 'a{2,3}' '((a{0,20}){0,20}){0,20}' '[{]x{1,255}' 'Transactional(Column)+Family'; do
+	expect "regex $re: accepted" 0 "" "$FGBISECT" share -E -f "$re" "$FX/tiny-3x.html"
+done
+
+# ---- sums that cannot overflow: a run whose two profiles hold 2^64-1 samples each ----
+printf 'a;TransactionalColumnFamily 18446744073709551615\n' >"$TMP/max.collapsed"
+HEAD_ID=$(git rev-parse HEAD)
+printf '2026-11-04 %s n0 grpc cpu %s\n2026-11-04 %s n1 grpc cpu %s\n' \
+	"$HEAD_ID" "$TMP/max.collapsed" "$HEAD_ID" "$TMP/max.collapsed" >"$TMP/max-runs.txt"
+expect "pooled overflow in run mode: skip" 125 "pooled sample counts of this build overflow 64 bits" \
+	"${run[@]}" --json --min-samples 1 --runs "$TMP/max-runs.txt"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" 2>/dev/null ||
+	fail "pooled overflow in run mode: the --json output is not JSON: $(head -c 300 "$TMP/out")"
+CHECKS=$((CHECKS + 1))
+
+# ---- out of memory in run mode is a skip (125), never 255 ---------------------------
+# One 300 MB line, allowed by --max-line, under a 400 MB address-space limit.
+python3 - "$TMP/docroot/huge-line.collapsed.gz" <<'PY'
+import sys, zlib
+z = zlib.compressobj(9, zlib.DEFLATED, 31)
+with open(sys.argv[1], "wb") as f:
+    f.write(b"".join(z.compress(b"a" * (1 << 20)) for _ in range(300)) + z.flush() )
+PY
+if (ulimit -v 400000 && exec "$FGBISECT" --version) >/dev/null 2>&1; then
+	expect "out of memory: skip" 125 "out of memory" \
+		bash -c 'ulimit -v 400000; exec "$@"' - "$FGBISECT" run --frame a --threshold 4 --max-line 1G \
+		--profile "$TMP/docroot/huge-line.collapsed.gz"
+else
+	echo "note: the binary cannot run under ulimit -v (a sanitizer build): out of memory not tested" >&2
+fi
+
+finish

@@ -168,6 +168,51 @@ void cli_fetch_options(fg_fetch_options *fo, const struct cli_profile_options *o
 	}
 }
 
+struct shown {
+	struct shown *next;
+	char text[];
+};
+static struct shown *shown_list;
+
+static void free_shown(void)
+{
+	while (shown_list) {
+		struct shown *next = shown_list->next;
+		free(shown_list);
+		shown_list = next;
+	}
+}
+
+bool cli_has_credentials(const char *source)
+{
+	char *redacted = fg_source_redact(source);
+	bool has = !redacted || strcmp(redacted, source) != 0;
+	free(redacted);
+	return has;
+}
+
+const char *cli_shown(const char *source)
+{
+	char *redacted = fg_source_redact(source);
+	if (redacted && !strcmp(redacted, source)) {
+		free(redacted);
+		return source; /* nothing to hide: argv lives long enough */
+	}
+	size_t len = redacted ? strlen(redacted) : 0;
+	struct shown *s = redacted ? malloc(sizeof(*s) + len + 1) : NULL;
+	if (!s) {
+		free(redacted);
+		return "(source)";
+	}
+	memcpy(s->text, redacted, len + 1);
+	free(redacted);
+	if (!shown_list)
+		atexit(free_shown);
+	s->next = shown_list;
+	shown_list = s;
+	return s->text;
+}
+
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total)
 {
 	(void)ctx;
@@ -214,9 +259,9 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		return rc;
 	if (info->inverted && !o->reversed)
 		cli_warn("%s: the graph is drawn inverted; if it was made with --reverse its stacks are "
-			 "leaf-first: then pass --reversed", source);
+			 "leaf-first: then pass --reversed", cli_shown(source));
 	if (info->missing_final_newline)
-		cli_warn("%s: the last line has no newline: the file may be cut short", source);
+		cli_warn("%s: the last line has no newline: the file may be cut short", cli_shown(source));
 	return 0;
 }
 

@@ -106,6 +106,14 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
 
+/* True when source is a URL with a user:password@ (or user@) part. */
+bool cli_has_credentials(const char *source);
+
+/* A source as it may be shown (printed, put in JSON, an SVG, a warning):
+ * any user:password@ removed from a URL.  The string lives until exit.
+ * Never NULL (on out of memory: "(source)"). */
+const char *cli_shown(const char *source);
+
 /* The progress line fetches draw on a terminal. */
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 

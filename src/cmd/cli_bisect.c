@@ -165,6 +165,47 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	return rc;
 }
 
+bool cli_bisect_secrets_to_env(const struct cli_bisect_options *o)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < o->po.nheaders; i++)
+		len += strlen(o->po.headers[i]) + 1;
+	char *joined = malloc(len), *p = joined;
+	if (!joined)
+		return false;
+	for (size_t i = 0; i < o->po.nheaders; i++)
+		p += sprintf(p, "%s%s", i ? "\n" : "", o->po.headers[i]);
+	*p = '\0';
+	bool ok = !o->po.nheaders ? unsetenv("FGBISECT_HEADERS") == 0 : setenv("FGBISECT_HEADERS", joined, 1) == 0;
+	free(joined);
+	if (ok && o->profile && cli_has_credentials(o->profile))
+		ok = setenv("FGBISECT_PROFILE", o->profile, 1) == 0;
+	if (ok && o->runs && cli_has_credentials(o->runs))
+		ok = setenv("FGBISECT_RUNS", o->runs, 1) == 0;
+	return ok;
+}
+
+int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const char *cmd)
+{
+	/* Kept for the life of the process: o->po.headers point into it. */
+	static char *headers;
+	const char *env = getenv("FGBISECT_HEADERS");
+	if (env && env[0] && !headers) {
+		if (!(headers = strdup(env)))
+			return cli_usage_error(cmd, "out of memory");
+		unsetenv("FGBISECT_HEADERS");
+		for (char *h = strtok(headers, "\n"); h; h = strtok(NULL, "\n")) {
+			if (o->po.nheaders == sizeof(o->po.headers) / sizeof(o->po.headers[0]))
+				return cli_usage_error(cmd, "too many headers in $FGBISECT_HEADERS");
+			o->po.headers[o->po.nheaders++] = h;
+		}
+	}
+	const char *profile = getenv("FGBISECT_PROFILE");
+	if (!o->runs && !o->profile && !o->capture && profile && profile[0])
+		o->profile = profile;
+	return 0;
+}
+
 void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold)
 {
 	fprintf(out, "%.12s %s:", commit[0] ? commit : "?", v->date[0] ? v->date : "-");

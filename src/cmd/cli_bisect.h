@@ -108,6 +108,18 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo,
 int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
                          const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err);
 
+/* `fgbisect bisect` hands the secrets of its options to the `fgbisect run`
+ * that git bisect run starts through the environment, never through argv:
+ * FGBISECT_HEADERS (the --header values, one per line), and a --profile or
+ * --runs URL with credentials as FGBISECT_PROFILE / FGBISECT_RUNS.  False
+ * on out of memory. */
+bool cli_bisect_secrets_to_env(const struct cli_bisect_options *o);
+
+/* In run mode: takes them back (FGBISECT_HEADERS is then removed from the
+ * environment, so that a --capture command does not inherit it).  Returns
+ * 0, or 255's usage message status when they do not fit. */
+int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const char *cmd);
+
 /* Prints one verdict on one line: "COMMIT DATE: node share, ...; pooled
  * share (95% interval lo-hi%: sampling lo-hi%, phi F, noise N pp),
  * threshold T%: VERDICT (reason)"; commit as given. */

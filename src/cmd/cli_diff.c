@@ -28,7 +28,8 @@ int cli_diff_sides(struct cli_diff_input **in, size_t *n, const char *const *bas
 	}
 	for (size_t i = 0; i < nbases + ncandidates; i++) {
 		x[i].side = i < nbases ? FG_DIFF_BASE : FG_DIFF_CANDIDATE;
-		x[i].source = i < nbases ? bases[i] : candidates[i - nbases];
+		x[i].location = i < nbases ? bases[i] : candidates[i - nbases];
+		x[i].source = cli_shown(x[i].location);
 	}
 	*in = x;
 	*n = nbases + ncandidates;
@@ -86,7 +87,7 @@ int cli_diff_read(struct cli_diff_input *in, size_t n, fg_diff *d, fg_names *nam
 		fg_protocol_reset(protocol);
 		rc = fg_diff_begin(d, x->side, err);
 		if (!rc)
-			rc = cli_read_profile(&info, x->source, names, po, &(fg_visitor){ fg_diff_frames, NULL, d }, err);
+			rc = cli_read_profile(&info, x->location, names, po, &(fg_visitor){ fg_diff_frames, NULL, d }, err);
 		/* The protocol depends only on which names occur: classify the
 		 * profile's distinct names rather than every frame again. */
 		for (size_t k = 0; !rc && k < fg_diff_last_names(d); k++)

@@ -13,7 +13,8 @@
 #include "protocol.h"
 
 struct cli_diff_input {
-	const char *source;
+	const char *location; /* what is read: a path or URL as given */
+	const char *source;   /* what is shown: the location without credentials (cli_shown) */
 	fg_diff_side side;
 	fg_protocol_kind protocol;
 	const char *event;   /* NULL when the profile does not say */

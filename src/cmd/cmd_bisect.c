@@ -69,6 +69,14 @@ static const char *absolute(struct forward *f, const char *arg)
 /* Appends `--name[=arg]` for an option of the table. */
 static bool forward_option(struct forward *f, int opt, const char *arg)
 {
+	/* Secrets never go into the argv of git bisect run, its shell and
+	 * fgbisect run (anyone can read /proc/PID/cmdline, and git echoes the
+	 * command): they travel in the environment, which only the user sees
+	 * (cli_bisect_secrets_to_env, cli_bisect_secrets_from_env). */
+	if (opt == CLI_OPT_HEADER)
+		return true;
+	if ((opt == CLI_OPT_RUNS || opt == CLI_OPT_PROFILE) && cli_has_credentials(arg))
+		return true;
 	for (const struct option *lo = longopts; lo->name; lo++) {
 		if (lo->val != opt)
 			continue;
@@ -395,6 +403,11 @@ int cmd_bisect(int argc, char **argv)
 	}
 	started = true;
 	fw.argv[fw.argc] = NULL;
+	if (!cli_bisect_secrets_to_env(&o)) {
+		fprintf(stderr, "fgbisect bisect: out of memory\n");
+		status = 4;
+		goto out;
+	}
 	git(NULL, (const char *const *)fw.argv);
 	if (git(&log, (const char *[]){ "bisect", "log", NULL }) != 0) {
 		fprintf(stderr, "fgbisect bisect: git bisect log failed\n");

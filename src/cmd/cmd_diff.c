@@ -442,7 +442,8 @@ int cmd_diff(int argc, char **argv)
 		else if (!(in = calloc(nbases, sizeof(*in))))
 			status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, po.json);
 		for (size_t i = 0; in && i < nbases; i++)
-			in[n++] = (struct cli_diff_input){ .source = bases[i], .side = FG_DIFF_BASE };
+			in[n++] = (struct cli_diff_input){ .location = bases[i], .source = cli_shown(bases[i]),
+							   .side = FG_DIFF_BASE };
 	} else if (!status) {
 		status = cli_diff_sides(&in, &n, bases, nbases, (const char *const *)argv + optind, ncandidates, separated,
 					"diff");

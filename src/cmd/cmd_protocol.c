@@ -90,7 +90,7 @@ int cmd_protocol(int argc, char **argv)
 		const struct result *r = &results[i];
 		if (po.json) {
 			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
-			cli_json_string(stdout, r->source);
+			cli_json_string(stdout, cli_shown(r->source));
 			printf(",\"protocol\":\"%s\",\"event\":", fg_protocol_name(r->kind));
 			if (r->event)
 				cli_json_string(stdout, r->event);
@@ -104,7 +104,7 @@ int cmd_protocol(int argc, char **argv)
 			}
 			fputs("]}", stdout);
 		} else {
-			printf("%s  %s  event %s\n", r->source, fg_protocol_name(r->kind),
+			printf("%s  %s  event %s\n", cli_shown(r->source), fg_protocol_name(r->kind),
 			       r->event ? r->event : "unknown");
 			for (size_t e = 0; e < r->nevidence; e++)
 				printf("  %s\n", r->evidence[e]);

@@ -57,6 +57,8 @@ int cmd_run(int argc, char **argv)
 		                         "('fgbisect --help' lists the commands)", argv[optind],
 		                         argv[optind][0] ? "" : " (an empty argument)");
 	if (!status)
+		status = cli_bisect_secrets_from_env(&o, "run");
+	if (!status)
 		status = cli_bisect_check(&o, "run", argc, argv);
 	if (status)
 		return RUN_CONFIG_ERROR;

@@ -204,13 +204,13 @@ int cmd_share(int argc, char **argv)
 		uint64_t total = r->info.total;
 		if (po.json) {
 			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
-			cli_json_string(stdout, r->source);
+			cli_json_string(stdout, cli_shown(r->source));
 			fputs(",\"format\":", stdout);
 			cli_json_string(stdout, fg_format_name(r->info.format));
 			printf(",\"gzip\":%s,\"total\":%llu,\"matches\":[", r->info.gzip ? "true" : "false",
 			       (unsigned long long)total);
 		} else {
-			printf("%s  %s%s  %llu samples\n", r->source, fg_format_name(r->info.format),
+			printf("%s  %s%s  %llu samples\n", cli_shown(r->source), fg_format_name(r->info.format),
 			       r->info.gzip ? "+gzip" : "", (unsigned long long)total);
 		}
 		for (size_t p = 0; p < npatterns; p++) {

@@ -102,12 +102,12 @@ int cmd_subsystems(int argc, char **argv)
 	uint64_t total = fg_subsystems_total(subs);
 	if (po.json) {
 		fputs("{\"source\":", stdout);
-		cli_json_string(stdout, source);
+		cli_json_string(stdout, cli_shown(source));
 		printf(",\"total\":%llu,\"rules\":", (unsigned long long)total);
 		cli_json_string(stdout, rules_path);
 		fputs(",\"subsystems\":[", stdout);
 	} else {
-		printf("%s  %s%s  %llu samples  rules %s\n", source, fg_format_name(info.format),
+		printf("%s  %s%s  %llu samples  rules %s\n", cli_shown(source), fg_format_name(info.format),
 		       info.gzip ? "+gzip" : "", (unsigned long long)total, rules_path);
 		printf("%-20s %10s %9s\n", "subsystem", "samples", "share");
 	}

@@ -78,11 +78,11 @@ int cmd_top(int argc, char **argv)
 	uint64_t total = info.total;
 	if (po.json) {
 		fputs("{\"source\":", stdout);
-		cli_json_string(stdout, source);
+		cli_json_string(stdout, cli_shown(source));
 		printf(",\"total\":%llu,\"order\":\"%s\",\"frames\":[", (unsigned long long)total,
 		       self ? "self" : "inclusive");
 	} else {
-		printf("%s  %s%s  %llu samples\n", source, fg_format_name(info.format), info.gzip ? "+gzip" : "",
+		printf("%s  %s%s  %llu samples\n", cli_shown(source), fg_format_name(info.format), info.gzip ? "+gzip" : "",
 		       (unsigned long long)total);
 		printf("%8s %10s %8s %10s  %s\n", "incl%", "samples", "self%", "samples", "frame");
 	}

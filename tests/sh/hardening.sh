@@ -60,6 +60,71 @@ CHECKS=$((CHECKS + 1))
 ! headers_at localhost | grep -q "T0KEN-TEMPLATE" || fail "the header followed a redirect to another host"
 check_eq "--header-host malformed" "$(status "${run[@]}" --header-host 'a/b' --runs "$RUNS_ELSEWHERE")" 255
 
+# ---- a planted secret appears nowhere ---------------------------------------------
+# In every output (stdout, stderr, --json, the SVG), every file written (the
+# cache, the repository) and the command lines of every process while the
+# bisection runs (git bisect run, its shell, fgbisect run).
+SECRET_H=S3CR3T-HDR-4711 SECRET_P=PASSW0RD-4711
+python3 - "$TMP/cmdlines" <<'PY' &
+import os, sys, time
+# Every process's command line, sampled every few milliseconds until killed.
+with open(sys.argv[1], "w") as out:
+    while True:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open("/proc/%s/cmdline" % pid, "rb") as f:
+                        line = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+                except OSError:
+                    continue
+                if line:
+                    out.write(line + "\n")
+        out.flush()
+        time.sleep(0.005)
+PY
+WATCH=$!
+U="http://someone:$SECRET_P@127.0.0.1:$PORT/files"
+set +e
+"$FGBISECT" bisect --good "${COMMITS[0]}" --bad "${COMMITS[3]}" --frame TransactionalColumnFamily --threshold 4 \
+	--header "X-Api-Key: $SECRET_H" --profile "$U/{date}-broker-1.collapsed.gz" >"$TMP/s.bisect.out" 2>"$TMP/s.bisect.err"
+check_eq "secret: bisect found the commit" "$?:$(grep -c "first slow commit: $K_ID" "$TMP/s.bisect.out")" "0:1"
+"$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad "${COMMITS[3]}" --frame TransactionalColumnFamily \
+	--threshold 4 --header "X-Api-Key: $SECRET_H" --runs "http://someone:$SECRET_P@127.0.0.1:$PORT/files/runs-here.txt" \
+	>"$TMP/s.bisect2.out" 2>"$TMP/s.bisect2.err"
+check_eq "secret: bisect with a runs URL" "$?" 0
+P1="$U/2026-11-01-broker-0.collapsed.gz" P2="$U/2026-11-04-broker-0.collapsed.gz" P3="$U/2026-11-04-broker-1.collapsed.gz"
+for c in "share -f Transactional" "share --json -f Transactional" "top -n 3" "top --json -n 3" "protocol" \
+	"protocol --json" "subsystems" "subsystems --json" "collapse"; do
+	"$FGBISECT" $c --header "X-Api-Key: $SECRET_H" "$P1" >"$TMP/s.$RANDOM.out" 2>&1
+done
+"$FGBISECT" diff --header "X-Api-Key: $SECRET_H" --svg "$TMP/s.diff.svg" "$P1" "$P2" >"$TMP/s.diff.out" 2>&1
+"$FGBISECT" diff --json --header "X-Api-Key: $SECRET_H" "$P1" -- "$P2" "$P3" >"$TMP/s.diffj.out" 2>&1
+"$FGBISECT" diff --peers --header "X-Api-Key: $SECRET_H" "$P1" "$P2" "$P3" >"$TMP/s.peers.out" 2>&1
+"$FGBISECT" diff --peers --json --header "X-Api-Key: $SECRET_H" "$P1" "$P2" "$P3" >"$TMP/s.peersj.out" 2>&1
+"$FGBISECT" share -f x --header "X-Api-Key: $SECRET_H" "http://someone:$SECRET_P@127.0.0.1:$PORT/status/404" \
+	>"$TMP/s.err.out" 2>&1
+set -e
+kill "$WATCH" 2>/dev/null || fail "secret: the command-line watcher died early"
+wait "$WATCH" 2>/dev/null || true
+CHECKS=$((CHECKS + 1))
+[[ $(wc -l <"$TMP/cmdlines") -gt 100 ]] || fail "secret: the command-line watcher saw too little"
+CHECKS=$((CHECKS + 1))
+grep -q "git bisect run\|bisect run" "$TMP/cmdlines" || fail "secret: the watcher never saw git bisect run"
+# The commands the test itself typed hold the secrets, of course: only
+# what fgbisect started is checked.
+grep -v -E "^$FGBISECT (bisect|share|top|protocol|subsystems|collapse|diff) " "$TMP/cmdlines" >"$TMP/s.children" || true
+for f in "$TMP"/s.* $(find "$TMP/cache" "$TMP/repo" -type f 2>/dev/null); do
+	CHECKS=$((CHECKS + 1))
+	if zcat -f "$f" 2>/dev/null | grep -q -e "$SECRET_H" -e "$SECRET_P" || grep -q -e "$SECRET_H" -e "$SECRET_P" "$f"; then
+		fail "secret: found in $f: $(zcat -f "$f" | grep -o -m1 ".\{0,60\}\($SECRET_H\|$SECRET_P\).\{0,20\}")"
+	fi
+done
+# ... while the server got them where they belong.
+CHECKS=$((CHECKS + 1))
+headers_at 127.0.0.1 | grep -q "$SECRET_H" || fail "secret: the header never reached the server"
+CHECKS=$((CHECKS + 1))
+grep -q "someone@127.0.0.1\|127.0.0.1:$PORT/files/2026" "$TMP/s.diff.out" || fail "secret: diff does not name its sources"
+
 # ---- regular expressions that would take minutes to compile -----------------------
 for re in 'x{0,32767}' 'a{256}' '((a{0,40}){0,40}){0,40}' "$(printf '(%.0s' {1..40})a$(printf ')%.0s' {1..40})"; do
 	t0=$SECONDS

@@ -12,11 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
+
 extern char **environ;
 
 struct fg_capture {
 	char *dir;
 	char *path;
+	/* Removed, and the command's group killed, if we are interrupted. */
+	fg_cleanup_item dir_item, path_item, group_item;
 };
 
 void fg_capture_options_init(fg_capture_options *opts)
@@ -36,6 +40,9 @@ void fg_capture_free(fg_capture *c)
 {
 	if (!c)
 		return;
+	fg_cleanup_remove(&c->group_item);
+	fg_cleanup_remove(&c->path_item);
+	fg_cleanup_remove(&c->dir_item);
 	if (c->path)
 		unlink(c->path);
 	/* The command may have left other files beside its profile: the
@@ -111,9 +118,10 @@ static int wait_child(pid_t pid, double timeout_s, int *status, bool *timed_out)
 			nanosleep(&tick, NULL);
 		}
 	}
-	/* Grandchildren the shell left behind (a background profiler) go too. */
-	if (*timed_out)
-		kill(-pid, SIGKILL);
+	/* Whatever the shell left behind in its group (a background profiler,
+	 * a server it started) goes too, timed out or not: nothing of a
+	 * capture outlives it. */
+	kill(-pid, SIGKILL);
 	return 0;
 }
 
@@ -146,12 +154,13 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 		c->dir = NULL;
 		goto out;
 	}
+	fg_cleanup_add_path(&c->dir_item, c->dir, true);
 	if (asprintf(&c->path, "%s/profile-XXXXXX", c->dir) < 0) {
 		c->path = NULL;
 		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
 		goto out;
 	}
-	int fd = mkstemp(c->path);
+	int fd = fg_cleanup_mkstemp(&c->path_item, c->path);
 	if (fd < 0) {
 		rc = fg_error_set(err, FG_EFETCH, command, "cannot make the output file: %s", strerror(errno));
 		free(c->path);
@@ -191,6 +200,7 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 	}
 	/* Set it from both sides: the timeout may fire before the child runs. */
 	setpgid(pid, pid);
+	fg_cleanup_add_group(&c->group_item, pid);
 	int status = 0;
 	bool timed_out;
 	if (wait_child(pid, opts->timeout_s, &status, &timed_out) < 0) {
@@ -198,6 +208,7 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 		                  strerror(errno));
 		goto out;
 	}
+	fg_cleanup_remove(&c->group_item);
 	struct stat st;
 	if (timed_out)
 		rc = fg_error_set(err, FG_EFETCH, command, "capture timed out after %g s (process group killed)",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cleanup.h"
 #include "sha256.h"
 
 /* Level 1: entries are compressed inside the transfer loop that also drives
@@ -39,6 +40,7 @@ struct fg_cache_entry {
 	bool failed_commit; /* the file is whole but could not be put in place */
 	bool whole;         /* every byte is written, flushed and closed */
 	bool handed_over;   /* committed or detached: not ours to delete */
+	fg_cleanup_item cleanup; /* the temporary file, removed if we are interrupted */
 	z_stream zs;
 	unsigned char out[IO_BUFFER];
 };
@@ -282,7 +284,7 @@ int fg_cache_entry_new(fg_cache_entry **out, fg_cache *cache, const char *key, f
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	}
 	/* mkstemp creates the file 0600. */
-	e->fd = mkstemp(e->tmp_path);
+	e->fd = fg_cleanup_mkstemp(&e->cleanup, e->tmp_path);
 	if (e->fd < 0) {
 		int rc = fg_error_set(err, FG_EFETCH, cache->dir, "cannot write to cache directory %s: %s", cache->dir,
 		                      strerror(errno));
@@ -416,6 +418,7 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 	}
 	*out = strdup(e->final_path);
 	e->handed_over = true;
+	fg_cleanup_remove(&e->cleanup);
 	if (!*out)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	return 0;
@@ -430,6 +433,7 @@ int fg_cache_entry_detach(char **out, fg_cache_entry *e, fg_error *err)
 	if (!*out)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	e->handed_over = true;
+	fg_cleanup_remove(&e->cleanup); /* the caller registers its copy */
 	return 0;
 }
 
@@ -441,6 +445,7 @@ void fg_cache_entry_free(fg_cache_entry *e)
 		close(e->fd);
 	if (!e->handed_over && e->tmp_path)
 		unlink(e->tmp_path);
+	fg_cleanup_remove(&e->cleanup);
 	if (e->zinit)
 		deflateEnd(&e->zs);
 	free(e->tmp_path);

@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 
 #include "cache.h"
+#include "cleanup.h"
 
 /* Below this rate for stall_timeout_s an attempt counts as stalled. */
 #define STALL_BYTES_PER_S 1024L
@@ -272,6 +273,7 @@ struct xfer {
 	fg_cache_entry *entry;   /* the sink when caching ... */
 	int fd;                  /* ... else a temporary file */
 	char *tmp_path;
+	fg_cleanup_item cleanup; /* tmp_path, removed if we are interrupted */
 	uint64_t received;       /* body bytes of this attempt */
 	uint64_t discarded;      /* bytes of an error or redirect body of this hop */
 	bool body_capped;        /* ... that reached DISCARDED_BODY_MAX: the transfer was stopped */
@@ -296,6 +298,7 @@ static void drop_sink(struct xfer *x)
 	if (x->fd >= 0)
 		close(x->fd);
 	x->fd = -1;
+	fg_cleanup_remove(&x->cleanup);
 	if (x->tmp_path)
 		unlink(x->tmp_path);
 	free(x->tmp_path);
@@ -327,7 +330,7 @@ static void set_warning(fg_fetch_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int temp_file(char **path, int *fd, fg_error *err)
+static int temp_file(char **path, int *fd, fg_cleanup_item *item, fg_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	if (!dir || dir[0] != '/')
@@ -336,7 +339,7 @@ static int temp_file(char **path, int *fd, fg_error *err)
 	if (!(*path = malloc(len)))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	snprintf(*path, len, "%s/fgbisect-XXXXXX", dir);
-	if ((*fd = mkstemp(*path)) < 0) {
+	if ((*fd = fg_cleanup_mkstemp(item, *path)) < 0) {
 		int rc = fg_error_set(err, FG_EFETCH, NULL, "cannot create a temporary file in %s: %s", dir,
 		                      strerror(errno));
 		free(*path);
@@ -582,7 +585,7 @@ static void xfer_uncached(struct xfer *x, uint64_t now)
 	fg_error serr;
 	x->cache_full = false;
 	drop_sink(x);
-	if (temp_file(&x->tmp_path, &x->fd, &serr) < 0) {
+	if (temp_file(&x->tmp_path, &x->fd, &x->cleanup, &serr) < 0) {
 		xfer_fail(x, serr.code, "%s", serr.message);
 		return;
 	}
@@ -624,10 +627,13 @@ static void xfer_succeed(struct xfer *x)
 			return;
 		}
 		x->fd = -1;
+		fg_cleanup_remove(&x->cleanup);
 		res->path = x->tmp_path;
 		res->temporary = true;
 		x->tmp_path = NULL;
 	}
+	if (res->temporary && (res->cleanup = malloc(sizeof(*res->cleanup))))
+		fg_cleanup_add_path(res->cleanup, res->path, false);
 	drop_sink(x);
 	x->state = XFER_DONE;
 	if (x->opts->progress)
@@ -714,7 +720,7 @@ static void xfer_prepare(struct xfer *x, fg_cache *cache, const char *cache_warn
 		}
 	}
 	fg_error serr;
-	if (!x->entry && temp_file(&x->tmp_path, &x->fd, &serr) < 0) {
+	if (!x->entry && temp_file(&x->tmp_path, &x->fd, &x->cleanup, &serr) < 0) {
 		xfer_fail(x, serr.code, "%s", serr.message);
 		return;
 	}
@@ -894,6 +900,10 @@ void fg_fetch_result_clear(fg_fetch_result *r)
 {
 	if (!r)
 		return;
+	if (r->cleanup) {
+		fg_cleanup_remove(r->cleanup);
+		free(r->cleanup);
+	}
 	if (r->temporary && r->path)
 		unlink(r->path);
 	free(r->path);

@@ -72,6 +72,7 @@ typedef struct fg_fetch_result {
 	char warning[256];   /* empty, or one line the caller should show (the cache was
 	                      * unusable and the download went to a temporary file ...) */
 	fg_error err;        /* FG_OK, or why this source failed */
+	struct fg_cleanup_item *cleanup; /* internal: a temporary path removed if interrupted */
 } fg_fetch_result;
 
 /* Fetches one source.  Returns 0, or the negative code also in out->err and

@@ -4,7 +4,11 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "fetch.h"
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,4 +325,51 @@ void cli_json_number(FILE *out, double v, int decimals)
 		fputs("null", out);
 	else
 		fprintf(out, "%.*f", decimals, v);
+}
+
+static volatile sig_atomic_t pending_signal;
+static volatile pid_t forward_pgid;
+
+static void on_terminate(int sig)
+{
+	if (forward_pgid > 0) {
+		pending_signal = sig;
+		kill(-forward_pgid, SIGTERM);
+		return;
+	}
+	fg_cleanup_run();
+	_exit(128 + sig);
+}
+
+void cli_signals_install(void)
+{
+	struct sigaction sa = { .sa_handler = on_terminate };
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_signals_forward(pid_t pgid)
+{
+	forward_pgid = pgid;
+}
+
+int cli_signal_pending(void)
+{
+	return pending_signal;
+}
+
+void cli_wait_group(pid_t pgid)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	for (int i = 0; i < 250 && kill(-pgid, 0) == 0; i++) {
+		while (waitpid(-pgid, NULL, WNOHANG) > 0)
+			;
+		nanosleep(&tick, NULL);
+	}
+	kill(-pgid, SIGKILL);
 }

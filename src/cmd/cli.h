@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "profile.h"
@@ -105,6 +106,21 @@ bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg,
  * without a final newline (it may be cut short). */
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
+
+/* SIGINT, SIGTERM and SIGHUP: the registered temporary files are removed
+ * and capture process groups killed (src/cleanup.h), then the process
+ * exits 128 + the signal (130, 143), never dying by the signal itself. */
+void cli_signals_install(void);
+
+/* While pgid > 0, such a signal is instead forwarded to process group pgid
+ * (SIGTERM) and remembered for cli_signal_pending: the caller then stops
+ * what it started and exits.  0 ends the forwarding. */
+void cli_signals_forward(pid_t pgid);
+int cli_signal_pending(void);
+
+/* Waits (at most a few seconds, then SIGKILL) until process group pgid is
+ * empty. */
+void cli_wait_group(pid_t pgid);
 
 /* True when source is a URL with a user:password@ (or user@) part. */
 bool cli_has_credentials(const char *source);

@@ -112,6 +112,11 @@ static const char *work_tree;
  * our next line would be glued to it); else its stdout goes into *output
  * (malloc'ed, NUL-terminated).  Returns git's exit status, or -1 when it
  * could not run. */
+/* Set for git bisect run: it gets its own process group, and a SIGINT or
+ * SIGTERM to us is forwarded to that group (cli_signals_forward) so that
+ * the bisection stops with us instead of going on re-parented. */
+static bool git_own_group;
+
 static int git(char **output, const char *const *args)
 {
 	size_t n = 0;
@@ -134,7 +139,12 @@ static int git(char **output, const char *const *args)
 	sigemptyset(&def);
 	sigaddset(&def, SIGPIPE);
 	posix_spawnattr_setsigdefault(&attr, &def);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	sigset_t none, blocked;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+	                                        (git_own_group ? POSIX_SPAWN_SETPGROUP : 0));
 	int status = -1;
 	char *buf = NULL;
 	if (pipe(fds) < 0)
@@ -146,7 +156,18 @@ static int git(char **output, const char *const *args)
 	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	fflush(NULL);
 	pid_t pid;
-	if (posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ) != 0)
+	/* No signal between the spawn and the forwarding it needs. */
+	sigset_t term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGINT);
+	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGHUP);
+	sigprocmask(SIG_BLOCK, &term, &blocked);
+	int spawned = posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ);
+	if (spawned == 0 && git_own_group)
+		cli_signals_forward(pid);
+	sigprocmask(SIG_SETMASK, &blocked, NULL);
+	if (spawned != 0)
 		goto out;
 	close(fds[1]);
 	fds[1] = -1;
@@ -178,6 +199,11 @@ static int git(char **output, const char *const *args)
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (git_own_group) {
+		cli_signals_forward(0);
+		if (cli_signal_pending())
+			cli_wait_group(pid); /* the fgbisect run it started cleans up */
+	}
 	if (output && !failed) {
 		buf[len] = '\0';
 		*output = buf;
@@ -408,7 +434,18 @@ int cmd_bisect(int argc, char **argv)
 		status = 4;
 		goto out;
 	}
+	git_own_group = true;
 	git(NULL, (const char *const *)fw.argv);
+	git_own_group = false;
+	if (cli_signal_pending()) {
+		int sig = cli_signal_pending();
+		git(NULL, (const char *[]){ "bisect", "reset", NULL });
+		started = false;
+		fprintf(stderr, "fgbisect bisect: interrupted by %s: stopped git bisect run and reset the bisection "
+		        "(git bisect reset)\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+		status = 128 + sig;
+		goto out;
+	}
 	if (git(&log, (const char *[]){ "bisect", "log", NULL }) != 0) {
 		fprintf(stderr, "fgbisect bisect: git bisect log failed\n");
 		status = 4;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "cli.h"
 #include "commands.h"
 #include "runscan.h"
@@ -42,7 +43,8 @@ static int write_atomically(const char *path, const char *text, fg_error *err)
 		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
 	memcpy(tmp, path, len);
 	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-	int fd = mkstemp(tmp);
+	fg_cleanup_item item;
+	int fd = fg_cleanup_mkstemp(&item, tmp);
 	if (fd < 0) {
 		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
 		free(tmp);
@@ -64,9 +66,11 @@ static int write_atomically(const char *path, const char *text, fg_error *err)
 	if (!ok || rename(tmp, path) != 0) {
 		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
 		unlink(tmp);
+		fg_cleanup_remove(&item);
 		free(tmp);
 		return rc;
 	}
+	fg_cleanup_remove(&item);
 	free(tmp);
 	return 0;
 }

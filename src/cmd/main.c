@@ -35,6 +35,9 @@ int main(int argc, char **argv)
 {
 	/* A closed pipe (| head) must end us with an error status, never a signal. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Ctrl-C and SIGTERM clean up (temporary files, capture groups, a
+	 * bisection we started) and exit 130 / 143. */
+	cli_signals_install();
 
 	/* A bare call is run mode without options: `git bisect run fgbisect`
 	 * must abort (255), not mark every commit slow (2). */

@@ -14,6 +14,8 @@ included), so a test can tell how many requests a fetch made.
   /redirect/NAME         302 to /files/NAME (relative Location)
   /same                  302 to /echo-headers on the same host
   /elsewhere/NAME        302 to http://localhost:PORT/files/NAME
+  /hold/NAME             /files/NAME, held (up to a minute) while the file
+                         DOCROOT/hold-NAME exists
   /cross                 302 to http://localhost:PORT/echo-headers
   /loop                  302 to itself
   /to-file               302 to file:///etc/passwd
@@ -212,6 +214,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.serve_file(parts[2])
         if parts[0] == "redirect" and len(parts) == 2:
             return self.redirect("../files/" + parts[1])
+        if parts[0] == "hold" and len(parts) == 2:
+            # Held for a minute while DOCROOT/hold-NAME exists.
+            for _ in range(600):
+                if not os.path.exists(os.path.join(DOCROOT, "hold-" + parts[1])):
+                    break
+                time.sleep(0.1)
+            return self.serve_file(parts[1])
         if parts[0] == "elsewhere" and len(parts) == 2:
             return self.redirect("http://localhost:%d/files/%s" % (self.server.server_port, parts[1]))
         if url.path == "/same":

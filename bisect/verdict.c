@@ -203,8 +203,8 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	if (want && (!strcmp(want, "itimer") || !strcmp(want, "ctimer")))
 		want = "cpu";
 	if (want && measured && strcmp(want, measured)) {
-		snprintf(message, sizeof(message), "the profile measures %s (its title says \"%.64s\"), not %s",
-		         measured, info.title, want);
+		snprintf(message, sizeof(message), "the profile measures %s (its title says \"%.*s\"), not %s",
+		         measured, (int)fg_utf8_fit(info.title, 64), info.title, want);
 		skip(v, p->source, message);
 		return 1;
 	}

@@ -13,15 +13,44 @@ void fg_error_clear(fg_error *err)
 	err->message[0] = '\0';
 }
 
+size_t fg_utf8_fit(const char *s, size_t max)
+{
+	size_t len = strnlen(s, max + 1);
+	if (len <= max)
+		return len;
+	/* s[max] is the first byte cut off: back off while it continues a
+	 * sequence, then drop the lead byte whose sequence it belonged to. */
+	size_t n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* Cuts a truncated buffer back to a whole UTF-8 character. */
+static void fit(char *buf, size_t size, int wanted)
+{
+	if (wanted >= 0 && (size_t)wanted >= size && size >= 2) {
+		size_t n = size - 2; /* the last byte kept */
+		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--;
+		/* buf[n] is a lead byte (or ASCII) whose sequence may be cut. */
+		unsigned char lead = (unsigned char)buf[n];
+		size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+		if (n + need > size - 1)
+			buf[n] = '\0';
+	}
+}
+
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 {
 	if (!err)
 		return code;
 	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
+	fit(err->source, sizeof(err->source),
+	    snprintf(err->source, sizeof(err->source), "%s", source ? source : ""));
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	fit(err->message, sizeof(err->message), vsnprintf(err->message, sizeof(err->message), fmt, ap));
 	va_end(ap);
 	/* One line, always: a message built from file data must not break it. */
 	for (char *p = err->message; *p; p++)

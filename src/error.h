@@ -43,4 +43,8 @@ int fg_error_exit_status(const fg_error *err);
 /* A short name of the code ("usage", "invalid", "fetch", ...), for JSON. */
 const char *fg_error_code_name(int code);
 
+/* The length of the longest prefix of s of at most max bytes that does not
+ * end inside a UTF-8 sequence (what a truncation may keep). */
+size_t fg_utf8_fit(const char *s, size_t max);
+
 #endif

@@ -13,15 +13,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+void cli_put_text(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\x%02x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(out, "\\x%02x", p[1]); /* a C1 control, U+0080-U+009F */
+			p++;
+		} else {
+			putc(*p, out);
+		}
+	}
+}
+
 int cli_report_error(const fg_error *err, bool json)
 {
 	/* A reader that went away (| head) wanted no more: nothing to say. */
 	if (err->code == FG_EOUTPUT && strstr(err->message, strerror(EPIPE)))
 		return fg_error_exit_status(err);
-	if (err->source[0])
-		fprintf(stderr, "fgbisect: %s: %s\n", err->source, err->message);
-	else
-		fprintf(stderr, "fgbisect: %s\n", err->message);
+	fputs("fgbisect: ", stderr);
+	if (err->source[0]) {
+		cli_put_text(stderr, err->source);
+		fputs(": ", stderr);
+	}
+	cli_put_text(stderr, err->message);
+	fputc('\n', stderr);
 	if (json) {
 		fputs("{\"error\":{\"code\":", stdout);
 		cli_json_string(stdout, fg_error_code_name(err->code));
@@ -48,11 +65,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("fgbisect: warning: ", stderr);
+	char *text = NULL;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	fputs("fgbisect: warning: ", stderr);
+	cli_put_text(stderr, n >= 0 ? text : "(out of memory)");
 	fputc('\n', stderr);
+	if (n >= 0)
+		free(text);
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)

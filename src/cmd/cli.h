@@ -21,6 +21,12 @@ struct cli_command {
 	const char *summary; /* one line for `fgbisect --help` */
 };
 
+/* Writes text from inputs (frame names, runs-file fields, titles, messages
+ * that quote them) for a terminal: control characters (C0, DEL, C1) become
+ * \xNN, so that a name cannot move the cursor, clear the screen or retitle
+ * the window; everything else, UTF-8 included, as it is. */
+void cli_put_text(FILE *out, const char *s);
+
 /* Prints "fgbisect: SOURCE: MESSAGE" on stderr and, when json is set, the
  * design's {"error":{"code","message","source"}} object on stdout.  Returns
  * the exit status the design gives for the error. */

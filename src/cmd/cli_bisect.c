@@ -206,8 +206,17 @@ int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const char *cmd)
 	return 0;
 }
 
-void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold)
+void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, double threshold)
 {
+	/* Labels and reasons come from runs files and profiles: the line is
+	 * made first, then written with its control characters escaped. */
+	char *line = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&line, &size);
+	if (!out) {
+		fputs("(out of memory)\n", final);
+		return;
+	}
 	fprintf(out, "%.12s %s:", commit[0] ? commit : "?", v->date[0] ? v->date : "-");
 	size_t read = 0;
 	for (size_t i = 0; i < v->nprofiles; i++) {
@@ -224,7 +233,11 @@ void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double
 	} else {
 		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
 	}
-	fprintf(out, " (%s)\n", v->reason);
+	fprintf(out, " (%s)", v->reason);
+	fclose(out);
+	cli_put_text(final, line);
+	fputc('\n', final);
+	free(line);
 }
 
 void cli_verdict_warnings(const fg_verdict *v, const char *pattern)

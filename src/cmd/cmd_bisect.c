@@ -274,7 +274,7 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, fg_verdict
 		if (!ids || !reasons)
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		snprintf(skipped->ids[skipped->n], 41, "%s", c->id);
-		snprintf(skipped->reasons[skipped->n++], 256, "%.255s", (*v)->reason);
+		snprintf(skipped->reasons[skipped->n++], 256, "%.*s", (int)fg_utf8_fit((*v)->reason, 255), (*v)->reason);
 		fprintf(stderr, "fgbisect bisect: the %s end %.12s cannot be judged; trying %s\n",
 		        good_end ? "good" : "bad", c->id, good_end ? "its child on the first-parent line"
 		                                           : "its first parent");

@@ -160,9 +160,9 @@ static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, 
 		return;
 	printf("%8s   %8s %9s %7s  %s\n", "base%", "cand%", "delta", "noise", "frame");
 	for (size_t i = 0; i < n; i++) {
-		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f  %s%s\n", e[i].base, e[i].candidate, e[i].delta,
-		       e[i].noise, fg_names_get(names, e[i].name),
-		       e[i].status == FG_DIFF_NEW ? "  [new]" : e[i].status == FG_DIFF_GONE ? "  [gone]" : "");
+		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f  ", e[i].base, e[i].candidate, e[i].delta, e[i].noise);
+		cli_put_text(stdout, fg_names_get(names, e[i].name));
+		puts(e[i].status == FG_DIFF_NEW ? "  [new]" : e[i].status == FG_DIFF_GONE ? "  [gone]" : "");
 		if (!files)
 			continue;
 		cli_history_next_frame(files, &first, &end);
@@ -307,8 +307,11 @@ static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in,
 	const fg_diff_peer *o = &p->peers[p->outlier];
 	printf("\noutlier: %s\n%8s %8s %9s  %s\n", in[o->profile].source, "share%", "others%", "delta", "frame");
 	for (size_t k = 0; k < o->nframes; k++)
-		printf("%7.2f%% %7.2f%% %+9.2f  %s\n", o->frames[k].share, o->frames[k].others, o->frames[k].delta,
-		       fg_names_get(names, o->frames[k].name));
+	{
+		printf("%7.2f%% %7.2f%% %+9.2f  ", o->frames[k].share, o->frames[k].others, o->frames[k].delta);
+		cli_put_text(stdout, fg_names_get(names, o->frames[k].name));
+		putchar('\n');
+	}
 }
 
 /* --repo: the source history of the grown frames, and with --good the

@@ -106,8 +106,11 @@ int cmd_protocol(int argc, char **argv)
 		} else {
 			printf("%s  %s  event %s\n", cli_shown(r->source), fg_protocol_name(r->kind),
 			       r->event ? r->event : "unknown");
-			for (size_t e = 0; e < r->nevidence; e++)
-				printf("  %s\n", r->evidence[e]);
+			for (size_t e = 0; e < r->nevidence; e++) {
+				fputs("  ", stdout);
+				cli_put_text(stdout, r->evidence[e]);
+				putchar('\n');
+			}
 		}
 	}
 	if (po.json)

@@ -96,8 +96,10 @@ int cmd_top(int argc, char **argv)
 			printf(",\"samples\":%llu,\"share\":%.4f,\"self_samples\":%llu,\"self_share\":%.4f}",
 			       (unsigned long long)e->samples, incl, (unsigned long long)e->self_samples, selfp);
 		} else {
-			printf("%7.2f%% %10llu %7.2f%% %10llu  %s\n", incl, (unsigned long long)e->samples, selfp,
-			       (unsigned long long)e->self_samples, frame);
+			printf("%7.2f%% %10llu %7.2f%% %10llu  ", incl, (unsigned long long)e->samples, selfp,
+			       (unsigned long long)e->self_samples);
+			cli_put_text(stdout, frame);
+			putchar('\n');
 		}
 	}
 	if (po.json)

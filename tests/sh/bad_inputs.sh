@@ -175,7 +175,9 @@ each3 "FIFO (no writer: must not block)" 4 "a FIFO, not a regular file" "$TMP/fi
 each3 "character device" 4 "a character device, not a regular file" /dev/null
 python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
 each3 "socket" 4 "cannot open: No such device or address" "$TMP/sock"
+git init -q "$TMP/repo" && cd "$TMP/repo" # run mode wants a repository for --runs
 expect "FIFO as a runs file" 255 "a FIFO, not a regular file" run -f a --threshold 1 --runs "$TMP/fifo"
+cd - >/dev/null
 expect "FIFO as a rules file" 2 "a FIFO, not a regular file" subsystems --rules "$TMP/fifo" "$FX/tiny-3x.html"
 # What a shell's process substitution passes (/dev/fd/N, a connected pipe) still works.
 expect "process substitution" 0 "" collapse <(cat "$FX/tiny-3x.html")
@@ -358,6 +360,25 @@ check_eq "count of 2^64-1: total" "$(json_get 'j["profiles"][0]["total"]' <"$TMP
 expect "pooled counts beyond 64 bits (diff)" 3 "the pooled sample counts of the base profiles overflow 64 bits" \
 	diff --json "$TMP/max.collapsed" "$TMP/max.collapsed" -- "$TMP/max.collapsed"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "pooled overflow: --json output is not JSON"
+CHECKS=$((CHECKS + 1))
+
+# ---- terminal output: control characters escaped, UTF-8 never cut -----------------
+printf 'a;\033]0;pwned\007b\033[2J 5\nc\302\233x;d 1\n' >"$TMP/ctl.collapsed"
+for c in "top" "share -f pwned" "collapse"; do
+	"$FGBISECT" $c "$TMP/ctl.collapsed" >"$TMP/out" 2>&1 || true
+done
+"$FGBISECT" top "$TMP/ctl.collapsed" >"$TMP/out" 2>&1
+CHECKS=$((CHECKS + 1))
+! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$TMP/out" || fail "top printed a control character: $(cat -v "$TMP/out")"
+CHECKS=$((CHECKS + 1))
+grep -qF 'pwned\x07b\x1b[2J' "$TMP/out" || fail "top: the escaped name is not shown: $(cat -v "$TMP/out")"
+expect "control characters in a file name" 4 "No such file or directory" top "$TMP/$(printf 'x\033[2Jy')"
+CHECKS=$((CHECKS + 1))
+! LC_ALL=C grep -q $'\x1b' "$TMP/err" || fail "an error message printed a raw ESC: $(cat -v "$TMP/err")"
+long=$(python3 -c 'print("\u00e9" * 700)')
+expect "a long UTF-8 file name" 4 "" top "$TMP/$long"
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8", "strict")' "$TMP/err" ||
+	fail "a truncated message split a UTF-8 character"
 CHECKS=$((CHECKS + 1))
 
 # ---- where real tools differ --------------------------------------------------

@@ -175,7 +175,8 @@ each3 "FIFO (no writer: must not block)" 4 "a FIFO, not a regular file" "$TMP/fi
 each3 "character device" 4 "a character device, not a regular file" /dev/null
 python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
 each3 "socket" 4 "cannot open: No such device or address" "$TMP/sock"
-git init -q "$TMP/repo" && cd "$TMP/repo" # run mode wants a repository for --runs
+git init -q "$TMP/repo" && cd "$TMP/repo" # run mode wants a repository (and HEAD) for --runs
+git -c user.name=t -c user.email=t@example.org commit -q --allow-empty -m x
 expect "FIFO as a runs file" 255 "a FIFO, not a regular file" run -f a --threshold 1 --runs "$TMP/fifo"
 cd - >/dev/null
 expect "FIFO as a rules file" 2 "a FIFO, not a regular file" subsystems --rules "$TMP/fifo" "$FX/tiny-3x.html"

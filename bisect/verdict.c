@@ -646,8 +646,17 @@ int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_opt
 	warning[0] = '\0';
 	if (!fg_source_is_url(location))
 		return fg_runs_load(out, location, NULL, err);
+	/* A runs file grows (a new day, a new build) under the same URL: it is
+	 * never cached, or a day search would read it stale for ever.  It is
+	 * a few KB; the profiles it lists are what the cache is for. */
+	fg_fetch_options uncached;
+	if (fetch)
+		uncached = *fetch;
+	else
+		fg_fetch_options_init(&uncached);
+	uncached.no_cache = true;
 	fg_fetch_result fetched;
-	int rc = fg_fetch(&fetched, location, fetch, err);
+	int rc = fg_fetch(&fetched, location, &uncached, err);
 	snprintf(warning, 256, "%s", fetched.warning);
 	if (!rc) {
 		/* A file:// runs file is a local file: its locations are paths. */

@@ -223,8 +223,9 @@ bool fg_verdict_profile_is_fixed(const char *tmpl);
  * placeholder stays as it is. */
 int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit, fg_error *err);
 
-/* Loads a runs file from a path or a URL (downloaded through the cache with
- * fetch; NULL: defaults); a URL stays the base its relative locations are
+/* Loads a runs file from a path or a URL (downloaded with fetch, NULL:
+ * defaults, but never through the cache: a runs file gains lines under the
+ * same URL); a URL stays the base its relative locations are
  * resolved against and the name in messages.  warning receives the fetch's
  * warning, if any.  Errors as fg_fetch and fg_runs_load give them. */
 int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_options *fetch,

@@ -19,6 +19,9 @@ build=${FG_FUZZ_BUILD:-build-fuzz}
 shared=${FG_SHARED_FIXTURES:-$PWD/../shared/fixtures}
 artifacts=${FG_FUZZ_ARTIFACTS:-$build/artifacts}
 parallel=${FG_FUZZ_JOBS:-2}
+# Inputs of at most 8 KB: every branch of the readers is reachable in a few
+# lines, and small inputs keep the rate at thousands of runs a second.
+max_len=${FG_FUZZ_MAX_LEN:-8192}
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
@@ -26,12 +29,34 @@ mkdir -p "$artifacts"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Seeds: whole HTML pages (they are small), the head of each collapsed file
-# cut at a line end (the fuzzer mutates a short file faster), and for the
-# gzip target the same bytes behind its two framing bytes.
-python3 - "$tmp" tests/fuzz/seeds fixtures "$shared" <<'PY'
+# Seeds: small HTML pages (real ones reduced to their skeleton), the head of
+# each collapsed file cut at a line end (the fuzzer mutates a short file
+# faster), and for the gzip target the same bytes behind its two framing
+# bytes.
+python3 - "$tmp" "$max_len" tests/fuzz/seeds fixtures "$shared" <<'PY'
 import gzip, os, sys, zlib
-out, dirs = sys.argv[1], sys.argv[2:]
+out, MAX_LEN, dirs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def skeleton(page):
+    """A real page without its template code: the lines the reader looks at
+    (title, drawing flags, the data block, the footer), the data cut to a
+    few KB.  Mutating 4 KB runs thousands of times a second; mutating a
+    200 KB page, tens of times."""
+    keep, data, budget = [], False, MAX_LEN // 2
+    for line in page.split(b"\n"):
+        if line.startswith(b"const cpool") or line.startswith(b"f("):
+            data = True
+        if data:
+            if line.startswith(b"search(") or line.startswith(b"render("):
+                keep += [line, b"</script></body></html>", b""]
+                break
+            if budget > 0 or not line:
+                keep.append(line)
+                budget -= len(line) + 1
+        elif (b"<h1" in line or b"inverted" in line or b"maxdiff" in line or b"reverse" in line
+              or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
+            keep.append(line)
+    return b"\n".join(keep)
 for t in ("html", "collapsed", "profile", "gzip", "runs", "method"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
@@ -58,21 +83,23 @@ for d in dirs:
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
             if stem.endswith(".html"):
-                if len(data) > 256 << 10:
-                    continue  # the large profile: seconds per run, no new paths
+                if len(data) > MAX_LEN:
+                    data = skeleton(data)
+                if len(data) > MAX_LEN:
+                    continue
                 put("html", data)
             elif stem.endswith(".collapsed"):
-                cut = data.rfind(b"\n", 0, 8 << 10)
-                data = data if len(data) <= 8 << 10 else data[:cut + 1]
+                cut = data.rfind(b"\n", 0, MAX_LEN // 2)
+                data = data if len(data) <= MAX_LEN // 2 else data[:cut + 1]
                 put("collapsed", data)
             else:
                 continue
             put("profile", data)
-            put("gzip", b"\x00\x00" + data[:8 << 10])
-            put("gzip", b"\x01\x40" + data[:8 << 10])
+            put("gzip", b"\x00\x00" + data[:MAX_LEN // 2])
+            put("gzip", b"\x01\x40" + data[:MAX_LEN // 2])
             # A raw deflate stream behind the target's own gzip header.
             z = zlib.compressobj(6, zlib.DEFLATED, -15)
-            put("gzip", b"\x02\x00" + z.compress(data[:8 << 10]) + z.flush())
+            put("gzip", b"\x02\x00" + z.compress(data[:MAX_LEN // 2]) + z.flush())
 PY
 
 # Runs one target; its log goes to $tmp/NAME.log.
@@ -89,7 +116,7 @@ fuzz() {
 	mkdir -p "$tmp/work/$name"
 	# The seeds directory is read-only to the run: new inputs go to work/.
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		"$build/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+		"$build/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
 		-print_final_stats=1 -artifact_prefix="$artifacts/$name-" \
 		"$tmp/work/$name" "$tmp/$corpus" >"$tmp/$name.log" 2>&1
 }
@@ -106,9 +133,12 @@ declare -A pids
 status=0
 report() {
 	local name=$1 rc=$2 execs
+	local rate cov
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$tmp/$name.log")
+	cov=$(grep -o 'cov: [0-9]*' "$tmp/$name.log" | tail -1)
 	if [[ $rc -eq 0 ]]; then
-		echo "fuzz: $name: ${seconds}s, ${execs:-?} runs, no crash"
+		echo "fuzz: $name: ${seconds}s, ${execs:-?} runs (${rate:-?}/s, ${cov:-cov: ?} edges), no crash"
 	else
 		echo "fuzz: $name FAILED (exit $rc); crashing input in $artifacts:" >&2
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|Test unit written)' "$tmp/$name.log" | head -20 >&2

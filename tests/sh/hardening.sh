@@ -125,6 +125,16 @@ headers_at 127.0.0.1 | grep -q "$SECRET_H" || fail "secret: the header never rea
 CHECKS=$((CHECKS + 1))
 grep -q "someone@127.0.0.1\|127.0.0.1:$PORT/files/2026" "$TMP/s.diff.out" || fail "secret: diff does not name its sources"
 
+# ---- a runs file by URL is never read stale from the cache ---------------------------
+# The same URL, twice, with a day added in between: the second call sees it.
+cp "$TMP/runs.txt" "$TMP/docroot/runs-growing.txt"
+grep -v "2026-11-04" "$TMP/runs.txt" >"$TMP/docroot/runs-growing.txt"
+expect "runs file, before the new day" 125 "no run for this commit" \
+	"${run[@]}" --runs "http://127.0.0.1:$PORT/files/runs-growing.txt"
+cp "$TMP/runs.txt" "$TMP/docroot/runs-growing.txt"
+expect "runs file, after the new day: read afresh" 1 ": slow" \
+	"${run[@]}" --runs "http://127.0.0.1:$PORT/files/runs-growing.txt"
+
 # ---- regular expressions that would take minutes to compile -----------------------
 for re in 'x{0,32767}' 'a{256}' '((a{0,40}){0,40}){0,40}' "$(printf '(%.0s' {1..40})a$(printf ')%.0s' {1..40})"; do
 	t0=$SECONDS

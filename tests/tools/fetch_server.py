@@ -30,9 +30,6 @@ included), so a test can tell how many requests a fetch made.
                          endless chunked body; /_sent?path=P tells how many
                          body bytes were written before the client hung up
   /random/N              N bytes of incompressible data
-  /etag/NAME             /files/NAME with an ETag and a Last-Modified header;
-                         304 for a matching If-None-Match or If-Modified-Since;
-                         /_touch/NAME changes its ETag (a runs file that grew)
   /gate/NAME             /files/NAME, held until GATE requests are open at
                          once, or as many as are left of TOTAL (or 10 s
                          passed): a client that keeps GATE downloads in
@@ -61,7 +58,6 @@ SLOW = {"now": 0, "max": 0}
 SENT = {}
 GATE = {"n": 3, "total": 1 << 30, "done": 0, "now": 0, "max": 0}
 GATE_COND = threading.Condition(LOCK)
-ETAGS = {}
 HEADERS = {}
 ERROR_PAGE = b"<html><body><h1>502 Bad Gateway</h1></body></html>\n"
 
@@ -144,23 +140,6 @@ class Handler(BaseHTTPRequestHandler):
             GATE_COND.notify_all()
         self.wfile.write(data[-1:])
 
-    def serve_etag(self, name):
-        data = self.read_file(name)
-        if data is None:
-            return self.reply(404, b"not found\n")
-        with LOCK:
-            version = ETAGS.get(name, 0)
-        etag = '"%s-%d"' % (name, version)
-        modified = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(1700000000 + version * 86400))
-        if self.headers.get("If-None-Match") == etag or (
-                "If-None-Match" not in self.headers and self.headers.get("If-Modified-Since") == modified):
-            self.send_response(304)
-            self.send_header("ETag", etag)
-            self.end_headers()
-            return
-        self.reply(200, data + (b"# version %d\n" % version if version else b""),
-                   [("ETag", etag), ("Last-Modified", modified)])
-
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
@@ -192,16 +171,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b"ok")
         if url.path == "/_maxgate":
             return self.reply(200, b"%d" % GATE["max"])
-        if parts[0] == "_touch" and len(parts) == 2:
-            with LOCK:
-                ETAGS[parts[1]] = ETAGS.get(parts[1], 0) + 1
-            return self.reply(200, b"ok")
         if parts[0] == "endless" and len(parts) == 2:
             return self.endless(int(parts[1]))
         if parts[0] == "random" and len(parts) == 2:
             return self.reply(200, os.urandom(int(parts[1])))
-        if parts[0] == "etag" and len(parts) == 2:
-            return self.serve_etag(parts[1])
         if parts[0] == "gate" and len(parts) == 2:
             return self.gate(parts[1])
         if parts[0] == "files" and len(parts) == 2:

@@ -21,25 +21,26 @@ static void block(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-static void link_item(fg_cleanup_item *item)
+/* Links item at the head; the caller blocks the signals. */
+static void link_blocked(fg_cleanup_item *item, const char *path, bool is_dir, pid_t pgid)
 {
-	sigset_t old;
-	block(&old);
+	item->path = path;
+	item->is_dir = is_dir;
+	item->pgid = pgid;
 	item->prev = NULL;
 	item->next = head;
 	if (head)
 		head->prev = item;
 	head = item;
 	item->linked = true;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void fg_cleanup_add_path(fg_cleanup_item *item, const char *path, bool is_dir)
 {
-	item->path = path;
-	item->is_dir = is_dir;
-	item->pgid = 0;
-	link_item(item);
+	sigset_t old;
+	block(&old);
+	link_blocked(item, path, is_dir, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template)
@@ -48,17 +49,8 @@ int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template)
 	block(&old);
 	int fd = mkstemp(template);
 	int saved = errno;
-	if (fd >= 0) {
-		item->path = template;
-		item->is_dir = false;
-		item->pgid = 0;
-		item->prev = NULL;
-		item->next = head;
-		if (head)
-			head->prev = item;
-		head = item;
-		item->linked = true;
-	}
+	if (fd >= 0)
+		link_blocked(item, template, false, 0);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
 	return fd;
@@ -66,10 +58,10 @@ int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template)
 
 void fg_cleanup_add_group(fg_cleanup_item *item, pid_t pgid)
 {
-	item->path = NULL;
-	item->is_dir = false;
-	item->pgid = pgid;
-	link_item(item);
+	sigset_t old;
+	block(&old);
+	link_blocked(item, NULL, false, pgid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void fg_cleanup_remove(fg_cleanup_item *item)

@@ -34,6 +34,11 @@ wait_for() {
 }
 # alive PID: running (a zombie waiting for a reaper counts as gone).
 alive() { [[ -e /proc/$1/stat ]] && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat"; }
+# gone PID: dead within 5 s (a signal takes a moment to land on a loaded machine).
+gone() {
+	for _ in $(seq 100); do alive "$1" || return 0; sleep 0.05; done
+	return 1
+}
 capture_cmd='sleep 300 & echo $! >"$BG"; echo $$ >"$SH"; sleep 300'
 
 # ---- a capture interrupted: its whole process group goes, its folder too ---------
@@ -47,8 +52,8 @@ for sig in TERM INT; do
 	finish_with "capture-$sig" "capture, SIG$sig" "$sig" "$want"
 	sleep 0.2
 	CHECKS=$((CHECKS + 2))
-	! alive "$(cat "$BG")" || fail "capture, SIG$sig: the background process of the capture survived"
-	! alive "$(cat "$SH")" || fail "capture, SIG$sig: the capture's shell survived"
+	gone "$(cat "$BG")" || fail "capture, SIG$sig: the background process of the capture survived"
+	gone "$(cat "$SH")" || fail "capture, SIG$sig: the capture's shell survived"
 	check_eq "capture, SIG$sig: temporary folder left" "$(ls "$TMPDIR")" ""
 done
 
@@ -61,7 +66,7 @@ rc=0
 check_eq "capture that ends normally: status ($(cat "$TMP/normal.err"))" "$rc" 0
 sleep 0.2
 CHECKS=$((CHECKS + 1))
-! alive "$(cat "$BG")" || fail "capture that ends normally: its background process survived"
+gone "$(cat "$BG")" || fail "capture that ends normally: its background process survived"
 
 # ---- a download interrupted: no tmp- file left in the cache -----------------------
 start download "$FGBISECT" share -f x "http://127.0.0.1:$PORT/stall"
@@ -84,7 +89,9 @@ git checkout -q main
 start bisect "$FGBISECT" bisect --good "${COMMITS[0]}" --bad "${COMMITS[3]}" --frame TransactionalColumnFamily \
 	--threshold 4 --no-cache --profile "http://127.0.0.1:$PORT/hold/{date}-broker-1.collapsed.gz"
 wait_for "$TMP/repo/.git/BISECT_START"
-for _ in $(seq 200); do pgrep -f "$FGBISECT run" >/dev/null && break; sleep 0.05; done
+# Only this test's processes: their command lines name its server's port.
+ours="$FGBISECT run .*127.0.0.1:$PORT/hold/"
+for _ in $(seq 200); do pgrep -f "$ours" >/dev/null && break; sleep 0.05; done
 sleep 0.3
 finish_with bisect "bisect, SIGTERM" TERM 143
 CHECKS=$((CHECKS + 1))
@@ -95,9 +102,9 @@ CHECKS=$((CHECKS + 1))
 check_eq "bisect, SIGTERM: HEAD back on its branch" "$(git symbolic-ref -q HEAD || echo detached)" refs/heads/main
 sleep 0.3
 CHECKS=$((CHECKS + 1))
-! pgrep -f "$FGBISECT run" >/dev/null || fail "bisect, SIGTERM: an fgbisect run survived: $(pgrep -af "$FGBISECT run")"
+! pgrep -f "^$ours" >/dev/null || fail "bisect, SIGTERM: an fgbisect run survived: $(pgrep -af "^$ours")"
 CHECKS=$((CHECKS + 1))
-! pgrep -f "bisect run $FGBISECT" >/dev/null || fail "bisect, SIGTERM: git bisect run survived"
+! pgrep -f "bisect run $ours" >/dev/null || fail "bisect, SIGTERM: git bisect run survived"
 rm -f "$TMP"/docroot/hold-*
 
 finish

@@ -1,16 +1,20 @@
 #include "cleanup.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static fg_cleanup_item *head;
+/* Held while the list is edited (threads: share -j fetches in parallel).
+ * The editor blocks the signals first, so a handler never interrupts the
+ * holder on its own thread; on another thread the handler waits for it. */
+static atomic_flag busy = ATOMIC_FLAG_INIT;
 
-/* The list is edited with SIGINT and SIGTERM blocked, so that a handler
- * never walks a half-linked node. */
 static void block(sigset_t *old)
 {
 	sigset_t set;
@@ -18,7 +22,15 @@ static void block(sigset_t *old)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, old);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+	while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
+		;
+}
+
+static void unblock(const sigset_t *old)
+{
+	atomic_flag_clear_explicit(&busy, memory_order_release);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* Links item at the head; the caller blocks the signals. */
@@ -40,7 +52,7 @@ void fg_cleanup_add_path(fg_cleanup_item *item, const char *path, bool is_dir)
 	sigset_t old;
 	block(&old);
 	link_blocked(item, path, is_dir, 0);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	unblock(&old);
 }
 
 int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template)
@@ -51,7 +63,7 @@ int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template)
 	int saved = errno;
 	if (fd >= 0)
 		link_blocked(item, template, false, 0);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	unblock(&old);
 	errno = saved;
 	return fd;
 }
@@ -61,7 +73,7 @@ void fg_cleanup_add_group(fg_cleanup_item *item, pid_t pgid)
 	sigset_t old;
 	block(&old);
 	link_blocked(item, NULL, false, pgid);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	unblock(&old);
 }
 
 void fg_cleanup_remove(fg_cleanup_item *item)
@@ -78,12 +90,17 @@ void fg_cleanup_remove(fg_cleanup_item *item)
 		item->next->prev = item->prev;
 	item->prev = item->next = NULL;
 	item->linked = false;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	unblock(&old);
 }
 
 void fg_cleanup_run(void)
 {
 	int saved = errno;
+	/* Another thread may be in the middle of an edit: let it finish (it
+	 * holds the flag for a few instructions); never wait for ever. */
+	for (long spins = 0; atomic_flag_test_and_set_explicit(&busy, memory_order_acquire) && spins < 100000000;
+	     spins++)
+		;
 	bool groups = false;
 	for (fg_cleanup_item *i = head; i; i = i->next)
 		if (i->pgid > 0 && kill(-i->pgid, SIGTERM) == 0)

@@ -6,6 +6,7 @@
 
 #include "cleanup.h"
 #include "fetch.h"
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -231,10 +232,14 @@ const char *cli_shown(const char *source)
 	}
 	memcpy(s->text, redacted, len + 1);
 	free(redacted);
+	/* share -j reads (and warns) on several threads. */
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
 	if (!shown_list)
 		atexit(free_shown);
 	s->next = shown_list;
 	shown_list = s;
+	pthread_mutex_unlock(&lock);
 	return s->text;
 }
 

@@ -233,7 +233,7 @@ static bool headers_allowed(const char *cred_origin, const fg_fetch_options *o, 
 
 /* "Name: value", a token name and no line breaks that could smuggle in
  * another header.  The value is never echoed back in a message. */
-static bool header_ok(const char *h)
+bool fg_fetch_header_valid(const char *h)
 {
 	size_t name = strcspn(h, ":");
 	if (name == 0 || h[name] != ':' || strpbrk(h, "\r\n"))
@@ -788,7 +788,7 @@ static void run(struct batch *b, struct xfer *xs, size_t n)
 static void fetch_http(struct xfer *xs, size_t nx, const fg_fetch_options *opts)
 {
 	for (size_t i = 0; i < opts->nheaders; i++) {
-		if (!header_ok(opts->headers[i])) {
+		if (!fg_fetch_header_valid(opts->headers[i])) {
 			for (size_t j = 0; j < nx; j++)
 				xfer_fail(&xs[j], FG_EUSAGE, "malformed header option %zu (expected 'Name: value')",
 				          i + 1);

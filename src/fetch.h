@@ -91,6 +91,11 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 /* Deletes the temporary file if any, frees the path and resets the result. */
 void fg_fetch_result_clear(fg_fetch_result *r);
 
+/* Whether h is a well-formed extra header: "Name: value", a token name and
+ * no line break that could smuggle in another header.  (The value is never
+ * echoed back in a message.) */
+bool fg_fetch_header_valid(const char *h);
+
 /* True for file://, http:// and https:// URLs (scheme case-insensitive). */
 bool fg_source_is_url(const char *source);
 

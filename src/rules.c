@@ -1,6 +1,5 @@
 #include "rules.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
 #include "match.h"
+#include "textfile.h"
 
 struct rule {
 	char name[FG_RULES_MAX_NAME + 1];
@@ -259,43 +258,10 @@ int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *sou
 
 int fg_rules_load(fg_rules **out, const char *path, fg_error *err)
 {
-	int fd;
-	fg_error oerr;
-	if (fg_input_open_file(&fd, path, &oerr) < 0)
-		return fg_error_set(err, FG_EUSAGE, path, "cannot read the rules file: %s", oerr.message);
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc = 0;
-	for (;;) {
-		if (len == cap) {
-			/* A rules file is a page of text: refuse anything huge. */
-			if (cap >= (size_t)16 << 20) {
-				rc = fg_error_set(err, FG_EUSAGE, path, "too large for a rules file");
-				break;
-			}
-			cap = cap ? cap * 2 : 4096;
-			char *b = realloc(buf, cap);
-			if (!b) {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-				break;
-			}
-			buf = b;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0) {
-			if (ferror(f))
-				rc = fg_error_set(err, FG_EUSAGE, path, "cannot read the rules file: %s",
-						  strerror(errno));
-			break;
-		}
-	}
-	fclose(f);
+	char *buf;
+	size_t len;
+	/* A rules file is a page of text: refuse anything huge. */
+	int rc = fg_textfile_read(&buf, &len, path, (size_t)16 << 20, "rules file", FG_EUSAGE, err);
 	if (!rc)
 		rc = fg_rules_parse(out, buf, len, path, err);
 	free(buf);

@@ -15,5 +15,6 @@ int cmd_hotfiles(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_days(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "the git bisect run script: fast (0), slow (1) or skip (125) for HEAD" },
 	{ "bisect", cmd_bisect, "checks both ends, then git bisect run over fgbisect run, and a summary" },
 	{ "days", cmd_days, "binary search over daily runs: last fast and first slow run, window" },
+	{ "metrics", cmd_metrics, "the efficiency lens: Prometheus signals of two runs and a hypothesis" },
 };
 
 static void usage(FILE *out)

@@ -33,7 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 # each collapsed file cut at a line end (the fuzzer mutates a short file
 # faster), and for the gzip target the same bytes behind its two framing
 # bytes.
-python3 - "$tmp" "$max_len" tests/fuzz/seeds fixtures "$shared" <<'PY'
+python3 - "$tmp" "$max_len" tests/fuzz/seeds fixtures contrib "$shared" <<'PY'
 import gzip, os, sys, zlib
 out, MAX_LEN, dirs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
@@ -57,7 +57,7 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
-for t in ("html", "collapsed", "profile", "gzip", "runs", "method"):
+for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -79,6 +79,14 @@ for d in dirs:
             lang = {".java": 0, ".kt": 1, ".scala": 2}.get(os.path.splitext(name)[1])
             if lang is not None:
                 put("method", bytes([lang]) + b"p/A.a\n" + raw)
+                continue
+            # fuzz_metrics: byte 0 even = a metric rules file, odd = an API answer.
+            if name.endswith(".metrics"):
+                put("metrics", b"\x00" + raw)
+                continue
+            if name.endswith(".json"):
+                put("metrics", b"\x01" + raw)
+                put("metrics", b"\x03" + raw)
                 continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
@@ -111,6 +119,7 @@ fuzz() {
 	fuzz_gzip) corpus=gzip ;;
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;
+	fuzz_metrics) corpus=metrics ;;
 	*) corpus=profile ;;
 	esac
 	mkdir -p "$tmp/work/$name"

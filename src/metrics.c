@@ -1,0 +1,549 @@
+#include "metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void fg_metrics_options_init(fg_metrics_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->top = 5;
+}
+
+const char *fg_metric_status_name(fg_metric_status s)
+{
+	return s == FG_METRIC_OK ? "ok" : s == FG_METRIC_MISSING ? "missing" : "nan";
+}
+
+static double ratio_of(const fg_metric_value *b, const fg_metric_value *c)
+{
+	if (b->status != FG_METRIC_OK || c->status != FG_METRIC_OK || b->value == 0)
+		return NAN;
+	return c->value / b->value;
+}
+
+static void groups_free(fg_metric_signal *s)
+{
+	for (size_t i = 0; i < s->ngroups; i++)
+		free(s->groups[i].labels);
+	free(s->groups);
+	s->groups = NULL;
+	s->ngroups = 0;
+}
+
+static void rule_results_free(fg_metrics_result *r)
+{
+	for (size_t i = 0; i < r->nrules; i++)
+		free(r->rule_results[i].conditions);
+	free(r->rule_results);
+	r->rule_results = NULL;
+	r->nrules = 0;
+}
+
+void fg_metrics_result_free(fg_metrics_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nsignals; i++) {
+		free(r->signals[i].query[0]);
+		free(r->signals[i].query[1]);
+		groups_free(&r->signals[i]);
+	}
+	free(r->signals);
+	for (int s = 0; s < 2; s++)
+		free((char *)r->run[s].selector);
+	rule_results_free(r);
+	free(r);
+}
+
+static int result_new(fg_metrics_result **out, const fg_mrules *rules, fg_error *err)
+{
+	fg_metrics_result *r = calloc(1, sizeof(*r));
+	size_t n = fg_mrules_signal_count(rules);
+	if (!r || !(r->signals = calloc(n, sizeof(*r->signals)))) {
+		free(r);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	r->rules = rules;
+	r->nsignals = n;
+	r->fired = -1;
+	for (size_t i = 0; i < n; i++) {
+		r->signals[i].def = fg_mrules_signal_at(rules, i);
+		r->signals[i].ratio = NAN;
+		r->signals[i].side[0].status = r->signals[i].side[1].status = FG_METRIC_MISSING;
+	}
+	*out = r;
+	return 0;
+}
+
+/* Derived signals: the ratio of the means of two signals above them. */
+static void derive(fg_metrics_result *r, size_t i)
+{
+	fg_metric_signal *s = &r->signals[i];
+	const fg_mrules_signal *d = s->def;
+	if (d->kind == FG_SIGNAL_RATIO) {
+		for (int side = 0; side < 2; side++) {
+			const fg_metric_value *a = &r->signals[d->numerator].side[side];
+			const fg_metric_value *b = &r->signals[d->denominator].side[side];
+			fg_metric_value *v = &s->side[side];
+			memset(v, 0, sizeof(*v));
+			if (a->status == FG_METRIC_MISSING || b->status == FG_METRIC_MISSING)
+				v->status = FG_METRIC_MISSING;
+			else if (a->status == FG_METRIC_NAN || b->status == FG_METRIC_NAN || b->value == 0)
+				v->status = FG_METRIC_NAN;
+			else {
+				v->value = a->value / b->value * d->scale;
+				v->points = a->points < b->points ? a->points : b->points;
+			}
+		}
+	}
+	if (d->kind != FG_SIGNAL_BREAKDOWN)
+		s->ratio = ratio_of(&s->side[0], &s->side[1]);
+}
+
+int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
+                           const fg_metric_value *candidate, fg_error *err)
+{
+	int rc = result_new(out, rules, err);
+	if (rc)
+		return rc;
+	fg_metrics_result *r = *out;
+	for (size_t i = 0; i < r->nsignals; i++) {
+		if (r->signals[i].def->kind == FG_SIGNAL_QUERY) {
+			r->signals[i].side[0] = base[i];
+			r->signals[i].side[1] = candidate[i];
+		}
+		derive(r, i);
+		for (int s = 0; s < 2; s++)
+			r->present[s] += r->signals[i].side[s].status != FG_METRIC_MISSING;
+	}
+	return 0;
+}
+
+/* The mean and relative spread of a series' points that are numbers. */
+static void summarise(fg_metric_value *v, const fg_prom_series *s)
+{
+	double sum = 0, sq = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < s->npoints; i++) {
+		double x = s->values[i];
+		if (!isfinite(x))
+			continue;
+		sum += x;
+		n++;
+	}
+	memset(v, 0, sizeof(*v));
+	if (!n) {
+		v->status = FG_METRIC_NAN;
+		return;
+	}
+	double mean = sum / (double)n;
+	for (size_t i = 0; i < s->npoints; i++)
+		if (isfinite(s->values[i]))
+			sq += (s->values[i] - mean) * (s->values[i] - mean);
+	v->status = FG_METRIC_OK;
+	v->value = mean;
+	v->points = n;
+	v->spread = n > 1 && mean != 0 ? sqrt(sq / (double)(n - 1)) / fabs(mean) : 0;
+}
+
+/* "1800s" */
+static void duration_text(char *buf, size_t len, double seconds)
+{
+	snprintf(buf, len, "%.0fs", seconds < 1 ? 1 : seconds);
+}
+
+/* A query error names the signal and its rules file line. */
+static int signal_error(fg_error *err, const fg_metrics_result *r, const fg_mrules_signal *d, int side)
+{
+	char msg[sizeof(err->message)], where[600];
+	snprintf(msg, sizeof(msg), "%s", err->message);
+	snprintf(where, sizeof(where), "signal '%s' (%s:%zu, %s): ", d->name, fg_mrules_source(r->rules), d->line,
+	         side ? "candidate" : "base");
+	size_t n = strlen(where);
+	memcpy(err->message, where, n < sizeof(err->message) ? n : sizeof(err->message) - 1);
+	snprintf(err->message + n, sizeof(err->message) - n, "%s", msg);
+	return err->code;
+}
+
+static int collect_series(fg_metrics_result *r, fg_prom *prom, size_t i, int side, fg_error *err)
+{
+	fg_metric_signal *s = &r->signals[i];
+	const fg_metrics_run *run = &r->run[side];
+	char range[32];
+	duration_text(range, sizeof(range), r->range);
+	int rc = fg_mrules_expand(&s->query[side], s->def->query, run->selector, range, err);
+	if (rc)
+		return rc;
+	fg_prom_result pr;
+	rc = fg_prom_query_range(&pr, prom, s->query[side], run->start, run->end, r->step, err);
+	if (rc)
+		return signal_error(err, r, s->def, side);
+	if (pr.warning[0] && !r->warning[0])
+		snprintf(r->warning, sizeof(r->warning), "%s", pr.warning);
+	if (pr.nseries > 1) {
+		size_t n = pr.nseries;
+		fg_prom_result_clear(&pr);
+		fg_error_set(err, FG_ECONFIG, NULL, "the query gives %zu series, not one: aggregate it (sum, avg, max) "
+		             "or make it a breakdown with 'by'", n);
+		return signal_error(err, r, s->def, side);
+	}
+	if (pr.nseries == 1)
+		summarise(&s->side[side], &pr.series[0]);
+	fg_prom_result_clear(&pr);
+	return 0;
+}
+
+/* "valueType=JOB intent=COMPLETE" */
+static char *group_labels(const fg_mrules_signal *d, const fg_prom_series *s)
+{
+	size_t len = 1;
+	for (size_t k = 0; k < d->nby; k++) {
+		const char *v = fg_prom_series_label(s, d->by[k]);
+		len += strlen(d->by[k]) + (v ? strlen(v) : 0) + 2;
+	}
+	char *out = malloc(len), *q = out;
+	if (!out)
+		return NULL;
+	*q = '\0';
+	for (size_t k = 0; k < d->nby; k++) {
+		const char *v = fg_prom_series_label(s, d->by[k]);
+		q += sprintf(q, "%s%s=%s", k ? " " : "", d->by[k], v ? v : "");
+	}
+	return out;
+}
+
+static int by_ratio_desc(const void *a, const void *b)
+{
+	const fg_metric_group *x = a, *y = b;
+	bool xn = isnan(x->ratio), yn = isnan(y->ratio);
+	if (xn != yn)
+		return xn ? 1 : -1;
+	if (!xn && x->ratio != y->ratio)
+		return x->ratio < y->ratio ? 1 : -1;
+	return strcmp(x->labels, y->labels);
+}
+
+/* A breakdown: one instant query per side at the window's end, {range} the
+ * whole window; rows matched by their label set. */
+static int collect_breakdown(fg_metrics_result *r, fg_prom *prom, size_t i, size_t top, fg_error *err)
+{
+	fg_metric_signal *s = &r->signals[i];
+	fg_prom_result pr[2] = { 0 };
+	int rc = 0;
+	for (int side = 0; side < 2 && !rc; side++) {
+		const fg_metrics_run *run = &r->run[side];
+		char range[32];
+		duration_text(range, sizeof(range), run->end - run->start);
+		rc = fg_mrules_expand(&s->query[side], s->def->query, run->selector, range, err);
+		if (!rc && (rc = fg_prom_query(&pr[side], prom, s->query[side], run->end, err)))
+			rc = signal_error(err, r, s->def, side);
+	}
+	size_t cap = pr[0].nseries + pr[1].nseries;
+	if (!rc && cap && !(s->groups = calloc(cap, sizeof(*s->groups))))
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (int side = 0; side < 2 && !rc; side++) {
+		for (size_t k = 0; k < pr[side].nseries && !rc; k++) {
+			char *labels = group_labels(s->def, &pr[side].series[k]);
+			if (!labels) {
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			fg_metric_group *g = NULL;
+			for (size_t j = 0; j < s->ngroups && !g; j++)
+				if (!strcmp(s->groups[j].labels, labels))
+					g = &s->groups[j];
+			if (g) {
+				free(labels);
+			} else {
+				g = &s->groups[s->ngroups++];
+				g->labels = labels;
+				g->base.status = g->candidate.status = FG_METRIC_MISSING;
+			}
+			summarise(side ? &g->candidate : &g->base, &pr[side].series[k]);
+		}
+	}
+	for (int side = 0; side < 2; side++) {
+		if (!rc && pr[side].nseries)
+			r->signals[i].side[side] = (fg_metric_value){ .status = FG_METRIC_OK, .points = pr[side].nseries };
+		fg_prom_result_clear(&pr[side]);
+	}
+	if (rc)
+		return rc;
+	for (size_t j = 0; j < s->ngroups; j++)
+		s->groups[j].ratio = ratio_of(&s->groups[j].base, &s->groups[j].candidate);
+	if (s->ngroups > 1)
+		qsort(s->groups, s->ngroups, sizeof(*s->groups), by_ratio_desc);
+	s->ngroups_total = s->ngroups;
+	while (s->ngroups > top)
+		free(s->groups[--s->ngroups].labels);
+	return 0;
+}
+
+int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *rules, const fg_metrics_run runs[2],
+                       const fg_metrics_options *opts, fg_error *err)
+{
+	*out = NULL;
+	fg_metrics_options defaults;
+	if (!opts) {
+		fg_metrics_options_init(&defaults);
+		opts = &defaults;
+	}
+	for (int s = 0; s < 2; s++)
+		if (!(runs[s].end > runs[s].start) || !isfinite(runs[s].start) || !isfinite(runs[s].end))
+			return fg_error_set(err, FG_EUSAGE, NULL, "the %s window is empty (its end is not after its start)",
+			                    s ? "candidate" : "base");
+	fg_metrics_result *r;
+	int rc = result_new(&r, rules, err);
+	if (rc)
+		return rc;
+	double shortest = fmin(runs[0].end - runs[0].start, runs[1].end - runs[1].start);
+	/* A multiple of 15 s, the usual scrape interval. */
+	r->step = opts->step > 0 ? opts->step : fmax(15, 15 * ceil(shortest / 120 / 15));
+	r->range = opts->range > 0 ? opts->range : fmax(60, 4 * r->step);
+	for (int s = 0; s < 2 && !rc; s++) {
+		r->run[s] = runs[s];
+		if (!(r->run[s].selector = strdup(runs[s].selector)))
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < r->nsignals && !rc; i++) {
+		switch (r->signals[i].def->kind) {
+		case FG_SIGNAL_QUERY:
+			for (int side = 0; side < 2 && !rc; side++)
+				rc = collect_series(r, prom, i, side, err);
+			break;
+		case FG_SIGNAL_BREAKDOWN: rc = collect_breakdown(r, prom, i, opts->top, err); break;
+		case FG_SIGNAL_RATIO: break;
+		}
+		if (!rc)
+			derive(r, i);
+		for (int s = 0; s < 2 && !rc; s++)
+			r->present[s] += r->signals[i].side[s].status != FG_METRIC_MISSING;
+	}
+	for (int s = 0; s < 2 && !rc; s++)
+		if (!r->present[s])
+			rc = fg_error_set(err, FG_EFETCH, fg_prom_shown_url(prom),
+			                  "no series for any signal of %s with the %s selector {%s} in its window: is the "
+			                  "selector right and the window inside the run?",
+			                  fg_mrules_source(rules), s ? "candidate" : "base", runs[s].selector);
+	if (rc) {
+		fg_metrics_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+const fg_metric_signal *fg_metrics_signal(const fg_metrics_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nsignals; i++)
+		if (!strcmp(r->signals[i].def->name, name))
+			return &r->signals[i];
+	return NULL;
+}
+
+static bool compare(double v, fg_op op, double t)
+{
+	switch (op) {
+	case FG_OP_LT: return v < t;
+	case FG_OP_LE: return v <= t;
+	case FG_OP_GT: return v > t;
+	case FG_OP_GE: return v >= t;
+	}
+	return false;
+}
+
+static void evaluate(fg_metrics_condition *c, const fg_metrics_result *r, const fg_metrics_delta *deltas,
+                     size_t ndeltas)
+{
+	const fg_mrules_condition *d = c->def;
+	c->term_known = FG_COND_UNKNOWN;
+	c->subsystem = NULL;
+	const fg_metric_signal *s = d->term <= FG_TERM_RATIO ? &r->signals[d->signal] : NULL;
+	switch (d->term) {
+	case FG_TERM_BASE:
+	case FG_TERM_CANDIDATE: {
+		const fg_metric_value *v = &s->side[d->term == FG_TERM_CANDIDATE];
+		if (v->status == FG_METRIC_OK) {
+			c->value = v->value;
+			c->term_known = FG_COND_TRUE;
+		}
+		break;
+	}
+	case FG_TERM_RATIO:
+		if (!isnan(s->ratio)) {
+			c->value = s->ratio;
+			c->term_known = FG_COND_TRUE;
+		}
+		break;
+	case FG_TERM_DELTA:
+		for (size_t i = 0; deltas && i < ndeltas; i++)
+			if (!strcmp(deltas[i].subsystem, d->subsystem)) {
+				c->value = deltas[i].delta;
+				c->term_known = FG_COND_TRUE;
+			}
+		/* With profiles, a subsystem neither side has did not change. */
+		if (deltas && c->term_known != FG_COND_TRUE) {
+			c->value = 0;
+			c->term_known = FG_COND_TRUE;
+		}
+		break;
+	case FG_TERM_DELTA_ANY:
+		for (size_t i = 0; deltas && i < ndeltas; i++)
+			if (!c->subsystem || deltas[i].delta > c->value) {
+				c->value = deltas[i].delta;
+				c->subsystem = deltas[i].subsystem;
+				c->term_known = FG_COND_TRUE;
+			}
+		break;
+	}
+	bool truth = c->term_known == FG_COND_TRUE && compare(c->value, d->op, d->threshold);
+	c->holds = d->unless ? !truth : truth;
+}
+
+int fg_metrics_interpret(fg_metrics_result *r, const fg_metrics_delta *deltas, size_t ndeltas, fg_error *err)
+{
+	rule_results_free(r);
+	size_t n = fg_mrules_rule_count(r->rules);
+	r->fired = -1;
+	r->profiles = deltas != NULL;
+	if (n && !(r->rule_results = calloc(n, sizeof(*r->rule_results))))
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		fg_metrics_rule_result *rr = &r->rule_results[i];
+		rr->def = fg_mrules_rule_at(r->rules, i);
+		r->nrules++;
+		if (!(rr->conditions = calloc(rr->def->nconditions, sizeof(*rr->conditions))))
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rr->matched = true;
+		for (size_t k = 0; k < rr->def->nconditions; k++) {
+			rr->conditions[k].def = &rr->def->conditions[k];
+			evaluate(&rr->conditions[k], r, deltas, ndeltas);
+			rr->matched &= rr->conditions[k].holds;
+		}
+		if (rr->matched && r->fired < 0)
+			r->fired = (long)i;
+	}
+	return 0;
+}
+
+static bool digits(const char *s, int n, int *out)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool fg_metrics_parse_time(double *out, const char *s)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	if (strlen(s) < 19 || s[4] != '-') {
+		double v = strtod(s, &end);
+		if (*end || !isfinite(v) || v < 0 || s[0] < '0' || s[0] > '9')
+			return false;
+		*out = v;
+		return true;
+	}
+	int y, mo, d, h, mi, se;
+	if (!digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' || !digits(s + 8, 2, &d) ||
+	    (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s + 11, 2, &h) || s[13] != ':' ||
+	    !digits(s + 14, 2, &mi) || s[16] != ':' || !digits(s + 17, 2, &se))
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return false;
+	const char *p = s + 19;
+	double frac = 0;
+	if (*p == '.') {
+		double scale = 0.1;
+		if (p[1] < '0' || p[1] > '9')
+			return false;
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			frac += (*p - '0') * scale;
+	}
+	long offset = 0;
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int oh, om;
+		if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om) || oh > 23 || om > 59)
+			return false;
+		offset = (oh * 3600L + om * 60L) * (*p == '-' ? -1 : 1);
+		p += 6;
+	} else {
+		return false;
+	}
+	if (*p)
+		return false;
+	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi, .tm_sec = se };
+	time_t t = timegm(&tm);
+	/* timegm normalises 31 February into March: refuse it. */
+	if (tm.tm_mday != d || tm.tm_mon != mo - 1)
+		return false;
+	*out = (double)t - (double)offset + frac;
+	return true;
+}
+
+bool fg_metrics_parse_duration(double *out, const char *s)
+{
+	if (!s || !*s)
+		return false;
+	double total = 0;
+	const char *p = s;
+	while (*p) {
+		if (*p < '0' || *p > '9')
+			return false;
+		char *end;
+		double v = strtod(p, &end);
+		double unit;
+		switch (*end) {
+		case '\0': unit = end == p ? 0 : 1; break;
+		case 's': unit = 1; break;
+		case 'm': unit = 60; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		default: return false;
+		}
+		if (!unit || !isfinite(v))
+			return false;
+		total += v * unit;
+		p = *end ? end + 1 : end;
+		if (!*end && p != s + strlen(s))
+			return false;
+	}
+	if (!(total > 0) || total > 366 * 86400.0)
+		return false;
+	*out = total;
+	return true;
+}
+
+bool fg_metrics_parse_range(double *start, double *end, const char *s)
+{
+	const char *dots = strstr(s, "..");
+	if (!dots)
+		return false;
+	char a[64], b[64];
+	size_t la = (size_t)(dots - s), lb = strlen(dots + 2);
+	if (la == 0 || la >= sizeof(a) || lb == 0 || lb >= sizeof(b))
+		return false;
+	memcpy(a, s, la);
+	a[la] = '\0';
+	memcpy(b, dots + 2, lb + 1);
+	return fg_metrics_parse_time(start, a) && fg_metrics_parse_time(end, b) && *end > *start;
+}
+
+void fg_metrics_format_time(char out[32], double t)
+{
+	time_t secs = (time_t)floor(t);
+	struct tm tm;
+	if (!gmtime_r(&secs, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, 32, "%.0f", t);
+}

@@ -1,0 +1,63 @@
+#include "textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+
+int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, const char *what, int code,
+                     fg_error *err)
+{
+	*buf = NULL;
+	*len = 0;
+	/* Opened with the input layer's checks: a FIFO, a device or a directory
+	 * is refused at once instead of blocking. */
+	int fd;
+	fg_error oerr;
+	if (fg_input_open_file(&fd, path, &oerr) < 0)
+		return fg_error_set(err, code, path, "cannot read the %s: %s", what, oerr.message);
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+	}
+	char *b = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > max) {
+				rc = fg_error_set(err, code, path, "too large for a %s", what);
+				break;
+			}
+			cap = cap ? cap * 2 : 4096;
+			char *nb = realloc(b, cap);
+			if (!nb) {
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			b = nb;
+		}
+		size_t got = fread(b + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				rc = fg_error_set(err, code, path, "cannot read the %s: %s", what, strerror(errno));
+			break;
+		}
+	}
+	fclose(f);
+	if (!rc && n > max)
+		rc = fg_error_set(err, code, path, "too large for a %s", what);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* libFuzzer target: the metric rules parser (with the interpretation of
+ * what it parsed) and the Prometheus answer decoder must never crash or leak
+ * on any input.  The first byte chooses: even the rules file, odd an answer
+ * (its value the HTTP status class). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "metrics.h"
+#include "metrics_rules.h"
+#include "prom.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	fg_error err;
+	const char *text = (const char *)data + 1;
+	size--;
+	if (data[0] & 1) {
+		fg_prom_result r;
+		long status = data[0] & 2 ? 400 : 200;
+		if (!fg_prom_decode(&r, text, size, status, "fuzz", &err))
+			fg_prom_result_clear(&r);
+		return 0;
+	}
+	fg_mrules *rules;
+	if (fg_mrules_parse(&rules, text, size, "fuzz.metrics", &err))
+		return 0;
+	size_t n = fg_mrules_signal_count(rules);
+	fg_metric_value *v = calloc(n, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = (fg_metric_value){ i % 3 ? FG_METRIC_OK : FG_METRIC_MISSING, (double)(i % 5), 0, 1 };
+	fg_metrics_result *r;
+	fg_metrics_delta d[] = { { "processing", 2.0 }, { "exporter", -1.0 } };
+	if (v && !fg_metrics_from_values(&r, rules, v, v, &err)) {
+		fg_metrics_interpret(r, d, 2, &err);
+		fg_metrics_interpret(r, NULL, 0, &err);
+		fg_metrics_result_free(r);
+	}
+	free(v);
+	fg_mrules_free(rules);
+	return 0;
+}

@@ -1,0 +1,193 @@
+# fgbisect metrics against a real Prometheus (Debian's prometheus package):
+# one server on 127.0.0.1 on a free port, with a fresh TSDB backfilled from
+# series this test generates (tests/tools/prom_series.py, constant rates so
+# every mean is exact), shared by every case.  A loopback front
+# (tests/tools/prom_proxy.py) plays Grafana's data-source proxy and the
+# failing servers.
+source "$FG_SOURCE_DIR/tests/lib.sh"
+
+for tool in prometheus promtool python3 jq; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "SKIP: $tool is not installed (apt-get install prometheus python3 jq)" >&2
+		exit 77
+	fi
+done
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Base run on 2026-11-20, every candidate on 2026-11-21, 04:00-05:00 UTC.
+B=1795147200
+C=1795233600
+python3 "$FG_SOURCE_DIR/tests/tools/prom_series.py" "$tmp/series.om" c8-base=$B c8-healthy=$C \
+	c8-efficiency=$C c8-saturated=$C c8-datagrowth=$C c8-queueing=$C c8-missing=$C
+promtool tsdb create-blocks-from openmetrics "$tmp/series.om" "$tmp/tsdb" >/dev/null
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+printf 'global:\n  scrape_interval: 1h\n' >"$tmp/prometheus.yml"
+prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
+	--storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" >"$tmp/prometheus.log" 2>&1 &
+pids+=($!)
+PROM=http://127.0.0.1:$port
+for _ in $(seq 200); do
+	curl -sf "$PROM/-/ready" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+curl -sf "$PROM/-/ready" >/dev/null || { cat "$tmp/prometheus.log" >&2; fail "prometheus did not start"; exit 1; }
+
+TOKEN=s3cret-token-value
+python3 "$FG_SOURCE_DIR/tests/tools/prom_proxy.py" "$PROM" "$TOKEN" >"$tmp/proxy.port" &
+pids+=($!)
+for _ in $(seq 100); do [[ -s $tmp/proxy.port ]] && break; sleep 0.05; done
+FRONT=http://127.0.0.1:$(cat "$tmp/proxy.port")
+
+RANGES=(--base-range 2026-11-20T04:00:00Z..2026-11-20T05:00:00Z
+	--candidate-range 2026-11-21T04:00:00Z..2026-11-21T05:00:00Z)
+lens() { # lens CANDIDATE [options...]: base vs candidate, JSON on stdout
+	local cand=$1
+	shift
+	"$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate "namespace=\"c8-$cand\"" \
+		"${RANGES[@]}" --json "$@"
+}
+jqr() { jq -r "$1"; } # jq starts in milliseconds: dozens of checks stay quick
+sig() { # sig JSON NAME FIELD: a signal's field, e.g. .candidate.value
+	jq -r --arg n "$2" ".signals[] | select(.name == \$n) | $3" <<<"$1"
+}
+
+# --- every scenario: the rule that fires, and the exact values behind it ---
+declare -A expect=([healthy]=healthy [efficiency]=efficiency [saturated]=saturated
+	[datagrowth]=data-growth [queueing]=queueing [missing]=healthy)
+for cand in healthy efficiency saturated datagrowth queueing missing; do
+	out=$(lens "$cand")
+	check_eq "$cand: fired rule" "$(jqr .fired <<<"$out")" "${expect[$cand]}"
+	declare "json_$cand=$out"
+done
+check_eq "base CPU (3 pods x 1.2 cores, the pod cgroup not counted)" "$(sig "$json_healthy" cpu ".base.value")" 3.6
+check_eq "base CPU limit" "$(sig "$json_healthy" cpu_limit ".base.value")" 6
+check_eq "base records/s" "$(sig "$json_healthy" records ".base.value")" 300
+check_eq "efficiency: CPU per record" "$(sig "$json_efficiency" cpu_per_record ".candidate.value")" 15
+check_eq "efficiency: CPU per record ratio" "$(sig "$json_efficiency" cpu_per_record ".ratio")" 1.25
+check_eq "efficiency: CPU flat" "$(sig "$json_efficiency" cpu ".ratio")" 1
+check_eq "saturated: utilisation" "$(sig "$json_saturated" cpu_utilisation ".candidate.value")" 0.97
+check_eq "datagrowth: live size ratio" "$(sig "$json_datagrowth" live_size ".ratio")" 2
+check_eq "queueing: p50 flat" "$(sig "$json_queueing" processing_p50 ".ratio")" 1
+check_eq "queueing: p99 ratio (0.01 -> 0.09 s)" "$(sig "$json_queueing" processing_p99 ".ratio")" 9
+check_eq "flush mean" "$(sig "$json_healthy" flush_mean ".base.value")" 0.002
+check_eq "CPU per MiB (3.6 cores / 150 KiB/s * 1024)" "$(sig "$json_healthy" cpu_per_mb ".base.value")" 24.576
+check_eq "breakdown rows" "$(sig "$json_queueing" processing_p99_by_type ".groups_total")" 3
+check_eq "breakdown ratio" "$(sig "$json_queueing" processing_p99_by_type ".groups[0].ratio")" 9
+# A missing metric is missing, never 0.
+check_eq "missing: status" "$(sig "$json_missing" live_size ".candidate.status")" missing
+check_eq "missing: no value" "$(sig "$json_missing" live_size ".candidate.value")" null
+check_eq "missing: no ratio" "$(sig "$json_missing" live_size ".ratio")" null
+check_eq "missing: derived from nothing" "$(sig "$json_missing" num_keys ".candidate.status")" missing
+# Each rule fires on its case and on no other: every rule listed, matched ones
+# in file order, the fired one first.
+check_eq "rules listed" "$(jqr '.rules | length' <<<"$json_healthy")" 10
+check_eq "saturated also matches efficiency? (no: CPU is not flat)" \
+	"$(jq -c '[.rules[] | select(.matched) | .name]' <<<"$json_saturated")" '["saturated"]'
+
+# The text ends with the hypothesis and its evidence.
+text=$("$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate 'namespace="c8-missing"' "${RANGES[@]}")
+check_eq "text: missing shown" "$(grep -c '^RocksDB live data size .* missing' <<<"$text")" 1
+check_eq "text: hypothesis" "$(grep -c '^hypothesis (rule healthy): no regression' <<<"$text")" 1
+check_eq "text: evidence" "$(grep -c '^  when ratio(records) >= 0.95: 1.000 (300 → 300 records/s)' <<<"$text")" 1
+
+# --at/--window: one window for both sides (two runs side by side).
+out=$("$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-healthy"' --candidate 'namespace="c8-efficiency"' \
+	--at 2026-11-21T05:00:00Z --window 30m --json)
+check_eq "--at: fired" "$(jqr .fired <<<"$out")" efficiency
+check_eq "--at: window start" "$(jqr .base.start <<<"$out")" 2026-11-21T04:30:00Z
+# The warm-up is cut from the start of a range.
+out=$(lens healthy --warmup 20m --window 10m)
+check_eq "--warmup: start" "$(jqr .candidate.start <<<"$out")" 2026-11-21T04:20:00Z
+check_eq "--warmup: end" "$(jqr .candidate.end <<<"$out")" 2026-11-21T04:30:00Z
+
+# --- Grafana's data-source proxy: the same answers with the token ---
+out=$("$FGBISECT" metrics --prometheus "$FRONT/api/datasources/proxy/uid/prom/" --header "Authorization: Bearer $TOKEN" \
+	--base 'namespace="c8-base"' --candidate 'namespace="c8-efficiency"' "${RANGES[@]}" --json 2>"$tmp/err")
+check_eq "grafana: fired" "$(jqr .fired <<<"$out")" efficiency
+check_eq "grafana: value" "$(sig "$out" cpu_per_record ".candidate.value")" 15
+check_eq "grafana: token never printed" "$(grep -c "$TOKEN" <<<"$out$(cat "$tmp/err")")" 0
+set +e
+"$FGBISECT" metrics --prometheus "$FRONT/api/datasources/proxy/uid/prom" --header "Authorization: Bearer wrong" \
+	--base 'namespace="c8-base"' --candidate 'namespace="c8-efficiency"' "${RANGES[@]}" >"$tmp/out" 2>"$tmp/err"
+check_eq "grafana without the token: exit" $? 4
+check_eq "grafana without the token: message" "$(grep -c 'HTTP status 401' "$tmp/err")" 1
+check_eq "header never printed" "$(grep -c 'wrong' "$tmp/err" "$tmp/out" | awk -F: '{s+=$2} END {print s}')" 0
+
+# --- failures: clear message, right exit code ---
+expect_fail() { # expect_fail WHAT STATUS PATTERN command...
+	local what=$1 want=$2 pattern=$3
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	check_eq "$what: exit" $? "$want"
+	check_eq "$what: message /$pattern/ in: $(head -c 300 "$tmp/err")" "$(grep -cE -- "$pattern" "$tmp/err")" 1
+}
+free_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+expect_fail "server down" 4 "Could not connect|Couldn't connect|Connection refused|Failed to connect" \
+	"$FGBISECT" metrics --prometheus "http://127.0.0.1:$free_port" --base 'a="b"' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "HTTP 500" 4 "HTTP status 500" \
+	"$FGBISECT" metrics --prometheus "$FRONT/fail500" --base 'a="b"' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "an HTML page" 3 "not a Prometheus API answer.*HTML page" \
+	"$FGBISECT" metrics --prometheus "$FRONT/html" --base 'a="b"' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "a redirect" 4 "redirected to .*/login: not followed" \
+	"$FGBISECT" metrics --prometheus "$FRONT/redirect" --base 'a="b"' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "wrong path" 4 "HTTP status 404 \(is the base URL" \
+	"$FGBISECT" metrics --prometheus "$FRONT/nothing" --base 'a="b"' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "selector matching nothing" 4 "no series for any signal .* base selector \{namespace=\"c8-nope\"\}" \
+	"$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-nope"' --candidate 'namespace="c8-healthy"' "${RANGES[@]}"
+expect_fail "a window outside the run" 4 "no series for any signal" \
+	"$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate 'namespace="c8-healthy"' \
+	--at 2026-11-25T00:00:00Z
+cat >"$tmp/bad.metrics" <<'EOF'
+signal cpu unit=cores
+	query sum(rate(container_cpu_usage_seconds_total{sel}[{range}])
+EOF
+expect_fail "a query error (status error, bad_data)" 2 "signal 'cpu' \(.*bad.metrics:1, base\): query error \(bad_data.*parse error" \
+	"$FGBISECT" metrics --prometheus "$PROM" --metrics-rules "$tmp/bad.metrics" --base 'namespace="c8-base"' \
+	--candidate 'namespace="c8-healthy"' "${RANGES[@]}"
+cat >"$tmp/many.metrics" <<'EOF'
+signal cpu unit=cores
+	query rate(container_cpu_usage_seconds_total{sel}[{range}])
+EOF
+expect_fail "several series" 2 "gives 6 series, not one: aggregate it" \
+	"$FGBISECT" metrics --prometheus "$PROM" --metrics-rules "$tmp/many.metrics" --base 'namespace="c8-base"' \
+	--candidate 'namespace="c8-healthy"' "${RANGES[@]}"
+expect_fail "no --prometheus" 2 "need --prometheus" env -u FGBISECT_PROMETHEUS "$FGBISECT" metrics --base 'a="b"' --candidate 'a="c"'
+expect_fail "a selector with braces" 2 "without braces" \
+	"$FGBISECT" metrics --prometheus "$PROM" --base '{a="b"}' --candidate 'a="c"' "${RANGES[@]}"
+expect_fail "a bad range" 2 "--base-range wants START..END" \
+	"$FGBISECT" metrics --prometheus "$PROM" --base 'a="b"' --candidate 'a="c"' --base-range 2026-11-20..x \
+	--candidate-range 1..2
+set -e
+
+# NaN: a signal whose every point is NaN is "nan", not a number a rule reads.
+cat >"$tmp/nan.metrics" <<'EOF'
+signal cpu unit=cores
+	query sum(rate(container_cpu_usage_seconds_total{sel,container="camunda"}[{range}]))
+signal undefined unit=x
+	query sum(kube_pod_container_resource_limits{sel}) * 0 / 0
+rule reads-nan
+	when ratio(undefined) > 0
+	hypothesis never
+rule fallback
+	when ratio(cpu) > 0
+	hypothesis cpu known
+EOF
+out=$("$FGBISECT" metrics --prometheus "$PROM" --metrics-rules "$tmp/nan.metrics" --base 'namespace="c8-base"' \
+	--candidate 'namespace="c8-healthy"' "${RANGES[@]}" --json)
+check_eq "NaN: status" "$(sig "$out" undefined ".base.status")" nan
+check_eq "NaN: rule on it does not fire" "$(jqr .fired <<<"$out")" fallback
+text=$("$FGBISECT" metrics --prometheus "$PROM" --metrics-rules "$tmp/nan.metrics" --base 'namespace="c8-base"' \
+	--candidate 'namespace="c8-healthy"' "${RANGES[@]}")
+check_eq "NaN: shown" "$(grep -cE '^undefined +NaN +NaN' <<<"$text")" 1
+
+echo "$CHECKS checks, $FAILS failures"
+[[ $FAILS == 0 ]]

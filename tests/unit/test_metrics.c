@@ -1,0 +1,286 @@
+/* The efficiency lens without a server: the metric rules parser, template
+ * expansion, times and durations, answer decoding, and every interpretation
+ * rule of contrib/zeebe.metrics firing on its own case and on no other. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "metrics.h"
+#include "metrics_rules.h"
+#include "prom.h"
+
+static void parse_fails(const char *text, const char *where, const char *message)
+{
+	fg_mrules *r = NULL;
+	fg_error err;
+	fg_error_clear(&err);
+	CHECK(fg_mrules_parse(&r, text, strlen(text), "t.metrics", &err) == FG_ECONFIG);
+	CHECK(r == NULL);
+	CHECK_STR(err.source, where);
+	if (!strstr(err.message, message))
+		CHECK_STR(err.message, message);
+}
+
+static void test_parser(void)
+{
+	const char *ok = "# c\nsignal a unit=x/s better=lower\n\ttitle A things\n\tquery sum(m{sel})\n"
+	                 "signal b\n\tquery sum(n{sel,x=\"y\"}[{range}])\nsignal c unit=u\n\tratio a / b * 1000\n"
+	                 "signal d\n\tquery sum by (t) (m{sel})\n\tby t,u\n"
+	                 "rule r1\n\twhen ratio(c) >= 1.5\n\tunless delta(*) < 2\n\thypothesis it is so\n";
+	fg_mrules *r;
+	fg_error err;
+	CHECK(fg_mrules_parse(&r, ok, strlen(ok), "t.metrics", &err) == 0);
+	CHECK_U64(fg_mrules_signal_count(r), 4);
+	const fg_mrules_signal *a = fg_mrules_signal_at(r, 0), *c = fg_mrules_signal_at(r, 2), *d = fg_mrules_signal_at(r, 3);
+	CHECK_STR(a->title, "A things");
+	CHECK_STR(a->unit, "x/s");
+	CHECK(a->better == FG_BETTER_LOWER);
+	CHECK(c->kind == FG_SIGNAL_RATIO && c->numerator == 0 && c->denominator == 1 && c->scale == 1000);
+	CHECK(d->kind == FG_SIGNAL_BREAKDOWN && d->nby == 2);
+	CHECK_STR(d->by[1], "u");
+	CHECK_U64(fg_mrules_rule_count(r), 1);
+	const fg_mrules_rule *rule = fg_mrules_rule_at(r, 0);
+	CHECK_U64(rule->nconditions, 2);
+	CHECK(rule->conditions[0].term == FG_TERM_RATIO && rule->conditions[0].op == FG_OP_GE &&
+	      rule->conditions[0].threshold == 1.5 && !rule->conditions[0].unless);
+	CHECK(rule->conditions[1].term == FG_TERM_DELTA_ANY && rule->conditions[1].unless);
+	CHECK_STR(rule->hypothesis, "it is so");
+	fg_mrules_free(r);
+
+	parse_fails("signal a\n\tquery sum(m)\n", "t.metrics:2", "no {sel} slot");
+	parse_fails("signal a\n\tquery m{sel}\nsignal a\n\tquery n{sel}\n", "t.metrics:3", "already defined");
+	parse_fails("signal a\nsignal b\n\tquery m{sel}\n", "t.metrics:1", "neither 'query' nor 'ratio'");
+	parse_fails("signal a\n\tratio x / y\n", "t.metrics:2", "'x', which is not defined above");
+	parse_fails("signal a better=worse\n", "t.metrics:1", "unknown option 'better=worse'");
+	parse_fails("signal a\n\tquery m{sel}\nrule r\n\twhen ratio(b) > 1\n", "t.metrics:4", "no signal 'b'");
+	parse_fails("signal a\n\tquery m{sel}\nrule r\n\twhen ratio(a) = 1\n", "t.metrics:4", "compares with");
+	parse_fails("signal a\n\tquery m{sel}\nrule r\n\twhen ratio(a) > x\n", "t.metrics:4", "'x' is not a number");
+	parse_fails("signal a\n\tquery m{sel}\nrule r\n\twhen ratio(a) > 1\n", "t.metrics:3", "no 'hypothesis'");
+	parse_fails("signal a\n\tquery m{sel}\nrule r\n\thypothesis h\n", "t.metrics:3", "no 'when' or 'unless'");
+	parse_fails("signal a\n\tquery m{sel}\n\tby p\nrule r\n\twhen ratio(a) > 1\n\thypothesis h\n", "t.metrics:5",
+	            "has 'by'");
+	parse_fails("pattern x\n", "t.metrics:1", "expected 'signal' or 'rule'");
+	parse_fails("# nothing\n", "t.metrics", "no signal defined");
+	static const char nul[] = "signal a\n\tquery m{sel}\0\n";
+	fg_error err2;
+	CHECK(fg_mrules_parse(&r, nul, sizeof(nul) - 1, "t.metrics", &err2) == FG_ECONFIG);
+	CHECK(strstr(err2.message, "NUL byte") != NULL);
+}
+
+static void expands(const char *t, const char *sel, const char *expected)
+{
+	char *out = NULL;
+	fg_error err;
+	CHECK(fg_mrules_expand(&out, t, sel, "60s", &err) == 0);
+	CHECK_STR(out, expected);
+	free(out);
+}
+
+static void test_expand(void)
+{
+	expands("sum(m{sel})", "namespace=\"x\"", "sum(m{namespace=\"x\"})");
+	expands("rate(m{sel,a=\"b\"}[{range}]) / n{sel}", "ns=~\"y.*\"",
+	        "rate(m{ns=~\"y.*\",a=\"b\"}[60s]) / n{ns=~\"y.*\"}");
+	expands("m{selx}", "a=\"b\"", "m{selx}");
+	char *out;
+	fg_error err;
+	CHECK(fg_mrules_expand(&out, "m{sel}", "{a=\"b\"}", "60s", &err) == FG_EUSAGE && !out);
+	CHECK(fg_mrules_expand(&out, "m{sel}", "", "60s", &err) == FG_EUSAGE && !out);
+}
+
+static void test_times(void)
+{
+	double t, s, e;
+	CHECK(fg_metrics_parse_time(&t, "2026-11-20T04:00:00Z") && t == 1795147200);
+	CHECK(fg_metrics_parse_time(&t, "2026-11-20T05:30:00.5+01:30") && t == 1795147200.5);
+	CHECK(fg_metrics_parse_time(&t, "1795147200") && t == 1795147200);
+	CHECK(!fg_metrics_parse_time(&t, "2026-02-31T00:00:00Z"));
+	CHECK(!fg_metrics_parse_time(&t, "2026-11-20T04:00:00"));
+	CHECK(!fg_metrics_parse_time(&t, "yesterday"));
+	CHECK(fg_metrics_parse_duration(&t, "1h30m") && t == 5400);
+	CHECK(fg_metrics_parse_duration(&t, "90") && t == 90);
+	CHECK(fg_metrics_parse_duration(&t, "15m") && t == 900);
+	CHECK(!fg_metrics_parse_duration(&t, "15x"));
+	CHECK(!fg_metrics_parse_duration(&t, "m"));
+	CHECK(!fg_metrics_parse_duration(&t, "0s"));
+	CHECK(fg_metrics_parse_range(&s, &e, "2026-11-20T04:00:00Z..2026-11-20T05:00:00Z") && e - s == 3600);
+	CHECK(!fg_metrics_parse_range(&s, &e, "2026-11-20T05:00:00Z..2026-11-20T04:00:00Z"));
+	char buf[32];
+	fg_metrics_format_time(buf, 1795147200.9);
+	CHECK_STR(buf, "2026-11-20T04:00:00Z");
+}
+
+static int decodes(const char *body, long status, fg_prom_result *r, fg_error *err)
+{
+	return fg_prom_decode(r, body, strlen(body), status, "test", err);
+}
+
+static void test_decode(void)
+{
+	fg_prom_result r;
+	fg_error err;
+	CHECK(decodes("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{\"b\":\"2\","
+	              "\"a\":\"1\"},\"values\":[[10,\"1.5\"],[20,\"NaN\"],[30,\"+Inf\"]]}]},\"warnings\":[\"w\"]}",
+	              200, &r, &err) == 0);
+	CHECK_U64(r.nseries, 1);
+	CHECK_U64(r.series[0].npoints, 3);
+	CHECK_STR(r.series[0].labels[0].name, "a");
+	CHECK_STR(fg_prom_series_label(&r.series[0], "b"), "2");
+	CHECK(r.series[0].values[0] == 1.5 && isnan(r.series[0].values[1]) && isinf(r.series[0].values[2]));
+	CHECK_STR(r.warning, "w");
+	fg_prom_result_clear(&r);
+	CHECK(decodes("{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[5,\"2\"]}}", 200, &r,
+	              &err) == 0);
+	CHECK(r.nseries == 1 && r.series[0].values[0] == 2);
+	fg_prom_result_clear(&r);
+	CHECK(decodes("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", 200, &r, &err) == 0);
+	CHECK_U64(r.nseries, 0);
+	CHECK(decodes("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}", 400, &r, &err) ==
+	      FG_ECONFIG);
+	CHECK_STR(err.message, "query error (bad_data, HTTP status 400): parse error");
+	CHECK(decodes("{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"too slow\"}", 503, &r, &err) ==
+	      FG_EFETCH);
+	CHECK(decodes("<html>", 200, &r, &err) == FG_EINVALID && strstr(err.message, "HTML page"));
+	CHECK(decodes("{\"status\":\"success\",\"data\":{\"resultType\":\"string\",\"result\":[1,\"x\"]}}", 200, &r,
+	              &err) == FG_EINVALID);
+	CHECK(decodes("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},"
+	              "\"value\":[1,\"abc\"]}]}}", 200, &r, &err) == FG_EINVALID);
+	CHECK(decodes("{\"status\":\"success\",\"status\":\"x\"}", 200, &r, &err) == FG_EINVALID);
+	CHECK(decodes("{\"status\":\"succ", 200, &r, &err) == FG_EINVALID);
+	CHECK(decodes("oops", 502, &r, &err) == FG_EFETCH && !strcmp(err.message, "HTTP status 502"));
+}
+
+/* ---- interpretation: contrib/zeebe.metrics, case by case ---- */
+
+struct value { const char *signal; double base, candidate; };
+struct delta { const char *subsystem; double delta; };
+
+struct rule_case {
+	const char *name;
+	const char *expect; /* the rule that fires, NULL for none */
+	struct value changes[4];
+	const struct delta *deltas; /* NULL: no profiles */
+	size_t ndeltas;
+	const char *missing; /* a signal missing in the candidate */
+};
+
+/* Healthy values on both sides unless a case changes them. */
+static const struct value healthy[] = {
+	{ "cpu", 3.6, 3.6 }, { "cpu_limit", 6, 6 }, { "records", 300, 300 }, { "append_data", 150, 150 },
+	{ "append_rate", 120, 120 }, { "flush_rate", 30, 30 }, { "flush_mean", 0.002, 0.002 },
+	{ "flush_p99", 0.005, 0.005 }, { "dropped", 1.5, 1.5 }, { "backpressure_inflight", 60, 60 },
+	{ "backpressure_limit", 300, 300 }, { "processing_p50", 0.0007, 0.0007 }, { "processing_p99", 0.01, 0.01 },
+	{ "live_size", 6e8, 6e8 }, { "num_keys", 3e6, 3e6 }, { "sst_size", 9e8, 9e8 }, { "gc_pause", 0.03, 0.03 },
+	{ "alloc_rate", 6e8, 6e8 },
+};
+
+static const struct delta flat[] = { { "processing", 0.4 }, { "rocksdb-state", -0.3 }, { "journal-flush", 0.2 } };
+static const struct delta state[] = { { "processing", -1.0 }, { "rocksdb-state", 3.0 } };
+static const struct delta flush[] = { { "journal-flush", 2.5 }, { "processing", -2.5 } };
+static const struct delta exporter[] = { { "exporter", 4.0 }, { "processing", -4.0 } };
+static const struct delta grown[] = { { "processing", 3.5 }, { "other", -3.5 } };
+
+#define N(a) (sizeof(a) / sizeof(a[0]))
+
+static const struct rule_case cases[] = {
+	{ "healthy", "healthy", { { 0 } }, NULL, 0, NULL },
+	{ "healthy, flat profiles", "healthy", { { 0 } }, flat, N(flat), NULL },
+	{ "saturated with a longer tail", "queueing",
+	  { { "cpu", 3.6, 5.82 }, { "records", 300, 291 }, { "processing_p99", 0.01, 0.09 } }, NULL, 0, NULL },
+	{ "saturated", "saturated", { { "cpu", 3.6, 5.82 }, { "records", 300, 240 } }, NULL, 0, NULL },
+	{ "data growth", "data-growth", { { "live_size", 6e8, 1.2e9 }, { "records", 300, 270 } }, NULL, 0, NULL },
+	{ "state operations", "state-operations", { { 0 } }, state, N(state), NULL },
+	{ "heavier flushes", "heavier-flush", { { 0 } }, flush, N(flush), NULL },
+	{ "exporter", "exporter", { { 0 } }, exporter, N(exporter), NULL },
+	{ "allocation", "allocation", { { "gc_pause", 0.03, 0.06 }, { "alloc_rate", 6e8, 7.2e8 } }, NULL, 0, NULL },
+	{ "efficiency, metrics only", "efficiency", { { "records", 300, 240 } }, NULL, 0, NULL },
+	{ "efficiency, a subsystem grew", "efficiency", { { "records", 300, 240 } }, grown, N(grown), NULL },
+	{ "shape unchanged", "shape-unchanged", { { "records", 300, 240 } }, flat, N(flat), NULL },
+	/* The data-growth case without RocksDB metrics cannot claim data growth. */
+	{ "data growth, live size missing", "efficiency", { { "live_size", 6e8, 1.2e9 }, { "records", 300, 270 } },
+	  NULL, 0, "live_size" },
+	{ "more CPU, same throughput: no signature", NULL, { { "cpu", 3.6, 4.5 } }, NULL, 0, NULL },
+};
+
+static long run_case(const fg_mrules *rules, const struct rule_case *c)
+{
+	size_t n = fg_mrules_signal_count(rules);
+	fg_metric_value *b = calloc(n, sizeof(*b)), *cand = calloc(n, sizeof(*cand));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = fg_mrules_signal_at(rules, i)->name;
+		b[i].status = cand[i].status = FG_METRIC_MISSING;
+		for (size_t k = 0; k < N(healthy); k++)
+			if (!strcmp(healthy[k].signal, name)) {
+				b[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].base, 0, 90 };
+				cand[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].candidate, 0, 90 };
+			}
+		for (size_t k = 0; k < N(c->changes) && c->changes[k].signal; k++)
+			if (!strcmp(c->changes[k].signal, name)) {
+				b[i].value = c->changes[k].base;
+				cand[i].value = c->changes[k].candidate;
+			}
+		if (c->missing && !strcmp(c->missing, name))
+			cand[i].status = FG_METRIC_MISSING;
+	}
+	fg_metrics_delta d[8];
+	for (size_t k = 0; k < c->ndeltas; k++)
+		d[k] = (fg_metrics_delta){ c->deltas[k].subsystem, c->deltas[k].delta };
+	fg_metrics_result *r = NULL;
+	fg_error err;
+	CHECK(fg_metrics_from_values(&r, rules, b, cand, &err) == 0);
+	CHECK(fg_metrics_interpret(r, c->deltas ? d : NULL, c->ndeltas, &err) == 0);
+	long fired = r->fired;
+	const char *got = fired >= 0 ? r->rule_results[fired].def->name : "(none)";
+	if (strcmp(got, c->expect ? c->expect : "(none)"))
+		fprintf(stderr, "case '%s': expected rule %s, fired %s\n", c->name, c->expect ? c->expect : "(none)", got);
+	CHECK_STR(got, c->expect ? c->expect : "(none)");
+	fg_metrics_result_free(r);
+	free(b);
+	free(cand);
+	return fired;
+}
+
+static void test_zeebe_rules(void)
+{
+	const char *dir = getenv("FG_SOURCE_DIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/contrib/zeebe.metrics", dir ? dir : ".");
+	fg_mrules *rules;
+	fg_error err;
+	if (fg_mrules_load(&rules, path, &err)) {
+		fprintf(stderr, "%s: %s\n", err.source, err.message);
+		CHECK(!"contrib/zeebe.metrics loads");
+		return;
+	}
+	size_t nrules = fg_mrules_rule_count(rules);
+	int *fired_in = calloc(nrules, sizeof(int));
+	for (size_t i = 0; i < N(cases); i++) {
+		long f = run_case(rules, &cases[i]);
+		if (f >= 0)
+			fired_in[f]++;
+	}
+	/* Every rule fires on some case, and only on the cases that name it. */
+	for (size_t i = 0; i < nrules; i++) {
+		int expected = 0;
+		for (size_t k = 0; k < N(cases); k++)
+			expected += cases[k].expect && !strcmp(cases[k].expect, fg_mrules_rule_at(rules, i)->name);
+		if (!expected)
+			fprintf(stderr, "rule %s has no case\n", fg_mrules_rule_at(rules, i)->name);
+		CHECK(expected > 0);
+		CHECK(fired_in[i] == expected);
+	}
+	free(fired_in);
+	fg_mrules_free(rules);
+}
+
+int main(void)
+{
+	test_parser();
+	test_expand();
+	test_times();
+	test_decode();
+	test_zeebe_rules();
+	return check_status("test_metrics");
+}

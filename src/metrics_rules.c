@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "textfile.h"
 
@@ -468,6 +467,12 @@ static int parse_line(struct parser *p, const char *s, const char *end)
 	                   word);
 }
 
+static int each_line(void *ctx, const char *line, const char *end)
+{
+	struct parser *p = ctx;
+	return line ? parse_line(p, line, end) : parse_error(p, "a NUL byte: is this a metric rules file?");
+}
+
 int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
 	*out = NULL;
@@ -477,18 +482,7 @@ int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *s
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	}
 	struct parser p = { r, source, 0, err };
-	int rc = 0;
-	const char *s = text, *end = text + len;
-	while (!rc && s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *eol = nl ? nl : end;
-		p.line++;
-		if (memchr(s, '\0', (size_t)(eol - s)))
-			rc = parse_error(&p, "a NUL byte: is this a metric rules file?");
-		else
-			rc = parse_line(&p, s, eol > s && eol[-1] == '\r' ? eol - 1 : eol);
-		s = nl ? nl + 1 : end;
-	}
+	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
 	if (!rc)
 		rc = check_last(&p);
 	if (!rc && r->nsignals == 0)
@@ -515,18 +509,13 @@ int fg_mrules_load(fg_mrules **out, const char *path, fg_error *err)
 
 const char *fg_mrules_default_path(void)
 {
-	const char *env = getenv("FGBISECT_METRICS");
-	if (env && env[0])
-		return env;
-#ifdef FG_METRICS_INSTALLED
-	if (access(FG_METRICS_INSTALLED, R_OK) == 0)
-		return FG_METRICS_INSTALLED;
+#ifndef FG_METRICS_INSTALLED
+#define FG_METRICS_INSTALLED NULL
 #endif
-#ifdef FG_METRICS_SOURCE_TREE
-	if (access(FG_METRICS_SOURCE_TREE, R_OK) == 0)
-		return FG_METRICS_SOURCE_TREE;
+#ifndef FG_METRICS_SOURCE_TREE
+#define FG_METRICS_SOURCE_TREE NULL
 #endif
-	return NULL;
+	return fg_textfile_default_path("FGBISECT_METRICS", FG_METRICS_INSTALLED, FG_METRICS_SOURCE_TREE);
 }
 
 const char *fg_mrules_source(const fg_mrules *r)

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "match.h"
 #include "textfile.h"
@@ -224,24 +223,19 @@ static int build_matchers(fg_rules *r, const char *source, fg_error *err)
 	return 0;
 }
 
+static int each_line(void *ctx, const char *line, const char *end)
+{
+	struct parser *p = ctx;
+	return line ? parse_line(p, line, end) : parse_error(p, "a NUL byte: is this a rules file?");
+}
+
 int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
 	fg_rules *r = calloc(1, sizeof(*r));
 	if (!r)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	struct parser p = { r, source, 0, err };
-	int rc = 0;
-	const char *s = text, *end = text + len;
-	while (!rc && s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *eol = nl ? nl : end;
-		p.line++;
-		if (memchr(s, '\0', (size_t)(eol - s)))
-			rc = parse_error(&p, "a NUL byte: is this a rules file?");
-		else
-			rc = parse_line(&p, s, eol > s && eol[-1] == '\r' ? eol - 1 : eol);
-		s = nl ? nl + 1 : end;
-	}
+	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
 	if (!rc)
 		rc = check_last_rule(&p);
 	if (!rc && r->nrules == 0)
@@ -270,18 +264,13 @@ int fg_rules_load(fg_rules **out, const char *path, fg_error *err)
 
 const char *fg_rules_default_path(void)
 {
-	const char *env = getenv("FGBISECT_RULES");
-	if (env && env[0])
-		return env;
-#ifdef FG_RULES_INSTALLED
-	if (access(FG_RULES_INSTALLED, R_OK) == 0)
-		return FG_RULES_INSTALLED;
+#ifndef FG_RULES_INSTALLED
+#define FG_RULES_INSTALLED NULL
 #endif
-#ifdef FG_RULES_SOURCE_TREE
-	if (access(FG_RULES_SOURCE_TREE, R_OK) == 0)
-		return FG_RULES_SOURCE_TREE;
+#ifndef FG_RULES_SOURCE_TREE
+#define FG_RULES_SOURCE_TREE NULL
 #endif
-	return NULL;
+	return fg_textfile_default_path("FGBISECT_RULES", FG_RULES_INSTALLED, FG_RULES_SOURCE_TREE);
 }
 
 size_t fg_rules_count(const fg_rules *r)

@@ -61,3 +61,33 @@ int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, cons
 	*len = n;
 	return 0;
 }
+
+int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_line_fn fn, void *ctx)
+{
+	int rc = 0;
+	const char *s = text, *end = text + len;
+	*lineno = 0;
+	while (!rc && s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *eol = nl ? nl : end;
+		++*lineno;
+		if (memchr(s, '\0', (size_t)(eol - s)))
+			rc = fn(ctx, NULL, NULL);
+		else
+			rc = fn(ctx, s, eol > s && eol[-1] == '\r' ? eol - 1 : eol);
+		s = nl ? nl + 1 : end;
+	}
+	return rc;
+}
+
+const char *fg_textfile_default_path(const char *env, const char *installed, const char *source_tree)
+{
+	const char *v = getenv(env);
+	if (v && v[0])
+		return v;
+	if (installed && access(installed, R_OK) == 0)
+		return installed;
+	if (source_tree && access(source_tree, R_OK) == 0)
+		return source_tree;
+	return NULL;
+}

@@ -13,4 +13,16 @@
 int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, const char *what, int code,
                      fg_error *err);
 
+/* Calls fn(ctx, line, end) for each line of text[0..len), without its "\n"
+ * or "\r\n", after setting *lineno to its 1-based number; a line holding a
+ * NUL byte is passed as line = end = NULL (the caller names the problem).
+ * Stops at and returns the first non-zero return of fn. */
+typedef int (*fg_textfile_line_fn)(void *ctx, const char *line, const char *end);
+int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_line_fn fn, void *ctx);
+
+/* The file a command reads when none is given: getenv(env) when set and not
+ * empty, else the first of installed and source_tree (either may be NULL)
+ * that is readable, else NULL. */
+const char *fg_textfile_default_path(const char *env, const char *installed, const char *source_tree);
+
 #endif

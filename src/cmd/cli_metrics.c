@@ -7,6 +7,9 @@
 
 #include "fetch.h"
 #include "prom.h"
+#include "rules.h"
+#include "subsystems.h"
+#include "tree.h"
 
 #define DEFAULT_WINDOW (30 * 60.0)
 #define DEFAULT_WARMUP (15 * 60.0)
@@ -139,6 +142,57 @@ int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli
 		*rules = NULL;
 	}
 	return rc;
+}
+
+/* Subsystem shares of one tree, in percent. */
+static int tree_shares(double *out, fg_rules *rules, const fg_tree *tree, const fg_names *names, fg_error *err)
+{
+	fg_subsystems *subs = NULL;
+	int rc = fg_subsystems_new(&subs, rules, names, NULL, err);
+	if (!rc)
+		rc = fg_tree_visit(tree, names, fg_subsystems_frames, subs, err);
+	if (!rc) {
+		uint64_t total = fg_subsystems_total(subs);
+		for (size_t i = 0; i < fg_subsystems_count(subs); i++)
+			out[i] = total ? 100.0 * (double)fg_subsystems_samples(subs, i) / (double)total : 0;
+	}
+	fg_subsystems_free(subs);
+	return rc;
+}
+
+int cli_metrics_deltas(struct cli_metrics_deltas *out, const fg_tree *base, const fg_tree *candidate,
+                       const fg_names *names, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	const char *path = fg_rules_default_path();
+	if (!path)
+		return fg_error_set(err, FG_EUSAGE, NULL, "no subsystem rules file for the metrics' delta() terms "
+		                    "(set $FGBISECT_RULES)");
+	fg_rules *rules = NULL;
+	int rc = fg_rules_load(&rules, path, err);
+	size_t n = rules ? fg_rules_count(rules) + 1 : 0;
+	double *b = rc ? NULL : calloc(n, sizeof(double)), *c = rc ? NULL : calloc(n, sizeof(double));
+	if (!rc && (!b || !c || !(out->deltas = calloc(n, sizeof(*out->deltas)))))
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc)
+		rc = tree_shares(b, rules, base, names, err);
+	if (!rc)
+		rc = tree_shares(c, rules, candidate, names, err);
+	for (size_t i = 0; !rc && i < n; i++)
+		out->deltas[out->n++] = (fg_metrics_delta){ fg_rules_name(rules, i), c[i] - b[i] };
+	free(b);
+	free(c);
+	out->rules = rules;
+	if (rc)
+		cli_metrics_deltas_free(out);
+	return rc;
+}
+
+void cli_metrics_deltas_free(struct cli_metrics_deltas *d)
+{
+	free(d->deltas);
+	fg_rules_free(d->rules);
+	memset(d, 0, sizeof(*d));
 }
 
 /* ---- text ------------------------------------------------------------ */

@@ -69,6 +69,22 @@ int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli
                     const struct cli_profile_options *po, const fg_metrics_delta *deltas, size_t ndeltas,
                     fg_error *err);
 
+struct fg_tree;
+struct fg_names;
+/* The change of each subsystem's share (contrib/zeebe.rules, or
+ * $FGBISECT_RULES) from the base tree to the candidate tree, in points:
+ * what the delta() terms of the interpretation read.  *out (malloc'ed,
+ * pointing into out->rules: a result interpreted with them must be freed
+ * or printed before cli_metrics_deltas_free). */
+struct cli_metrics_deltas {
+	fg_metrics_delta *deltas;
+	size_t n;
+	void *rules;
+};
+int cli_metrics_deltas(struct cli_metrics_deltas *out, const struct fg_tree *base, const struct fg_tree *candidate,
+                       const struct fg_names *names, fg_error *err);
+void cli_metrics_deltas_free(struct cli_metrics_deltas *d);
+
 /* The lens as text: the signals side by side, the breakdowns, then the
  * hypothesis and its evidence. */
 void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url);

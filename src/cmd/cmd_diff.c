@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_diff.h"
 #include "cli_history.h"
+#include "cli_metrics.h"
 #include "commands.h"
 #include "diff.h"
 #include "match.h"
@@ -58,10 +59,17 @@ static const char usage[] =
 	"      --good REV      the base's revision: the window (good, bad] and the decision\n"
 	"      --hot N         how many of the largest growers the decision takes as hot\n"
 	"                      (default 10; every grown frame gets its files)\n"
+	"      --metrics       then the efficiency lens of the two runs from Prometheus and one\n"
+	"                      hypothesis, reading the subsystem changes of these profiles\n"
+	"                      (docs/metrics.md); never changes the diff or its exit status\n"
+	"      --base-selector SEL, --candidate-selector SEL\n"
+	"                      the runs' label matchers for --metrics (namespace=\"c8-...\")\n"
+	CLI_METRICS_OPTIONS_HELP
 	CLI_PROFILE_OPTIONS_HELP;
 
 enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
-       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH, OPT_HTML };
+       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH, OPT_HTML, OPT_METRICS,
+       OPT_BASE_SELECTOR, OPT_CANDIDATE_SELECTOR };
 
 static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
@@ -353,6 +361,10 @@ int cmd_diff(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "metrics", no_argument, NULL, OPT_METRICS },
+		{ "base-selector", required_argument, NULL, OPT_BASE_SELECTOR },
+		{ "candidate-selector", required_argument, NULL, OPT_CANDIDATE_SELECTOR },
+		CLI_METRICS_LONG_OPTIONS,
 		CLI_PROFILE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -365,7 +377,9 @@ int cmd_diff(int argc, char **argv)
 	fg_svg_options_init(&so);
 	uint64_t width = 1200;
 	const char *svg = NULL, *svg_base = NULL, *repo = NULL, *html = NULL;
-	bool force = false, peers = false, default_ignore = true, bad_given = false;
+	bool force = false, peers = false, default_ignore = true, bad_given = false, metrics = false;
+	struct cli_metrics_options mo;
+	cli_metrics_options_init(&mo);
 	uint64_t hot = 10;
 	/* argv-sized: every argument is at most one pattern or one profile. */
 	const char **ignore = calloc((size_t)argc + fg_diff_default_ignore_count, sizeof(*ignore));
@@ -381,7 +395,8 @@ int cmd_diff(int argc, char **argv)
 	 * at "--", so the profiles before it are the bases. */
 	optind = 1;
 	while (!status && (opt = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "diff", &status))
+		if (cli_profile_option(&po, opt, optarg, "diff", &status) ||
+		    cli_metrics_option(&mo, opt, optarg, "diff", &status))
 			continue;
 		switch (opt) {
 		case 1: bases[nbases++] = optarg; break;
@@ -417,6 +432,9 @@ int cmd_diff(int argc, char **argv)
 			if (!cli_parse_u64(optarg, &width) || width < 600 || width > 20000)
 				status = cli_usage_error("diff", "--width wants pixels (600-20000), not '%s'", optarg);
 			break;
+		case OPT_METRICS: metrics = true; break;
+		case OPT_BASE_SELECTOR: mo.selector[0] = optarg; break;
+		case OPT_CANDIDATE_SELECTOR: mo.selector[1] = optarg; break;
 		case 'h':
 			fputs(usage, stdout);
 			free(ignore);
@@ -433,6 +451,10 @@ int cmd_diff(int argc, char **argv)
 		status = cli_usage_error("diff", "--good and --bad name revisions of --repo");
 	else if (!status && ((ho.good && !*ho.good) || (ho.bad && !*ho.bad)))
 		status = cli_usage_error("diff", "--good and --bad need a revision");
+	if (!status && metrics && peers)
+		status = cli_usage_error("diff", "--metrics compares two runs, not --peers");
+	if (!status && metrics)
+		status = cli_metrics_check(&mo, "diff", true);
 	if (!status && peers) {
 		if (separated || ncandidates)
 			status = cli_usage_error("diff", "--peers takes one list of profiles, without --");
@@ -470,7 +492,7 @@ int cmd_diff(int argc, char **argv)
 	dopts.nignore = nignore;
 	dopts.raw = po.raw;
 	/* --repo: the candidate's tree holds the grown stacks (the callers). */
-	dopts.trees = svg || svg_base || repo || html;
+	dopts.trees = svg || svg_base || repo || html || metrics;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -480,6 +502,12 @@ int cmd_diff(int argc, char **argv)
 	fg_diff_peers peer_result = { .outlier = -1 };
 	struct cli_history hist = { 0 };
 	so.width = (double)width;
+	fg_metrics_result *lens = NULL;
+	fg_mrules *lens_rules = NULL;
+	fg_error lens_err;
+	fg_error_clear(&lens_err);
+	/* The result's delta(*) evidence names point into these: kept to the end. */
+	struct cli_metrics_deltas deltas = { 0 };
 	int rc = fg_names_new(&names, &err);
 	if (!rc)
 		rc = fg_diff_new(&diff, names, &dopts, &err);
@@ -500,6 +528,15 @@ int cmd_diff(int argc, char **argv)
 	if (rc) {
 		status = cli_report_error(&err, po.json);
 		goto out;
+	}
+	/* The lens explains the diff; its failure is reported, never the diff's. */
+	if (metrics) {
+		if (!cli_metrics_deltas(&deltas, fg_diff_tree(diff, FG_DIFF_BASE), fg_diff_tree(diff, FG_DIFF_CANDIDATE),
+		                        names, &lens_err))
+			cli_metrics_run(&lens, &lens_rules, &mo, &po, deltas.deltas, deltas.n, &lens_err);
+		if (!lens)
+			fprintf(stderr, "fgbisect: metrics: %s%s%s\n", lens_err.source, lens_err.source[0] ? ": " : "",
+			        lens_err.message);
 	}
 
 	if (peers) {
@@ -522,6 +559,18 @@ int cmd_diff(int argc, char **argv)
 			fputs(",\"decision\":", stdout);
 			cli_decision_json(stdout, hist.decision);
 		}
+		if (lens) {
+			fputs(",\"metrics\":", stdout);
+			cli_metrics_json(stdout, lens, mo.url);
+		} else if (metrics) {
+			fputs(",\"metrics\":{\"error\":{\"code\":", stdout);
+			cli_json_string(stdout, fg_error_code_name(lens_err.code));
+			fputs(",\"message\":", stdout);
+			cli_json_string(stdout, lens_err.message);
+			fputs(",\"source\":", stdout);
+			cli_json_string(stdout, lens_err.source);
+			fputs("}}", stdout);
+		}
 		fputs("}\n", stdout);
 	} else {
 		text_side("base", in, n, FG_DIFF_BASE);
@@ -537,8 +586,15 @@ int cmd_diff(int argc, char **argv)
 		text_entries("grew in candidate", result.grew, result.ngrew, names, hist.result);
 		text_entries("shrank in candidate", result.shrank, result.nshrank, names, NULL);
 		cli_decision_text(stdout, hist.decision);
+		if (lens) {
+			fputc('\n', stdout);
+			cli_metrics_text(stdout, lens, mo.url);
+		}
 	}
 out:
+	cli_metrics_deltas_free(&deltas);
+	fg_metrics_result_free(lens);
+	fg_mrules_free(lens_rules);
 	cli_history_clear(&hist);
 	fg_diff_peers_free(&peer_result);
 	fg_diff_result_free(&result);

@@ -189,5 +189,30 @@ text=$("$FGBISECT" metrics --prometheus "$PROM" --metrics-rules "$tmp/nan.metric
 	--candidate 'namespace="c8-healthy"' "${RANGES[@]}")
 check_eq "NaN: shown" "$(grep -cE '^undefined +NaN +NaN' <<<"$text")" 1
 
+# --- diff --metrics: the diff, then the lens reading the profiles' subsystem changes ---
+H=$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz
+R=$FG_SOURCE_DIR/fixtures/zeebe-regressed.collapsed.gz
+out=$("$FGBISECT" diff --metrics --prometheus "$PROM" --base-selector 'namespace="c8-base"' \
+	--candidate-selector 'namespace="c8-efficiency"' "${RANGES[@]}" "$H" "$R" --json)
+check_eq "diff --metrics: the diff is there" "$(jqr '.grew | length > 0' <<<"$out")" true
+check_eq "diff --metrics: profiles compared" "$(jqr .metrics.profiles_compared <<<"$out")" true
+check_eq "diff --metrics: fired" "$(jqr .metrics.fired <<<"$out")" efficiency
+# processing: 35.258418% -> 38.586263% of the samples (fgbisect subsystems counts): delta(*) names it.
+check_eq "diff --metrics: largest subsystem change" \
+	"$(jq -r '.metrics.rules[] | select(.name=="efficiency") | .conditions[4] | "\(.subsystem) \(.value)"' <<<"$out")" \
+	"processing 3.32785"
+text=$("$FGBISECT" diff --metrics --prometheus "$PROM" --base-selector 'namespace="c8-base"' \
+	--candidate-selector 'namespace="c8-efficiency"' "${RANGES[@]}" "$H" "$R")
+check_eq "diff --metrics text: evidence names the subsystem" \
+	"$(grep -c '^  unless delta(\*) < 1.5: +3.33 points (processing)' <<<"$text")" 1
+# Metrics never change the diff's answer or status: a server down is a warning.
+set +e
+out=$("$FGBISECT" diff --metrics --prometheus "http://127.0.0.1:$free_port" --base-selector 'a="b"' \
+	--candidate-selector 'a="c"' "${RANGES[@]}" "$H" "$R" --json 2>"$tmp/err")
+check_eq "diff --metrics, server down: exit" $? 0
+set -e
+check_eq "diff --metrics, server down: error member" "$(jqr .metrics.error.code <<<"$out")" fetch
+check_eq "diff --metrics, server down: warning" "$(grep -c '^fgbisect: metrics: ' "$tmp/err")" 1
+
 echo "$CHECKS checks, $FAILS failures"
 [[ $FAILS == 0 ]]

@@ -671,3 +671,27 @@ int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_t
 	*out = sb.p;
 	return 0;
 }
+
+bool fg_runscan_benchmark(char *out, size_t cap, const char *path)
+{
+	const char *s = path;
+	while (*s) {
+		size_t len = strcspn(s, "/?#");
+		tok t[MAX_TOKENS];
+		size_t n = len ? tokenize(t, s, len) : 0;
+		facts f;
+		size_t k = n && n <= MAX_TOKENS ? find_benchmark(&f, t, n) : 0;
+		if (k) {
+			tok last = t[k - 1];
+			/* A variant is a plain word: not "grpc.html" of a file name. */
+			if (k < n && t[k].n && !memchr(t[k].p, '.', t[k].n) && !is_event(t[k]) && !tok_digits(t[k], 8, 8) &&
+			    !tok_is(t[k], "flamegraph") && !(k + 1 < n && is_pod(&t[k])))
+				last = t[k];
+			return tok_copy(out, cap, t[k - 7], last);
+		}
+		s += len;
+		if (*s)
+			s++;
+	}
+	return false;
+}

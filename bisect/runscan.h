@@ -14,6 +14,7 @@
 #ifndef FG_RUNSCAN_H
 #define FG_RUNSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -58,5 +59,12 @@ const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);
  * relative_to (the runs file's folder), or to DIR when relative_to is NULL.
  * FG_EFETCH when relative_to cannot be resolved. */
 int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_to, fg_error *err);
+
+/* The benchmark name in a path or URL (the first folder or file name that
+ * holds one): `medic-daily-DATE-SHA-test`, with its `-VARIANT` when the name
+ * goes on with one (grpc, rest, none, elasticsearch ...: not an event, a pod
+ * or a capture date).  The daily namespace is `c8-` and this name.  Copies it
+ * to out (cap bytes) and returns true; false when no name holds one. */
+bool fg_runscan_benchmark(char *out, size_t cap, const char *path);
 
 #endif

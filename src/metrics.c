@@ -547,3 +547,37 @@ void fg_metrics_format_time(char out[32], double t)
 	if (!gmtime_r(&secs, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(out, 32, "%.0f", t);
 }
+
+int fg_metrics_fill(char **out, const char *t, const char *const *keys, const char *const *values, size_t n,
+                    const char *what, fg_error *err)
+{
+	*out = NULL;
+	size_t cap = strlen(t) + 1, len = 0;
+	for (size_t i = 0; i < n; i++)
+		cap += values[i] ? strlen(values[i]) * (strlen(t) / 2 + 1) : 0;
+	char *o = malloc(cap);
+	if (!o)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (const char *p = t; *p;) {
+		size_t k = n;
+		if (*p == '{')
+			for (k = 0; k < n; k++)
+				if (!strncmp(p + 1, keys[k], strlen(keys[k])) && p[1 + strlen(keys[k])] == '}')
+					break;
+		if (k == n) {
+			o[len++] = *p++;
+			continue;
+		}
+		if (!values[k]) {
+			free(o);
+			return fg_error_set(err, FG_ECONFIG, NULL, "{%s} is not known for %s", keys[k], what);
+		}
+		size_t vl = strlen(values[k]);
+		memcpy(o + len, values[k], vl);
+		len += vl;
+		p += strlen(keys[k]) + 2;
+	}
+	o[len] = '\0';
+	*out = o;
+	return 0;
+}

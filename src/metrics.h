@@ -119,6 +119,13 @@ const fg_metric_signal *fg_metrics_signal(const fg_metrics_result *r, const char
 
 void fg_metrics_result_free(fg_metrics_result *r);
 
+/* Fills a run template: each {KEY} of keys[0..n) becomes values[i]; other
+ * text (braces included) is kept.  A key whose value is NULL fails with
+ * FG_ECONFIG ("{benchmark} is not known for ..."), what naming the run.
+ * *out is malloc'ed. */
+int fg_metrics_fill(char **out, const char *template_text, const char *const *keys, const char *const *values,
+                    size_t n, const char *what, fg_error *err);
+
 /* Times and durations as the options give them.  A time is RFC 3339
  * (2026-11-20T04:00:00Z, fractions and ±HH:MM offsets allowed) or decimal
  * Unix seconds; a duration is 90s, 30m, 1h30m, 2d or plain seconds.  Both

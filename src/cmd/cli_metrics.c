@@ -454,3 +454,24 @@ void cli_metrics_json(FILE *out, const fg_metrics_result *r, const char *url)
 		fputs("null", out);
 	fputc('}', out);
 }
+
+void cli_metrics_json_member(FILE *out, const fg_metrics_result *r, const fg_error *err, const char *url)
+{
+	fputs(",\"metrics\":", out);
+	if (r) {
+		cli_metrics_json(out, r, url);
+		return;
+	}
+	fputs("{\"error\":{\"code\":", out);
+	cli_json_string(out, fg_error_code_name(err->code));
+	fputs(",\"message\":", out);
+	cli_json_string(out, err->message);
+	fputs(",\"source\":", out);
+	cli_json_string(out, err->source);
+	fputs("}}", out);
+}
+
+void cli_metrics_warn(const fg_error *err)
+{
+	fprintf(stderr, "fgbisect: metrics: %s%s%s\n", err->source, err->source[0] ? ": " : "", err->message);
+}

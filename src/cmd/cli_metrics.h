@@ -92,4 +92,11 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url);
 /* The lens as one JSON object (no newline). */
 void cli_metrics_json(FILE *out, const fg_metrics_result *r, const char *url);
 
+/* For diff and days: `,"metrics":` and the lens, or when it failed the
+ * design's error object for err. */
+void cli_metrics_json_member(FILE *out, const fg_metrics_result *r, const fg_error *err, const char *url);
+
+/* The lens failed: "fgbisect: metrics: SOURCE: MESSAGE" on stderr. */
+void cli_metrics_warn(const fg_error *err);
+
 #endif

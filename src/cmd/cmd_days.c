@@ -7,10 +7,12 @@
 #include "chart.h"
 #include "cli_bisect.h"
 #include "cli_history.h"
+#include "cli_metrics.h"
 #include "commands.h"
 #include "days.h"
 #include "history.h"
 #include "report.h"
+#include "runscan.h"
 
 static const char usage[] =
 	"usage: fgbisect days --runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
@@ -41,11 +43,22 @@ static const char usage[] =
 	"                        fast against the first slow run\n"
 	"      --ascii           draw the chart of the tested runs with ASCII characters\n"
 	"                        (colours only on a terminal, never with NO_COLOR set)\n"
+	"      --metrics         then the efficiency lens of the last fast (base) and the first\n"
+	"                        slow run (candidate) from Prometheus, and one hypothesis\n"
+	"                        (docs/metrics.md); never changes the search or its status\n"
+	"      --selector T      each run's label matchers, from a template with {date},\n"
+	"                        {commit}, {short} and {benchmark} (the daily benchmark name of\n"
+	"                        the run's locations): namespace=\"c8-{benchmark}\"\n"
+	"      --metrics-range T each run's time range, a template with {date}\n"
+	"                        (default {date}T04:00:00Z..{date}T07:00:00Z: the daily load\n"
+	"                        test's start and 3-hour soak); --warmup and --window apply\n"
+	CLI_METRICS_OPTIONS_HELP
 	CLI_JUDGE_OPTIONS_HELP
 	"      --runs FILE|URL   the runs file (default $FGBISECT_RUNS)\n"
 	CLI_PROFILE_OPTIONS_HELP;
 
-enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_ASCII, OPT_HTML };
+enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_ASCII, OPT_HTML, OPT_METRICS,
+       OPT_SELECTOR, OPT_METRICS_RANGE };
 
 /* A judged run's mark, share and the interval its verdict used. */
 static fg_chart_row verdict_row(const fg_verdict *v, const char *label, const char *note)
@@ -95,6 +108,54 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 	free(rows);
 	free(labels);
 	return rc ? cli_report_error(&err, false) : 0;
+}
+
+#define DEFAULT_METRICS_RANGE "{date}T04:00:00Z..{date}T07:00:00Z"
+
+struct lens {
+	fg_metrics_result *result;
+	fg_mrules *rules;
+	char *text[4]; /* the filled selectors and ranges */
+	fg_error err;
+};
+
+/* The lens of the last fast and the first slow run: their selectors and
+ * ranges from the templates.  A failure is kept in l->err (reported as a
+ * warning: the metrics explain the search, never decide it). */
+static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, const struct cli_profile_options *po,
+                              const char *selector, const char *range, const fg_runs_run *const runs[2],
+                              const char *const ids[2])
+{
+	static const char *const keys[] = { "date", "commit", "short", "benchmark" };
+	fg_error_clear(&l->err);
+	int rc = 0;
+	for (int s = 0; s < 2 && !rc; s++) {
+		char benchmark[256];
+		bool found = false;
+		for (size_t i = 0; i < runs[s]->nlines && !found; i++)
+			found = fg_runscan_benchmark(benchmark, sizeof(benchmark), runs[s]->lines[i]->resolved);
+		const char *values[] = { runs[s]->date, ids[s], runs[s]->commit, found ? benchmark : NULL };
+		char what[128];
+		snprintf(what, sizeof(what), "the run %s %s (no medic-daily-DATE-SHA-test in its locations)",
+		         runs[s]->date, runs[s]->commit);
+		rc = fg_metrics_fill(&l->text[s], selector, keys, values, 4, what, &l->err);
+		if (!rc)
+			rc = fg_metrics_fill(&l->text[2 + s], range, keys, values, 4, what, &l->err);
+		mo->selector[s] = l->text[s];
+		mo->range[s] = l->text[2 + s];
+	}
+	if (!rc)
+		cli_metrics_run(&l->result, &l->rules, mo, po, NULL, 0, &l->err);
+	if (!l->result)
+		cli_metrics_warn(&l->err);
+}
+
+static void lens_clear(struct lens *l)
+{
+	fg_metrics_result_free(l->result);
+	fg_mrules_free(l->rules);
+	for (int i = 0; i < 4; i++)
+		free(l->text[i]);
 }
 
 /* The commit of a run as it is shown: the full id when the repository knows
@@ -401,6 +462,10 @@ int cmd_days(int argc, char **argv)
 		{ "hot", required_argument, NULL, OPT_HOT },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "metrics", no_argument, NULL, OPT_METRICS },
+		{ "selector", required_argument, NULL, OPT_SELECTOR },
+		{ "metrics-range", required_argument, NULL, OPT_METRICS_RANGE },
+		CLI_METRICS_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_bisect_options o;
@@ -412,8 +477,14 @@ int cmd_days(int argc, char **argv)
 	bool ascii = false;
 	const char *html = NULL;
 	int status = 0, opt;
+	bool metrics = false;
+	const char *selector = NULL, *metrics_range = DEFAULT_METRICS_RANGE;
+	struct cli_metrics_options mo;
+	cli_metrics_options_init(&mo);
+	struct lens lens = { 0 };
 	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (cli_bisect_option(&o, opt, optarg, "days", &status))
+		if (cli_bisect_option(&o, opt, optarg, "days", &status) ||
+		    cli_metrics_option(&mo, opt, optarg, "days", &status))
 			continue;
 		switch (opt) {
 		case OPT_REPO: repo_dir = optarg; break;
@@ -430,12 +501,24 @@ int cmd_days(int argc, char **argv)
 			break;
 		case OPT_ASCII: ascii = true; break;
 		case OPT_HTML: html = optarg; break;
+		case OPT_METRICS: metrics = true; break;
+		case OPT_SELECTOR: selector = optarg; break;
+		case OPT_METRICS_RANGE: metrics_range = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: status = cli_usage_error("days", "unknown option"); break;
 		}
 	}
 	if (!status)
 		status = cli_bisect_check(&o, "days", argc, argv);
+	if (!status && metrics && !selector)
+		status = cli_usage_error("days", "--metrics needs --selector TEMPLATE (e.g. 'namespace=\"c8-{benchmark}\"')");
+	if (!status && (mo.range[0] || mo.range[1]))
+		status = cli_usage_error("days", "each run's range comes from --metrics-range TEMPLATE");
+	if (!status && metrics) {
+		/* Placeholder ranges pass the check; they are filled per run. */
+		mo.range[0] = mo.range[1] = metrics_range;
+		status = cli_metrics_check(&mo, "days", false);
+	}
 	if (status)
 		return status;
 
@@ -515,6 +598,11 @@ int cmd_days(int argc, char **argv)
 		status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
+	if (metrics) {
+		const fg_runs_run *ends[2] = { fast, slow };
+		const char *ids[2] = { fast_id, slow_id };
+		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids);
+	}
 	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
 	if (o.po.json) {
 		fputc('{', stdout);
@@ -556,6 +644,8 @@ int cmd_days(int argc, char **argv)
 		       fg_runs_selection_count(sel), nsteps, fetched, downloaded);
 		if (repo)
 			print_window_json(&window);
+		if (metrics)
+			cli_metrics_json_member(stdout, lens.result, &lens.err, mo.url);
 		fputs("}\n", stdout);
 	} else {
 		const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
@@ -586,8 +676,13 @@ int cmd_days(int argc, char **argv)
 		       fg_runs_selection_count(sel), fetched, downloaded);
 		if (repo)
 			print_window_text(&window);
+		if (lens.result) {
+			fputc('\n', stdout);
+			cli_metrics_text(stdout, lens.result, mo.url);
+		}
 	}
 out:
+	lens_clear(&lens);
 	cli_history_clear(&window.hist);
 	fg_repo_log_free(window.log);
 	fg_days_free(days);

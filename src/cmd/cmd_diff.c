@@ -535,8 +535,7 @@ int cmd_diff(int argc, char **argv)
 		                        names, &lens_err))
 			cli_metrics_run(&lens, &lens_rules, &mo, &po, deltas.deltas, deltas.n, &lens_err);
 		if (!lens)
-			fprintf(stderr, "fgbisect: metrics: %s%s%s\n", lens_err.source, lens_err.source[0] ? ": " : "",
-			        lens_err.message);
+			cli_metrics_warn(&lens_err);
 	}
 
 	if (peers) {
@@ -559,18 +558,8 @@ int cmd_diff(int argc, char **argv)
 			fputs(",\"decision\":", stdout);
 			cli_decision_json(stdout, hist.decision);
 		}
-		if (lens) {
-			fputs(",\"metrics\":", stdout);
-			cli_metrics_json(stdout, lens, mo.url);
-		} else if (metrics) {
-			fputs(",\"metrics\":{\"error\":{\"code\":", stdout);
-			cli_json_string(stdout, fg_error_code_name(lens_err.code));
-			fputs(",\"message\":", stdout);
-			cli_json_string(stdout, lens_err.message);
-			fputs(",\"source\":", stdout);
-			cli_json_string(stdout, lens_err.source);
-			fputs("}}", stdout);
-		}
+		if (metrics)
+			cli_metrics_json_member(stdout, lens, &lens_err, mo.url);
 		fputs("}\n", stdout);
 	} else {
 		text_side("base", in, n, FG_DIFF_BASE);

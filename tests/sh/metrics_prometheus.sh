@@ -26,7 +26,8 @@ trap cleanup EXIT
 B=1795147200
 C=1795233600
 python3 "$FG_SOURCE_DIR/tests/tools/prom_series.py" "$tmp/series.om" c8-base=$B c8-healthy=$C \
-	c8-efficiency=$C c8-saturated=$C c8-datagrowth=$C c8-queueing=$C c8-missing=$C
+	c8-efficiency=$C c8-saturated=$C c8-datagrowth=$C c8-queueing=$C c8-missing=$C \
+	c8-medic-daily-2026-11-20-aaaaaaa-test-grpc=$B:base c8-medic-daily-2026-11-21-bbbbbbb-test-grpc=$C:saturated
 promtool tsdb create-blocks-from openmetrics "$tmp/series.om" "$tmp/tsdb" >/dev/null
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -213,6 +214,36 @@ check_eq "diff --metrics, server down: exit" $? 0
 set -e
 check_eq "diff --metrics, server down: error member" "$(jqr .metrics.error.code <<<"$out")" fetch
 check_eq "diff --metrics, server down: warning" "$(grep -c '^fgbisect: metrics: ' "$tmp/err")" 1
+
+# --- days --metrics: the lens of the last fast and the first slow run ---
+runs=$tmp/daily
+d1=flamegraph-medic-daily-2026-11-20-aaaaaaa-test-grpc-cpu-camunda-0-20261120
+d2=flamegraph-medic-daily-2026-11-21-bbbbbbb-test-grpc-cpu-camunda-0-20261121
+mkdir -p "$runs/$d1" "$runs/$d2"
+cp "$H" "$runs/$d1/camunda-0.collapsed.gz"
+cp "$R" "$runs/$d2/camunda-0.collapsed.gz"
+printf '2026-11-20 aaaaaaa camunda-0 grpc cpu %s/camunda-0.collapsed.gz\n2026-11-21 bbbbbbb camunda-0 grpc cpu %s/camunda-0.collapsed.gz\n' \
+	"$d1" "$d2" >"$runs/runs.txt"
+days=("$FGBISECT" days --runs "$runs/runs.txt" --frame TransactionalColumnFamily --threshold 5 --no-cache
+	--metrics --prometheus "$PROM" --metrics-range '{date}T04:00:00Z..{date}T05:00:00Z')
+out=$("${days[@]}" --selector 'namespace="c8-{benchmark}"' --json)
+check_eq "days --metrics: first slow" "$(jqr .first_slow.date <<<"$out")" 2026-11-21
+check_eq "days --metrics: base selector from {benchmark}" "$(jqr .metrics.base.selector <<<"$out")" \
+	'namespace="c8-medic-daily-2026-11-20-aaaaaaa-test-grpc"'
+check_eq "days --metrics: candidate window" "$(jqr '.metrics.candidate | "\(.start) \(.end)"' <<<"$out")" \
+	"2026-11-21T04:15:00Z 2026-11-21T05:00:00Z"
+check_eq "days --metrics: fired" "$(jqr .metrics.fired <<<"$out")" saturated
+text=$("${days[@]}" --selector 'namespace="c8-{benchmark}"')
+check_eq "days --metrics text: hypothesis after the search" \
+	"$(grep -c '^hypothesis (rule saturated): the node is saturated' <<<"$text")" 1
+set +e
+out=$("${days[@]}" --selector 'namespace="c8-{date}-{short}-{commit}-nope"' --json 2>"$tmp/err")
+check_eq "days --metrics, nothing matches: the search's exit" $? 0
+set -e
+check_eq "days --metrics, nothing matches: {date} {short} {commit} filled" \
+	"$(jqr .metrics.error.message <<<"$out" | grep -c 'c8-2026-11-20-aaaaaaa-aaaaaaa-nope')" 1
+check_eq "days --metrics, nothing matches: same search" "$(jqr .first_slow.commit <<<"$out")" bbbbbbb
+check_eq "days --metrics, nothing matches: warning" "$(grep -c '^fgbisect: metrics: ' "$tmp/err")" 1
 
 echo "$CHECKS checks, $FAILS failures"
 [[ $FAILS == 0 ]]

@@ -15,7 +15,8 @@ mean the lens computes is known in closed form (printed by --expect):
   queueing    1.94 cores of 2, 97% of the records, processing tail 9x (p50 same)
   missing     healthy, but no zeebe_rocksdb_* series at all
 
-usage: prom_series.py OUT.om NAME=START [NAME=START...]
+usage: prom_series.py OUT.om NAMESPACE=START[:SCENARIO]...
+(the scenario is the namespace's last dash-separated word unless given)
 """
 import sys
 
@@ -63,8 +64,8 @@ def families(runs):
     def add(name, labels, start, value_at):
         series(fam.setdefault(name, []), name, labels, start, value_at)
 
-    for ns, start in runs:
-        s = scenario(ns.split("-")[-1])
+    for ns, start, name in runs:
+        s = scenario(name)
         for pod in PODS:
             base = (("namespace", ns), ("pod", pod))
             t = lambda i: i * STEP
@@ -116,8 +117,9 @@ def main():
         raise SystemExit(__doc__)
     runs = []
     for arg in sys.argv[2:]:
-        ns, start = arg.split("=")
-        runs.append((ns, int(start)))
+        ns, rest = arg.split("=")
+        start, _, name = rest.partition(":")
+        runs.append((ns, int(start), name or ns.split("-")[-1]))
     with open(sys.argv[1], "w") as f:
         for name, lines in sorted(families(runs).items()):
             # "unknown": any sample name, no suffix or bucket-order rules.

@@ -10,6 +10,7 @@
 #include "metrics.h"
 #include "metrics_rules.h"
 #include "prom.h"
+#include "runscan.h"
 
 static void parse_fails(const char *text, const char *where, const char *message)
 {
@@ -152,6 +153,40 @@ static void test_decode(void)
 	CHECK(decodes("oops", 502, &r, &err) == FG_EFETCH && !strcmp(err.message, "HTTP status 502"));
 }
 
+static void benchmark_is(const char *path, const char *expected)
+{
+	char out[128] = "";
+	bool found = fg_runscan_benchmark(out, sizeof(out), path);
+	CHECK(found == (expected != NULL));
+	if (expected)
+		CHECK_STR(out, expected);
+}
+
+static void test_run_templates(void)
+{
+	benchmark_is("flamegraph-medic-daily-2026-08-31-abc1234-test-grpc-cpu-camunda-0-20260831/x.html",
+	             "medic-daily-2026-08-31-abc1234-test-grpc");
+	benchmark_is("https://h/runs/c8-medic-daily-2026-08-31-abc1234-test-camunda-0-flamegraph-cpu-20260831.html",
+	             "medic-daily-2026-08-31-abc1234-test");
+	benchmark_is("a/flamegraph-medic-daily-2026-08-31-bd6cbb8f-test-cpu-camunda-1-20260831/f.html",
+	             "medic-daily-2026-08-31-bd6cbb8f-test");
+	benchmark_is("c8-medic-daily-2026-08-31-abc1234-test-none-camunda-2-flamegraph-cpu-20260831.html",
+	             "medic-daily-2026-08-31-abc1234-test-none");
+	benchmark_is("medic-daily-2026-08-31-abc1234-test-grpc.html", "medic-daily-2026-08-31-abc1234-test");
+	benchmark_is("2026-08-31/broker-0.html", NULL);
+	benchmark_is("medic-daily-2026-02-30-abc1234-test/x.html", NULL);
+
+	static const char *const keys[] = { "date", "short", "benchmark" };
+	const char *values[] = { "2026-11-20", "abc1234", NULL };
+	char *out;
+	fg_error err;
+	CHECK(fg_metrics_fill(&out, "namespace=\"c8-{date}-{short}\",x=~\"a{2}\",{nokey}", keys, values, 2, "r", &err) == 0);
+	CHECK_STR(out, "namespace=\"c8-2026-11-20-abc1234\",x=~\"a{2}\",{nokey}");
+	free(out);
+	CHECK(fg_metrics_fill(&out, "namespace=\"c8-{benchmark}\"", keys, values, 3, "the run X", &err) == FG_ECONFIG);
+	CHECK_STR(err.message, "{benchmark} is not known for the run X");
+}
+
 /* ---- interpretation: contrib/zeebe.metrics, case by case ---- */
 
 struct value { const char *signal; double base, candidate; };
@@ -281,6 +316,7 @@ int main(void)
 	test_expand();
 	test_times();
 	test_decode();
+	test_run_templates();
 	test_zeebe_rules();
 	return check_status("test_metrics");
 }

@@ -44,17 +44,6 @@ void fg_rules_free(fg_rules *r)
 	free(r);
 }
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool is_name_byte(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-	       c == '-' || c == '.';
-}
-
 /* The line parser's state; errors name "SOURCE:LINE". */
 struct parser {
 	fg_rules *r;
@@ -65,14 +54,11 @@ struct parser {
 
 __attribute__((format(printf, 2, 3))) static int parse_error(const struct parser *p, const char *fmt, ...)
 {
-	char where[512];
-	char msg[sizeof(((fg_error *)0)->message)];
 	va_list ap;
-	snprintf(where, sizeof(where), "%s:%zu", p->source, p->line);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = fg_textfile_verror(p->err, FG_EUSAGE, p->source, p->line, fmt, ap);
 	va_end(ap);
-	return fg_error_set(p->err, FG_EUSAGE, where, "%s", msg);
+	return rc;
 }
 
 /* A rule without patterns would never match: most likely a mistake. */
@@ -94,16 +80,16 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 	int rc = check_last_rule(p);
 	if (rc)
 		return rc;
-	while (s < end && is_blank(*s))
+	while (s < end && fg_text_is_blank(*s))
 		s++;
 	const char *name = s;
-	while (s < end && !is_blank(*s))
+	while (s < end && !fg_text_is_blank(*s))
 		s++;
 	size_t len = (size_t)(s - name);
 	if (len == 0 || *name == '#')
 		return parse_error(p, "'subsystem' wants a name");
 	for (size_t i = 0; i < len; i++)
-		if (!is_name_byte(name[i]))
+		if (!fg_text_is_name_byte(name[i]))
 			return parse_error(p, "subsystem name '%.*s': use letters, digits, '_', '-' and '.'",
 					   (int)len, name);
 	if (len > FG_RULES_MAX_NAME)
@@ -115,12 +101,12 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 			return parse_error(p, "subsystem '%.*s' is already defined on line %zu", (int)len, name,
 					   r->rules[i].line);
 	for (;;) {
-		while (s < end && is_blank(*s))
+		while (s < end && fg_text_is_blank(*s))
 			s++;
 		if (s == end || *s == '#')
 			break;
 		const char *opt = s;
-		while (s < end && !is_blank(*s))
+		while (s < end && !fg_text_is_blank(*s))
 			s++;
 		size_t olen = (size_t)(s - opt);
 		if (olen == strlen("scope=stack") && !memcmp(opt, "scope=stack", olen))
@@ -155,9 +141,9 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 	fg_rules *r = p->r;
 	if (r->nrules == 0)
 		return parse_error(p, "'pattern' before any 'subsystem'");
-	while (s < end && is_blank(*s))
+	while (s < end && fg_text_is_blank(*s))
 		s++;
-	while (end > s && is_blank(end[-1]))
+	while (end > s && fg_text_is_blank(end[-1]))
 		end--;
 	if (s == end)
 		return parse_error(p, "empty pattern");
@@ -184,12 +170,12 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 
 static int parse_line(struct parser *p, const char *s, const char *end)
 {
-	while (s < end && is_blank(*s))
+	while (s < end && fg_text_is_blank(*s))
 		s++;
 	if (s == end || *s == '#')
 		return 0;
 	const char *word = s;
-	while (s < end && !is_blank(*s))
+	while (s < end && !fg_text_is_blank(*s))
 		s++;
 	size_t len = (size_t)(s - word);
 	if (len == strlen("subsystem") && !memcmp(word, "subsystem", len))

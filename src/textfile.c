@@ -91,3 +91,12 @@ const char *fg_textfile_default_path(const char *env, const char *installed, con
 		return source_tree;
 	return NULL;
 }
+
+int fg_textfile_verror(fg_error *err, int code, const char *source, size_t line, const char *fmt, va_list ap)
+{
+	char where[512];
+	char msg[sizeof(((fg_error *)0)->message)];
+	snprintf(where, sizeof(where), "%s:%zu", source, line);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return fg_error_set(err, code, where, "%s", msg);
+}

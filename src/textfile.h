@@ -2,6 +2,8 @@
 #ifndef FG_TEXTFILE_H
 #define FG_TEXTFILE_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -19,6 +21,23 @@ int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, cons
  * Stops at and returns the first non-zero return of fn. */
 typedef int (*fg_textfile_line_fn)(void *ctx, const char *line, const char *end);
 int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_line_fn fn, void *ctx);
+
+/* A parse error at "SOURCE:LINE" (the error's source): the message from
+ * fmt and ap; returns code. */
+int fg_textfile_verror(fg_error *err, int code, const char *source, size_t line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+/* The bytes the rules files' lines are made of. */
+static inline bool fg_text_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline bool fg_text_is_name_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '-' || c == '.';
+}
 
 /* The file a command reads when none is given: getenv(env) when set and not
  * empty, else the first of installed and source_tree (either may be NULL)

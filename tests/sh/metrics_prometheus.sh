@@ -36,11 +36,22 @@ prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$port" >"$tmp/prometheus.log" 2>&1 &
 pids+=($!)
 PROM=http://127.0.0.1:$port
-for _ in $(seq 200); do
-	curl -sf "$PROM/-/ready" >/dev/null 2>&1 && break
-	sleep 0.1
-done
-curl -sf "$PROM/-/ready" >/dev/null || { cat "$tmp/prometheus.log" >&2; fail "prometheus did not start"; exit 1; }
+# Ready once the TSDB is open (503 before); no curl binary needed.
+if ! python3 - "$PROM/-/ready" <<'PY'
+import sys, time, urllib.request
+for _ in range(600):
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=1)
+        sys.exit(0)
+    except Exception:
+        time.sleep(0.1)
+sys.exit(1)
+PY
+then
+	cat "$tmp/prometheus.log" >&2
+	fail "prometheus did not start"
+	exit 1
+fi
 
 TOKEN=s3cret-token-value
 python3 "$FG_SOURCE_DIR/tests/tools/prom_proxy.py" "$PROM" "$TOKEN" >"$tmp/proxy.port" &

@@ -53,6 +53,12 @@ enum {
 	"                        contrib/zeebe.metrics; $FGBISECT_METRICS)\n" \
 	"      --top N           rows of each breakdown (default 5)\n"
 
+/* The same options in two lines, for diff and days (whose help must stay
+ * short: a help text larger than a pipe buffer fails `| grep -q`). */
+#define CLI_METRICS_OPTIONS_BRIEF_HELP \
+	"      --prometheus URL, --window D, --warmup D, --step D, --metrics-rules FILE,\n" \
+	"      --top N           as for 'fgbisect metrics' (see its --help)\n"
+
 void cli_metrics_options_init(struct cli_metrics_options *o);
 
 /* Handles the CLI_METRICS_OPT_* options; false when opt is not one. */

@@ -43,16 +43,11 @@ static const char usage[] =
 	"                        fast against the first slow run\n"
 	"      --ascii           draw the chart of the tested runs with ASCII characters\n"
 	"                        (colours only on a terminal, never with NO_COLOR set)\n"
-	"      --metrics         then the efficiency lens of the last fast (base) and the first\n"
-	"                        slow run (candidate) from Prometheus, and one hypothesis\n"
-	"                        (docs/metrics.md); never changes the search or its status\n"
-	"      --selector T      each run's label matchers, from a template with {date},\n"
-	"                        {commit}, {short} and {benchmark} (the daily benchmark name of\n"
-	"                        the run's locations): namespace=\"c8-{benchmark}\"\n"
-	"      --metrics-range T each run's time range, a template with {date}\n"
-	"                        (default {date}T04:00:00Z..{date}T07:00:00Z: the daily load\n"
-	"                        test's start and 3-hour soak); --warmup and --window apply\n"
-	CLI_METRICS_OPTIONS_HELP
+		"      --metrics         then the efficiency lens of the last fast and the first slow\n"
+	"                        run (docs/metrics.md); never changes the search or its status\n"
+	"      --selector T      each run's label matchers: {date} {commit} {short} {benchmark}\n"
+	"      --metrics-range T each run's range (default {date}T04:00:00Z..{date}T07:00:00Z)\n"
+	CLI_METRICS_OPTIONS_BRIEF_HELP
 	CLI_JUDGE_OPTIONS_HELP
 	"      --runs FILE|URL   the runs file (default $FGBISECT_RUNS)\n"
 	CLI_PROFILE_OPTIONS_HELP;

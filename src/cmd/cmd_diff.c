@@ -59,12 +59,10 @@ static const char usage[] =
 	"      --good REV      the base's revision: the window (good, bad] and the decision\n"
 	"      --hot N         how many of the largest growers the decision takes as hot\n"
 	"                      (default 10; every grown frame gets its files)\n"
-	"      --metrics       then the efficiency lens of the two runs from Prometheus and one\n"
-	"                      hypothesis, reading the subsystem changes of these profiles\n"
-	"                      (docs/metrics.md); never changes the diff or its exit status\n"
-	"      --base-selector SEL, --candidate-selector SEL\n"
-	"                      the runs' label matchers for --metrics (namespace=\"c8-...\")\n"
-	CLI_METRICS_OPTIONS_HELP
+	"      --metrics       then the efficiency lens of the two runs (docs/metrics.md),\n"
+	"                      reading these profiles' subsystem changes; never changes the diff\n"
+	"      --base-selector SEL, --candidate-selector SEL   the runs' label matchers\n"
+	CLI_METRICS_OPTIONS_BRIEF_HELP
 	CLI_PROFILE_OPTIONS_HELP;
 
 enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,

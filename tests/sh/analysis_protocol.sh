@@ -92,7 +92,7 @@ grep -q 'NioEventLoop.run' "$TMP/raft-only.collapsed" || fail "the Raft-only cop
 check_eq "netty alone" "$("$FGBISECT" protocol --json "$TMP/raft-only.collapsed" | json_get 'j["profiles"][0]["protocol"]')" unknown
 
 # Help and errors.
-"$FGBISECT" protocol --help | grep -q '^usage: fgbisect protocol' || fail "protocol --help"
+"$FGBISECT" protocol --help | grep '^usage: fgbisect protocol' >/dev/null || fail "protocol --help"
 check_eq "no profile" "$(status "$FGBISECT" protocol)" 2
 check_eq "bad option" "$(status "$FGBISECT" protocol --frobnicate "$FX/tiny-3x.html")" 2
 printf 'just some text\n' >"$TMP/text.txt"

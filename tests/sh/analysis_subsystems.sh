@@ -138,7 +138,7 @@ check_eq "missing rules message" "$err" "fgbisect: $TMP/nope.rules: cannot read 
 check_eq "missing env rules" "$(FGBISECT_RULES="$TMP/nope.rules" status "$FGBISECT" subsystems "$FX/tiny-3x.html")" 2
 
 # Help and usage errors.
-"$FGBISECT" subsystems --help | grep -q '^usage: fgbisect subsystems' || fail "subsystems --help"
+"$FGBISECT" subsystems --help | grep '^usage: fgbisect subsystems' >/dev/null || fail "subsystems --help"
 check_eq "no profile" "$(status "$FGBISECT" subsystems)" 2
 check_eq "two profiles" "$(status "$FGBISECT" subsystems "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 2
 check_eq "missing profile" "$(status "$FGBISECT" subsystems "$TMP/nope.html")" 4

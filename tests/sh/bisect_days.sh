@@ -105,5 +105,5 @@ check_eq "mistyped frame: bad end fast" "$rc" 1
 [[ "$err" == *mistyped* && "$err" == *"the bad end"*"is fast, not slow"* ]] || fail "mistyped: $err"
 check_eq "bad date" "$(status days --good 2026-13-01)" 2
 check_eq "no --threshold" "$(status "$FGBISECT" days --runs "$TMP/runs.txt" --frame X)" 2
-"$FGBISECT" days --help | grep -q '^usage: fgbisect days' || fail "days --help"
+"$FGBISECT" days --help | grep '^usage: fgbisect days' >/dev/null || fail "days --help"
 finish

@@ -100,5 +100,5 @@ check_eq "refused" "$rc" 1
 check_eq "good not fast" "$(status "$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/runs.txt" \
 	--frame TransactionalColumnFamily --threshold 1)" 1
 check_eq "bisect usage" "$(status "$FGBISECT" bisect --bad main --frame X --threshold 4)" 2
-"$FGBISECT" bisect --help | grep -q '^usage: fgbisect bisect' || fail "bisect --help"
+"$FGBISECT" bisect --help | grep '^usage: fgbisect bisect' >/dev/null || fail "bisect --help"
 finish

@@ -53,7 +53,7 @@ PY
 
 # --help for every command, --version, usage errors (2).
 for c in share top collapse; do
-	"$FGBISECT" "$c" --help | grep -q "^usage: fgbisect $c" || fail "$c --help"
+	"$FGBISECT" "$c" --help | grep "^usage: fgbisect $c" >/dev/null || fail "$c --help"
 done
 "$FGBISECT" --version | grep -Eq '^fgbisect [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
 status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }

@@ -130,7 +130,7 @@ grep -q "no Camunda daily flame graph found" "$tmp/err.txt" || { echo "FAIL: emp
 [ -e "$tmp/empty/runs.txt" ] && { echo "FAIL: runs file written for an empty DIR"; fail=1; }
 "$FGBISECT" runs scan "$d" -o "$tmp/no/such/dir/runs.txt" > /dev/null 2>&1
 check "unwritable output" 4 $?
-"$FGBISECT" runs scan --help | grep -q '^usage: fgbisect runs scan DIR \[-o FILE\]'
+"$FGBISECT" runs scan --help | grep '^usage: fgbisect runs scan DIR \[-o FILE\]' >/dev/null
 check "help" 0 $?
 
 [ $fail = 0 ] && echo "PASS: runs scan"

@@ -344,6 +344,14 @@ void cli_json_string(FILE *out, const char *s)
 	putc('"', out);
 }
 
+void cli_json_string_or_null(FILE *out, const char *s)
+{
+	if (s)
+		cli_json_string(out, s);
+	else
+		fputs("null", out);
+}
+
 void cli_json_number(FILE *out, double v, int decimals)
 {
 	/* JSON has no NaN or infinity: a number that is not one is unknown. */

@@ -143,6 +143,8 @@ void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
  * U+FFFD so the output is always valid JSON), and a number with fixed
  * decimals (null when it is not finite: JSON has no NaN). */
 void cli_json_string(FILE *out, const char *s);
+/* A string, or null when s is NULL. */
+void cli_json_string_or_null(FILE *out, const char *s);
 void cli_json_number(FILE *out, double v, int decimals);
 
 #endif

@@ -258,10 +258,7 @@ void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double
 	fputs("{\"commit\":", out);
 	cli_json_string(out, commit);
 	fputs(",\"date\":", out);
-	if (v->date[0])
-		cli_json_string(out, v->date);
-	else
-		fputs("null", out);
+	cli_json_string_or_null(out, v->date[0] ? v->date : NULL);
 	fputs(",\"share\":", out);
 	if (v->total)
 		cli_json_number(out, v->share, 4);
@@ -304,15 +301,9 @@ void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double
 		fputs(i ? ",{\"source\":" : "{\"source\":", out);
 		cli_json_string(out, p->source);
 		fputs(",\"node\":", out);
-		if (p->node)
-			cli_json_string(out, p->node);
-		else
-			fputs("null", out);
+		cli_json_string_or_null(out, p->node);
 		fputs(",\"protocol\":", out);
-		if (p->detected)
-			cli_json_string(out, p->detected);
-		else
-			fputs("null", out);
+		cli_json_string_or_null(out, p->detected);
 		fprintf(out, ",\"read\":%s", p->read ? "true" : "false");
 		if (p->read) {
 			fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"share\":", (unsigned long long)p->total,

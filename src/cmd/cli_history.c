@@ -42,22 +42,14 @@ void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *e
 	*end = i;
 }
 
-static void json_string_or_null(FILE *out, const char *s)
-{
-	if (s)
-		cli_json_string(out, s);
-	else
-		fputs("null", out);
-}
-
 static void json_commit_fields(FILE *out, const char *prefix, const fg_history_commit *c)
 {
 	fprintf(out, ",\"%s_commit\":", prefix);
-	json_string_or_null(out, c ? c->id : NULL);
+	cli_json_string_or_null(out, c ? c->id : NULL);
 	fprintf(out, ",\"%s_date\":", prefix);
-	json_string_or_null(out, c ? c->date : NULL);
+	cli_json_string_or_null(out, c ? c->date : NULL);
 	fprintf(out, ",\"%s_subject\":", prefix);
-	json_string_or_null(out, c ? c->subject : NULL);
+	cli_json_string_or_null(out, c ? c->subject : NULL);
 }
 
 static void json_commits(FILE *out, const fg_history_commit *const *c, size_t n)
@@ -97,7 +89,7 @@ static void method_json(FILE *out, const fg_history_method *m)
 	fputs(",\"method\":{\"status\":", out);
 	cli_json_string(out, method_status_name(m->status));
 	fputs(",\"reason\":", out);
-	json_string_or_null(out, m->reason);
+	cli_json_string_or_null(out, m->reason);
 	fputs(",\"lines\":[", out);
 	for (size_t i = 0; i < m->nranges; i++)
 		fprintf(out, "%s[%u,%u]", i ? "," : "", (unsigned)m->ranges[i].first, (unsigned)m->ranges[i].last);
@@ -123,9 +115,9 @@ void cli_history_entry_json(FILE *out, const fg_history_entry *e)
 	fputs("{\"frame\":", out);
 	cli_json_string(out, e->frame);
 	fputs(",\"class\":", out);
-	json_string_or_null(out, e->class_path);
+	cli_json_string_or_null(out, e->class_path);
 	fputs(",\"path\":", out);
-	json_string_or_null(out, e->path);
+	cli_json_string_or_null(out, e->path);
 	fprintf(out, ",\"candidates\":%zu", e->candidates);
 	json_commit_fields(out, "last", e->last);
 	json_commit_fields(out, "last_meaningful", e->last_meaningful);
@@ -223,7 +215,7 @@ void cli_history_json_members(FILE *out, const fg_history *h)
 	fputs("\"repo\":", out);
 	cli_json_string(out, fg_history_repo_path(h));
 	fputs(",\"good\":", out);
-	json_string_or_null(out, fg_history_good_id(h));
+	cli_json_string_or_null(out, fg_history_good_id(h));
 	fputs(",\"bad\":", out);
 	cli_json_string(out, fg_history_bad_id(h));
 	fprintf(out, ",\"shallow\":%s", fg_history_is_shallow(h) ? "true" : "false");
@@ -273,7 +265,7 @@ void cli_decision_json(FILE *out, const fg_decision *d)
 	}
 	fputs("],\"method_kind\":", out);
 	int mv = fg_decision_method_verdict(d);
-	json_string_or_null(out, mv < 0 ? NULL : fg_decision_method_kind_name((fg_decision_method_kind)mv));
+	cli_json_string_or_null(out, mv < 0 ? NULL : fg_decision_method_kind_name((fg_decision_method_kind)mv));
 	fputs(",\"methods\":[", out);
 	for (size_t i = 0; i < fg_decision_method_count(d); i++) {
 		const fg_decision_method *m = fg_decision_method_at(d, i);
@@ -284,7 +276,7 @@ void cli_decision_json(FILE *out, const fg_decision *d)
 		fputs(",\"kind\":", out);
 		cli_json_string(out, fg_decision_method_kind_name(m->kind));
 		fputs(",\"reason\":", out);
-		json_string_or_null(out, m->entry->method->reason);
+		cli_json_string_or_null(out, m->entry->method->reason);
 		fputs(",\"commits\":[", out);
 		for (size_t k = 0; k < m->entry->method->window_count; k++) {
 			if (k)

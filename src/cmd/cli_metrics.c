@@ -438,20 +438,11 @@ void cli_metrics_json(FILE *out, const fg_metrics_result *r, const char *url)
 		json_rule(out, &r->rule_results[i]);
 	}
 	fputs("],\"fired\":", out);
-	if (r->fired >= 0)
-		cli_json_string(out, r->rule_results[r->fired].def->name);
-	else
-		fputs("null", out);
+	cli_json_string_or_null(out, r->fired >= 0 ? r->rule_results[r->fired].def->name : NULL);
 	fputs(",\"hypothesis\":", out);
-	if (r->fired >= 0)
-		cli_json_string(out, r->rule_results[r->fired].def->hypothesis);
-	else
-		fputs("null", out);
+	cli_json_string_or_null(out, r->fired >= 0 ? r->rule_results[r->fired].def->hypothesis : NULL);
 	fputs(",\"warning\":", out);
-	if (r->warning[0])
-		cli_json_string(out, r->warning);
-	else
-		fputs("null", out);
+	cli_json_string_or_null(out, r->warning[0] ? r->warning : NULL);
 	fputc('}', out);
 }
 

@@ -1,6 +1,6 @@
 #include "runs.h"
 
-#include "input.h"
+#include "source.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -195,39 +195,23 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 {
 	*out = NULL;
 	const char *name = base ? base : path;
-	/* The input layer of profiles: a gzip runs file (and a download
-	 * cache entry, stored compressed) reads as its text. */
-	fg_input *in = NULL;
-	int rc = fg_input_open(&in, path, RUNS_MAX_SIZE, err);
-	char why[sizeof(err->message)];
+	char *buf;
+	size_t len;
+	/* Through the source layer: a cached download is stored gzip'ed, and a
+	 * runs file may be gzip'ed itself.  A corrupt one is a configuration
+	 * problem (what the user pointed at is no runs file), not an invalid
+	 * profile. */
+	int rc = fg_source_read_all(&buf, &len, path, "runs file", RUNS_MAX_SIZE, NULL, NULL, err);
+	if (rc == FG_EINVALID) {
+		char why[sizeof(err->message)];
+		snprintf(why, sizeof(why), "%s", err->message);
+		rc = fg_error_set(err, FG_ECONFIG, name, "not a runs file: %s", why);
+	}
 	if (rc) {
-		snprintf(why, sizeof(why), "%s", err->message);
-		return fg_error_set(err, rc, name, "cannot read the runs file: %s", why);
+		snprintf(err->source, sizeof(err->source), "%s", name);
+		return rc;
 	}
-	char *buf = NULL, *line;
-	size_t len = 0, cap = 0, n;
-	while ((rc = fg_input_line(&line, &n, in, err)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			char *b = realloc(buf, cap);
-			if (!b) {
-				rc = fg_error_set(err, FG_ENOMEM, name, "out of memory");
-				break;
-			}
-			buf = b;
-		}
-		memcpy(buf + len, line, n);
-		len += n;
-		buf[len++] = '\n';
-	}
-	fg_input_free(in);
-	if (rc < 0 && rc != FG_ENOMEM) {
-		snprintf(why, sizeof(why), "%s", err->message);
-		fg_error_set(err, rc == FG_EINVALID ? FG_ECONFIG : rc, name, "not a runs file: %s", why);
-		rc = err->code;
-	}
-	if (!rc)
-		rc = fg_runs_parse_buffer(out, buf ? buf : "", len, name, err);
+	rc = fg_runs_parse_buffer(out, buf, len, name, err);
 	free(buf);
 	return rc;
 }

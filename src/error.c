@@ -1,5 +1,7 @@
 #include "error.h"
 
+#include "exitcode.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,16 +65,18 @@ int fg_error_exit_status(const fg_error *err)
 {
 	switch (err->code) {
 	case FG_OK:
-		return 0;
+		return FG_EXIT_OK;
 	case FG_EUSAGE:
 	case FG_ECONFIG:
-		return 2;
+		return FG_EXIT_USAGE;
 	case FG_EFETCH:
-		return 4;
+		return FG_EXIT_FETCH;
+	case FG_EGIT:
+		return FG_EXIT_GIT;
 	case FG_EOUTPUT:
-		return 1;
+		return FG_EXIT_FAILED;
 	default:
-		return 3;
+		return FG_EXIT_INVALID;
 	}
 }
 

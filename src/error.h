@@ -13,7 +13,7 @@ enum fg_error_code {
 	FG_OK = 0,
 	FG_EUSAGE = -1,    /* bad option or argument, refused comparison */
 	FG_EINVALID = -2,  /* input is not a valid profile: foreign, truncated, inconsistent, too large */
-	FG_EFETCH = -3,    /* could not read or download an input */
+	FG_EFETCH = -3,    /* could not read or download an input (profile, runs file, rules file) */
 	FG_ENOMEM = -4,    /* out of memory */
 	FG_EGIT = -5,      /* repository problem (libgit2) */
 	FG_ECONFIG = -6,   /* configuration problem (runs file, git config) */
@@ -36,8 +36,9 @@ void fg_error_clear(fg_error *err);
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* The exit status the design's table gives for a failure of a non-run command
- * (usage and configuration 2, invalid input 3, fetch 4, output 1, other 3). */
+/* The exit status (src/exitcode.h) for a failure of a non-run command: usage
+ * and configuration FG_EXIT_USAGE (2), invalid input FG_EXIT_INVALID (3),
+ * fetch and git FG_EXIT_FETCH (4), output FG_EXIT_FAILED (1), other 3. */
 int fg_error_exit_status(const fg_error *err);
 
 /* A short name of the code ("usage", "invalid", "fetch", ...), for JSON. */

@@ -1,5 +1,7 @@
 #include "history.h"
 
+#include "textfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
@@ -118,42 +120,17 @@ static int oidset_parse(oidset *s, const char *text, size_t len, const char *sou
 	return 0;
 }
 
-/* Reads a whole file; *missing is set (and 0 returned) when it does not exist. */
+/* Reads a whole file (at most 64 MiB: these are lists of commit ids); *missing
+ * is set (and 0 returned) when it does not exist. */
 static int read_file(char **out, size_t *len, bool *missing, const char *path, int code, fg_error *err)
 {
 	*out = NULL;
 	*len = 0;
-	*missing = false;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		if (errno == ENOENT) {
-			*missing = true;
-			return 0;
-		}
-		return fg_error_set(err, code, path, "cannot open: %s", strerror(errno));
-	}
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (grow(&buf, &cap, n + 4096, 1) < 0) {
-			fclose(f);
-			free(buf);
-			return oom(err);
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return fg_error_set(err, code, path, "read error");
-	}
-	*out = buf;
-	*len = n;
-	return 0;
+	struct stat st;
+	*missing = stat(path, &st) < 0 && errno == ENOENT;
+	if (*missing)
+		return 0;
+	return fg_textfile_read(out, len, path, (size_t)64 << 20, "list of commits", code, err);
 }
 
 /* ---- commits of the walks ------------------------------------------------ */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source.h"
 #include "textfile.h"
 
 #define MAX_SIGNALS 256
@@ -486,7 +487,9 @@ int fg_mrules_load(fg_mrules **out, const char *path, fg_error *err)
 	char *buf;
 	size_t len;
 	*out = NULL;
-	int rc = fg_textfile_read(&buf, &len, path, (size_t)4 << 20, "metric rules file", FG_ECONFIG, err);
+	/* Through the source layer, like the subsystem rules: a path, "-" or a
+	 * URL, gzip'ed or not. */
+	int rc = fg_source_read_all(&buf, &len, path, "metric rules file", (size_t)4 << 20, NULL, NULL, err);
 	if (!rc)
 		rc = fg_mrules_parse(out, buf, len, path, err);
 	free(buf);

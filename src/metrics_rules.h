@@ -93,8 +93,9 @@ typedef struct fg_mrules fg_mrules;
  * "SOURCE:LINE" as the error's source on a malformed file. */
 int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err);
 
-/* Reads and parses the file at path (FG_ECONFIG when it cannot be read). */
-int fg_mrules_load(fg_mrules **out, const char *path, fg_error *err);
+/* Reads (through the source layer: a path, "-" or a URL) and parses the
+ * rules; FG_EFETCH when they cannot be read, as for any input. */
+int fg_mrules_load(fg_mrules **out, const char *source, fg_error *err);
 
 void fg_mrules_free(fg_mrules *r);
 

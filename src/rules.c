@@ -1,5 +1,8 @@
 #include "rules.h"
 
+#include "source.h"
+
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -236,14 +239,16 @@ int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *sou
 	return 0;
 }
 
-int fg_rules_load(fg_rules **out, const char *path, fg_error *err)
+int fg_rules_load(fg_rules **out, const char *source, const fg_fetch_options *fetch, char warning[256],
+		  fg_error *err)
 {
+	*out = NULL;
 	char *buf;
 	size_t len;
 	/* A rules file is a page of text: refuse anything huge. */
-	int rc = fg_textfile_read(&buf, &len, path, (size_t)16 << 20, "rules file", FG_EUSAGE, err);
+	int rc = fg_source_read_all(&buf, &len, source, "rules file", (size_t)16 << 20, fetch, warning, err);
 	if (!rc)
-		rc = fg_rules_parse(out, buf, len, path, err);
+		rc = fg_rules_parse(out, buf, len, source, err);
 	free(buf);
 	return rc;
 }

@@ -35,8 +35,13 @@ typedef struct fg_rules fg_rules;
  * "SOURCE:LINE: problem" in the message on a malformed file. */
 int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *source, fg_error *err);
 
-/* Reads and parses the file at path (FG_EUSAGE when it cannot be read). */
-int fg_rules_load(fg_rules **out, const char *path, fg_error *err);
+/* Reads (a path, "-" or a URL, through the source layer: src/source.h) and
+ * parses a rules file.  FG_EFETCH when it cannot be read or fetched (exit 4,
+ * as for every input), FG_EUSAGE when malformed; fetch may be NULL, warning
+ * as fg_source_read_all fills it. */
+struct fg_fetch_options;
+int fg_rules_load(fg_rules **out, const char *source, const struct fg_fetch_options *fetch, char warning[256],
+		  fg_error *err);
 
 void fg_rules_free(fg_rules *rules);
 

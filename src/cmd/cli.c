@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "exitcode.h"
 #include "fetch.h"
+#include "json_writer.h"
+#include "source.h"
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -60,7 +63,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'fgbisect %s --help'.\n", cmd);
-	return 2;
+	return FG_EXIT_USAGE;
 }
 
 void cli_warn(const char *fmt, ...)
@@ -263,28 +266,12 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	ro.reversed = o->reversed;
 	ro.max_size = o->max_size;
 	ro.max_line = o->max_line;
-	const char *path = source;
-	fg_fetch_result fetched = { 0 };
-	if (fg_source_is_url(source)) {
-		fg_fetch_options fo;
-		cli_fetch_options(&fo, o);
-		int rc = fg_fetch(&fetched, source, &fo, err);
-		if (fetched.warning[0])
-			cli_warn("%s", fetched.warning);
-		if (rc) {
-			fg_fetch_result_clear(&fetched);
-			return rc;
-		}
-		path = fetched.path;
-	}
-	int rc = fg_profile_read(info, path, names, &ro, visitor, err);
-	if (rc && path != source) {
-		/* Name what the user gave, not the cache file. */
-		char *shown = fg_source_redact(source);
-		snprintf(err->source, sizeof(err->source), "%s", shown ? shown : "");
-		free(shown);
-	}
-	fg_fetch_result_clear(&fetched);
+	fg_fetch_options fo;
+	cli_fetch_options(&fo, o);
+	char warning[256];
+	int rc = fg_source_read_profile(info, source, names, &ro, &fo, visitor, warning, err);
+	if (warning[0])
+		cli_warn("%s", warning);
 	if (rc)
 		return rc;
 	if (info->inverted && !o->reversed)
@@ -295,53 +282,9 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when invalid. */
-static size_t utf8_sequence(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	size_t n;
-	unsigned min;
-	unsigned cp;
-	if ((p[0] & 0xe0) == 0xc0) { n = 2; cp = p[0] & 0x1f; min = 0x80; }
-	else if ((p[0] & 0xf0) == 0xe0) { n = 3; cp = p[0] & 0x0f; min = 0x800; }
-	else if ((p[0] & 0xf8) == 0xf0) { n = 4; cp = p[0] & 0x07; min = 0x10000; }
-	else return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void cli_json_string(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	putc('"', out);
-	while (*p) {
-		unsigned char c = *p;
-		if (c == '"' || c == '\\') {
-			putc('\\', out);
-			putc(c, out);
-			p++;
-		} else if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-			p++;
-		} else {
-			size_t n = utf8_sequence(p);
-			if (n == 0) {
-				fputs("\\ufffd", out);
-				p++;
-			} else {
-				fwrite(p, 1, n, out);
-				p += n;
-			}
-		}
-	}
-	putc('"', out);
+	fg_json_write_string(out, s);
 }
 
 void cli_json_string_or_null(FILE *out, const char *s)

@@ -169,7 +169,7 @@ int cli_metrics_deltas(struct cli_metrics_deltas *out, const fg_tree *base, cons
 		return fg_error_set(err, FG_EUSAGE, NULL, "no subsystem rules file for the metrics' delta() terms "
 		                    "(set $FGBISECT_RULES)");
 	fg_rules *rules = NULL;
-	int rc = fg_rules_load(&rules, path, err);
+	int rc = fg_rules_load(&rules, path, NULL, NULL, err);
 	size_t n = rules ? fg_rules_count(rules) + 1 : 0;
 	double *b = rc ? NULL : calloc(n, sizeof(double)), *c = rc ? NULL : calloc(n, sizeof(double));
 	if (!rc && (!b || !c || !(out->deltas = calloc(n, sizeof(*out->deltas)))))

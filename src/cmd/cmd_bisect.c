@@ -2,18 +2,15 @@
  * run` over the commits between them, and summarises.  git's own bisect
  * runs as a subprocess: it owns the bisection state (refs/bisect, the
  * checkouts, the log). */
-#include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_bisect.h"
 #include "commands.h"
-
-extern char **environ;
+#include "exitcode.h"
+#include "process.h"
 
 static const char usage[] =
 	"usage: fgbisect bisect --good REV --bad REV --frame PAT --threshold PCT\n"
@@ -105,6 +102,14 @@ static void forward_free(struct forward *f)
 /* The top of the work tree: `git bisect` runs only there. */
 static const char *work_tree;
 
+/* Copies git's output to our stderr as it comes; *ctx keeps its last byte. */
+static void relay(void *ctx, const char *data, size_t len)
+{
+	fwrite(data, 1, len, stderr);
+	fflush(stderr);
+	*(char *)ctx = data[len - 1];
+}
+
 /* Runs git with args at the top of the work tree.  With output NULL, its
  * stdout and stderr (and those of the scripts git bisect run starts) are
  * relayed in order to our stderr, ended with a newline when git left the
@@ -116,6 +121,12 @@ static const char *work_tree;
  * SIGTERM to us is forwarded to that group (cli_signals_forward) so that
  * the bisection stops with us instead of going on re-parented. */
 static bool git_own_group;
+
+static void forward_signals(void *ctx, pid_t pid)
+{
+	(void)ctx;
+	cli_signals_forward(pid);
+}
 
 static int git(char **output, const char *const *args)
 {
@@ -129,96 +140,37 @@ static int git(char **output, const char *const *args)
 	argv[1] = "-C";
 	argv[2] = work_tree ? work_tree : ".";
 	memcpy(argv + 3, args, n * sizeof(*argv));
-	int fds[2] = { -1, -1 };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	/* We ignore SIGPIPE; git and the scripts it runs must not inherit that. */
-	sigset_t def;
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	posix_spawnattr_setsigdefault(&attr, &def);
-	sigset_t none, blocked;
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-	                                        (git_own_group ? POSIX_SPAWN_SETPGROUP : 0));
-	int status = -1;
-	char *buf = NULL;
-	if (pipe(fds) < 0)
-		goto out;
-	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-	if (!output)
-		posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	fflush(NULL);
-	pid_t pid;
-	/* No signal between the spawn and the forwarding it needs. */
-	sigset_t term;
-	sigemptyset(&term);
-	sigaddset(&term, SIGINT);
-	sigaddset(&term, SIGTERM);
-	sigaddset(&term, SIGHUP);
-	sigprocmask(SIG_BLOCK, &term, &blocked);
-	int spawned = posix_spawnp(&pid, "git", &fa, &attr, (char *const *)argv, environ);
-	if (spawned == 0 && git_own_group)
-		cli_signals_forward(pid);
-	sigprocmask(SIG_SETMASK, &blocked, NULL);
-	if (spawned != 0)
-		goto out;
-	close(fds[1]);
-	fds[1] = -1;
-	size_t len = 0, cap = 4096;
+	fg_process_options po;
+	fg_process_options_init(&po);
+	po.out = FG_PROCESS_STDOUT_CAPTURE;
+	if (git_own_group) {
+		po.own_process_group = true;
+		po.on_start = forward_signals;
+	}
 	char last = '\n';
-	bool failed = !(buf = malloc(cap));
-	for (ssize_t r; !failed && (r = read(fds[0], buf + len, cap - len - 1)) != 0;) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			break;
-		if (!output) {
-			fwrite(buf, 1, (size_t)r, stderr);
-			fflush(stderr);
-			last = buf[r - 1];
-			continue;
-		}
-		len += (size_t)r;
-		if (cap - len < 2) {
-			char *bigger = realloc(buf, cap *= 2);
-			failed = !bigger;
-			if (bigger)
-				buf = bigger;
+	if (!output) {
+		po.merge_stderr = true;
+		po.on_output = relay;
+		po.on_output_ctx = &last;
+	}
+	fg_process_result r;
+	fg_error err;
+	int status = -1;
+	if (fg_process_run(&r, argv, &po, &err) == 0) {
+		status = r.signal ? 128 + r.signal : r.exit_status;
+		if (output) {
+			*output = r.output;
+			r.output = NULL;
 		}
 	}
 	if (!output && last != '\n')
 		fputc('\n', stderr);
-	int ws;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 	if (git_own_group) {
 		cli_signals_forward(0);
-		if (cli_signal_pending())
-			cli_wait_group(pid); /* the fgbisect run it started cleans up */
+		if (r.pid > 0 && cli_signal_pending())
+			cli_wait_group(r.pid); /* the fgbisect run it started cleans up */
 	}
-	if (output && !failed) {
-		buf[len] = '\0';
-		*output = buf;
-		buf = NULL;
-	} else if (output) {
-		status = -1;
-	}
-out:
-	free(buf);
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	fg_process_result_clear(&r);
 	free(argv);
 	return status;
 }
@@ -305,7 +257,7 @@ int cmd_bisect(int argc, char **argv)
 	const char *good = NULL, *bad = NULL;
 	struct forward fw = { .argv = calloc((size_t)argc + 8, sizeof(char *)) };
 	if (!fw.argv)
-		return 1;
+		return FG_EXIT_FAILED;
 	char self[4096];
 	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[selflen > 0 ? selflen : 0] = '\0';
@@ -329,7 +281,7 @@ int cmd_bisect(int argc, char **argv)
 			break;
 		}
 		if (opt != CLI_OPT_JSON && !forward_option(&fw, opt, optarg))
-			status = 1;
+			status = FG_EXIT_FAILED;
 	}
 	if (!status)
 		status = cli_bisect_check(&o, "bisect", argc, argv);
@@ -416,7 +368,7 @@ int cmd_bisect(int argc, char **argv)
 		fprintf(stderr, "fgbisect bisect: refusing to start: --%s %s is %s, not %s (%s)\n",
 		        good_wrong ? "good" : "bad", good_wrong ? good : bad, fg_verdict_name(v->kind),
 		        good_wrong ? "fast" : "slow", v->reason);
-		status = 1;
+		status = FG_EXIT_FAILED;
 		goto out;
 	}
 
@@ -424,7 +376,7 @@ int cmd_bisect(int argc, char **argv)
 	                                cgood.id, NULL }) != 0) {
 		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
 		        "'git bisect reset' ends it)\n");
-		status = 4;
+		status = FG_EXIT_GIT;
 		goto out;
 	}
 	started = true;
@@ -448,7 +400,7 @@ int cmd_bisect(int argc, char **argv)
 	}
 	if (git(&log, (const char *[]){ "bisect", "log", NULL }) != 0) {
 		fprintf(stderr, "fgbisect bisect: git bisect log failed\n");
-		status = 4;
+		status = FG_EXIT_GIT;
 		goto out;
 	}
 	char slow_id[41];
@@ -456,7 +408,7 @@ int cmd_bisect(int argc, char **argv)
 	if (!slow_id[0]) {
 		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
 		        "fgbisect run failed); the log follows\n%s", log);
-		status = 3;
+		status = FG_EXIT_INCONCLUSIVE;
 		goto out;
 	}
 	/* A capture would need the checkouts again: its shares are in the log

@@ -10,6 +10,7 @@
 #include "cli_metrics.h"
 #include "commands.h"
 #include "days.h"
+#include "exitcode.h"
 #include "history.h"
 #include "report.h"
 #include "runscan.h"
@@ -571,7 +572,7 @@ int cmd_days(int argc, char **argv)
 		goto out;
 	if (outcome != FG_DAYS_FOUND) {
 		refuse(stderr, "fgbisect days: ", days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
-		status = 1;
+		status = FG_EXIT_FAILED;
 		if (html && write_report(html, days, sel, repo, &o, NULL, &fo, &vo.read, &err))
 			status = cli_report_error(&err, o.po.json);
 		goto out;

@@ -8,10 +8,7 @@
 
 #include "cli_bisect.h"
 #include "commands.h"
-
-/* git bisect run aborts on statuses >= 128. */
-#define RUN_CONFIG_ERROR 255
-#define RUN_SKIP 125
+#include "exitcode.h"
 
 static const char usage[] =
 	"usage: fgbisect [run] --frame PAT --threshold PCT [--runs FILE|URL | --profile P | --capture CMD]\n"
@@ -61,7 +58,7 @@ int cmd_run(int argc, char **argv)
 	if (!status)
 		status = cli_bisect_check(&o, "run", argc, argv);
 	if (status)
-		return RUN_CONFIG_ERROR;
+		return FG_EXIT_ABORT;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -106,7 +103,7 @@ int cmd_run(int argc, char **argv)
 		/* Out of memory is this machine at this moment (a larger build, a
 		 * busy host), not the configuration: skip the commit, do not
 		 * abort the bisection. */
-		status = err.code == FG_ENOMEM ? RUN_SKIP : RUN_CONFIG_ERROR;
+		status = err.code == FG_ENOMEM ? FG_EXIT_SKIP : FG_EXIT_ABORT;
 		goto out;
 	}
 	cli_verdict_warnings(v, o.frame);
@@ -118,7 +115,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* A verdict nobody could read must not pass for "slow" (main's
 	 * fallback for a failed stdout is 1). */
-	status = fflush(stdout) || ferror(stdout) ? RUN_CONFIG_ERROR : fg_verdict_exit_status(v);
+	status = fflush(stdout) || ferror(stdout) ? FG_EXIT_ABORT : fg_verdict_exit_status(v);
 out:
 	fg_verdict_free(v);
 	fg_verdict_judge_free(judge);

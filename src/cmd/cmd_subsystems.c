@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "fetch.h"
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
@@ -76,7 +77,12 @@ int cmd_subsystems(int argc, char **argv)
 	fg_profile_info info;
 	fg_subsystems_options so;
 	fg_subsystems_options_init(&so);
-	int rc = fg_rules_load(&rules, rules_path, &err);
+	fg_fetch_options fo;
+	cli_fetch_options(&fo, &po);
+	char warning[256];
+	int rc = fg_rules_load(&rules, rules_path, &fo, warning, &err);
+	if (warning[0])
+		cli_warn("%s", warning);
 	if (!rc)
 		rc = fg_names_new(&names, &err);
 	if (!rc && verbose && !po.raw)

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "exitcode.h"
 
 static const struct cli_command commands[] = {
 	{ "share", cmd_share, "share of frames matching patterns in each profile" },
@@ -45,23 +46,23 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		fputs("\nfgbisect: no command and no --frame: nothing to judge (run mode exits 255)\n", stderr);
-		return 255;
+		return FG_EXIT_ABORT;
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
-		return 0;
+		return FG_EXIT_OK;
 	}
 	if (!strcmp(name, "--version")) {
 		printf("fgbisect %s\n", FG_VERSION);
-		return 0;
+		return FG_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name)) {
 			int status = commands[i].fn(argc - 1, argv + 1);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				/* EPIPE from `| head` is not worth a message; the status says it. */
-				return status ? status : 1;
+				return status ? status : FG_EXIT_FAILED;
 			}
 			return status;
 		}

@@ -132,10 +132,10 @@ err=$("$FGBISECT" subsystems --rules "$TMP/empty.rules" "$FX/tiny-3x.html" 2>&1 
 check_eq "empty rule message" "$err" "fgbisect: $TMP/empty.rules:1: subsystem 'a' has no pattern"
 out=$("$FGBISECT" subsystems --json --rules "$TMP/bad.rules" "$FX/tiny-3x.html" 2>/dev/null || true)
 check_eq "bad rules json" "$(json_get 'j["error"]["code"], j["error"]["source"]' <<<"$out")" "('usage', '$TMP/bad.rules:3')"
-check_eq "missing rules status" "$(status "$FGBISECT" subsystems --rules "$TMP/nope.rules" "$FX/tiny-3x.html")" 2
+check_eq "missing rules status" "$(status "$FGBISECT" subsystems --rules "$TMP/nope.rules" "$FX/tiny-3x.html")" 4
 err=$("$FGBISECT" subsystems --rules "$TMP/nope.rules" "$FX/tiny-3x.html" 2>&1 >/dev/null || true)
 check_eq "missing rules message" "$err" "fgbisect: $TMP/nope.rules: cannot read the rules file: No such file or directory"
-check_eq "missing env rules" "$(FGBISECT_RULES="$TMP/nope.rules" status "$FGBISECT" subsystems "$FX/tiny-3x.html")" 2
+check_eq "missing env rules" "$(FGBISECT_RULES="$TMP/nope.rules" status "$FGBISECT" subsystems "$FX/tiny-3x.html")" 4
 
 # Help and usage errors.
 "$FGBISECT" subsystems --help | grep '^usage: fgbisect subsystems' >/dev/null || fail "subsystems --help"

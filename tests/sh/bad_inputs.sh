@@ -179,7 +179,7 @@ git init -q "$TMP/repo" && cd "$TMP/repo" # run mode wants a repository (and HEA
 git -c user.name=t -c user.email=t@example.org commit -q --allow-empty -m x
 expect "FIFO as a runs file" 255 "a FIFO, not a regular file" run -f a --threshold 1 --runs "$TMP/fifo"
 cd - >/dev/null
-expect "FIFO as a rules file" 2 "a FIFO, not a regular file" subsystems --rules "$TMP/fifo" "$FX/tiny-3x.html"
+expect "FIFO as a rules file" 4 "a FIFO, not a regular file" subsystems --rules "$TMP/fifo" "$FX/tiny-3x.html"
 # What a shell's process substitution passes (/dev/fd/N, a connected pipe) still works.
 expect "process substitution" 0 "" collapse <(cat "$FX/tiny-3x.html")
 each3 "missing file" 4 "No such file or directory" "$TMP/nothing-here"

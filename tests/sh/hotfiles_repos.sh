@@ -86,7 +86,7 @@ want=$(git -C "$repo" log -1 --format=%H -- "$(git -C "$repo" ls-files '*.java' 
 "$FGBISECT" hotfiles --repo "$tmp/blobless.git" --json "${frames[@]}" >"$tmp/out" 2>"$tmp/err" || fail "blobless clone: $(cat "$tmp/err")"
 jq -e --arg w "$want" '[.files[].last_commit] | index($w) != null' "$tmp/out" >/dev/null || fail "blobless clone: last commit"
 git clone -q --bare --filter=tree:0 "file://$repo" "$tmp/treeless.git" 2>/dev/null
-[ "$(status "$FGBISECT" hotfiles --repo "$tmp/treeless.git" "${frames[@]}")" = 3 ] || fail "treeless clone: exit"
+[ "$(status "$FGBISECT" hotfiles --repo "$tmp/treeless.git" "${frames[@]}")" = 4 ] || fail "treeless clone: exit"
 grep -q "partial clone" "$tmp/err" || fail "treeless clone: no hint: $(cat "$tmp/err")"
 
 [ "$(status "$FGBISECT" hotfiles --help)" = 0 ] || fail "--help"

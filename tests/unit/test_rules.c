@@ -127,7 +127,7 @@ static void test_errors(void)
 	static const char nul[] = "subsystem a\npattern x\0y\n";
 	CHECK(fg_rules_parse(&r, nul, sizeof(nul) - 1, "t.rules", &err) == FG_EUSAGE);
 	CHECK_STR(err.source, "t.rules:2");
-	CHECK(fg_rules_load(&r, "/nonexistent/zeebe.rules", &err) == FG_EUSAGE);
+	CHECK(fg_rules_load(&r, "/nonexistent/zeebe.rules", NULL, NULL, &err) == FG_EFETCH);
 	CHECK_STR(err.source, "/nonexistent/zeebe.rules");
 	CHECK(strstr(err.message, "cannot read") != NULL);
 }
@@ -142,7 +142,7 @@ static void test_zeebe_rules(void)
 	snprintf(path, sizeof(path), "%s/contrib/zeebe.rules", dir);
 	fg_error err;
 	fg_rules *r = NULL;
-	CHECK(fg_rules_load(&r, path, &err) == 0);
+	CHECK(fg_rules_load(&r, path, NULL, NULL, &err) == 0);
 	if (!r)
 		return;
 	static const char *const order[] = { "gc", "replay", "processing", "exporter", "rocksdb-state",

@@ -1,0 +1,258 @@
+/* The shared infrastructure every command uses: the JSON writer (commas,
+ * nesting, escaping), the UTF-8 validator, reading a whole file under a cap,
+ * the source layer (gzip sniffed on local files as on cached downloads), the
+ * process launcher, and the exit-code table. */
+#include <errno.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "error.h"
+#include "exitcode.h"
+#include "textfile.h"
+#include "gzip_bytes.h"
+#include "json_writer.h"
+#include "process.h"
+#include "source.h"
+#include "utf8.h"
+
+/* What fn writes through a writer, as a string (malloc'ed). */
+static char *json_of(void (*fn)(fg_json *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fg_json j;
+	fg_json_init(&j, f);
+	fn(&j);
+	fclose(f);
+	return buf;
+}
+
+static void nested(fg_json *j)
+{
+	fg_json_object(j);
+	fg_json_member_string(j, "source", "a.html");
+	fg_json_key(j, "frames");
+	fg_json_array(j);
+	for (int i = 0; i < 3; i++) {
+		fg_json_object(j);
+		fg_json_member_u64(j, "samples", (uint64_t)i);
+		fg_json_member_fixed(j, "share", i / 3.0 * 100, 4);
+		fg_json_end(j);
+	}
+	fg_json_end(j);
+	fg_json_key(j, "empty");
+	fg_json_array(j);
+	fg_json_end(j);
+	fg_json_key(j, "nothing");
+	fg_json_object(j);
+	fg_json_end(j);
+	fg_json_member_bool(j, "gzip", false);
+	fg_json_key(j, "missing");
+	fg_json_string(j, NULL);
+	fg_json_key(j, "list");
+	fg_json_array(j);
+	fg_json_u64(j, 1);
+	fg_json_i64(j, -2);
+	fg_json_raw(j, "3.50");
+	fg_json_fixed(j, 0.0 / 0.0, 2);
+	fg_json_end(j);
+	fg_json_end(j);
+}
+
+static void escapes(fg_json *j)
+{
+	fg_json_array(j);
+	fg_json_string(j, "q\"b\\s\n\t\x01");
+	fg_json_string(j, "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x94\xa5");
+	fg_json_string(j, "bad \xff \xc3 end");     /* stray byte, cut sequence */
+	fg_json_string(j, "\xc0\xaf \xed\xa0\x80");  /* overlong '/', a surrogate */
+	fg_json_string(j, "cut \xe2\x86");            /* cut at the very end */
+	fg_json_end(j);
+}
+
+static void test_json(void)
+{
+	char *s = json_of(nested);
+	CHECK_STR(s, "{\"source\":\"a.html\",\"frames\":[{\"samples\":0,\"share\":0.0000},{\"samples\":1,"
+		     "\"share\":33.3333},{\"samples\":2,\"share\":66.6667}],\"empty\":[],\"nothing\":{},"
+		     "\"gzip\":false,\"missing\":null,\"list\":[1,-2,3.50,null]}\n");
+	free(s);
+	s = json_of(escapes);
+	CHECK_STR(s, "[\"q\\\"b\\\\s\\u000a\\u0009\\u0001\",\"caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x94\xa5\","
+		     "\"bad \\ufffd \\ufffd end\",\"\\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\"cut \\ufffd\\ufffd\"]\n");
+	free(s);
+}
+
+static void test_utf8(void)
+{
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"a", 1), 1);
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xc3\xa9", 2), 2);
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xc3\xa9", 1), 0);     /* cut short */
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xe2\x86\x92", 3), 3);
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xf0\x9f\x94\xa5", 4), 4);
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xed\xa0\x80", 3), 0);     /* surrogate */
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\xe0\x80\xaf", 3), 0);     /* overlong */
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"\x80", 1), 0);
+	CHECK_U64(fg_utf8_sequence((const unsigned char *)"", 0), 0);
+	CHECK_U64(fg_utf8_cut("ab\xe2\x86\x92", 3), 2);
+	CHECK_U64(fg_utf8_cut("ab\xe2\x86\x92", 4), 2);
+	CHECK_U64(fg_utf8_cut("ab\xe2\x86\x92", 2), 2);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void test_file(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/ten", dir);
+	write_file(path, "0123456789", 10);
+	char *buf;
+	size_t len;
+	fg_error err;
+	CHECK(fg_textfile_read(&buf, &len, path, 10, "list", FG_ECONFIG, &err) == 0);
+	CHECK_U64(len, 10);
+	CHECK(buf && buf[10] == '\0' && !memcmp(buf, "0123456789", 10));
+	free(buf);
+	CHECK(fg_textfile_read(&buf, &len, path, 9, "list", FG_ECONFIG, &err) == FG_ECONFIG && !buf);
+	CHECK_STR(err.message, "too large for a list");
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	write_file(path, "", 0);
+	CHECK(fg_textfile_read(&buf, &len, path, 10, "list", FG_ECONFIG, &err) == 0 && len == 0 && buf && !buf[0]);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	CHECK(fg_textfile_read(&buf, &len, path, 10, "list", FG_EFETCH, &err) == FG_EFETCH);
+	CHECK_STR(err.message, "cannot read the list: No such file or directory");
+	CHECK(fg_textfile_read(&buf, &len, dir, 10, "list", FG_EFETCH, &err) == FG_EFETCH);
+	CHECK_STR(err.message, "cannot read the list: a directory, not a regular file");
+	/* A FIFO without a writer is refused at once, not waited on. */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(fg_textfile_read(&buf, &len, path, 10, "list", FG_EFETCH, &err) == FG_EFETCH);
+	CHECK_STR(err.message, "cannot read the list: a FIFO, not a regular file");
+}
+
+static void test_source(const char *dir)
+{
+	static const char text[] = "# date commit node protocol event location\n"
+				   "2026-11-01 4f1c2a9e3b broker-0 grpc cpu a.html\n";
+	unsigned char gz[512];
+	size_t n = gzip_bytes(gz, sizeof(gz), text, strlen(text));
+	char plain[512], packed[512], none[512];
+	snprintf(plain, sizeof(plain), "%s/runs.txt", dir);
+	snprintf(packed, sizeof(packed), "%s/runs.txt.gz", dir);
+	snprintf(none, sizeof(none), "%s/no-runs.txt", dir);
+	write_file(plain, text, strlen(text));
+	write_file(packed, gz, n);
+	fg_error err;
+	char *buf;
+	size_t len;
+	char warning[256];
+	/* Plain and gzip'ed (as the cache stores downloads) read the same. */
+	CHECK(fg_source_read_all(&buf, &len, plain, "runs file", 1 << 20, NULL, warning, &err) == 0);
+	CHECK_STR(buf, text);
+	CHECK_STR(warning, "");
+	free(buf);
+	CHECK(fg_source_read_all(&buf, &len, packed, "runs file", 1 << 20, NULL, NULL, &err) == 0);
+	CHECK_STR(buf, text);
+	CHECK_U64(len, strlen(text));
+	free(buf);
+	/* The cap holds for the decompressed size too. */
+	CHECK(fg_source_read_all(&buf, &len, packed, "runs file", 20, NULL, NULL, &err) == FG_EFETCH);
+	CHECK(fg_source_read_all(&buf, &len, plain, "runs file", 20, NULL, NULL, &err) == FG_EFETCH);
+	CHECK_STR(err.message, "too large for a runs file");
+	CHECK(fg_source_read_all(&buf, &len, none, "runs file", 1 << 20, NULL, NULL, &err) == FG_EFETCH);
+	CHECK_STR(err.message, "cannot read the runs file: No such file or directory");
+	CHECK_STR(err.source, none);
+	/* A file:// URL goes through the fetch layer and reads the same. */
+	char url[600];
+	snprintf(url, sizeof(url), "file://%s", packed);
+	CHECK(fg_source_read_all(&buf, &len, url, "runs file", 1 << 20, NULL, NULL, &err) == 0);
+	CHECK_STR(buf, text);
+	free(buf);
+	/* Corrupt gzip is an invalid input, named as given. */
+	gz[n - 5] ^= 0xff;
+	write_file(packed, gz, n);
+	CHECK(fg_source_read_all(&buf, &len, packed, "runs file", 1 << 20, NULL, NULL, &err) == FG_EINVALID);
+	CHECK_STR(err.source, packed);
+}
+
+static void test_process(void)
+{
+	fg_process_options o;
+	fg_process_options_init(&o);
+	o.out = FG_PROCESS_STDOUT_CAPTURE;
+	fg_process_result r;
+	fg_error err;
+	CHECK(fg_process_run(&r, (const char *[]){ "sh", "-c", "printf 'out\\n'; exit 3", NULL }, &o, &err) == 0);
+	CHECK_STR(r.output, "out\n");
+	CHECK_U64(r.exit_status, 3);
+	CHECK(!r.signal && !r.timed_out);
+	fg_process_result_clear(&r);
+	/* The child sees SIGPIPE at its default although we ignore it. */
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(fg_process_run(&r, (const char *[]){ "sh", "-c", "kill -PIPE $$", NULL }, &o, &err) == 0);
+	CHECK_U64(r.signal, SIGPIPE);
+	CHECK(r.exit_status == -1);
+	fg_process_result_clear(&r);
+	o.dir = "/";
+	CHECK(fg_process_run(&r, (const char *[]){ "pwd", NULL }, &o, &err) == 0);
+	CHECK_STR(r.output, "/\n");
+	fg_process_result_clear(&r);
+	/* A timeout ends the whole group, a background child included. */
+	fg_process_options_init(&o);
+	o.own_process_group = true;
+	o.timeout_s = 0.3;
+	CHECK(fg_process_run(&r, (const char *[]){ "sh", "-c", "sleep 30 & sleep 30", NULL }, &o, &err) == 0);
+	CHECK(r.timed_out && r.signal == SIGTERM);
+	fg_process_result_clear(&r);
+	CHECK(fg_process_run(&r, (const char *[]){ "/no/such/program", NULL }, NULL, &err) == FG_EFETCH);
+	CHECK_STR(err.source, "/no/such/program");
+}
+
+static void test_exit_codes(void)
+{
+	fg_error e;
+	fg_error_set(&e, FG_EUSAGE, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), FG_EXIT_USAGE);
+	fg_error_set(&e, FG_ECONFIG, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), 2);
+	fg_error_set(&e, FG_EINVALID, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), 3);
+	fg_error_set(&e, FG_EFETCH, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), 4);
+	fg_error_set(&e, FG_EGIT, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), 4);
+	fg_error_set(&e, FG_EOUTPUT, NULL, "x");
+	CHECK_U64(fg_error_exit_status(&e), 1);
+	CHECK_U64(FG_EXIT_SKIP, 125);
+	CHECK_U64(FG_EXIT_ABORT, 255);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/fg-test-infra-XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	test_json();
+	test_utf8();
+	test_file(dir);
+	test_source(dir);
+	test_process();
+	test_exit_codes();
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	return check_status("test_infra");
+}

@@ -1,18 +1,16 @@
 #include "capture.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "process.h"
 
 extern char **environ;
 
@@ -60,7 +58,7 @@ static bool same_name(const char *a, const char *b)
 	return strncmp(a, b, n) == 0 && b[n] == '=';
 }
 
-/* environ without the names extra sets, then extra; built before fork
+/* environ without the names extra sets, then extra; built before the spawn
  * because a child of a threaded process (libcurl's resolver) may only call
  * async-signal-safe functions. */
 static char **child_environment(const char *const *extra, size_t nextra)
@@ -85,44 +83,12 @@ static char **child_environment(const char *const *extra, size_t nextra)
 	return env;
 }
 
-static double now_s(void)
+/* Registers the command's process group for removal on a signal; called
+ * by the launcher with the terminating signals blocked, so no signal falls
+ * between the start and the registration. */
+static void register_group(void *ctx, pid_t pid)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Waits for pid; after timeout_s (0: never) the whole process group gets
- * SIGTERM, and SIGKILL a second later if it is still there.  *timed_out
- * tells which. */
-static int wait_child(pid_t pid, double timeout_s, int *status, bool *timed_out)
-{
-	const struct timespec tick = { 0, 20 * 1000 * 1000 };
-	double deadline = timeout_s > 0 ? now_s() + timeout_s : 0, killed_at = 0;
-	*timed_out = false;
-	for (;;) {
-		pid_t r = waitpid(pid, status, timeout_s > 0 ? WNOHANG : 0);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (r == 0) {
-			double t = now_s();
-			if (!*timed_out && t >= deadline) {
-				*timed_out = true;
-				killed_at = t;
-				kill(-pid, SIGTERM);
-			} else if (*timed_out && t >= killed_at + 1.0) {
-				kill(-pid, SIGKILL);
-			}
-			nanosleep(&tick, NULL);
-		}
-	}
-	/* Whatever the shell left behind in its group (a background profiler,
-	 * a server it started) goes too, timed out or not: nothing of a
-	 * capture outlives it. */
-	kill(-pid, SIGKILL);
-	return 0;
+	fg_cleanup_add_group(ctx, pid);
 }
 
 int fg_capture_run(fg_capture **out, const char *command, const fg_capture_options *opts, fg_error *err)
@@ -182,45 +148,40 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 		goto out;
 	}
 
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		rc = fg_error_set(err, FG_EFETCH, command, "cannot start the capture command: %s", strerror(errno));
+	/* sh in a process group of its own, so that a timeout reaches the
+	 * build and the profiler it started, not only the shell. */
+	fg_process_options po;
+	fg_process_options_init(&po);
+	po.dir = opts->dir;
+	po.env = env;
+	po.out = FG_PROCESS_STDOUT_TO_STDERR;
+	po.own_process_group = true;
+	po.timeout_s = opts->timeout_s;
+	po.on_start = register_group;
+	po.on_start_ctx = &c->group_item;
+	fg_process_result r;
+	fg_error perr;
+	if (fg_process_run(&r, (const char *const[]){ "/bin/sh", "-c", command, NULL }, &po, &perr)) {
+		rc = fg_error_set(err, FG_EFETCH, command, "cannot run the capture command: %s", perr.message);
 		goto out;
 	}
-	if (pid == 0) {
-		/* Its own process group, so that a timeout reaches the build and
-		 * the profiler it started, not only the shell. */
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || (opts->dir && chdir(opts->dir) < 0))
-			_exit(127);
-		execve("/bin/sh", (char *const[]){ "sh", "-c", (char *)command, NULL }, env);
-		_exit(127);
-	}
-	/* Set it from both sides: the timeout may fire before the child runs. */
-	setpgid(pid, pid);
-	fg_cleanup_add_group(&c->group_item, pid);
-	int status = 0;
-	bool timed_out;
-	if (wait_child(pid, opts->timeout_s, &status, &timed_out) < 0) {
-		rc = fg_error_set(err, FG_EFETCH, command, "cannot wait for the capture command: %s",
-		                  strerror(errno));
-		goto out;
-	}
+	/* Whatever the shell left behind in its group (a background profiler,
+	 * a server it started) goes too, timed out or not: nothing of a
+	 * capture outlives it. */
+	kill(-r.pid, SIGKILL);
 	fg_cleanup_remove(&c->group_item);
 	struct stat st;
-	if (timed_out)
+	if (r.timed_out)
 		rc = fg_error_set(err, FG_EFETCH, command, "capture timed out after %g s (process group killed)",
 		                  opts->timeout_s);
-	else if (WIFSIGNALED(status))
-		rc = fg_error_set(err, FG_EFETCH, command, "capture command killed by signal %d",
-		                  WTERMSIG(status));
-	else if (WEXITSTATUS(status) != 0)
+	else if (r.signal)
+		rc = fg_error_set(err, FG_EFETCH, command, "capture command killed by signal %d", r.signal);
+	else if (r.exit_status != 0)
 		rc = fg_error_set(err, FG_EFETCH, command, "capture command failed with exit status %d",
-		                  WEXITSTATUS(status));
+		                  r.exit_status);
 	else if (stat(c->path, &st) < 0 || st.st_size == 0)
 		rc = fg_error_set(err, FG_EFETCH, command, "capture command wrote no profile to $FGBISECT_OUT");
+	fg_process_result_clear(&r);
 out:
 	free(env);
 	free(extra);

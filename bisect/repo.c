@@ -1,5 +1,7 @@
 #include "repo.h"
 
+#include "utf8.h"
+
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +85,8 @@ static void utc_day(char out[11], git_time_t t)
 static void copy_utf8(char *dst, size_t n, const char *s)
 {
 	size_t len = strlen(s);
-	if (len >= n) {
-		len = n - 1;
-		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
-			len--;
-	}
+	if (len >= n)
+		len = fg_utf8_cut(s, n - 1);
 	memcpy(dst, s, len);
 	dst[len] = '\0';
 }

@@ -2,37 +2,14 @@
 
 #include <string.h>
 
+#include "utf8.h"
+
 /* The length of the valid UTF-8 sequence at s (at most n bytes), 0 when
- * invalid: overlong forms, surrogates and code points past U+10FFFF are
- * rejected, as XML parsers do. */
+ * invalid (src/utf8.h) or a character XML forbids (U+FFFE, U+FFFF). */
 static size_t utf8_length(const unsigned char *s, size_t n)
 {
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff) || cp >= 0xfffe)) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+	size_t len = fg_utf8_sequence(s, n);
+	if (len == 3 && s[0] == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf))
 		return 0;
 	return len;
 }

@@ -3,17 +3,15 @@
 #include "textfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "commitgraph.h"
 #include "javaclass.h"
 #include "linemap.h"
 #include "method.h"
@@ -159,6 +157,7 @@ typedef struct node {
 	size_t wpos;           /* window walk: position in pop order */
 	size_t indeg;          /* window walk: offset of the node's file bits, SIZE_MAX none */
 	size_t info;           /* index in the result's commit table, or SIZE_MAX */
+	uint32_t gpos;         /* position in the commit-graph, FG_COMMITGRAPH_NONE */
 } node;
 
 /* ---- source index ---------------------------------------------------------- */
@@ -183,21 +182,13 @@ typedef struct tcache_slot {
 	git_tree *tree;
 } tcache_slot;
 
-/* git's commit-graph file (objects/info/commit-graph, a single file, not a
- * chain): tree, parents and committer time of the commits it holds, read
- * without inflating the commit objects. */
-typedef struct cgraph {
-	const unsigned char *map;
-	size_t size;
-	uint32_t n;
-	const unsigned char *fanout, *oids, *data, *edges;
-	size_t nedges;
-} cgraph;
-
 struct fg_history {
 	git_repository *repo;
 	git_odb *odb;
-	cgraph graph;
+	git_repository *blob_repo;
+	fg_commitgraph *graph; /* NULL: none, or not usable */
+	bool filters;          /* its changed-path filters are read */
+	size_t filter_skipped, filter_maybe; /* how they answered in the last query */
 	char *repo_path;
 	git_oid bad, good;
 	bool has_good;
@@ -227,6 +218,7 @@ struct fg_history_result {
 	char **strings;
 	size_t nstrings, capstrings;
 	size_t visited;
+	size_t filter_skipped, filter_maybe;
 	fg_history_method *methods;     /* per entry (fg_history_query_methods) */
 	fg_method_range *method_ranges; /* FG_METHOD_MAX_RANGES per entry */
 	fg_history_method_change *changes;
@@ -361,127 +353,6 @@ static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const vo
 	return tree && time;
 }
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Maps the commit-graph when there is a usable one (version 1, SHA-1, no
- * base graphs, chunks in bounds); otherwise the walks read commit objects. */
-static void cgraph_open(cgraph *g, const char *commondir)
-{
-	memset(g, 0, sizeof(*g));
-	size_t len = strlen(commondir);
-	char *path = malloc(len + sizeof("/objects/info/commit-graph"));
-	if (!path)
-		return;
-	snprintf(path, len + sizeof("/objects/info/commit-graph"), "%s%sobjects/info/commit-graph", commondir,
-		 len && commondir[len - 1] == '/' ? "" : "/");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	struct stat st;
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || st.st_size < 8 + 12 || (uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return;
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	const unsigned char *b = m;
-	size_t size = (size_t)st.st_size;
-	unsigned nchunks = b[6];
-	bool ok = !memcmp(b, "CGPH", 4) && b[4] == 1 && b[5] == 1 && b[7] == 0 && 8 + (nchunks + 1) * 12 <= size;
-	const unsigned char *fanout = NULL, *oids = NULL, *data = NULL, *edges = NULL;
-	size_t oids_len = 0, data_len = 0, edges_len = 0, fanout_len = 0;
-	for (unsigned i = 0; ok && i < nchunks; i++) {
-		const unsigned char *e = b + 8 + i * 12;
-		uint64_t off = (uint64_t)be32(e + 4) << 32 | be32(e + 8);
-		uint64_t next = (uint64_t)be32(e + 16) << 32 | be32(e + 20);
-		if (off > next || next > size) {
-			ok = false;
-			break;
-		}
-		uint32_t id = be32(e);
-		size_t clen = (size_t)(next - off);
-		if (id == 0x4f494446) /* OIDF */
-			fanout = b + off, fanout_len = clen;
-		else if (id == 0x4f49444c) /* OIDL */
-			oids = b + off, oids_len = clen;
-		else if (id == 0x43444154) /* CDAT */
-			data = b + off, data_len = clen;
-		else if (id == 0x45444745) /* EDGE */
-			edges = b + off, edges_len = clen;
-	}
-	uint32_t n = ok && fanout && fanout_len == 1024 ? be32(fanout + 1020) : 0;
-	if (!ok || !n || !oids || !data || oids_len != (size_t)n * 20 || data_len != (size_t)n * 36 ||
-	    (edges_len % 4)) {
-		munmap(m, size);
-		return;
-	}
-	*g = (cgraph){ b, size, n, fanout, oids, data, edges, edges_len / 4 };
-}
-
-static void cgraph_close(cgraph *g)
-{
-	if (g->map)
-		munmap((void *)g->map, g->size);
-	memset(g, 0, sizeof(*g));
-}
-
-/* The commit's tree, parents and time from the graph; false when it is not
- * in the graph (newer than it) or the entry is malformed. */
-static bool cgraph_commit(node *n, git_oid *parents, unsigned *np, const cgraph *g, const git_oid *id)
-{
-	if (!g->map)
-		return false;
-	unsigned first = id->id[0];
-	uint32_t lo = first ? be32(g->fanout + 4 * (first - 1)) : 0, hi = be32(g->fanout + 4 * first);
-	if (lo > hi || hi > g->n)
-		return false;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(g->oids + (size_t)mid * 20, id->id, 20);
-		if (c == 0) {
-			const unsigned char *d = g->data + (size_t)mid * 36;
-			memcpy(n->tree.id, d, 20);
-			uint32_t p1 = be32(d + 20), p2 = be32(d + 24);
-			n->time = (int64_t)(be32(d + 28) & 3) << 32 | be32(d + 32);
-			*np = 0;
-			if (p1 == 0x70000000)
-				return true;
-			if (p1 >= g->n)
-				return false;
-			memcpy(parents[(*np)++].id, g->oids + (size_t)p1 * 20, 20);
-			if (p2 == 0x70000000)
-				return true;
-			if (!(p2 & 0x80000000)) {
-				if (p2 >= g->n)
-					return false;
-				memcpy(parents[(*np)++].id, g->oids + (size_t)p2 * 20, 20);
-				return true;
-			}
-			/* An octopus: the second and later parents are in EDGE. */
-			for (uint32_t k = p2 & 0x7fffffff; k < g->nedges; k++) {
-				uint32_t v = be32(g->edges + 4 * (size_t)k);
-				if ((v & 0x7fffffff) >= g->n || *np == MAX_RAW_PARENTS)
-					return false;
-				memcpy(parents[(*np)++].id, g->oids + (size_t)(v & 0x7fffffff) * 20, 20);
-				if (v & 0x80000000)
-					return true;
-			}
-			return false;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 /* The node of commit id, read on first use.  Node indices stay valid;
  * pointers do not (the array grows). */
 static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err)
@@ -505,8 +376,15 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	 * raw object's headers, not libgit2's whole parse (signatures,
 	 * message).  Unusual objects take libgit2's parser. */
 	git_odb_object *obj = NULL;
-	if (cgraph_commit(n, parents, &np, &h->graph, id)) {
-		/* from the commit-graph */
+	uint32_t gpos = h->graph ? fg_commitgraph_find(h->graph, id->id) : FG_COMMITGRAPH_NONE;
+	n->gpos = FG_COMMITGRAPH_NONE;
+	fg_commitgraph_commit gc;
+	if (gpos != FG_COMMITGRAPH_NONE &&
+	    fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos, NULL) == 0) {
+		memcpy(n->tree.id, gc.tree, sizeof(gc.tree));
+		n->time = gc.time;
+		np = (unsigned)gc.nparents;
+		n->gpos = gpos;
 	} else if (git_odb_read(&obj, h->odb, id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
 		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
 		git_odb_object_free(obj);
@@ -610,6 +488,7 @@ typedef struct qfile {
 	char *comps;           /* components, each NUL-terminated, back to back */
 	size_t ncomps;
 	const char **comp;     /* pointers into comps */
+	fg_bloom_key key;      /* the path's key in the commit-graph's filters (variants 0: none) */
 	int phase;             /* 0 seeking last, 1 seeking meaningful, 2 done */
 	size_t last, meaningful; /* node indices */
 	bool last_shallow, meaningful_shallow;
@@ -720,6 +599,24 @@ static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git
 	}
 	*same = true;
 	return 0;
+}
+
+/* path_same for a commit and its p-th parent.  For the first parent, the
+ * commit-graph's changed-path filter first: when it says that the commit's
+ * first-parent diff did not change the path, no tree is read.  A "maybe"
+ * (a false positive, or a real change) is decided by the trees. */
+static int parent_same(bool *same, fg_history *h, size_t ni, uint32_t p, size_t pi, const qfile *f, fg_error *err)
+{
+	if (p == 0 && f->key.variants && h->nodes[ni].gpos != FG_COMMITGRAPH_NONE) {
+		if (!fg_commitgraph_maybe_changed(h->graph, h->nodes[ni].gpos, &f->key)) {
+			h->filter_skipped++;
+			*same = true;
+			return 0;
+		}
+		h->filter_maybe++;
+	}
+	git_oid tree = h->nodes[ni].tree, ptree = h->nodes[pi].tree;
+	return path_same(same, h, &tree, &ptree, f, err);
 }
 
 /* ---- open ------------------------------------------------------------------- */
@@ -894,6 +791,46 @@ static int src_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->path, b->path);
 }
 
+/* The commit-graph, as git uses it: not in a shallow clone (its parents
+ * are the full history's), not when core.commitGraph is false; its
+ * changed-path filters not when commitGraph.readChangedPaths is false. */
+static int graph_open(fg_history *h, fg_error *err)
+{
+	bool use = !h->shallow, filters = true;
+	git_config *cfg;
+	if (use && git_repository_config_snapshot(&cfg, h->repo) == 0) {
+		int v;
+		if (git_config_get_bool(&v, cfg, "core.commitGraph") == 0 && !v)
+			use = false;
+		if (git_config_get_bool(&v, cfg, "commitGraph.readChangedPaths") == 0 && !v)
+			filters = false;
+		git_config_free(cfg);
+	}
+	int rc = use ? fg_commitgraph_open(&h->graph, git_repository_commondir(h->repo), err) : 0;
+	h->filters = rc == 0 && filters && fg_commitgraph_has_filters(h->graph);
+	return rc;
+}
+
+/* A graph that says otherwise than the objects about the bad commit (its
+ * tree or parents) is not this repository's: it is not used. */
+static void graph_check(fg_history *h, const git_commit *bad)
+{
+	uint32_t pos = h->graph ? fg_commitgraph_find(h->graph, h->bad.id) : FG_COMMITGRAPH_NONE;
+	if (pos == FG_COMMITGRAPH_NONE)
+		return;
+	fg_commitgraph_commit c;
+	unsigned char parents[MAX_RAW_PARENTS][20];
+	bool same = fg_commitgraph_commit_at(&c, parents, MAX_RAW_PARENTS, h->graph, pos, NULL) == 0 &&
+		    !memcmp(c.tree, git_commit_tree_id(bad)->id, 20) && c.nparents == git_commit_parentcount(bad);
+	for (unsigned i = 0; same && i < c.nparents; i++)
+		same = !memcmp(parents[i], git_commit_parent_id(bad, i)->id, 20);
+	if (!same) {
+		fg_commitgraph_free(h->graph);
+		h->graph = NULL;
+		h->filters = false;
+	}
+}
+
 int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err)
 {
 	fg_history_options defaults;
@@ -929,7 +866,7 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 		rc = fg_error_set(err, FG_EUSAGE, dir, "not a git repository (nor inside one)");
 		goto fail;
 	}
-	if (git_repository_odb(&h->odb, h->repo) < 0) {
+	if (git_repository_odb(&h->odb, h->repo) < 0 || git_repository_wrap_odb(&h->blob_repo, h->odb) < 0) {
 		rc = git_fail(err, dir, "cannot open the object database");
 		goto fail;
 	}
@@ -947,10 +884,8 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 
 	if ((rc = read_shallow(h, err)) < 0)
 		goto fail;
-	/* git does not use the commit-graph in a shallow clone either (its
-	 * parents are the full history's). */
-	if (!h->shallow)
-		cgraph_open(&h->graph, git_repository_commondir(h->repo));
+	if ((rc = graph_open(h, err)) < 0)
+		goto fail;
 	if ((rc = resolve_rev(&h->bad, h, opts->bad ? opts->bad : "HEAD", err)) < 0)
 		goto fail;
 	git_oid_tostr(h->bad_hex, sizeof(h->bad_hex), &h->bad);
@@ -964,6 +899,7 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 		rc = git_fail(err, h->bad_hex, "cannot read the bad commit's tree");
 		goto fail;
 	}
+	graph_check(h, bad_commit);
 	if ((rc = read_ignore_revs(h, opts, bad_tree, err)) < 0)
 		goto fail;
 
@@ -1004,8 +940,9 @@ void fg_history_free(fg_history *h)
 	free(h->shallow_ids.ids);
 	free(h->ignored.ids);
 	free(h->repo_path);
-	cgraph_close(&h->graph);
+	fg_commitgraph_free(h->graph);
 	git_odb_free(h->odb);
+	git_repository_free(h->blob_repo);
 	git_repository_free(h->repo);
 	free(h);
 	git_libgit2_shutdown();
@@ -1036,10 +973,12 @@ static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *er
 /* ---- method histories: git log -L :METHOD:PATH, inside the chain walk ------------- */
 
 /* Splits path into the components path_same compares; -1 when out of memory. */
-static int qfile_set_path(qfile *qf, const char *path)
+static int qfile_set_path(qfile *qf, const fg_history *h, const char *path)
 {
 	memset(qf, 0, sizeof(*qf));
 	qf->path = path;
+	if (h->filters)
+		fg_commitgraph_bloom_key(&qf->key, h->graph, path, strlen(path));
 	qf->comps = strdup(path);
 	size_t ncomp = 1;
 	for (const char *c = path; *c; c++)
@@ -1203,7 +1142,7 @@ static int blob_hunks(const fg_line_hunk **out, size_t *n, fg_history *h, mwalk 
 		}
 	}
 	git_blob *a = NULL, *b = NULL;
-	if ((old_id && git_blob_lookup(&a, h->repo, old_id) < 0) || git_blob_lookup(&b, h->repo, new_id) < 0) {
+	if ((old_id && git_blob_lookup(&a, h->blob_repo, old_id) < 0) || git_blob_lookup(&b, h->blob_repo, new_id) < 0) {
 		git_blob_free(a);
 		/* A blobless partial clone: the method's history cannot be
 		 * told, the rest of the answer still can. */
@@ -1280,7 +1219,7 @@ static int rename_source(size_t *path, git_oid *blob, fg_history *h, mwalk *mw, 
 		char *copy = strdup(dl->old_file.path);
 		if (!copy || grow(&mw->renamed, &mw->caprenamed, mw->nrenamed + 1, sizeof(qfile)) < 0 ||
 		    grow(&mw->renamed_paths, &mw->caprenamed_paths, mw->nrenamed + 1, sizeof(char *)) < 0 ||
-		    qfile_set_path(&mw->renamed[mw->nrenamed], copy) < 0) {
+		    qfile_set_path(&mw->renamed[mw->nrenamed], h, copy) < 0) {
 			free(copy);
 			rc = oom(err);
 			goto out;
@@ -1353,8 +1292,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 		git_oid pid = h->nodes[ni].parents[0];
 		if ((rc = node_get(&pi, h, &pid, err)) < 0)
 			goto out;
-		git_oid ptree = h->nodes[pi].tree;
-		if ((rc = path_same(&same, h, &tree, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
+		if ((rc = parent_same(&same, h, ni, 0, pi, mpath(files, nfiles, mw, st.path), err)) < 0)
 			goto out;
 		if (same) {
 			rc = method_arrive(h, q, mw, nfiles, st.track, st.path, &st.lines, pi, err);
@@ -1362,36 +1300,45 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 			goto out;
 		}
 	}
-	if ((rc = blob_at(&blob, &found, h, &tree, mpath(files, nfiles, mw, st.path), err)) < 0 || !found)
-		goto out;
 	c = calloc(np ? np : 1, sizeof(*c));
 	if (!c) {
 		rc = oom(err);
 		goto out;
 	}
 	size_t follow = SIZE_MAX;
+	/* The file's blob here is read when a parent's version differs: a
+	 * merge whose first parent the changed-path filter settles needs none. */
+	bool have_blob = false;
 	for (uint32_t p = 0; p < (np ? np : 1) && rc == 0; p++) {
 		c[p].path = st.path;
 		const fg_line_hunk *hunks;
 		size_t nh;
-		if (np == 0) {
-			/* A root (or a shallow boundary): every line is added. */
-			if ((rc = blob_hunks(&hunks, &nh, h, mw, NULL, &blob, err)) == 0 &&
-			    fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
-				rc = oom(err);
-			break;
+		bool same = false;
+		git_oid ptree;
+		if (np) {
+			git_oid pid = h->nodes[ni].parents[p];
+			if ((rc = node_get(&c[p].node, h, &pid, err)) < 0 ||
+			    (rc = parent_same(&same, h, ni, p, c[p].node, mpath(files, nfiles, mw, st.path), err)) < 0)
+				break;
+			ptree = h->nodes[c[p].node].tree;
 		}
-		git_oid pid = h->nodes[ni].parents[p];
-		if ((rc = node_get(&c[p].node, h, &pid, err)) < 0)
-			break;
-		git_oid ptree = h->nodes[c[p].node].tree;
-		bool same;
-		if ((rc = path_same(&same, h, &tree, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
-			break;
 		if (same) {
 			if (fg_line_set_copy(&c[p].lines, &st.lines) < 0)
 				rc = oom(err);
 		} else {
+			if (!have_blob) {
+				if ((rc = blob_at(&blob, &found, h, &tree, mpath(files, nfiles, mw, st.path), err)) < 0 ||
+				    !found)
+					break;
+				have_blob = true;
+			}
+			if (np == 0) {
+				/* A root (or a shallow boundary): every line is added. */
+				if ((rc = blob_hunks(&hunks, &nh, h, mw, NULL, &blob, err)) == 0 &&
+				    fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
+					rc = oom(err);
+				break;
+			}
 			git_oid pblob;
 			bool pfound;
 			if ((rc = blob_at(&pblob, &pfound, h, &ptree, mpath(files, nfiles, mw, st.path), err)) < 0)
@@ -1417,6 +1364,8 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 			break;
 		}
 	}
+	if (rc == 0 && !found && !have_blob && follow == SIZE_MAX)
+		goto out; /* the file is not here: nothing to carry */
 	if (rc == 1) {
 		t->missing = true;
 		rc = 0;
@@ -1519,7 +1468,6 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, siz
 				continue;
 			}
 			qfile *f = &files[pending[k]];
-			git_oid tree = h->nodes[ni].tree;
 			uint32_t np = h->nodes[ni].nparents;
 			size_t next = SIZE_MAX;
 			for (uint32_t pi = 0; pi < np; pi++) {
@@ -1528,8 +1476,7 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, siz
 				bool same;
 				if ((rc = node_get(&pidx, h, &pid, err)) < 0)
 					break;
-				git_oid ptree = h->nodes[pidx].tree;
-				if ((rc = path_same(&same, h, &tree, &ptree, f, err)) < 0)
+				if ((rc = parent_same(&same, h, ni, pi, pidx, f, err)) < 0)
 					break;
 				if (same) {
 					next = pidx;
@@ -1771,8 +1718,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 					bool relevant = !(h->nodes[pi].flags & N_UNINTERESTING) || pi == good_idx;
 					relevant_parents += relevant;
 					bool same;
-					git_oid ptree = h->nodes[pi].tree;
-					if ((rc = path_same(&same, h, &tree, &ptree, &files[f], err)) < 0)
+					if ((rc = parent_same(&same, h, ni, p, pi, &files[f], err)) < 0)
 						break;
 					if (same && relevant) {
 						follow = pi;
@@ -2097,6 +2043,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	}
 	for (size_t i = 0; i < h->nsrc; i++)
 		h->src[i].file_id = SIZE_MAX;
+	h->filter_skipped = h->filter_maybe = 0;
 
 	/* Frames → classes → files, deduplicated. */
 	for (size_t fr = 0; fr < count && rc == 0; fr++) {
@@ -2139,7 +2086,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 						rc = oom(err);
 						break;
 					}
-					if (qfile_set_path(&files[nfiles], s->path) < 0) {
+					if (qfile_set_path(&files[nfiles], h, s->path) < 0) {
 						rc = oom(err);
 						break;
 					}
@@ -2220,6 +2167,8 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	}
 	if (rc == 0 && methods)
 		rc = method_assemble(h, r, &mw, err);
+	r->filter_skipped = h->filter_skipped;
+	r->filter_maybe = h->filter_maybe;
 	mwalk_free(&mw);
 	free(win_start);
 	free(entry_file);
@@ -2266,6 +2215,11 @@ const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size
 	return i < r->count ? &r->entries[i] : NULL;
 }
 size_t fg_history_result_visited(const fg_history_result *r) { return r->visited; }
+void fg_history_result_filters(size_t *skipped, size_t *maybe, const fg_history_result *r)
+{
+	*skipped = r->filter_skipped;
+	*maybe = r->filter_maybe;
+}
 
 /* ---- paths changed in the window ------------------------------------------------ */
 

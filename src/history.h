@@ -135,6 +135,11 @@ size_t fg_history_result_count(const fg_history_result *r);
 const fg_history_entry *fg_history_result_entry(const fg_history_result *r, size_t i);
 /* Commits the walks visited (for benchmarks and tests). */
 size_t fg_history_result_visited(const fg_history_result *r);
+/* How the commit-graph's changed-path filters answered in the walks: parent
+ * comparisons they settled ("the path did not change"), and "maybe"s left
+ * to the trees (real changes and false positives).  Both 0 without
+ * filters. */
+void fg_history_result_filters(size_t *skipped, size_t *maybe, const fg_history_result *r);
 
 /* The paths that differ between the trees of good and bad: what the window
  * changed as a whole, from one tree diff (no rename detection: a moved file

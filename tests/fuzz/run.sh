@@ -57,7 +57,7 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
-for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics"):
+for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -74,6 +74,9 @@ for d in dirs:
             raw = open(path, "rb").read()
             if name.endswith(".runs"):
                 put("runs", raw)
+                continue
+            if name.endswith(".commit-graph"):
+                put("commitgraph", raw)
                 continue
             # Sources for the method scanner: a language byte, a frame line.
             lang = {".java": 0, ".kt": 1, ".scala": 2}.get(os.path.splitext(name)[1])
@@ -120,6 +123,7 @@ fuzz() {
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;
 	fuzz_metrics) corpus=metrics ;;
+	fuzz_commitgraph) corpus=commitgraph ;;
 	*) corpus=profile ;;
 	esac
 	mkdir -p "$tmp/work/$name"

@@ -4,7 +4,7 @@
 # "ours" merges, evil merges, fast-forwards), then every file at several bad
 # revisions is checked against `git log -1 -- PATH` and, for several good
 # revisions, the window against `git log good..bad -- PATH`; the third
-# history with a commit-graph.
+# history with a commit-graph, the second with its changed-path Bloom filters.
 set -euo pipefail
 
 source "$(dirname "$0")/../git_lib.sh"
@@ -110,8 +110,10 @@ checked=0
 for seed in 11 23 47; do
 	build $seed 90
 	repo="$tmp/r$seed"
-	# The last history is read through a commit-graph (git gc writes one).
+	# The last history is read through a commit-graph (git gc writes one),
+	# the second through one with changed-path Bloom filters.
 	[ $seed != 47 ] || git -C "$repo" commit-graph write --reachable 2>/dev/null
+	[ $seed != 23 ] || git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null
 	for b in b0 b1 b2 b3; do
 		check "$repo" $b
 		# windows: from each other branch tip, and from a few commits back

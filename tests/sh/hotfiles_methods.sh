@@ -11,7 +11,8 @@
 #    against `git log -L :NAME:PATH` too; lines added/removed are exact.
 # 2. Random histories: edits inside and between methods, insertions,
 #    deletions, moves, merges (an octopus too); every method against git
-#    log -L; the same answers again with a commit-graph.
+#    log -L; the same answers again with a commit-graph, and with its
+#    changed-path Bloom filters.
 # 3. The decision at method level in hotfiles (frames and profiles) and
 #    diff --repo: "the hot method changed in commit X" / "the file changed
 #    but not this method".
@@ -334,6 +335,16 @@ git commit-graph write --reachable 2>/dev/null
 [ -f .git/objects/info/commit-graph ] || fail "no commit-graph written"
 "$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-graph.json"
 cmp -s "$out" "$tmp/rand-graph.json" || fail "the commit-graph changes the answers"
+# With its changed-path Bloom filters (--changed-paths; git maintenance
+# writes them) the walks skip the trees of commits a filter says did not
+# touch the file: still the same answers, and git log -L's.
+rm -f .git/objects/info/commit-graph
+git commit-graph write --reachable --changed-paths 2>/dev/null
+"$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-bloom.json"
+cmp -s "$out" "$tmp/rand-bloom.json" || fail "the changed-path filters change the answers"
+checked=0
+check_against_git "$tmp/rand-bloom.json"
+[ "$checked" -ge 8 ] || fail "random history with filters: only $checked methods checked"
 [ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
 
 # 3. The profile forms: hotfiles BASE CANDIDATE and diff --repo take the top

@@ -212,6 +212,12 @@ git -C "$repo" commit-graph write --reachable 2>/dev/null
 "$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json "${args[@]}" >"$tmp/graph.json" ||
 	fail "with a commit-graph: exit $?"
 cmp -s "$out" "$tmp/graph.json" || fail "the commit-graph changes the answers"
+# …and from its changed-path Bloom filters (--changed-paths): the same.
+rm -f "$repo/.git/objects/info/commit-graph"
+git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null
+"$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json "${args[@]}" >"$tmp/bloom.json" ||
+	fail "with changed-path filters: exit $?"
+cmp -s "$out" "$tmp/bloom.json" || fail "the changed-path filters change the answers"
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s); output was:"

@@ -1,0 +1,344 @@
+#include "commitgraph.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HASH_LEN 20
+#define DATA_LEN (HASH_LEN + 16)  /* CDAT: tree, two parents, generation and time */
+#define NO_PARENT 0x70000000u
+#define OCTOPUS 0x80000000u
+#define BLOOM_HEADER 12           /* BDAT: hash version, number of hashes, bits per entry */
+#define MAX_HASHES 64             /* git writes 7; more would be a broken header */
+/* The seeds git's filters hash a path with (gitformat-commit-graph(5)). */
+#define SEED0 0x293ae76fu
+#define SEED1 0x7e646e2cu
+
+struct fg_commitgraph {
+	const unsigned char *map;
+	size_t size;
+	bool mapped;              /* mmap'ed, else malloc'ed */
+	uint32_t n;
+	const unsigned char *fanout, *oids, *data, *edges;
+	size_t nedges;
+	/* Changed-path filters: NULL bidx when absent or unusable. */
+	const unsigned char *bidx, *bdat;
+	size_t bdat_len;          /* after the header */
+	uint32_t bloom_version, bloom_hashes;
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int oom(fg_error *err)
+{
+	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+}
+
+/* Reads the header and the chunk table; false when the graph is not
+ * usable.  Filters that cannot be read leave bidx NULL, nothing else. */
+static bool parse(fg_commitgraph *g)
+{
+	const unsigned char *b = g->map;
+	size_t size = g->size;
+	if (size < 8 + 12 + HASH_LEN)
+		return false;
+	unsigned nchunks = b[6];
+	/* CGPH, format version 1, SHA-1, no base graphs. */
+	if (memcmp(b, "CGPH", 4) || b[4] != 1 || b[5] != 1 || b[7] != 0 ||
+	    8 + ((size_t)nchunks + 1) * 12 > size - HASH_LEN)
+		return false;
+	const unsigned char *fanout = NULL, *oids = NULL, *data = NULL, *edges = NULL, *bidx = NULL, *bdat = NULL;
+	size_t fanout_len = 0, oids_len = 0, data_len = 0, edges_len = 0, bidx_len = 0, bdat_len = 0;
+	for (unsigned i = 0; i < nchunks; i++) {
+		const unsigned char *e = b + 8 + (size_t)i * 12;
+		uint64_t off = (uint64_t)be32(e + 4) << 32 | be32(e + 8);
+		uint64_t next = (uint64_t)be32(e + 16) << 32 | be32(e + 20);
+		if (off > next || next > size - HASH_LEN)
+			return false;
+		const unsigned char *start = b + off;
+		size_t len = (size_t)(next - off);
+		switch (be32(e)) {
+		case 0x4f494446: fanout = start, fanout_len = len; break; /* OIDF */
+		case 0x4f49444c: oids = start, oids_len = len; break;     /* OIDL */
+		case 0x43444154: data = start, data_len = len; break;     /* CDAT */
+		case 0x45444745: edges = start, edges_len = len; break;   /* EDGE */
+		case 0x42494458: bidx = start, bidx_len = len; break;     /* BIDX */
+		case 0x42444154: bdat = start, bdat_len = len; break;     /* BDAT */
+		default: break;
+		}
+	}
+	if (!fanout || fanout_len != 256 * 4 || !oids || !data || edges_len % 4)
+		return false;
+	uint32_t prev = 0;
+	for (unsigned i = 0; i < 256; i++) {
+		uint32_t v = be32(fanout + 4 * i);
+		if (v < prev)
+			return false;
+		prev = v;
+	}
+	uint32_t n = prev;
+	if (!n || oids_len != (size_t)n * HASH_LEN || data_len != (size_t)n * DATA_LEN)
+		return false;
+	g->n = n;
+	g->fanout = fanout;
+	g->oids = oids;
+	g->data = data;
+	g->edges = edges;
+	g->nedges = edges_len / 4;
+	if (bidx && bdat && bidx_len == (size_t)n * 4 && bdat_len >= BLOOM_HEADER) {
+		uint32_t version = be32(bdat), hashes = be32(bdat + 4);
+		if ((version == 1 || version == 2) && hashes >= 1 && hashes <= MAX_HASHES) {
+			g->bidx = bidx;
+			g->bdat = bdat + BLOOM_HEADER;
+			g->bdat_len = bdat_len - BLOOM_HEADER;
+			g->bloom_version = version;
+			g->bloom_hashes = hashes;
+		}
+	}
+	return true;
+}
+
+int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t size, fg_error *err)
+{
+	*out = NULL;
+	fg_commitgraph *g = calloc(1, sizeof(*g));
+	unsigned char *copy = malloc(size ? size : 1);
+	if (!g || !copy) {
+		free(g);
+		free(copy);
+		return oom(err);
+	}
+	if (size)
+		memcpy(copy, data, size);
+	g->map = copy;
+	g->size = size;
+	if (!parse(g)) {
+		fg_commitgraph_free(g);
+		return 0;
+	}
+	*out = g;
+	return 0;
+}
+
+int fg_commitgraph_open(fg_commitgraph **out, const char *commondir, fg_error *err)
+{
+	*out = NULL;
+	size_t len = strlen(commondir);
+	size_t cap = len + sizeof("/objects/info/commit-graph");
+	char *path = malloc(cap);
+	if (!path)
+		return oom(err);
+	snprintf(path, cap, "%s%sobjects/info/commit-graph", commondir, len && commondir[len - 1] == '/' ? "" : "/");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 || (uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return 0;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return 0;
+	fg_commitgraph *g = calloc(1, sizeof(*g));
+	if (!g) {
+		munmap(m, (size_t)st.st_size);
+		return oom(err);
+	}
+	g->map = m;
+	g->size = (size_t)st.st_size;
+	g->mapped = true;
+	if (!parse(g)) {
+		fg_commitgraph_free(g);
+		return 0;
+	}
+	*out = g;
+	return 0;
+}
+
+void fg_commitgraph_free(fg_commitgraph *g)
+{
+	if (!g)
+		return;
+	if (g->mapped)
+		munmap((void *)g->map, g->size);
+	else
+		free((void *)g->map);
+	free(g);
+}
+
+uint32_t fg_commitgraph_count(const fg_commitgraph *g)
+{
+	return g->n;
+}
+
+uint32_t fg_commitgraph_find(const fg_commitgraph *g, const unsigned char id[20])
+{
+	unsigned first = id[0];
+	uint32_t lo = first ? be32(g->fanout + 4 * (first - 1)) : 0, hi = be32(g->fanout + 4 * first);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(g->oids + (size_t)mid * HASH_LEN, id, HASH_LEN);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return FG_COMMITGRAPH_NONE;
+}
+
+static int bad_entry(fg_error *err, uint32_t pos)
+{
+	return fg_error_set(err, FG_EINVALID, "commit-graph", "malformed entry %u", (unsigned)pos);
+}
+
+int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[20], size_t max,
+			     const fg_commitgraph *g, uint32_t pos, fg_error *err)
+{
+	if (pos >= g->n)
+		return bad_entry(err, pos);
+	const unsigned char *d = g->data + (size_t)pos * DATA_LEN;
+	memcpy(c->tree, d, HASH_LEN);
+	uint32_t p1 = be32(d + HASH_LEN), p2 = be32(d + HASH_LEN + 4);
+	c->time = (int64_t)(be32(d + HASH_LEN + 8) & 3) << 32 | be32(d + HASH_LEN + 12);
+	c->nparents = 0;
+	if (p1 == NO_PARENT)
+		return p2 == NO_PARENT ? 0 : bad_entry(err, pos);
+	if (p1 >= g->n || max < 1)
+		return bad_entry(err, pos);
+	memcpy(parents[c->nparents++], g->oids + (size_t)p1 * HASH_LEN, HASH_LEN);
+	if (p2 == NO_PARENT)
+		return 0;
+	if (!(p2 & OCTOPUS)) {
+		if (p2 >= g->n || max < 2)
+			return bad_entry(err, pos);
+		memcpy(parents[c->nparents++], g->oids + (size_t)p2 * HASH_LEN, HASH_LEN);
+		return 0;
+	}
+	/* An octopus: the second and later parents are in EDGE, the last one
+	 * with its top bit set. */
+	for (size_t k = p2 & ~OCTOPUS; k < g->nedges; k++) {
+		uint32_t v = be32(g->edges + 4 * k);
+		if ((v & ~OCTOPUS) >= g->n || c->nparents == max)
+			return bad_entry(err, pos);
+		memcpy(parents[c->nparents++], g->oids + (size_t)(v & ~OCTOPUS) * HASH_LEN, HASH_LEN);
+		if (v & OCTOPUS)
+			return 0;
+	}
+	return bad_entry(err, pos);
+}
+
+/* ---- changed-path filters ------------------------------------------------- */
+
+static uint32_t rotl32(uint32_t x, unsigned r)
+{
+	return x << r | x >> (32 - r);
+}
+
+static uint32_t byte_at(const unsigned char *p, bool signed_bytes)
+{
+	return signed_bytes && *p >= 0x80 ? *p | 0xffffff00u : *p;
+}
+
+uint32_t fg_murmur3(uint32_t seed, const void *data, size_t len, bool signed_bytes)
+{
+	const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
+	const unsigned char *p = data;
+	uint32_t h = seed;
+	size_t blocks = len / 4;
+	for (size_t i = 0; i < blocks; i++, p += 4) {
+		/* Little-endian blocks; a sign-extended byte smears its high bits
+		 * over the bytes above it, as version 1 did. */
+		uint32_t k = byte_at(p, signed_bytes) | byte_at(p + 1, signed_bytes) << 8 |
+			     byte_at(p + 2, signed_bytes) << 16 | byte_at(p + 3, signed_bytes) << 24;
+		k *= c1;
+		k = rotl32(k, 15);
+		k *= c2;
+		h ^= k;
+		h = rotl32(h, 13) * 5 + 0xe6546b64;
+	}
+	uint32_t k = 0;
+	switch (len & 3) {
+	case 3:
+		k ^= byte_at(p + 2, signed_bytes) << 16;
+		/* fall through */
+	case 2:
+		k ^= byte_at(p + 1, signed_bytes) << 8;
+		/* fall through */
+	case 1:
+		k ^= byte_at(p, signed_bytes);
+		k *= c1;
+		k = rotl32(k, 15);
+		k *= c2;
+		h ^= k;
+		break;
+	default:
+		break;
+	}
+	h ^= (uint32_t)len;
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+bool fg_commitgraph_has_filters(const fg_commitgraph *g)
+{
+	return g && g->bidx;
+}
+
+void fg_commitgraph_bloom_key(fg_bloom_key *key, const fg_commitgraph *g, const char *path, size_t len)
+{
+	memset(key, 0, sizeof(*key));
+	if (!fg_commitgraph_has_filters(g))
+		return;
+	bool high = false;
+	for (size_t i = 0; i < len && !high; i++)
+		high = (unsigned char)path[i] >= 0x80;
+	/* Version 2 and every ASCII path: one reading.  Version 1 and a high
+	 * byte: the filter's writer may have had a signed char (the usual
+	 * case, git's documented hash) or an unsigned one; a path is absent
+	 * only when it is absent under both. */
+	bool both = g->bloom_version == 1 && high;
+	key->variants = both ? 2 : 1;
+	for (unsigned v = 0; v < key->variants; v++) {
+		bool signed_bytes = both && v == 0;
+		key->h[v][0] = fg_murmur3(SEED0, path, len, signed_bytes);
+		key->h[v][1] = fg_murmur3(SEED1, path, len, signed_bytes);
+	}
+}
+
+bool fg_commitgraph_maybe_changed(const fg_commitgraph *g, uint32_t pos, const fg_bloom_key *key)
+{
+	if (!fg_commitgraph_has_filters(g) || !key->variants || pos >= g->n)
+		return true;
+	uint32_t end = be32(g->bidx + 4 * (size_t)pos);
+	uint32_t start = pos ? be32(g->bidx + 4 * ((size_t)pos - 1)) : 0;
+	if (start > end || end > g->bdat_len || start == end)
+		return true; /* no filter for this commit, or an index that does not fit */
+	const unsigned char *f = g->bdat + start;
+	uint64_t bits = (uint64_t)(end - start) * 8;
+	for (unsigned v = 0; v < key->variants; v++) {
+		bool all = true;
+		for (uint32_t i = 0; i < g->bloom_hashes && all; i++) {
+			uint64_t bit = (uint32_t)(key->h[v][0] + i * key->h[v][1]) % bits;
+			all = (f[bit / 8] >> (bit % 8)) & 1;
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}

@@ -833,8 +833,9 @@ int fg_source_lang_of_path(fg_source_lang *out, const char *path)
 static bool mentions(const char *s, size_t n, const char *what)
 {
 	size_t k = strlen(what);
+	unsigned char first = (unsigned char)what[0] | 0x20; /* what starts with a letter or '@' */
 	for (size_t i = 0; i + k <= n; i++)
-		if (!strncasecmp(s + i, what, k))
+		if (((unsigned char)s[i] | 0x20) == first && !strncasecmp(s + i, what, k))
 			return true;
 	return false;
 }

@@ -19,8 +19,9 @@
 #   histories) to time as "hotfiles before";
 #   BENCH_CALLGRIND=1 also counts instructions (valgrind): the fgbisect calls
 #   and the 10 window calls of git;
-#   BENCH_GRAPH=1 writes a commit-graph first (as git gc does), else the
-#   repository has none.
+#   BENCH_GRAPH=1 writes a commit-graph first (as git gc does),
+#   BENCH_GRAPH=paths one with changed-path Bloom filters (--changed-paths),
+#   else the repository has none.
 set -euo pipefail
 
 fgbisect=${1:-build/fgbisect}
@@ -130,11 +131,12 @@ PY
 		"window $(git -C "$repo" rev-list --count good..main) commits" >&2
 fi
 
-if [ "${BENCH_GRAPH:-}" = 1 ]; then
-	git -C "$repo" commit-graph write --reachable 2>/dev/null
-else
-	rm -f "$repo/.git/objects/info/commit-graph"
-fi
+rm -f "$repo/.git/objects/info/commit-graph"
+case ${BENCH_GRAPH:-} in
+1) git -C "$repo" commit-graph write --reachable --no-changed-paths 2>/dev/null; graph=yes ;;
+paths) git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null; graph="with changed paths" ;;
+*) graph=no ;;
+esac
 
 # The 10 hot frames: method m05 of each hot class.
 frames=() paths=() names=()
@@ -194,7 +196,7 @@ ratio() { echo "scale=2; $1 / $2" | bc | sed 's/^\./0./'; }
 both=$(echo "$gitw + $gitl" | bc)
 printf 'repository: %s commits, window %s commits, 10 hot frames, commit-graph: %s; medians of %s runs, CPU s (wall s)\n' \
 	"$(git -C "$repo" rev-list --count main)" "$(git -C "$repo" rev-list --count good..main)" \
-	"$([ -f "$repo/.git/objects/info/commit-graph" ] && echo yes || echo no)" "$runs"
+	"$graph" "$runs"
 printf 'fgbisect hotfiles, files and methods:  %7.3f (%.3f)\n' "$ours" "$ours_w"
 printf 'fgbisect hotfiles --no-methods:        %7.3f (%.3f)   methods and files: %sx this\n' "$files_only" "$files_w" \
 	"$(ratio "$ours" "$files_only")"

@@ -335,9 +335,9 @@ git commit-graph write --reachable 2>/dev/null
 [ -f .git/objects/info/commit-graph ] || fail "no commit-graph written"
 "$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-graph.json"
 cmp -s "$out" "$tmp/rand-graph.json" || fail "the commit-graph changes the answers"
-# With its changed-path Bloom filters (--changed-paths; git maintenance
-# writes them) the walks skip the trees of commits a filter says did not
-# touch the file: still the same answers, and git log -L's.
+# With its changed-path Bloom filters (--changed-paths) the walks skip
+# the trees of commits a filter says did not touch the file: still the
+# same answers, and git log -L's.
 rm -f .git/objects/info/commit-graph
 git commit-graph write --reachable --changed-paths 2>/dev/null
 "$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-bloom.json"

@@ -15,32 +15,24 @@
 #include "history.h"
 
 static char tmp[] = "/tmp/fg-test-cgraph-XXXXXX";
+#include "git_test.h"
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	char cmd[16384];
-	int n = snprintf(cmd, sizeof(cmd), "set -e; cd '%s'; ", tmp);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd + n, sizeof(cmd) - (size_t)n, fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "command failed: %s\n", cmd);
-		exit(1);
-	}
-}
-
-static char *slurp(const char *name, size_t *len)
+/* A file of the temporary folder, opened or the test ends. */
+static FILE *open_in(const char *name, const char *mode)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	FILE *f = fopen(path, "rb");
+	FILE *f = fopen(path, mode);
 	if (!f) {
 		fprintf(stderr, "cannot open %s\n", path);
 		exit(1);
 	}
+	return f;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+	FILE *f = open_in(name, "rb");
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	for (;;) {
@@ -120,13 +112,9 @@ static void write_path(size_t i)
 	const char *base = strrchr(p, '/');
 	base = base ? base + 1 : p;
 	size_t stem = strcspn(base, ".");
-	char path[512];
-	snprintf(path, sizeof(path), "%s/repo/%s", tmp, p);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "cannot write %s\n", path);
-		exit(1);
-	}
+	char name[512];
+	snprintf(name, sizeof(name), "repo/%s", p);
+	FILE *f = open_in(name, "w");
 	fprintf(f, "class %.*s {\n", (int)stem, base);
 	for (int m = 0; m < 5; m++)
 		fprintf(f, "    int m%d(int a) {\n        return a + %d;\n    }\n\n", m, values[i][m]);
@@ -473,13 +461,10 @@ static void test_history(void)
 	fg_commitgraph_free(g);
 	if (pos != FG_COMMITGRAPH_NONE) {
 		b[chunk(b, "CDAT") + (size_t)pos * 36] ^= 1;
-		char path[512];
-		snprintf(path, sizeof(path), "%s/repo/.git/objects/info/commit-graph", tmp);
 		sh("chmod u+w repo/.git/objects/info/commit-graph");
-		FILE *f = fopen(path, "wb");
-		CHECK(f && fwrite(bytes, 1, len, f) == len);
-		if (f)
-			fclose(f);
+		FILE *f = open_in("repo/.git/objects/info/commit-graph", "wb");
+		CHECK(fwrite(bytes, 1, len, f) == len);
+		fclose(f);
 		query(damaged, 4);
 		same_answers(none, damaged, 4);
 		CHECK_U64(damaged[0].skipped + damaged[0].maybe, 0);
@@ -491,35 +476,15 @@ static void test_history(void)
 int main(void)
 {
 	test_murmur3();
-	if (system("git --version > /dev/null 2>&1") != 0) {
-		puts("SKIP: git is not installed");
-		return 77;
-	}
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	char home[512];
-	snprintf(home, sizeof(home), "%s", tmp);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("GIT_AUTHOR_NAME", "Test Author", 1);
-	setenv("GIT_AUTHOR_EMAIL", "author@example.org", 1);
-	setenv("GIT_COMMITTER_NAME", "Test Committer", 1);
-	setenv("GIT_COMMITTER_EMAIL", "committer@example.org", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
+	int rc = git_test_setup();
+	if (rc)
+		return rc;
 	git_libgit2_init();
 	build_repo();
 	sh("git -C repo rev-parse HEAD > head");
 	test_git_graph();
 	test_history();
 	git_libgit2_shutdown();
-	if (!check_failures)
-		sh("cd ..; rm -rf '%s'", tmp);
-	else
-		fprintf(stderr, "%d check(s) failed; the repository is in %s\n", check_failures, tmp);
+	git_test_cleanup(check_failures);
 	return check_status("commitgraph");
 }

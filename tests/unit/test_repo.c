@@ -10,24 +10,7 @@
 #include "repo.h"
 
 static char tmp[] = "/tmp/fg-test-repo-XXXXXX";
-
-/* Runs a shell command in the temporary folder; aborts the test on failure
- * since everything after depends on the repository it builds. */
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	int n = snprintf(cmd, sizeof(cmd), "set -e; cd '%s'; ", tmp);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd + n, sizeof(cmd) - (size_t)n, fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "command failed: %s\n", cmd);
-		exit(1);
-	}
-}
+#include "git_test.h"
 
 /* The first line of a file in the temporary folder. */
 static const char *line_of(const char *name)
@@ -323,27 +306,9 @@ static void test_log(fg_repo *repo)
 
 int main(void)
 {
-	if (system("git --version > /dev/null 2>&1") != 0) {
-		puts("SKIP: git is not installed");
-		return 77;
-	}
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	/* A private HOME for the global config, and no outside git settings. */
-	char home[512];
-	snprintf(home, sizeof(home), "%s/home", tmp);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("GIT_AUTHOR_NAME", "Test Author", 1);
-	setenv("GIT_AUTHOR_EMAIL", "author@example.org", 1);
-	setenv("GIT_COMMITTER_NAME", "Test Committer", 1);
-	setenv("GIT_COMMITTER_EMAIL", "committer@example.org", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
+	int rc = git_test_setup();
+	if (rc)
+		return rc;
 	build_repo();
 
 	test_open();
@@ -356,9 +321,6 @@ int main(void)
 	fg_repo_free(repo);
 	test_config();
 
-	if (!check_failures)
-		sh("cd ..; rm -rf '%s'", tmp);
-	else
-		fprintf(stderr, "%d check(s) failed; the repository is in %s\n", check_failures, tmp);
+	git_test_cleanup(check_failures);
 	return check_failures ? 1 : 0;
 }

@@ -307,8 +307,10 @@ static bool ident(const parser *p, size_t i)
 	return i < p->n && p->t[i].kind == T_IDENT;
 }
 
-/* Adds a declaration; its name is copied (offsets, since the buffer moves). */
-static size_t add_decl(parser *p, fg_decl_kind kind, size_t parent, size_t name_tok, uint32_t first, uint32_t last)
+/* Adds a declaration named by nlen bytes at name; the name is copied
+ * (offsets, since the buffer moves). */
+static size_t add_decl_named(parser *p, fg_decl_kind kind, size_t parent, const char *name, size_t nlen,
+			     uint32_t first, uint32_t last)
 {
 	fg_method_scan *s = p->s;
 	if (p->oom)
@@ -325,16 +327,6 @@ static size_t add_decl(parser *p, fg_decl_kind kind, size_t parent, size_t name_
 		}
 		s->ci = gi;
 		s->capd = ncap;
-	}
-	const char *name = "";
-	size_t nlen = 0;
-	if (name_tok != SIZE_MAX) {
-		name = p->src + p->t[name_tok].off;
-		nlen = p->t[name_tok].len;
-		if (nlen >= 2 && name[0] == '`') {
-			name++;
-			nlen -= nlen >= 2 && name[nlen - 2] == '`' ? 2 : 1;
-		}
 	}
 	if (s->nnames + nlen + 1 > s->capnames) {
 		size_t ncap = s->capnames ? s->capnames : 256;
@@ -360,6 +352,27 @@ static size_t add_decl(parser *p, fg_decl_kind kind, size_t parent, size_t name_
 	memset(&s->ci[s->nd], 0, sizeof(s->ci[0]));
 	s->nnames += nlen + 1;
 	return s->nd++;
+}
+
+/* The name a token spells (a backquoted identifier without its quotes). */
+static const char *tok_name(const parser *p, size_t i, size_t *len)
+{
+	const char *name = p->src + p->t[i].off;
+	size_t n = p->t[i].len;
+	if (n >= 2 && name[0] == '`') {
+		name++;
+		n -= name[n - 2] == '`' ? 2 : 1;
+	}
+	*len = n;
+	return name;
+}
+
+/* Adds a declaration named by the token name_tok (SIZE_MAX: no name). */
+static size_t add_decl(parser *p, fg_decl_kind kind, size_t parent, size_t name_tok, uint32_t first, uint32_t last)
+{
+	size_t nlen = 0;
+	const char *name = name_tok != SIZE_MAX ? tok_name(p, name_tok, &nlen) : "";
+	return add_decl_named(p, kind, parent, name, nlen, first, last);
 }
 
 static uint32_t line_of(const parser *p, size_t i)
@@ -659,15 +672,46 @@ static bool ends_incomplete(const parser *p, size_t k)
 	return is(p, k, "else") || is(p, k, "if") || is(p, k, "return") || is(p, k, "match") || is(p, k, "yield");
 }
 
+/* A Scala 3 end marker at k (`end NAME` alone on its line, at the column of
+ * the declaration it ends): the marker's last token, else SIZE_MAX. */
+static size_t scala_end_marker(const parser *p, size_t k, size_t to, uint32_t indent)
+{
+	if (p->lang != FG_SOURCE_SCALA || !is(p, k, "end") || !p->t[k].bol || p->t[k].col != indent ||
+	    !ident(p, k + 1) || p->t[k + 1].bol || (k + 2 < to && !p->t[k + 2].bol))
+		return SIZE_MAX;
+	return k + 1;
+}
+
+/* The last token of a Scala 3 braceless body starting at s (after the `:`
+ * that ends a class line): the lines indented deeper than the declaration,
+ * and its end marker. */
+static size_t scala_block_end(const parser *p, size_t s, size_t to, uint32_t indent)
+{
+	size_t last = s - 1;
+	for (size_t k = s; k < to; k++) {
+		if (p->t[k].bol && p->t[k].col <= indent) {
+			size_t m = scala_end_marker(p, k, to, indent);
+			return m != SIZE_MAX ? m : last;
+		}
+		last = skip_group(p, k);
+		k = last;
+	}
+	return last < to ? last : to - 1;
+}
+
 /* The last token of an expression body starting at s: the token before the
  * first line that starts no deeper than the declaration (indent) and does
- * not continue the expression. */
+ * not continue the expression, or a Scala 3 end marker there. */
 static size_t kt_expr_end(const parser *p, size_t s, size_t to, uint32_t indent)
 {
 	size_t last = s;
 	for (size_t k = s; k < to; k++) {
-		if (k > s && p->t[k].bol && p->t[k].col <= indent && !continues_expr(p, k) && !ends_incomplete(p, last))
+		if (k > s && p->t[k].bol && p->t[k].col <= indent && !continues_expr(p, k) && !ends_incomplete(p, last)) {
+			size_t m = scala_end_marker(p, k, to, indent);
+			if (m != SIZE_MAX)
+				last = m;
 			break;
+		}
 		if (punct(p, k, ';'))
 			return k;
 		last = skip_group(p, k);
@@ -696,8 +740,9 @@ static bool kt_class_keyword(const parser *p, size_t i)
 }
 
 /* From tokens [k, to): the `{` of a body before the declaration ends (a
- * top-level `;`, `}`, `=`, or a new line that does not continue it), or
- * SIZE_MAX; *end is the declaration's last token either way. */
+ * top-level `;`, `}`, `=`, or a new line that does not continue it) — or
+ * for a Scala class, the `:` that ends its line and opens a braceless body —,
+ * or SIZE_MAX; *end is the declaration's last token either way. */
 static size_t kt_find_body(const parser *p, size_t k, size_t to, uint32_t indent, bool fn, size_t *end, bool *expr)
 {
 	*expr = false;
@@ -705,6 +750,10 @@ static size_t kt_find_body(const parser *p, size_t k, size_t to, uint32_t indent
 	for (; k < to; k++) {
 		if (punct(p, k, '{')) {
 			*end = skip_group(p, k);
+			return k;
+		}
+		if (p->lang == FG_SOURCE_SCALA && !fn && punct(p, k, ':') && (k + 1 >= to || p->t[k + 1].bol)) {
+			*end = scala_block_end(p, k + 1, to, indent);
 			return k;
 		}
 		if (punct(p, k, ';') || punct(p, k, '}'))
@@ -724,6 +773,105 @@ static size_t kt_find_body(const parser *p, size_t k, size_t to, uint32_t indent
 	return SIZE_MAX;
 }
 
+/* The JVM name of a Kotlin property's getter or setter: `getX` / `setX`,
+ * or for a property `isX` (an "is" not followed by a lowercase letter)
+ * `isX` / `setX`.  0 when it does not fit in cap. */
+static size_t kt_accessor_name(char *out, size_t cap, const char *prop, size_t plen, bool setter)
+{
+	bool is_prefix = plen > 2 && prop[0] == 'i' && prop[1] == 's' && !(prop[2] >= 'a' && prop[2] <= 'z');
+	const char *rest = is_prefix ? prop + 2 : prop;
+	size_t rlen = is_prefix ? plen - 2 : plen;
+	if (is_prefix && !setter) {
+		if (plen + 1 > cap)
+			return 0;
+		memcpy(out, prop, plen);
+		out[plen] = '\0';
+		return plen;
+	}
+	if (!rlen || rlen + 4 > cap)
+		return 0;
+	memcpy(out, setter ? "set" : "get", 3);
+	memcpy(out + 3, rest, rlen);
+	if (out[3] >= 'a' && out[3] <= 'z')
+		out[3] = (char)(out[3] - 'a' + 'A');
+	out[3 + rlen] = '\0';
+	return 3 + rlen;
+}
+
+/* Past type arguments `<…>` at k (nested), or k when there are none. */
+static size_t skip_angles(const parser *p, size_t k, size_t to)
+{
+	if (!punct(p, k, '<'))
+		return k;
+	int angle = 0;
+	for (; k < to; k++) {
+		if (punct(p, k, '<'))
+			angle++;
+		else if (punct(p, k, '>') && --angle == 0)
+			return k + 1;
+		else if (punct(p, k, '{') || punct(p, k, ';') || punct(p, k, '='))
+			break;
+	}
+	return k;
+}
+
+/* A Kotlin property at kw (`val` or `var`): a PROPERTY declaration, and a
+ * METHOD for each accessor with a body (`get() = …`, `get() { … }`,
+ * `set(v) { … }`, modifiers and annotations included).  The property ends
+ * at a line that starts no deeper than it and does not continue it.
+ * Returns the token to go on from: after the last accessor, or the name
+ * (the initialiser may hold anonymous objects). */
+static size_t kt_property(parser *p, size_t cls, size_t from, size_t to, size_t kw)
+{
+	size_t h = kt_head(p, kw, from);
+	uint32_t indent = line_indent(p, h);
+	/* The name: the last identifier of `<T> Recv<T>?.name`. */
+	size_t k = skip_angles(p, kw + 1, to), name = SIZE_MAX;
+	while (k < to && ident(p, k)) {
+		name = k;
+		k = skip_angles(p, k + 1, to);
+		if (punct(p, k, '?'))
+			k++;
+		if (!punct(p, k, '.'))
+			break;
+		k++;
+	}
+	if (name == SIZE_MAX)
+		return kw;
+	size_t plen;
+	const char *prop = tok_name(p, name, &plen);
+	size_t end = name, resume = name;
+	size_t last = name;
+	for (k = name + 1; k < to && !p->oom; k++) {
+		if (p->t[k].bol && p->t[k].col <= indent && !continues_expr(p, k) && !ends_incomplete(p, last))
+			break;
+		if (punct(p, k, ';'))
+			break;
+		bool get = is(p, k, "get"), set_ = is(p, k, "set");
+		if ((get || set_) && punct(p, k + 1, '(') && !punct(p, k - 1, '.')) {
+			size_t ah = kt_head(p, k, name + 1);
+			size_t b = skip_group(p, k + 1) + 1, aend = b - 1;
+			/* `get(): T = …`: past the return type. */
+			while (b < to && !punct(p, b, '=') && !punct(p, b, '{') && !p->t[b].bol)
+				b = skip_group(p, b) + 1;
+			if (b < to && punct(p, b, '{'))
+				aend = skip_group(p, b);
+			else if (b + 1 < to && punct(p, b, '='))
+				aend = kt_expr_end(p, b + 1, to, line_indent(p, ah));
+			char jvm[FG_JAVACLASS_MAX_FRAME];
+			size_t jlen = kt_accessor_name(jvm, sizeof(jvm), prop, plen, set_);
+			if (jlen)
+				add_decl_named(p, FG_DECL_METHOD, cls, jvm, jlen, line_of(p, ah), line_of(p, aend));
+			end = resume = last = k = aend;
+			continue;
+		}
+		last = end = skip_group(p, k);
+		k = last;
+	}
+	add_decl(p, FG_DECL_PROPERTY, cls, name, line_of(p, h), line_of(p, end));
+	return resume;
+}
+
 static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 {
 	if (++p->depth > MAX_NESTING) {
@@ -732,6 +880,10 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 	}
 	bool kotlin = p->lang == FG_SOURCE_KOTLIN;
 	for (size_t i = from; i < to && !p->oom; i++) {
+		if (kotlin && (is(p, i, "val") || is(p, i, "var")) && !(i > 0 && punct(p, i - 1, '.'))) {
+			i = kt_property(p, cls, from, to, i);
+			continue;
+		}
 		bool fn = kotlin ? is(p, i, "fun") : is(p, i, "def");
 		if (fn && !(i > 0 && punct(p, i - 1, '.'))) {
 			size_t h = kt_head(p, i, from);
@@ -795,8 +947,11 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 				i = b != SIZE_MAX ? skip_group(p, b) : end;
 				continue;
 			}
-			if (b != SIZE_MAX)
-				end = skip_group(p, b);
+			/* The body's tokens: up to the closing brace, or all of a
+			 * braceless body. */
+			size_t body_to = end + 1;
+			if (b != SIZE_MAX && punct(p, b, '{'))
+				body_to = end = skip_group(p, b);
 			size_t d = add_decl(p, FG_DECL_CLASS, cls, name, line_of(p, h), line_of(p, end));
 			if (d != SIZE_MAX) {
 				p->s->d[d].object = object;
@@ -805,7 +960,7 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 				if (companion && name == SIZE_MAX)
 					p->s->d[d].name = (const char *)(uintptr_t)SIZE_MAX;
 				if (b != SIZE_MAX)
-					kt_body(p, d, b + 1, end);
+					kt_body(p, d, b + 1, body_to < to ? body_to : to);
 			}
 			i = end;
 			continue;
@@ -984,6 +1139,22 @@ static bool has_method(const fg_method_scan *s, size_t cls, const char *name)
 	return false;
 }
 
+/* Whether name is the getter or setter of a property of cls (one without
+ * an accessor of that name in the source: those are METHODs). */
+static bool default_accessor(const fg_method_scan *s, size_t cls, const char *name)
+{
+	for (size_t i = 0; i < s->nd; i++) {
+		const fg_method_decl *d = &s->d[i];
+		if (d->parent != cls || d->kind != FG_DECL_PROPERTY)
+			continue;
+		char jvm[FG_JAVACLASS_MAX_FRAME];
+		for (int setter = 0; setter < 2; setter++)
+			if (kt_accessor_name(jvm, sizeof(jvm), d->name, strlen(d->name), setter) && !strcmp(jvm, name))
+				return true;
+	}
+	return false;
+}
+
 static bool all_digits(const char *s, size_t n)
 {
 	if (!n)
@@ -1017,10 +1188,15 @@ void fg_method_find(fg_method_match *m, const fg_method_scan *s, const fg_javacl
 	/* The top-level class; a Scala object `Eval$` is the object; a Kotlin
 	 * file facade `FooKt` is the file's top-level functions. */
 	bool module = f->dollar && !*nested;
-	size_t cls = find_class(s, SIZE_MAX, simple, slen, module ? 1 : 0, false);
-	if (cls == SIZE_MAX && !module)
+	/* Scala 3 puts a file's top-level definitions in `File$package$` (a
+	 * name no class can have: `package` is a keyword). */
+	bool scala_toplevel = !strcmp(nested, "package") || !strcmp(nested, "package$");
+	if (scala_toplevel)
+		nested = "";
+	size_t cls = scala_toplevel ? SIZE_MAX : find_class(s, SIZE_MAX, simple, slen, module ? 1 : 0, false);
+	if (cls == SIZE_MAX && !module && !scala_toplevel)
 		cls = find_class(s, SIZE_MAX, simple, slen, 1, false); /* an object's static forwarder */
-	if (cls == SIZE_MAX && !(slen > 2 && !strcmp(simple + slen - 2, "Kt"))) {
+	if (cls == SIZE_MAX && !scala_toplevel && !(slen > 2 && !strcmp(simple + slen - 2, "Kt"))) {
 		set(m, FG_METHOD_NOT_FOUND, "the class is not declared in the file");
 		return;
 	} /* else a facade: its top-level functions have no parent */
@@ -1156,10 +1332,13 @@ void fg_method_find(fg_method_match *m, const fg_method_scan *s, const fg_javacl
 		m->reason = why;
 		return;
 	}
+	if (default_accessor(s, scope, name)) {
+		set(m, FG_METHOD_UNRESOLVED, "a Kotlin property's default accessor: no source lines of its own");
+		return;
+	}
 	if (scope != SIZE_MAX && (!strcmp(name, "values") || !strcmp(name, "valueOf") || !strcmp(name, "$values"))) {
 		set(m, FG_METHOD_UNRESOLVED, "a compiler-made enum method");
 		return;
 	}
-	set(m, FG_METHOD_NOT_FOUND, "the method is not declared in this class (inherited, compiler-made, or a "
-				    "Kotlin property accessor)");
+	set(m, FG_METHOD_NOT_FOUND, "the method is not declared in this class (inherited, or compiler-made)");
 }

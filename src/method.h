@@ -13,7 +13,11 @@
  *   classes, objects (companions), traits;
  * - methods and constructors (Java), functions `fun` / `def` with block or
  *   expression bodies (Kotlin, Scala), Kotlin `init` blocks and secondary
- *   constructors;
+ *   constructors, Kotlin property accessors (`val x: T get() = …`,
+ *   `get() { … }`, `set(v) { … }`, as `getX` / `isX` / `setX`);
+ * - Scala 3 braceless bodies: `class C:` / `object O:` / `trait T:` with
+ *   the indented lines below, `def f =` with an indented block, and their
+ *   `end` markers;
  * - initialisers: Java instance and static blocks, and field initialisers
  *   (the compiler puts them into `<init>` and `<clinit>`);
  * - anonymous classes (`new T(…) { … }`, enum constant bodies), numbered as
@@ -28,9 +32,8 @@
  *
  * What it cannot resolve is said in the match's reason: hidden lambda classes
  * (`Outer$$Lambda$19.run`: the lambda's code is the `lambda$…` frame below
- * it), synthetic accessors and enum helpers, Kotlin property accessors and
- * primary constructors, Kotlin anonymous objects, Scala 3 braceless class
- * bodies.  Lambdas (`lambda$name$N`, Kotlin `name$lambda$0`, Scala
+ * it), synthetic accessors and enum helpers, Kotlin default property
+ * accessors and primary constructors, Kotlin anonymous objects.  Lambdas (`lambda$name$N`, Kotlin `name$lambda$0`, Scala
  * `$anonfun$name$1`) resolve to their enclosing method, all overloads of it.
  * Overloads are all reported (a frame has no signature).  A file that says it
  * is generated is flagged.  The library never prints. */
@@ -60,6 +63,8 @@ typedef enum {
 	FG_DECL_CONSTRUCTOR,         /* Java constructors, Kotlin `constructor(…)` */
 	FG_DECL_INITIALIZER,         /* Java `{…}` and instance field initialisers, Kotlin `init {…}` */
 	FG_DECL_STATIC_INITIALIZER,  /* Java `static {…}` and static field initialisers */
+	FG_DECL_PROPERTY,            /* a Kotlin `val`/`var`; accessors with a body are METHODs named as the JVM
+				      * names them (`getX`, `isX`, `setX`) */
 } fg_decl_kind;
 
 typedef struct fg_method_decl {

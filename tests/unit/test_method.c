@@ -120,8 +120,27 @@ static const struct expect kotlin[] = {
 	{ "io/x/Foo$Companion.create", "found 39-39" },
 	{ "io/x/Foo.abs", "found 42-42" },
 	{ "io/x/Single.one", "found 50-50" },
-	{ "io/x/Foo.getProp", "not-found" },
+	{ "io/x/Foo.getProp", "found 44-44" },
 	{ "io/x/D.<init>", "unresolved" },
+};
+
+static const struct expect kotlin_props[] = {
+	{ "io/x/PropsKt.getTopCount", "found 4-4" },
+	{ "io/x/PropsKt.getSecond", "found 7-7" },
+	{ "io/x/Props.getSize", "found 11-11" },
+	{ "io/x/Props.getName", "found 14-16" },
+	{ "io/x/Props.setName", "found 17-19" },
+	{ "io/x/Props.isEmpty", "found 21-21" },
+	{ "io/x/Props.getPlain", "unresolved" },
+	{ "io/x/Props.setPlain", "unresolved" },
+	{ "io/x/Props.getCounter", "unresolved" },
+	{ "io/x/Props.setCounter", "unresolved" },
+	{ "io/x/Props.getLazyOne", "unresolved" },
+	{ "io/x/Props.getTyped", "found 30-31" },
+	{ "io/x/Props.after", "found 33-33" },
+	{ "io/x/Props$Companion.getDEFAULT", "found 37-37" },
+	{ "io/x/Props.getMissing", "not-found" },
+	{ "io/x/Props.size", "not-found" },
 };
 
 static const struct expect scala[] = {
@@ -134,6 +153,23 @@ static const struct expect scala[] = {
 	{ "org/x/Eval$.$anonfun$apply$1", "found 5-8" },
 	{ "org/x/T.f", "found 29-29" },
 	{ "org/x/Eval.abs", "found 25-25" },
+};
+
+static const struct expect scala3[] = {
+	{ "org/y/Counter.inc", "found 6-8" },
+	{ "org/y/Counter.reset", "found 10-12" }, /* its end marker too */
+	{ "org/y/Counter.twice", "found 14-14" },
+	{ "org/y/Counter.<init>", "unresolved" },
+	{ "org/y/Counter", "found 3-15" },
+	{ "org/y/Counter$.apply", "found 18-18" },
+	{ "org/y/Counter$.parse", "found 20-24" },
+	{ "org/y/Shape.area", "found 27-27" },
+	{ "org/y/Color.lighter", "found 32-36" },
+	{ "org/y/Color.$anonfun$lighter$1", "found 32-36" },
+	{ "org/y/Braceless$package$.topLevel", "found 38-40" },
+	{ "org/y/Braceless$package.topLevel", "found 38-40" },
+	{ "org/y/Braceless$package$.inc", "not-found" },
+	{ "org/y/Braced.plain", "found 43-43" },
 };
 
 /* Malformed text scans to the end without crashing, and what precedes the
@@ -160,6 +196,24 @@ static void check_malformed(void)
 		fg_method_find(&m, s, &parts);
 		if (i < 5)
 			CHECK(m.status == FG_METHOD_FOUND && m.count == 1 && m.ranges[0].first == 1);
+		for (size_t k = 0; k < fg_method_scan_count(s); k++) {
+			const fg_method_decl *d = fg_method_scan_at(s, k);
+			CHECK(d->first >= 1 && d->first <= d->last && d->last <= fg_method_scan_lines(s) + 1);
+		}
+		fg_method_scan_free(s);
+	}
+	/* Cut Kotlin properties and Scala 3 bodies. */
+	static const struct { fg_source_lang lang; const char *text; } cut[] = {
+		{ FG_SOURCE_KOTLIN, "val" }, { FG_SOURCE_KOTLIN, "class A { val x get(" },
+		{ FG_SOURCE_KOTLIN, "val <T" }, { FG_SOURCE_KOTLIN, "var x: Int\n  get() =" },
+		{ FG_SOURCE_KOTLIN, "val `q" }, { FG_SOURCE_KOTLIN, "val a.b.\n" },
+		{ FG_SOURCE_SCALA, "class A:" }, { FG_SOURCE_SCALA, "class A:\n  def f =\nend" },
+		{ FG_SOURCE_SCALA, "object O:\n  end" }, { FG_SOURCE_SCALA, "trait T:\n\n" },
+	};
+	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		fg_method_scan *s;
+		fg_error err;
+		CHECK(fg_method_scan_new(&s, cut[i].text, strlen(cut[i].text), cut[i].lang, &err) == 0);
 		for (size_t k = 0; k < fg_method_scan_count(s); k++) {
 			const fg_method_decl *d = fg_method_scan_at(s, k);
 			CHECK(d->first >= 1 && d->first <= d->last && d->last <= fg_method_scan_lines(s) + 1);
@@ -201,7 +255,9 @@ int main(void)
 	CHECK(fg_source_lang_of_path(&lang, "a/B.c") == 0);
 	check_file("Sample.java", FG_SOURCE_JAVA, java, sizeof(java) / sizeof(java[0]));
 	check_file("Sample.kt", FG_SOURCE_KOTLIN, kotlin, sizeof(kotlin) / sizeof(kotlin[0]));
+	check_file("Props.kt", FG_SOURCE_KOTLIN, kotlin_props, sizeof(kotlin_props) / sizeof(kotlin_props[0]));
 	check_file("Eval.scala", FG_SOURCE_SCALA, scala, sizeof(scala) / sizeof(scala[0]));
+	check_file("Braceless.scala", FG_SOURCE_SCALA, scala3, sizeof(scala3) / sizeof(scala3[0]));
 	check_malformed();
 	check_generated();
 	return check_status("test_method");

@@ -303,31 +303,28 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 	return 0;
 }
 
-/* The leading decimal digits at s (at most 7 of them) as a number, eight
+/* The leading decimal digits at s, at most 7 of them, as a number, eight
  * bytes at a time without a branch per digit: the numbers of a frame line
  * are 1 to 7 digits of unpredictable length, and the loop exit mispredicted
  * on each cost more than the arithmetic.  Reads 8 bytes (the input buffer is
- * padded for it, FG_INPUT_PADDING).  Sets *len to the digit count, 8 when
- * there are 8 or more (then *value is unset: the caller loops). */
-static inline uint64_t swar_digits(const char *s, int *len)
+ * padded for it, FG_INPUT_PADDING).  Sets *len to the digit count (0 to 7;
+ * with 8 digits or more, 7, and s[7] is then a digit: callers look at the
+ * byte after the number, so they see it); the value is unset when *len is 0. */
+__attribute__((always_inline)) static inline uint64_t swar_digits(const char *s, int *len)
 {
 	uint64_t chunk;
 	memcpy(&chunk, s, 8);
 	uint64_t v = chunk - UINT64_C(0x3030303030303030);
 	/* A byte is a digit when c - '0' <= 9: no high bit in it nor in
-	 * c - '0' + 0x76.  Borrows only spill past the first non-digit. */
-	uint64_t nondigit = ((v + UINT64_C(0x7676767676767676)) | v) & UINT64_C(0x8080808080808080);
-	if (!nondigit) {
-		*len = 8;
-		return 0;
-	}
-	int n = __builtin_ctzll(nondigit) >> 3;
-	*len = n;
-	if (n == 0)
-		return 0;
-	/* Shift the digits to the top, zeros (digit 0) below, then combine
+	 * c - '0' + 0x76.  Borrows only spill past the first non-digit.  The
+	 * top bit stops the count at 7. */
+	uint64_t nondigit = ((v + UINT64_C(0x7676767676767676)) | v | UINT64_C(1) << 63) & UINT64_C(0x8080808080808080);
+	int bit = __builtin_ctzll(nondigit); /* 8 * len + 7 */
+	*len = bit >> 3;
+	/* Shift the digits to the top, zeros (digit 0) below (by 64 - 8 * len,
+	 * taken mod 64: with no digit the value is garbage), then combine
 	 * pairs, quads and octets. */
-	v <<= 64 - 8 * n;
+	v <<= (71 - bit) & 63;
 	v = ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
 	v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
 	return ((v & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
@@ -345,7 +342,7 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 		uint64_t v = swar_digits(s, &len);
 		if (len == 0)
 			return *s == '-' ? -2 : -1;
-		if (len < 8) {
+		if (s[len] < '0' || s[len] > '9') {
 			s += len;
 		} else {
 			/* Eight digits or more: rare, the plain way. */
@@ -460,20 +457,132 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 	return frame_call(p, &p->cur, line[0], a, n);
 }
 
-/* The common lines "f(...)\n" straight from the input buffer, as many as it
- * holds whole; stops at the first line that needs the slow path (not whole
- * in the buffer, not a plain call, the blank line closing the block).
- *
- * "u(KEY)\n" (three lines in four) has a loop of its own with the state in
- * locals: it is first_child() with the parent's width, whose only checks
- * are the key's; any other line, a full batch or a full level stack leaves
- * it for the general path, which writes the state back. */
+/* The leading digits at s (1 to 7; callers check the byte after them) as a
+ * number: the end of the digits, or NULL when there is none. */
+__attribute__((always_inline)) static inline const char *short_number(const char *s, uint64_t *v)
+{
+	int len;
+	*v = swar_digits(s, &len);
+	return len ? s + len : NULL;
+}
+
 /* ")\n" as a 16-bit load sees it. */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define CLOSE_LINE ((uint16_t)(')' | '\n' << 8))
 #else
 #define CLOSE_LINE ((uint16_t)(')' << 8 | '\n'))
 #endif
+
+/* The state plain_calls() works on, in and out. */
+struct run {
+	const char *s;        /* the next line */
+	fg_frame *out;        /* the next batch slot */
+	uint64_t depth, left0, width0;
+};
+
+/* The rest of a call other than u(KEY) at q, past its key: the level, start
+ * and width of the frame it adds, checked as emit() would; NULL for anything
+ * the general path is to see. */
+__attribute__((always_inline)) static inline const char *other_call(const char *q, char call, const struct level *levels,
+								   uint64_t depth, uint64_t left0, uint64_t width0,
+								   uint64_t *level_out, uint64_t *left_out, uint64_t *width_out)
+{
+	uint64_t level = 0, dx = 0, width = 0;
+	if (call == 'f') {
+		q = *q == ',' ? short_number(q + 1, &level) : NULL;
+		q = q && *q == ',' ? short_number(q + 1, &dx) : NULL;
+	} else if (call == 'n') {
+		level = depth;
+		dx = width0;
+	} else if (call != 'u') {
+		return NULL;
+	}
+	if (q && *q == ',')
+		q = short_number(q + 1, &width);
+	if (!q)
+		return NULL;
+	if (width == 0)
+		width = width0; /* as the JS: 0 or absent is the previous width */
+	uint64_t left;
+	if (call == 'u') {
+		level = depth + 1;
+		left = left0;
+		if (width > width0)
+			return NULL;
+	} else {
+		if (left0 > UINT64_MAX - dx || level - 1 > depth)
+			return NULL; /* wraps; level 0 (a second root) or a jump */
+		left = left0 + dx;
+		const struct level *parent = &levels[level - 1];
+		if (left < parent->next || left > parent->right || width > parent->right - left)
+			return NULL;
+	}
+	*level_out = level;
+	*left_out = left;
+	*width_out = width;
+	return q;
+}
+
+/* The lines "u(...)\n", "n(...)\n", "f(...)\n" straight from the input
+ * buffer, as many as it holds whole; stops at the first line that needs the
+ * slow path (not whole in the buffer, not a call, the blank line closing the
+ * block).
+ *
+ * After the root, the plain calls (u(K[,W]), n(K[,W]), f(K,L,DX[,W]): every
+ * line of the large fixture but the root) have a loop of their own with the
+ * state in locals.  It accepts a line only when frame_call() would take it
+ * the same way and pass every check, and it changes nothing before it has
+ * checked the line; anything else (counters, a number of eight digits or
+ * more, a check that fails, a full batch or level stack) leaves the line to
+ * frame_call(), the reference, which reports the error.  Its checks:
+ * - the key: the cpool index in range, a known type;
+ * - u: the parent is the last frame, [left0, left0 + width0), which has no
+ *   child yet, so only a given width can be wrong (wider than the parent);
+ * - n and f: emit()'s (a parent at level - 1, the start not left of its next
+ *   free offset nor right of its end, the width inside it), and for f an
+ *   offset that does not wrap.
+ * A leaf function, so that its state stays in registers.
+ * tests/fuzz/fuzz_html.c reads every input also one byte at a time, which
+ * sends every line down the general path, and traps when the two differ. */
+__attribute__((noinline)) static void plain_calls(struct run *r, struct level *const levels, const uint32_t *const cpool,
+						  const uint64_t ncpool, const uint64_t last, const char *const end,
+						  const fg_frame *const full)
+{
+	const char *s = r->s;
+	fg_frame *out = r->out;
+	uint64_t depth = r->depth, left0 = r->left0, width0 = r->width0;
+	while (out < full) {
+		const char call = s[0];
+		uint64_t key, level, left, width;
+		if (s[1] != '(')
+			break;
+		const char *q = short_number(s + 2, &key);
+		if (!q)
+			break;
+		if (call == 'u' && *q == ')') {
+			/* u(KEY): the first child of the last frame, as wide. */
+			level = depth + 1;
+			left = left0;
+			width = width0;
+		} else if (!(q = other_call(q, call, levels, depth, left0, width0, &level, &left, &width))) {
+			break;
+		}
+		uint16_t close;
+		memcpy(&close, q, 2);
+		if (close != CLOSE_LINE || q + 1 >= end || (key >> 3) >= ncpool || (key & 7) >= FG_FRAME_TYPE_COUNT ||
+		    level > last)
+			break;
+		levels[level - 1].next = left + width;
+		levels[level] = (struct level){ left, left + width, left };
+		depth = level;
+		left0 = left;
+		width0 = width;
+		*out++ = (fg_frame){ .depth = (uint32_t)level, .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
+				     .type = (uint8_t)(key & 7), .total = width };
+		s = q + 2;
+	}
+	*r = (struct run){ s, out, depth, left0, width0 };
+}
 
 static int fast_frames(struct parser *p)
 {
@@ -485,35 +594,15 @@ static int fast_frames(struct parser *p)
 	fg_input_window(&s, &end, p->in);
 	for (;;) {
 		if (c->started) {
-			struct level *const levels = c->levels;
-			const uint64_t left0 = c->left0, width0 = c->width0, ncpool = c->ncpool;
-			const uint64_t last = c->levels_cap - 1;
-			const uint32_t *const cpool = c->cpool;
-			fg_frame *out = p->batch + c->nbatch, *const full = p->batch + FG_FRAME_BATCH;
-			uint64_t depth = c->depth;
-			while (s[0] == 'u' && s[1] == '(') {
-				int len;
-				uint64_t key = swar_digits(s + 2, &len);
-				const char *q = s + 2 + len;
-				uint16_t close;
-				memcpy(&close, q, 2);
-				if (len == 0 || len == 8 || close != CLOSE_LINE || q + 1 >= end ||
-				    (key >> 3) >= ncpool || (key & 7) >= FG_FRAME_TYPE_COUNT || depth >= last)
-					break;
-				levels[depth].next = left0 + width0;
-				depth++;
-				levels[depth] = (struct level){ left0, left0 + width0, left0 };
-				*out++ = (fg_frame){ .depth = (uint32_t)depth,
-						     .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
-						     .type = (uint8_t)(key & 7), .total = width0 };
-				lines++;
-				s = q + 2;
-				if (out == full)
-					break;
-			}
-			c->depth = depth;
-			c->nbatch = (size_t)(out - p->batch);
-			if (out == full) {
+			struct run r = { s, p->batch + c->nbatch, c->depth, c->left0, c->width0 };
+			plain_calls(&r, c->levels, c->cpool, c->ncpool, c->levels_cap - 1, end, p->batch + FG_FRAME_BATCH);
+			lines += (uint64_t)(r.out - (p->batch + c->nbatch)); /* a frame a line */
+			s = r.s;
+			c->depth = r.depth;
+			c->left0 = r.left0;
+			c->width0 = r.width0;
+			c->nbatch = (size_t)(r.out - p->batch);
+			if (c->nbatch == FG_FRAME_BATCH) {
 				c->nbatch = 0;
 				if ((rc = flush(p, FG_FRAME_BATCH)) != 0)
 					break;

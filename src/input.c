@@ -141,6 +141,7 @@ struct fg_input {
 	uint64_t nul_at;         /* absolute offset of the first NUL, or UINT64_MAX */
 	uint64_t line_no;
 	bool missing_newline;
+	size_t read_size;        /* at most this many raw bytes a read; 0 = no limit */
 };
 
 static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_error *err)
@@ -214,6 +215,11 @@ int fg_input_open_file(int *fd, const char *path, fg_error *err)
 	return 0;
 }
 
+void fg_input_set_read_size(fg_input *in, size_t n)
+{
+	in->read_size = n;
+}
+
 void fg_input_set_max_line(fg_input *in, uint64_t max_line)
 {
 	in->max_line = max_line ? max_line : FG_INPUT_DEFAULT_MAX_LINE;
@@ -266,6 +272,8 @@ void fg_input_free(fg_input *in)
 /* Reads raw (possibly compressed) bytes; 0 at end of input. */
 static int read_raw(size_t *got, fg_input *in, unsigned char *dst, size_t want, fg_error *err)
 {
+	if (in->read_size && want > in->read_size)
+		want = in->read_size;
 	if (in->fd < 0) {
 		size_t n = in->mem_len - in->mem_pos;
 		if (n > want)

@@ -44,6 +44,13 @@ int fg_input_open_file(int *fd, const char *path, fg_error *err);
  * line fails with FG_EINVALID naming --max-line. */
 void fg_input_set_max_line(fg_input *in, uint64_t max_line);
 
+/* Reads at most n raw bytes at a time (0: as many as fit, the default).
+ * With n = 1 on plain input no line is whole in the buffer before
+ * fg_input_line returns it, so a reader's hot loop over the whole lines of
+ * the window sees none of them and its line-at-a-time path sees them all:
+ * the fuzz targets compare the two. */
+void fg_input_set_read_size(fg_input *in, size_t n);
+
 /* Reads from memory (not copied; must outlive the input).  name is used in
  * error messages. */
 int fg_input_open_memory(fg_input **out, const void *data, size_t len, const char *name,

@@ -83,6 +83,36 @@ static inline void analyses_report(struct analyses *a, FILE *sink)
 	fg_collapsed_write(sink, a->tree, a->names, &wo, &err);
 }
 
+static inline void analyses_same_top(const fg_top *x, const fg_top *y, bool self_order)
+{
+	fg_error err;
+	fg_top_entry *ex = NULL, *ey = NULL;
+	size_t nx = 0, ny = 0;
+	if (!fg_top_entries(&ex, &nx, x, self_order, &err) && !fg_top_entries(&ey, &ny, y, self_order, &err)) {
+		if (nx != ny || fg_top_total(x) != fg_top_total(y))
+			__builtin_trap();
+		for (size_t i = 0; i < nx; i++)
+			if (ex[i].name != ey[i].name || ex[i].samples != ey[i].samples ||
+			    ex[i].self_samples != ey[i].self_samples)
+				__builtin_trap();
+	}
+	free(ex);
+	free(ey);
+}
+
+/* Traps unless two analyses (names shared or interned in the same order)
+ * hold the same shares and the same top entries in both orders. */
+static inline void analyses_same(const struct analyses *x, const struct analyses *y)
+{
+	for (size_t p = 0; p < 4; p++)
+		if (fg_share_samples(x->share, p) != fg_share_samples(y->share, p) ||
+		    fg_share_self(x->share, p) != fg_share_self(y->share, p) ||
+		    fg_share_matched(x->share, p) != fg_share_matched(y->share, p))
+			__builtin_trap();
+	analyses_same_top(x->top, y->top, false);
+	analyses_same_top(x->top, y->top, true);
+}
+
 static inline void analyses_free(struct analyses *a)
 {
 	fg_tree_free(a->tree);

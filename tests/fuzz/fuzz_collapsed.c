@@ -32,23 +32,6 @@ static int share_and_top(void *ctx, const fg_frame *frames, size_t n, fg_error *
 	return rc ? rc : fg_top_frames(a->top, frames, n, err);
 }
 
-static void same_top(const fg_top *x, const fg_top *y)
-{
-	fg_error err;
-	fg_top_entry *ex = NULL, *ey = NULL;
-	size_t nx = 0, ny = 0;
-	if (!fg_top_entries(&ex, &nx, x, false, &err) && !fg_top_entries(&ey, &ny, y, false, &err)) {
-		if (nx != ny || fg_top_total(x) != fg_top_total(y))
-			__builtin_trap();
-		for (size_t i = 0; i < nx; i++)
-			if (ex[i].name != ey[i].name || ex[i].samples != ey[i].samples ||
-			    ex[i].self_samples != ey[i].self_samples)
-				__builtin_trap();
-	}
-	free(ex);
-	free(ey);
-}
-
 static void run(const uint8_t *data, size_t size, bool reversed)
 {
 	struct analyses a = { 0 }, b = { 0 };
@@ -62,12 +45,7 @@ static void run(const uint8_t *data, size_t size, bool reversed)
 		if (!fg_collapsed_read(&info, in, a.names, reversed, each_stack, &a, &err) &&
 		    !fg_share_frames(a.share, NULL, 0, &err) && !fg_top_frames(a.top, NULL, 0, &err) &&
 		    !fg_tree_finish(a.tree, &err) && !fg_tree_visit(a.tree, a.names, share_and_top, &b, &err)) {
-			for (size_t p = 0; p < 4; p++)
-				if (fg_share_samples(a.share, p) != fg_share_samples(b.share, p) ||
-				    fg_share_self(a.share, p) != fg_share_self(b.share, p) ||
-				    fg_share_matched(a.share, p) != fg_share_matched(b.share, p))
-					__builtin_trap();
-			same_top(a.top, b.top);
+			analyses_same(&a, &b);
 			analyses_report(&a, analyses_sink());
 		}
 	}

@@ -1,8 +1,16 @@
 /* libFuzzer target: the HTML reader on its own (whatever the first byte, so
  * the sniffer does not send most inputs to the collapsed reader), its frames
- * streamed into share, top and a tree. */
+ * streamed into share, top and a tree.
+ *
+ * Each input is read twice: as a whole, where the reader's frame loop takes
+ * the lines it can straight from the input buffer, and one byte at a time
+ * (fg_input_set_read_size), where no line is ever whole in the buffer and
+ * every line takes the line-at-a-time path.  The two must agree on the
+ * outcome, the error message (line numbers included) and every count. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fuzz_analyses.h"
 #include "html.h"
@@ -10,19 +18,54 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct analyses a = { 0 };
-	fg_input *in = NULL;
+struct outcome {
+	int rc;
 	fg_error err;
-	fg_error_clear(&err);
-	if (!analyses_new(&a, NULL, &err) && !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
-		fg_profile_info info = { 0 };
+	fg_profile_info info;
+	char *out;      /* the tree as collapsed stacks */
+	size_t out_len;
+};
+
+static void read_once(struct outcome *o, struct analyses *a, const uint8_t *data, size_t size, size_t read_size)
+{
+	fg_input *in = NULL;
+	memset(o, 0, sizeof(*o));
+	fg_error_clear(&o->err);
+	o->rc = analyses_new(a, NULL, &o->err);
+	if (!o->rc)
+		o->rc = fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &o->err);
+	if (!o->rc) {
+		fg_input_set_read_size(in, read_size);
 		fg_input_reject_nul(in);
-		if (!fg_html_read(&info, in, a.names, analyses_frames, &a, &err))
-			analyses_report(&a, analyses_sink());
+		o->rc = fg_html_read(&o->info, in, a->names, analyses_frames, a, &o->err);
+	}
+	if (!o->rc) {
+		FILE *f = open_memstream(&o->out, &o->out_len);
+		if (f) {
+			analyses_report(a, f);
+			fclose(f);
+		}
 	}
 	fg_input_free(in);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct analyses a = { 0 }, b = { 0 };
+	struct outcome x, y;
+	read_once(&x, &a, data, size, 0);
+	read_once(&y, &b, data, size, 1);
+	if (x.rc != y.rc || strcmp(x.err.message, y.err.message))
+		__builtin_trap();
+	if (!x.rc) {
+		if (x.info.total != y.info.total || x.info.frames != y.info.frames || x.info.format != y.info.format ||
+		    x.out_len != y.out_len || (x.out_len && memcmp(x.out, y.out, x.out_len)))
+			__builtin_trap();
+		analyses_same(&a, &b);
+	}
+	free(x.out);
+	free(y.out);
+	analyses_free(&b);
 	analyses_free(&a);
 	return 0;
 }

@@ -163,6 +163,39 @@ static void check_error(const char *text, const char *want)
 	check_count++;
 }
 
+/* The frame loop's own forms: numbers of 1 to 7 digits in it, of 8 digits
+ * and more in the general path, in every position; an explicit 0 width
+ * (the previous one, as the JS); f() without a width; n() after a child. */
+static void test_frame_loop(void)
+{
+	const char *r = read_str(V3_HEAD V3_CPOOL "n(3,123456789)\nu(25,12345678)\nf(10,2,1234567,1)\n"
+				 "n(17,0)\nf(17,2,00000001,10000000)\nf(10,1,12345678)\nu(0000017,0)\n" FOOT);
+	CHECK_STR(r, "0 all 3 123456789\n"
+		     "1 io/camunda/zeebe/scheduler/ActorThread.run 1 12345678\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get 2 1\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 1\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 10000000\n"
+		     "1 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get 2 10000000\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 10000000\n");
+	CHECK_U64(info.frames, 7);
+	/* Each check of the loop fails as the general path says. */
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nu(10,6)\n" FOOT, "wider than its parent");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,6)\n" FOOT, "wider than its parent");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25,2)\nf(10,1,2,2)\nn(17,3)\n" FOOT, "wider than its parent");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25,2)\nf(10,2,1,1)\nf(17,2,0,1)\n" FOOT, "overlaps");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,0,0,1)\n" FOOT, "second root");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nn(25)\n" FOOT, "second root");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,3,0,1)\n" FOOT, "level jumps");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nu(32)\n" FOOT, "string index out of range");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nn(31)\n" FOOT, "unknown frame type");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nu(17,)\n" FOOT, "malformed");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(17,2)\n" FOOT, "malformed");
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nx(17)\n" FOOT, "unexpected line");
+	check_error(V3_HEAD V3_CPOOL "n(3,9999999999999999999)\nf(10,1,9999999999999999998,1)\n"
+		    "f(10,1,9999999999999999999,1)\n" FOOT,
+		    "overflows");
+}
+
 static void test_malformed(void)
 {
 	check_error(V3_HEAD V3_CPOOL "n(3,5)\nu(25)\nf(10,2,1,1)\n", "truncated");
@@ -276,6 +309,7 @@ static void test_gzip(void)
 int main(void)
 {
 	test_v3_worked_example();
+	test_frame_loop();
 	test_cpool_prefixes();
 	test_unescape();
 	test_v2();

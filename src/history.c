@@ -1040,6 +1040,12 @@ typedef struct mtrack {
 	size_t last;
 	fg_line_effect last_effect;
 	bool last_shallow;
+	/* The last change that is not an ignored revision (found), else the
+	 * oldest ignored one so far. */
+	bool meaningful_found, has_meaningful;
+	size_t meaningful;
+	fg_line_effect meaningful_effect;
+	bool meaningful_shallow;
 	size_t live;           /* states waiting at commits of the window */
 	mchange *window;
 	size_t nwindow, capwindow;
@@ -1385,6 +1391,13 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 			t->last_effect = c[0].effect;
 			t->last_shallow = boundary;
 		}
+		if (!t->meaningful_found) {
+			t->meaningful_found = !oidset_has(&h->ignored, &h->nodes[ni].id);
+			t->has_meaningful = true;
+			t->meaningful = ni;
+			t->meaningful_effect = c[0].effect;
+			t->meaningful_shallow = boundary;
+		}
 		if (in_window(h, ni)) {
 			if (grow(&t->window, &t->capwindow, t->nwindow + 1, sizeof(mchange)) < 0) {
 				rc = oom(err);
@@ -1406,7 +1419,7 @@ out:
 	free(c);
 	fg_line_set_free(&st.lines);
 	t = &mw->t[st.track];
-	if (rc == 0 && !t->done && t->last_found && t->live == 0) {
+	if (rc == 0 && !t->done && t->meaningful_found && t->live == 0) {
 		t->done = true;
 		(*unresolved)--;
 	}
@@ -1977,7 +1990,7 @@ static int method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, fg_er
 {
 	size_t total = 0;
 	for (size_t t = 0; t < mw->nt; t++)
-		total += 1 + mw->t[t].nwindow;
+		total += 2 + mw->t[t].nwindow;
 	if (total && !(r->changes = calloc(total, sizeof(*r->changes))))
 		return oom(err);
 	size_t at = 0;
@@ -1996,8 +2009,17 @@ static int method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, fg_er
 			c->commit = &r->commits[h->nodes[tr->last].info];
 			c->added = tr->last_effect.added;
 			c->removed = tr->last_effect.removed;
-			m->last = c;
-			m->last_shallow = tr->last_shallow;
+			m->last = m->last_meaningful = c;
+			m->last_shallow = m->meaningful_shallow = tr->last_shallow;
+			m->last_ignored = oidset_has(&h->ignored, &h->nodes[tr->last].id);
+			if (tr->meaningful != tr->last) {
+				c = &r->changes[at++];
+				c->commit = &r->commits[h->nodes[tr->meaningful].info];
+				c->added = tr->meaningful_effect.added;
+				c->removed = tr->meaningful_effect.removed;
+				m->last_meaningful = c;
+				m->meaningful_shallow = tr->meaningful_shallow;
+			}
 		}
 		/* Newest first: the window walk's pop order (insertion sort: windows are short). */
 		for (size_t i = 1; i < tr->nwindow; i++) {
@@ -2111,6 +2133,8 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		size_t dummy;
 		if (mw.t[t].last_found)
 			rc = commit_info(&dummy, h, r, mw.t[t].last, err);
+		if (rc == 0 && mw.t[t].has_meaningful)
+			rc = commit_info(&dummy, h, r, mw.t[t].meaningful, err);
 		for (size_t k = 0; rc == 0 && k < mw.t[t].nwindow; k++)
 			rc = commit_info(&dummy, h, r, mw.t[t].window[k].node, err);
 	}

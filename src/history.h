@@ -115,6 +115,14 @@ typedef struct fg_history_method {
 	bool generated;            /* the file says it is generated */
 	const fg_history_method_change *last; /* the last commit that touched it as of bad (NULL: not found) */
 	bool last_shallow;         /* that commit is on the shallow boundary: the change may be older */
+	/* The last commit that touched it and is not an ignored revision
+	 * (--ignore-revs, .git-blame-ignore-revs): the walk goes on through
+	 * ignored commits, as git blame passes lines through them.  When every
+	 * commit that touched it is ignored, the oldest of them (nothing older
+	 * to blame).  Equal to last when last is not ignored; NULL with last. */
+	const fg_history_method_change *last_meaningful;
+	bool last_ignored;         /* last is an ignored revision */
+	bool meaningful_shallow;
 	int changed_in_window;     /* -1 without a window or unless FOUND, else 0/1 */
 	const fg_history_method_change *window; /* the window's commits that touched it, newest first */
 	size_t window_count;

@@ -98,7 +98,13 @@ static void method_json(FILE *out, const fg_history_method *m)
 		method_change_json(out, m->last);
 	else
 		fputs("null", out);
-	fprintf(out, ",\"shallow_boundary\":%s}", m->last_shallow ? "true" : "false");
+	fputs(",\"last_meaningful\":", out);
+	if (m->last_meaningful)
+		method_change_json(out, m->last_meaningful);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"last_ignored\":%s,\"shallow_boundary\":%s}", m->last_ignored ? "true" : "false",
+		m->last_shallow || m->meaningful_shallow ? "true" : "false");
 	fputs(",\"method_changed_in_window\":", out);
 	fputs(m->changed_in_window < 0 ? "null" : m->changed_in_window ? "true" : "false", out);
 	fputs(",\"method_commits\":[", out);
@@ -170,6 +176,8 @@ static void method_text(FILE *out, const fg_history_method *m, const char *inden
 	fputc('\n', out);
 	if (m->last)
 		method_change_text(out, indent, "m. last", m->last);
+	if (m->last_meaningful != m->last)
+		method_change_text(out, indent, "m. meaningful", m->last_meaningful);
 	if (m->changed_in_window < 0)
 		return;
 	if (!m->changed_in_window) {

@@ -8,7 +8,9 @@
 #    method's commits are checked against `git log -L FIRST,LAST:PATH` over
 #    the method's lines at bad (one -L per overload, as git unions them), and
 #    where git's funcname range is the method's (no edit between methods),
-#    against `git log -L :NAME:PATH` too; lines added/removed are exact.
+#    against `git log -L :NAME:PATH` too; lines added/removed are exact;
+#    with --ignore-revs, the last meaningful change is the first commit of
+#    git log -L's list that is not ignored (the oldest when all are).
 # 2. Random histories: edits inside and between methods, insertions,
 #    deletions, moves, merges (an octopus too); every method against git
 #    log -L; the same answers again with a commit-graph, and with its
@@ -196,6 +198,45 @@ for name in get lookup; do
 	want=$(git log --format=%H -s -n1 -L ":$name(:$CF" bad | sed '/^$/d')
 	[ "$(m "$F.$name" '.method.last.commit')" = "$want" ] || fail "$name: last, git log -L :$name: -n1 says $want"
 done
+
+# Ignored revisions (--ignore-revs, as for the files' last_meaningful_commit):
+# without any, a method's last meaningful change is its last change.
+jq -e '[.files[] | select(.method.status == "found") |
+	select(.method.last_meaningful.commit != .method.last.commit or .method.last_ignored)] | length == 0' "$out" \
+	>/dev/null || fail "without ignored revisions, last_meaningful is not last"
+# git log -L's commits of a method's lines at bad, newest first.
+git_L_all() { # path lines-json
+	local spec=()
+	while read -r a b; do spec+=(-L "$a,$b:$1"); done < <(jq -r '.[] | "\(.[0]) \(.[1])"' <<<"$2")
+	git log --format=%H -s "${spec[@]}" bad | sed '/^$/d'
+}
+# The reformat of put ignored: its last meaningful change is the first
+# commit git log -L lists for its lines that is not ignored; last, the
+# window and the other methods are as before.
+reformat=$(git log --format=%H -1 --grep="style: braces of put" bad)
+echo "$reformat" >"$tmp/ignore-put"
+ign="$tmp/ignored.json"
+"$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json --ignore-revs "$tmp/ignore-put" "${args[@]}" >"$ign" ||
+	fail "--ignore-revs: exit $?"
+put=$(jq -c --arg f "$F.put" '.files[] | select(.frame == $f)' "$ign")
+want=$(git_L_all "$CF" "$(jq -c '.method.lines' <<<"$put")" | grep -vx "$reformat" | head -n1)
+[ -n "$want" ] && [ "$(jq -r '.method.last_meaningful.commit' <<<"$put")" = "$want" ] ||
+	fail "put: last meaningful $(jq -r '.method.last_meaningful.commit' <<<"$put"), git log -L without the reformat: $want"
+[ "$(jq -r '"\(.method.last.commit) \(.method.last_ignored)"' <<<"$put")" = "$reformat true" ] ||
+	fail "put: last with the reformat ignored: $(jq -c '.method' <<<"$put")"
+strip='[.files[] | del(.last_meaningful_commit, .last_meaningful_date, .last_meaningful_subject,
+	.last_commit_ignored, .method.last_meaningful, .method.last_ignored)]'
+[ "$(jq -c "$strip" "$ign")" = "$(jq -c "$strip" "$out")" ] || fail "--ignore-revs changes more than the meaningful fields"
+txt=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --ignore-revs "$tmp/ignore-put" --frame "$F.put")
+grep -q "m. meaningful $(cut -c1-12 <<<"$want")" <<<"$txt" || fail "text: no m. meaningful line for put: $txt"
+# Every commit that touched trimAll ignored: the oldest of them (nothing
+# older to blame), as for a file that starts in an ignored commit.
+tf=io/camunda/zeebe/util/StringsKt.trimAll
+tpath=$(m "$tf" '.path')
+git_L_all "$tpath" "$(m "$tf" '.method.lines | tojson')" >"$tmp/ignore-trim"
+"$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --json --ignore-revs "$tmp/ignore-trim" --frame "$tf" >"$ign"
+[ "$(jq -r '.files[0].method | "\(.last_meaningful.commit) \(.last_ignored)"' "$ign")" = "$(tail -n1 "$tmp/ignore-trim") true" ] ||
+	fail "trimAll, all its commits ignored: $(jq -c '.files[0].method' "$ign")"
 
 # The text form.
 txt=$("$FGBISECT" hotfiles --repo "$repo" --good good --bad bad --frame "$F.lookup")

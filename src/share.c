@@ -101,19 +101,26 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 	/* The cache as it is; reloaded after a miss, which may grow it. */
 	const uint64_t *masks = cache->masks;
 	uint32_t cap = cache->cap;
+	/* top_depth in a local (the stores into open[] could alias s),
+	 * refreshed after each call that moves it. */
+	int64_t top = s->top_depth;
 	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
 		int64_t depth = f->depth;
-		if (depth == 0) {
-			close_to(s, 0);
-			s->total += f->total;
-			continue;
-		}
-		/* Most frames match nothing and have no matching ancestor: two
-		 * compares and the cached answer, FG_MATCH_KNOWN alone. */
-		if (s->top_depth >= depth - 1) {
-			if (s->top_depth >= depth)
+		/* Most frames match nothing and have no matching ancestor: one
+		 * compare and the cached answer, FG_MATCH_KNOWN alone.  The
+		 * root (depth 0) always passes the compare (top >= -1). */
+		if (top >= depth - 1) {
+			if (depth == 0) {
+				close_to(s, 0);
+				top = s->top_depth;
+				s->total += f->total;
+				continue;
+			}
+			if (top >= depth) {
 				close_to(s, (uint32_t)depth);
-			if (s->top_depth == depth - 1)
+				top = s->top_depth;
+			}
+			if (top == depth - 1)
 				s->open[s->nopen - 1].children += f->total;
 		}
 		uint64_t cached = f->name < cap ? masks[f->name] : 0;
@@ -127,6 +134,7 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 			rc = open_frame(s, f, mask, err);
 		if (rc)
 			return rc;
+		top = s->top_depth;
 	}
 	return 0;
 }

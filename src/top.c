@@ -7,23 +7,39 @@
 
 #define UNMAPPED UINT32_MAX
 
-struct level {
-	uint32_t name;      /* mapped */
-	uint64_t total;
-	uint64_t children;
+/* Inclusive samples count a stack once however often a name recurses in
+ * it, without a per-path count to keep up: frames are laid out as the
+ * flame graph draws them, each over the samples [left, left + total) inside
+ * its parent (here children from the parent's left, self to the right), and
+ * a name's `end` is the end of its last counted frame.  A frame counts when
+ * it starts at or past that end: inside it, it has that frame as an ancestor
+ * (frames come in DFS order, so the last counted frame of a name is the
+ * outermost one still open, if any is).  Stacks are such intervals too, one
+ * after the other, so a name counts at its first frame in each. */
+
+/* A name's counters, together: a frame touches them at once. */
+struct counts {
+	uint64_t incl;      /* inclusive: samples of the stacks holding the name */
+	uint64_t self;      /* the frames' totals less their children's */
+	uint64_t end;       /* the end of the name's last counted frame */
+};
+
+/* A frame on the current path. */
+struct open {
+	uint64_t next;      /* where its next child starts */
+	uint32_t name;      /* counted (mapped) name */
 };
 
 struct fg_top {
 	fg_name_map_fn map;
 	void *map_ctx;
-	uint32_t *mapped;   /* raw id -> mapped id, UNMAPPED until asked */
+	uint32_t *mapped;   /* raw id -> mapped id (itself without a map), UNMAPPED until asked */
 	uint32_t mapped_cap;
-	uint64_t *incl, *self;
-	uint32_t *on_path;  /* occurrences of the name on the current path */
+	struct counts *counts;
 	uint32_t cap;
-	uint64_t total;
-	struct level *levels;
-	uint32_t depth, levels_cap;
+	uint64_t total;     /* also where the next root starts */
+	struct open *path;  /* by depth; [0] the root */
+	uint32_t path_cap;
 };
 
 int fg_top_new(fg_top **out, fg_name_map_fn map, void *map_ctx, fg_error *err)
@@ -42,10 +58,8 @@ void fg_top_free(fg_top *t)
 	if (!t)
 		return;
 	free(t->mapped);
-	free(t->incl);
-	free(t->self);
-	free(t->on_path);
-	free(t->levels);
+	free(t->counts);
+	free(t->path);
 	free(t);
 }
 
@@ -54,9 +68,7 @@ static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 	if (id < t->cap)
 		return 0;
 	uint32_t cap = fg_idarray_capacity(t->cap, id);
-	if (fg_idarray_resize(&t->incl, sizeof(*t->incl), t->cap, cap, 0) ||
-	    fg_idarray_resize(&t->self, sizeof(*t->self), t->cap, cap, 0) ||
-	    fg_idarray_resize(&t->on_path, sizeof(*t->on_path), t->cap, cap, 0))
+	if (fg_idarray_resize(&t->counts, sizeof(*t->counts), t->cap, cap, 0))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	t->cap = cap;
 	return 0;
@@ -72,9 +84,11 @@ __attribute__((noinline)) static int map_name_slow(uint32_t *out, fg_top *t, uin
 		t->mapped_cap = cap;
 	}
 	if (t->mapped[raw] == UNMAPPED) {
-		int rc = t->map(t->map_ctx, raw, &t->mapped[raw], err);
+		int rc = t->map ? t->map(t->map_ctx, raw, &t->mapped[raw], err) : 0;
 		if (rc)
 			return rc;
+		if (!t->map)
+			t->mapped[raw] = raw;
 	}
 	*out = t->mapped[raw];
 	return ensure_name(t, *out, err);
@@ -84,36 +98,21 @@ __attribute__((noinline)) static int map_name_slow(uint32_t *out, fg_top *t, uin
  * once per frame and almost always hits the cache. */
 static inline int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
 {
-	uint32_t name = raw;
-	if (t->map) {
-		if (raw >= t->mapped_cap || t->mapped[raw] == UNMAPPED)
-			return map_name_slow(out, t, raw, err);
-		name = t->mapped[raw];
-	}
-	*out = name;
-	return name < t->cap ? 0 : ensure_name(t, name, err);
+	if (raw >= t->mapped_cap || t->mapped[raw] == UNMAPPED)
+		return map_name_slow(out, t, raw, err);
+	*out = t->mapped[raw];
+	return *out < t->cap ? 0 : ensure_name(t, *out, err);
 }
 
-static inline void pop_to(fg_top *t, uint32_t d)
-{
-	while (t->depth > d) {
-		struct level *l = &t->levels[--t->depth];
-		if (t->depth == 0)
-			break; /* the root is not a frame of interest */
-		t->self[l->name] += l->total - l->children;
-		t->on_path[l->name]--;
-	}
-}
-
-__attribute__((noinline)) static int grow_levels(fg_top *t, fg_error *err)
+__attribute__((noinline)) static int grow_path(fg_top *t, fg_error *err)
 {
 	/* Depth rises by one at most per frame: doubling makes room. */
-	uint32_t cap = t->levels_cap ? t->levels_cap * 2 : 256;
-	struct level *l = realloc(t->levels, (size_t)cap * sizeof(*l));
-	if (!l)
+	uint32_t cap = t->path_cap ? t->path_cap * 2 : 256;
+	struct open *p = realloc(t->path, (size_t)cap * sizeof(*p));
+	if (!p)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	t->levels = l;
-	t->levels_cap = cap;
+	t->path = p;
+	t->path_cap = cap;
 	return 0;
 }
 
@@ -122,55 +121,56 @@ __attribute__((noinline)) static int grow_levels(fg_top *t, fg_error *err)
  * afterwards. */
 __attribute__((noinline)) static int prepare(fg_top *t, const fg_frame *f, fg_error *err)
 {
-	int rc = f->depth >= t->levels_cap ? grow_levels(t, err) : 0;
+	int rc = f->depth >= t->path_cap ? grow_path(t, err) : 0;
 	uint32_t name;
 	if (!rc && f->depth > 0)
 		rc = map_name(&name, t, f->name, err);
 	return rc;
 }
 
+/* Per frame: inclusive where it starts past its name's end, its total to
+ * its self and off its parent's self (so that a frame's self is its total
+ * less its children's, with no sum kept per open frame). */
 int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_top *t = ctx;
-	if (!frames) {
-		pop_to(t, 0);
+	if (!frames)
 		return 0;
-	}
 	const fg_frame *f = frames, *const end = frames + n;
 	while (f < end) {
 		/* The state in locals (stores through the counters could alias
 		 * the struct otherwise). */
-		struct level *const levels = t->levels;
-		uint64_t *const incl = t->incl, *const self = t->self;
-		uint32_t *const on_path = t->on_path;
-		const uint32_t *const mapped = t->map ? t->mapped : NULL;
-		const uint32_t mapped_cap = t->map ? t->mapped_cap : 0, cap = t->cap, levels_cap = t->levels_cap;
-		uint32_t depth = t->depth;
+		struct counts *const counts = t->counts;
+		struct open *const path = t->path;
+		const uint32_t *const mapped = t->mapped;
+		const uint32_t mapped_cap = t->mapped_cap, cap = t->cap, path_cap = t->path_cap;
+		/* One compare for the root and a depth without room: before
+		 * the first frame (no room at all) every frame takes it. */
+		const uint32_t deepest = path_cap ? path_cap - 1 : 0;
 		for (; f < end; f++) {
-			uint32_t d = f->depth, name = f->name;
-			if (d > 0 && mapped)
-				name = name < mapped_cap ? mapped[name] : UNMAPPED;
-			if (d >= levels_cap || (d > 0 && name >= cap)) /* UNMAPPED too */
-				break;
-			while (depth > d) {
-				if (--depth == 0)
-					break; /* the root is not a frame of interest */
-				const struct level *l = &levels[depth];
-				self[l->name] += l->total - l->children;
-				on_path[l->name]--;
-			}
-			if (d == 0) {
+			uint32_t d = f->depth;
+			if (d - 1 >= deepest) {
+				if (d >= path_cap)
+					break;
+				path[0].next = t->total; /* d == 0: the root */
 				t->total += f->total;
-				name = 0;
-			} else {
-				if (on_path[name]++ == 0)
-					incl[name] += f->total;
-				levels[d - 1].children += f->total;
+				continue;
 			}
-			levels[d] = (struct level){ name, f->total, 0 };
-			depth = d + 1;
+			uint32_t name = f->name < mapped_cap ? mapped[f->name] : UNMAPPED;
+			if (name >= cap) /* UNMAPPED too */
+				break;
+			uint64_t left = path[d - 1].next;
+			path[d - 1].next = left + f->total;
+			path[d] = (struct open){ left, name };
+			struct counts *c = &counts[name];
+			if (left >= c->end) {
+				c->incl += f->total;
+				c->end = left + f->total;
+			}
+			c->self += f->total;
+			if (d > 1)
+				counts[path[d - 1].name].self -= f->total;
 		}
-		t->depth = depth;
 		if (f < end) {
 			int rc = prepare(t, f, err);
 			if (rc)
@@ -183,22 +183,22 @@ int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 int fg_top_stack(void *ctx, const fg_stack *st, fg_error *err)
 {
 	fg_top *t = ctx;
+	uint64_t left = t->total;
 	t->total += st->count;
 	if (st->depth == 0)
 		return 0;
-	/* A name counts once per stack however often it recurses: on_path
-	 * marks the names of this stack, cleared again below. */
 	uint32_t name = 0;
 	for (size_t i = 1; i <= st->depth; i++) {
 		int rc = map_name(&name, t, st->names[i], err);
 		if (rc)
 			return rc;
-		if (t->on_path[name]++ == 0)
-			t->incl[name] += st->count;
+		struct counts *c = &t->counts[name];
+		if (left >= c->end) {
+			c->incl += st->count;
+			c->end = left + st->count;
+		}
 	}
-	t->self[name] += st->count; /* the leaf's */
-	for (size_t i = 1; i <= st->depth; i++)
-		t->on_path[t->map ? t->mapped[st->names[i]] : st->names[i]]--;
+	t->counts[name].self += st->count; /* the leaf's */
 	return 0;
 }
 
@@ -232,14 +232,14 @@ int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self
 {
 	size_t count = 0;
 	for (uint32_t i = 0; i < t->cap; i++)
-		count += t->incl[i] > 0;
+		count += t->counts[i].incl > 0;
 	fg_top_entry *e = malloc((count ? count : 1) * sizeof(*e));
 	if (!e)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	size_t k = 0;
 	for (uint32_t i = 0; i < t->cap; i++)
-		if (t->incl[i] > 0)
-			e[k++] = (fg_top_entry){ i, t->incl[i], t->self[i] };
+		if (t->counts[i].incl > 0)
+			e[k++] = (fg_top_entry){ i, t->counts[i].incl, t->counts[i].self };
 	qsort(e, count, sizeof(*e), self_order ? by_self : by_inclusive);
 	*entries = e;
 	*n = count;

@@ -1,4 +1,4 @@
-/* protocol and subsystems on small hand-made profiles: the edge cases the
+/* protocol, subsystems and top on small hand-made profiles: the edge cases the
  * real fixtures do not have (dotted names, Netty without gRPC, REST and gRPC
  * in one profile, recursion, rounding, several profiles in a row). */
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "protocol.h"
 #include "rules.h"
 #include "subsystems.h"
+#include "top.h"
 
 static fg_names *names;
 
@@ -158,6 +159,55 @@ static void test_subsystems(void)
 	fg_rules_free(rules);
 }
 
+/* Pools "c" into "a", as the name normaliser pools names alike. */
+static int c_is_a(void *ctx, uint32_t name, uint32_t *mapped, fg_error *err)
+{
+	(void)ctx;
+	return strcmp(fg_names_get(names, name), "c") ? (*mapped = name, 0)
+						       : fg_names_intern(mapped, names, "a", 1, err);
+}
+
+/* top on one profile, its stacks streamed (stack path) or merged into a
+ * tree first (frame path): "name incl self" lines in inclusive, then in
+ * self order. */
+static const char *top_of(const char *text, bool stacks, fg_name_map_fn map)
+{
+	static char out[512];
+	fg_error err;
+	fg_top *t = NULL;
+	fg_profile_info info;
+	size_t len = 0;
+	out[0] = '\0';
+	CHECK(fg_top_new(&t, map, NULL, &err) == 0);
+	CHECK(read_text(&info, text, fg_top_frames, stacks ? fg_top_stack : NULL, t) == 0);
+	for (int self = 0; self < 2; self++) {
+		fg_top_entry *e = NULL;
+		size_t n = 0;
+		CHECK(fg_top_entries(&e, &n, t, self, &err) == 0);
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(out + len, sizeof(out) - len, "%s %llu %llu%s",
+						fg_names_get(names, e[i].name), (unsigned long long)e[i].samples,
+						(unsigned long long)e[i].self_samples, i + 1 < n ? ", " : "");
+		len += (size_t)snprintf(out + len, sizeof(out) - len, self ? "" : " | ");
+		free(e);
+	}
+	CHECK_U64(fg_top_total(t), 11);
+	fg_top_free(t);
+	return out;
+}
+
+static void test_top(void)
+{
+	/* Recursion counts a stack once; a stack of 0 samples adds nothing;
+	 * self is the leaf's (total less the children's on the frame path). */
+	static const char text[] = "a;b;a;c 5\na;b 3\nb;a 2\na 1\nd;d 0\n";
+	for (int stacks = 0; stacks < 2; stacks++) {
+		CHECK_STR(top_of(text, stacks, NULL), "a 11 3, b 10 3, c 5 5 | c 5 5, a 11 3, b 10 3");
+		/* Pooled names count once per stack too. */
+		CHECK_STR(top_of(text, stacks, c_is_a), "a 11 8, b 10 3 | a 11 8, b 10 3");
+	}
+}
+
 int main(void)
 {
 	fg_error err;
@@ -165,6 +215,7 @@ int main(void)
 		return 1;
 	test_protocol();
 	test_subsystems();
+	test_top();
 	fg_names_free(names);
 	return check_status("test_analysis");
 }

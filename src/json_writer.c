@@ -134,6 +134,16 @@ void fg_json_null(fg_json *j)
 	fg_json_raw(j, "null");
 }
 
+void fg_json_significant(fg_json *j, double v, int digits)
+{
+	if (!isfinite(v)) {
+		fg_json_null(j);
+		return;
+	}
+	separate(j);
+	fprintf(j->out, "%.*g", digits, v);
+}
+
 void fg_json_raw(fg_json *j, const char *text)
 {
 	separate(j);

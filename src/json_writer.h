@@ -51,6 +51,9 @@ void fg_json_string(fg_json *j, const char *s);
 void fg_json_u64(fg_json *j, uint64_t v);
 void fg_json_i64(fg_json *j, int64_t v);
 void fg_json_fixed(fg_json *j, double v, int decimals); /* "%.*f"; NaN and infinities as null */
+/* "%.*g": digits significant digits, for values of any magnitude (metrics);
+ * NaN and infinities as null. */
+void fg_json_significant(fg_json *j, double v, int digits);
 void fg_json_bool(fg_json *j, bool v);
 void fg_json_null(fg_json *j);
 /* A value already formatted as JSON (a number printed by the caller). */

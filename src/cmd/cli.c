@@ -44,26 +44,23 @@ int cli_report_error(const fg_error *err, bool json)
 	cli_put_text(stderr, err->message);
 	fputc('\n', stderr);
 	if (json) {
-		fputs("{\"error\":{\"code\":", stdout);
-		cli_json_string(stdout, fg_error_code_name(err->code));
-		fputs(",\"message\":", stdout);
-		cli_json_string(stdout, err->message);
-		fputs(",\"source\":", stdout);
-		cli_json_string(stdout, err->source);
-		fputs("}}\n", stdout);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		cli_error_json(&j, err);
 	}
 	return fg_error_exit_status(err);
 }
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
+void cli_error_json(fg_json *j, const fg_error *err)
 {
-	va_list ap;
-	fprintf(stderr, "fgbisect %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'fgbisect %s --help'.\n", cmd);
-	return FG_EXIT_USAGE;
+	fg_json_object(j);
+	fg_json_key(j, "error");
+	fg_json_object(j);
+	fg_json_member_string(j, "code", fg_error_code_name(err->code));
+	fg_json_member_string(j, "message", err->message);
+	fg_json_member_string(j, "source", err->source);
+	fg_json_end(j);
+	fg_json_end(j);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -80,115 +77,27 @@ void cli_warn(const char *fmt, ...)
 		free(text);
 }
 
-bool cli_parse_u64(const char *s, uint64_t *out)
+const char *cli_check_header_host(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
-bool cli_parse_percent(const char *s, double *out)
-{
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (errno || end == s)
-		return false;
-	if (*end == '%')
-		end++;
-	if (*end || !(v >= 0.0 && v <= 100.0))
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	default: break;
-	}
-	if (errno || *end || v == 0 || v > (UINT64_MAX >> shift))
-		return false;
-	*out = (uint64_t)v << shift;
-	return true;
-}
-
-bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status)
-{
-	switch (opt) {
-	case CLI_OPT_JSON: o->json = true; return true;
-	case CLI_OPT_RAW: o->raw = true; return true;
-	case CLI_OPT_REVERSED: o->reversed = true; return true;
-	case CLI_OPT_HEADER:
-		if (o->nheaders == sizeof(o->headers) / sizeof(o->headers[0]))
-			*status = cli_usage_error(cmd, "too many --header options");
-		else
-			o->headers[o->nheaders++] = arg;
-		return true;
-	case CLI_OPT_HEADER_HOST:
-		if (o->nheader_hosts == sizeof(o->header_hosts) / sizeof(o->header_hosts[0]))
-			*status = cli_usage_error(cmd, "too many --header-host options");
-		else if (!arg[0] || strpbrk(arg, "/@ \t\r\n"))
-			*status = cli_usage_error(cmd, "--header-host wants a host name (or host:port), not '%s'", arg);
-		else
-			o->header_hosts[o->nheader_hosts++] = arg;
-		return true;
-	case CLI_OPT_NETRC: o->netrc = true; return true;
-	case CLI_OPT_NO_CACHE: o->no_cache = true; return true;
-	case CLI_OPT_REFRESH: o->refresh = true; return true;
-	case CLI_OPT_TIMEOUT: {
-		uint64_t t;
-		if (!cli_parse_u64(arg, &t) || t == 0 || t > 86400)
-			*status = cli_usage_error(cmd, "--timeout wants seconds (1-86400), not '%s'", arg);
-		else
-			o->timeout_s = (long)t;
-		return true;
-	}
-	case CLI_OPT_MAX_SIZE:
-		if (!parse_size(arg, &o->max_size))
-			*status = cli_usage_error(cmd, "--max-size wants a size in bytes (K, M, G allowed), not '%s'", arg);
-		return true;
-	case CLI_OPT_MAX_LINE:
-		/* The reader's buffer starts at 256 KiB: a smaller cap could not
-		 * be told from it. */
-		if (!parse_size(arg, &o->max_line) || o->max_line < (256u << 10))
-			*status = cli_usage_error(cmd, "--max-line wants a size in bytes of at least 256K, not '%s'",
-						  arg);
-		return true;
-	default:
-		return false;
-	}
+	(void)opt;
+	if (arg[0] && !strpbrk(arg, "/@ \t\r\n"))
+		return NULL;
+	snprintf(msg, size, "--header-host wants a host name (or host:port), not '%s'", arg);
+	return msg;
 }
 
 void cli_fetch_options(fg_fetch_options *fo, const struct cli_profile_options *o)
 {
 	fg_fetch_options_init(fo);
-	fo->headers = o->headers;
-	fo->nheaders = o->nheaders;
-	fo->header_hosts = o->header_hosts;
-	fo->nheader_hosts = o->nheader_hosts;
+	fo->headers = o->headers.items;
+	fo->nheaders = o->headers.n;
+	fo->header_hosts = o->header_hosts.items;
+	fo->nheader_hosts = o->header_hosts.n;
 	fo->netrc = o->netrc;
 	fo->no_cache = o->no_cache;
 	fo->refresh = o->refresh;
 	if (o->timeout_s)
-		fo->total_timeout_s = o->timeout_s;
+		fo->total_timeout_s = (long)o->timeout_s;
 	if (o->max_size)
 		fo->max_size = o->max_size;
 	if (isatty(STDERR_FILENO)) {
@@ -280,28 +189,6 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	if (info->missing_final_newline)
 		cli_warn("%s: the last line has no newline: the file may be cut short", cli_shown(source));
 	return 0;
-}
-
-void cli_json_string(FILE *out, const char *s)
-{
-	fg_json_write_string(out, s);
-}
-
-void cli_json_string_or_null(FILE *out, const char *s)
-{
-	if (s)
-		cli_json_string(out, s);
-	else
-		fputs("null", out);
-}
-
-void cli_json_number(FILE *out, double v, int decimals)
-{
-	/* JSON has no NaN or infinity: a number that is not one is unknown. */
-	if (!isfinite(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.*f", decimals, v);
 }
 
 static volatile sig_atomic_t pending_signal;

@@ -9,6 +9,9 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "exitcode.h"
+#include "json_writer.h"
+#include "options.h"
 #include "profile.h"
 
 /* Every subcommand: int cmd_NAME(int argc, char **argv), argv[0] = its name.
@@ -32,15 +35,12 @@ void cli_put_text(FILE *out, const char *s);
  * the exit status the design gives for the error. */
 int cli_report_error(const fg_error *err, bool json);
 
-/* Prints "fgbisect CMD: MESSAGE" plus a hint to --help on stderr; returns 2. */
-int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The design's error object, {"error":{"code","message","source"}}, as the
+ * next value of j (the whole output under --json, or a member's value). */
+void cli_error_json(fg_json *j, const fg_error *err);
 
 /* Prints "fgbisect: warning: ..." on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Parses a non-negative decimal / a percentage; false when malformed. */
-bool cli_parse_u64(const char *s, uint64_t *out);
-bool cli_parse_percent(const char *s, double *out);
 
 /* Options every profile-reading command takes. */
 struct cli_profile_options {
@@ -51,59 +51,48 @@ struct cli_profile_options {
 	uint64_t max_line; /* --max-line */
 	/* Fetching URLs: --header (repeatable), --netrc, --no-cache, --refresh,
 	 * --timeout; the headers point into argv. */
-	const char *headers[16];
-	size_t nheaders;
-	const char *header_hosts[16]; /* --header-host */
-	size_t nheader_hosts;
+	struct cli_list headers;
+	struct cli_list header_hosts; /* --header-host */
 	bool netrc, no_cache, refresh;
-	long timeout_s;    /* 0 = the fetch default */
+	uint64_t timeout_s; /* 0 = the fetch default */
 };
 
 /* The fetch options these command-line options give. */
 struct fg_fetch_options;
 void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_options *o);
 
-/* Handles --json, --raw, --reversed and --max-size (getopt_long values
- * CLI_OPT_*); returns false when opt is not one of them.  *status is set to
- * 2 when the argument is malformed. */
-enum {
-	CLI_OPT_JSON = 1000, CLI_OPT_RAW, CLI_OPT_REVERSED, CLI_OPT_MAX_SIZE, CLI_OPT_HEADER, CLI_OPT_NETRC,
-	CLI_OPT_NO_CACHE, CLI_OPT_REFRESH, CLI_OPT_TIMEOUT, CLI_OPT_MAX_LINE, CLI_OPT_HEADER_HOST,
-	CLI_OPT_FIRST_FREE
-};
-#define CLI_FETCH_LONG_OPTIONS \
-	{ "header", required_argument, NULL, CLI_OPT_HEADER }, \
-	{ "header-host", required_argument, NULL, CLI_OPT_HEADER_HOST }, \
-	{ "netrc", no_argument, NULL, CLI_OPT_NETRC }, \
-	{ "no-cache", no_argument, NULL, CLI_OPT_NO_CACHE }, \
-	{ "refresh", no_argument, NULL, CLI_OPT_REFRESH }, \
-	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT }
-#define CLI_PROFILE_LONG_OPTIONS \
-	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
-	{ "raw", no_argument, NULL, CLI_OPT_RAW }, \
-	{ "reversed", no_argument, NULL, CLI_OPT_REVERSED }, \
-	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }, \
-	{ "max-line", required_argument, NULL, CLI_OPT_MAX_LINE }, \
-	CLI_FETCH_LONG_OPTIONS, \
-	{ "help", no_argument, NULL, 'h' }
-#define CLI_FETCH_OPTIONS_HELP \
-	"      --header 'Name: value'  an HTTP header for URLs (repeatable; never printed or cached),\n" \
-	"                      sent only to the origin of the runs file, the --profile template\n" \
-	"                      or the URL given\n" \
-	"      --header-host H  send the headers to host H too (repeatable)\n" \
-	"      --netrc         use ~/.netrc credentials for URLs\n" \
-	"      --no-cache      neither read nor write the download cache\n" \
-	"      --refresh       download again even when cached\n" \
-	"      --timeout S     give up a download after S seconds (default 300)\n"
-#define CLI_PROFILE_OPTIONS_HELP \
-	"      --json          one JSON object on stdout\n" \
-	"      --raw           compare raw frame names (no normalisation of per-run ids)\n" \
-	"      --reversed      the graph holds leaf-first (--reverse) stacks\n" \
-	"      --max-size N    refuse inputs larger than N bytes decompressed (K, M, G; default 4G)\n" \
-	"      --max-line N    refuse a line longer than N bytes (at least 256K; default 64M)\n" \
-	CLI_FETCH_OPTIONS_HELP \
-	"  -h, --help          this help\n"
-bool cli_profile_option(struct cli_profile_options *o, int opt, const char *arg, const char *cmd, int *status);
+/* Table entries (src/cmd/options.h) of the options above.  Every option but
+ * --json is handed on by bisect to run (CLI_OPT_FORWARD). */
+const char *cli_check_header_host(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+#define CLI_FETCH_OPTIONS(po) \
+	CLI_OPT_LIST(0, "header", &(po)->headers, "'Name: value'", \
+		     "an HTTP header for URLs (repeatable; never printed or cached),\nsent only to the origin " \
+		     "of the runs file, the --profile template\nor the URL given", \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_LIST(0, "header-host", &(po)->header_hosts, "H", "send the headers to host H too (repeatable)", \
+		     .cb = cli_check_header_host, .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "netrc", &(po)->netrc, "use ~/.netrc credentials for URLs", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "no-cache", &(po)->no_cache, "neither read nor write the download cache", \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "refresh", &(po)->refresh, "download again even when cached", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_U64(0, "timeout", &(po)->timeout_s, "S", 1, 86400, "give up a download after S seconds (default 300)", \
+		    .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
+/* The reader's buffer starts at 256 KiB: a smaller --max-line could not be
+ * told from it. */
+#define CLI_READ_OPTIONS(po) \
+	CLI_OPT_BOOL(0, "reversed", &(po)->reversed, "the graph holds leaf-first (--reverse) stacks", \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_SIZE(0, "max-size", &(po)->max_size, "N", \
+		     "refuse inputs larger than N bytes decompressed (K, M, G; default 4G)", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_SIZE(0, "max-line", &(po)->max_line, "N", \
+		     "refuse a line longer than N bytes (at least 256K; default 64M)", .min = 256u << 10, \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
+#define CLI_PROFILE_OPTIONS(po) \
+	CLI_OPT_BOOL(0, "json", &(po)->json, "one JSON object on stdout", .flags = CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "raw", &(po)->raw, "compare raw frame names (no normalisation of per-run ids)", \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_READ_OPTIONS(po), \
+	CLI_FETCH_OPTIONS(po)
 
 /* Reads one profile (a path, "-", or a file://, http:// or https:// URL,
  * downloaded through the cache with a progress line when stderr is a
@@ -139,12 +128,5 @@ const char *cli_shown(const char *source);
 /* The progress line fetches draw on a terminal. */
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 
-/* JSON output: a string literal with escapes (invalid UTF-8 bytes become
- * U+FFFD so the output is always valid JSON), and a number with fixed
- * decimals (null when it is not finite: JSON has no NaN). */
-void cli_json_string(FILE *out, const char *s);
-/* A string, or null when s is NULL. */
-void cli_json_string_or_null(FILE *out, const char *s);
-void cli_json_number(FILE *out, double v, int decimals);
 
 #endif

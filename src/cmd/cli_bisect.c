@@ -1,6 +1,5 @@
 #include "cli_bisect.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,90 +7,50 @@
 void cli_bisect_options_init(struct cli_bisect_options *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->threshold = -1;
 	o->margin = -1;
 	o->noise = -1;
 	o->aggregate = FG_AGGREGATE_POOLED;
+	o->min_samples = UINT64_MAX;
 	o->event = "cpu";
 }
 
-static bool parse_seconds(const char *s, double *out)
+const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
-	char *end;
-	errno = 0;
-	double v = s ? strtod(s, &end) : 0;
-	if (!s || errno || end == s || *end || !(v > 0 && v <= 86400 * 7))
-		return false;
-	*out = v;
-	return true;
+	(void)opt;
+	enum fg_aggregate a;
+	if (fg_aggregate_parse(&a, arg))
+		return NULL;
+	snprintf(msg, size, "--aggregate wants pooled, median, mean, min or max, not '%s'", arg);
+	return msg;
 }
 
-bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, const char *cmd, int *status)
+const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
-	if (cli_profile_option(&o->po, opt, arg, cmd, status))
-		return true;
-	switch (opt) {
-	case 'f':
-		if (o->frame)
-			*status = cli_usage_error(cmd, "give one --frame (a regular expression with -E can "
-			                               "match several frames)");
-		o->frame = arg;
-		return true;
-	case 'E': o->regex = true; return true;
-	case CLI_OPT_THRESHOLD:
-		if (!cli_parse_percent(arg, &o->threshold))
-			*status = cli_usage_error(cmd, "--threshold wants a percentage (0-100), not '%s'", arg);
-		o->have_threshold = true;
-		return true;
-	case CLI_OPT_MARGIN:
-		if (!cli_parse_percent(arg, &o->margin))
-			*status = cli_usage_error(cmd, "--margin wants percentage points (0-100), not '%s'", arg);
-		return true;
-	case CLI_OPT_AGGREGATE:
-		if (!fg_aggregate_parse(&o->aggregate, arg))
-			*status = cli_usage_error(cmd, "--aggregate wants pooled, median, mean, min or max, not '%s'",
-			                          arg);
-		return true;
-	case CLI_OPT_NOISE:
-		if (!cli_parse_percent(arg, &o->noise))
-			*status = cli_usage_error(cmd, "--noise wants percentage points (0-100), not '%s'", arg);
-		return true;
-	case CLI_OPT_MIN_SAMPLES:
-		if (!cli_parse_u64(arg, &o->min_samples))
-			*status = cli_usage_error(cmd, "--min-samples wants a number, not '%s'", arg);
-		o->have_min_samples = true;
-		return true;
-	case CLI_OPT_NODE: o->node = arg; return true;
-	case CLI_OPT_PROTOCOL:
-		if (strcmp(arg, "grpc") && strcmp(arg, "rest"))
-			*status = cli_usage_error(cmd, "--protocol wants grpc or rest, not '%s'", arg);
-		o->protocol = arg;
-		return true;
-	case CLI_OPT_EVENT: o->event = arg; return true;
-	case CLI_OPT_RUNS: o->runs = arg; return true;
-	case CLI_OPT_PROFILE: o->profile = arg; return true;
-	case CLI_OPT_CAPTURE: o->capture = arg; return true;
-	case CLI_OPT_CAPTURE_TIMEOUT:
-		if (!parse_seconds(arg, &o->capture_timeout))
-			*status = cli_usage_error(cmd, "--capture-timeout wants seconds, not '%s'", arg);
-		return true;
-	default:
-		return false;
-	}
+	(void)opt;
+	if (!strcmp(arg, "grpc") || !strcmp(arg, "rest"))
+		return NULL;
+	snprintf(msg, size, "--protocol wants grpc or rest, not '%s'", arg);
+	return msg;
 }
 
-int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd, int argc, char **argv)
+int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec *spec,
+		     const struct cli_args *args)
 {
-	if (optind < argc)
-		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (args->argc > 0)
+		return cli_spec_usage_error(spec, args, "unexpected argument '%s'", args->argv[0]);
 	if (!o->frame)
-		return cli_usage_error(cmd, "--frame PATTERN is required");
-	if (!o->have_threshold)
-		return cli_usage_error(cmd, "--threshold PERCENT is required");
+		return cli_spec_usage_error(spec, args, "--frame PATTERN is required");
+	if (o->threshold < 0)
+		return cli_spec_usage_error(spec, args, "--threshold PERCENT is required");
 	if (!!o->runs + !!o->profile + !!o->capture > 1)
-		return cli_usage_error(cmd, "give one source: --runs, --profile or --capture");
+		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");
 	if (o->capture_timeout > 0 && !o->capture)
-		return cli_usage_error(cmd, "--capture-timeout goes with --capture");
-	return 0;
+		return cli_spec_usage_error(spec, args, "--capture-timeout goes with --capture");
+	if (o->aggregate_name)
+		fg_aggregate_parse(&o->aggregate, o->aggregate_name);
+	o->have_min_samples = o->min_samples != UINT64_MAX;
+	return CLI_PARSED;
 }
 
 void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, const struct cli_bisect_options *o)
@@ -168,15 +127,16 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 bool cli_bisect_secrets_to_env(const struct cli_bisect_options *o)
 {
 	size_t len = 1;
-	for (size_t i = 0; i < o->po.nheaders; i++)
-		len += strlen(o->po.headers[i]) + 1;
+	const struct cli_list *h = &o->po.headers;
+	for (size_t i = 0; i < h->n; i++)
+		len += strlen(h->items[i]) + 1;
 	char *joined = malloc(len), *p = joined;
 	if (!joined)
 		return false;
-	for (size_t i = 0; i < o->po.nheaders; i++)
-		p += sprintf(p, "%s%s", i ? "\n" : "", o->po.headers[i]);
+	for (size_t i = 0; i < h->n; i++)
+		p += sprintf(p, "%s%s", i ? "\n" : "", h->items[i]);
 	*p = '\0';
-	bool ok = !o->po.nheaders ? unsetenv("FGBISECT_HEADERS") == 0 : setenv("FGBISECT_HEADERS", joined, 1) == 0;
+	bool ok = !h->n ? unsetenv("FGBISECT_HEADERS") == 0 : setenv("FGBISECT_HEADERS", joined, 1) == 0;
 	free(joined);
 	if (ok && o->profile && cli_has_credentials(o->profile))
 		ok = setenv("FGBISECT_PROFILE", o->profile, 1) == 0;
@@ -185,25 +145,26 @@ bool cli_bisect_secrets_to_env(const struct cli_bisect_options *o)
 	return ok;
 }
 
-int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const char *cmd)
+int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const struct cli_command_spec *spec,
+				const struct cli_args *args)
 {
 	/* Kept for the life of the process: o->po.headers point into it. */
 	static char *headers;
 	const char *env = getenv("FGBISECT_HEADERS");
 	if (env && env[0] && !headers) {
 		if (!(headers = strdup(env)))
-			return cli_usage_error(cmd, "out of memory");
+			return cli_spec_usage_error(spec, args, "out of memory");
 		unsetenv("FGBISECT_HEADERS");
 		for (char *h = strtok(headers, "\n"); h; h = strtok(NULL, "\n")) {
-			if (o->po.nheaders == sizeof(o->po.headers) / sizeof(o->po.headers[0]))
-				return cli_usage_error(cmd, "too many headers in $FGBISECT_HEADERS");
-			o->po.headers[o->po.nheaders++] = h;
+			if (o->po.headers.n == CLI_LIST_MAX)
+				return cli_spec_usage_error(spec, args, "too many headers in $FGBISECT_HEADERS");
+			o->po.headers.items[o->po.headers.n++] = h;
 		}
 	}
 	const char *profile = getenv("FGBISECT_PROFILE");
 	if (!o->runs && !o->profile && !o->capture && profile && profile[0])
 		o->profile = profile;
-	return 0;
+	return CLI_PARSED;
 }
 
 void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, double threshold)
@@ -253,64 +214,63 @@ void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
 		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
 }
 
-void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double threshold)
+void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, double threshold)
 {
-	fputs("{\"commit\":", out);
-	cli_json_string(out, commit);
-	fputs(",\"date\":", out);
-	cli_json_string_or_null(out, v->date[0] ? v->date : NULL);
-	fputs(",\"share\":", out);
+	fg_json_object(j);
+	fg_json_member_string(j, "commit", commit);
+	fg_json_member_string(j, "date", v->date[0] ? v->date : NULL);
+	fg_json_key(j, "share");
 	if (v->total)
-		cli_json_number(out, v->share, 4);
+		fg_json_fixed(j, v->share, 4);
 	else
-		fputs("null", out);
-	fputs(",\"ci95\":[", out);
-	cli_json_number(out, v->lo, 4);
-	fputc(',', out);
-	cli_json_number(out, v->hi, 4);
-	fputs("],\"threshold\":", out);
-	cli_json_number(out, threshold, 4);
-	fputs(",\"verdict\":", out);
-	cli_json_string(out, fg_verdict_name(v->kind));
-	fputs(",\"reason\":", out);
-	cli_json_string(out, v->reason);
-	fputs(",\"basis\":", out);
-	cli_json_string(out, fg_verdict_basis_name(v->basis));
+		fg_json_null(j);
+	fg_json_key(j, "ci95");
+	fg_json_array(j);
+	fg_json_fixed(j, v->lo, 4);
+	fg_json_fixed(j, v->hi, 4);
+	fg_json_end(j);
+	fg_json_member_fixed(j, "threshold", threshold, 4);
+	fg_json_member_string(j, "verdict", fg_verdict_name(v->kind));
+	fg_json_member_string(j, "reason", v->reason);
+	fg_json_member_string(j, "basis", fg_verdict_basis_name(v->basis));
 	/* What the decision rested on: null when no input was usable. */
 	if (v->total && v->basis != FG_BASIS_INPUT) {
-		const double nums[] = { v->pooled, v->interval_lo, v->interval_hi, v->phi, v->noise };
-		static const char *const before[] = { ",\"pooled\":", ",\"interval\":[", ",", "],\"phi\":",
-		                                      ",\"noise\":" };
-		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-			fputs(before[i], out);
-			cli_json_number(out, nums[i], 4);
-		}
-		fprintf(out, ",\"noise_source\":\"%s\"", v->noise_given ? "option" : "default");
+		fg_json_member_fixed(j, "pooled", v->pooled, 4);
+		fg_json_key(j, "interval");
+		fg_json_array(j);
+		fg_json_fixed(j, v->interval_lo, 4);
+		fg_json_fixed(j, v->interval_hi, 4);
+		fg_json_end(j);
+		fg_json_member_fixed(j, "phi", v->phi, 4);
+		fg_json_member_fixed(j, "noise", v->noise, 4);
+		fg_json_member_string(j, "noise_source", v->noise_given ? "option" : "default");
 	} else {
-		fputs(",\"pooled\":null,\"interval\":null,\"phi\":null,\"noise\":null,\"noise_source\":null", out);
+		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source" };
+		for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+			fg_json_key(j, absent[i]);
+			fg_json_null(j);
+		}
 	}
-	fputs(",\"disagreeing\":", out);
-	if (v->disagreeing != SIZE_MAX && v->basis != FG_BASIS_INPUT)
-		cli_json_string(out, fg_verdict_profile_label(&v->profiles[v->disagreeing]));
-	else
-		fputs("null", out);
-	fprintf(out, ",\"samples\":%llu,\"total\":%llu,\"profiles\":[", (unsigned long long)v->samples,
-	        (unsigned long long)v->total);
+	fg_json_member_string(j, "disagreeing", v->disagreeing != SIZE_MAX && v->basis != FG_BASIS_INPUT
+					       ? fg_verdict_profile_label(&v->profiles[v->disagreeing]) : NULL);
+	fg_json_member_u64(j, "samples", v->samples);
+	fg_json_member_u64(j, "total", v->total);
+	fg_json_key(j, "profiles");
+	fg_json_array(j);
 	for (size_t i = 0; i < v->nprofiles; i++) {
 		const fg_verdict_profile *p = &v->profiles[i];
-		fputs(i ? ",{\"source\":" : "{\"source\":", out);
-		cli_json_string(out, p->source);
-		fputs(",\"node\":", out);
-		cli_json_string_or_null(out, p->node);
-		fputs(",\"protocol\":", out);
-		cli_json_string_or_null(out, p->detected);
-		fprintf(out, ",\"read\":%s", p->read ? "true" : "false");
+		fg_json_object(j);
+		fg_json_member_string(j, "source", p->source);
+		fg_json_member_string(j, "node", p->node);
+		fg_json_member_string(j, "protocol", p->detected);
+		fg_json_member_bool(j, "read", p->read);
 		if (p->read) {
-			fprintf(out, ",\"total\":%llu,\"samples\":%llu,\"share\":", (unsigned long long)p->total,
-			        (unsigned long long)p->samples);
-			cli_json_number(out, p->share, 4);
+			fg_json_member_u64(j, "total", p->total);
+			fg_json_member_u64(j, "samples", p->samples);
+			fg_json_member_fixed(j, "share", p->share, 4);
 		}
-		fputc('}', out);
+		fg_json_end(j);
 	}
-	fputs("]}", out);
+	fg_json_end(j);
+	fg_json_end(j);
 }

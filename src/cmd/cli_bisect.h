@@ -4,9 +4,8 @@
 #ifndef FG_CLI_BISECT_H
 #define FG_CLI_BISECT_H
 
-#include <getopt.h>
-
 #include "cli.h"
+#include "json_writer.h"
 #include "fetch.h"
 #include "repo.h"
 #include "runs.h"
@@ -16,12 +15,12 @@ struct cli_bisect_options {
 	struct cli_profile_options po; /* --json, --raw, --reversed, --max-size, fetching */
 	const char *frame;
 	bool regex;
-	double threshold;
-	bool have_threshold;
+	double threshold;              /* -1 until given */
 	double margin;                 /* -1: none */
 	double noise;                  /* -1: the default */
+	const char *aggregate_name;    /* --aggregate as given, NULL: pooled */
 	enum fg_aggregate aggregate;
-	uint64_t min_samples;
+	uint64_t min_samples;          /* UINT64_MAX until given */
 	bool have_min_samples;
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
@@ -30,70 +29,60 @@ struct cli_bisect_options {
 
 void cli_bisect_options_init(struct cli_bisect_options *o);
 
-enum {
-	CLI_OPT_THRESHOLD = CLI_OPT_FIRST_FREE, CLI_OPT_MARGIN, CLI_OPT_AGGREGATE, CLI_OPT_MIN_SAMPLES,
-	CLI_OPT_NODE, CLI_OPT_PROTOCOL, CLI_OPT_EVENT, CLI_OPT_RUNS, CLI_OPT_PROFILE, CLI_OPT_CAPTURE,
-	CLI_OPT_CAPTURE_TIMEOUT, CLI_OPT_NOISE, CLI_BISECT_OPT_FIRST_FREE
-};
+/* Checks --aggregate and --protocol values (CLI_OPT_CHECKED). */
+const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
 /* --min-samples when a point --aggregate is given without it. */
 #define CLI_POINT_MIN_SAMPLES 1000
 
 /* The judging options; every one takes the same meaning in run, bisect and
- * days, and bisect hands them on to run (see cmd_bisect.c). */
-#define CLI_JUDGE_LONG_OPTIONS \
-	{ "frame", required_argument, NULL, 'f' }, \
-	{ "regex", no_argument, NULL, 'E' }, \
-	{ "threshold", required_argument, NULL, CLI_OPT_THRESHOLD }, \
-	{ "margin", required_argument, NULL, CLI_OPT_MARGIN }, \
-	{ "noise", required_argument, NULL, CLI_OPT_NOISE }, \
-	{ "aggregate", required_argument, NULL, CLI_OPT_AGGREGATE }, \
-	{ "min-samples", required_argument, NULL, CLI_OPT_MIN_SAMPLES }, \
-	{ "node", required_argument, NULL, CLI_OPT_NODE }, \
-	{ "protocol", required_argument, NULL, CLI_OPT_PROTOCOL }, \
-	{ "event", required_argument, NULL, CLI_OPT_EVENT }, \
-	{ "runs", required_argument, NULL, CLI_OPT_RUNS }, \
-	CLI_PROFILE_LONG_OPTIONS
-/* ... plus the sources days does not take. */
-#define CLI_BISECT_LONG_OPTIONS \
-	CLI_JUDGE_LONG_OPTIONS, \
-	{ "profile", required_argument, NULL, CLI_OPT_PROFILE }, \
-	{ "capture", required_argument, NULL, CLI_OPT_CAPTURE }, \
-	{ "capture-timeout", required_argument, NULL, CLI_OPT_CAPTURE_TIMEOUT }
-#define CLI_JUDGE_SHORT_OPTIONS "f:Eh"
+ * days, and bisect hands them on to run (CLI_OPT_FORWARD). */
+#define CLI_JUDGE_OPTIONS(o) \
+	CLI_OPT_STRING('f', "frame", &(o)->frame, "PAT", \
+		       "the frame pattern (a substring of the raw or normalised name)", \
+		       .flags = CLI_OPT_FORWARD | CLI_OPT_ONCE), \
+	CLI_OPT_BOOL('E', "regex", &(o)->regex, "PAT is a POSIX extended regular expression", \
+		     .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_PERCENT(0, "threshold", &(o)->threshold, "PCT", \
+			"slow when the share is PCT percent or more (required)\n" \
+			"fast when the whole 95% interval of the pooled share is below\n" \
+			"it, slow when it is at or above, else undecidable (skip)", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_PERCENT(0, "noise", &(o)->noise, "PP", \
+			"run-to-run noise of a run's share (standard deviation, points;\n" \
+			"default 6% of the threshold): widens the interval", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_PERCENT(0, "margin", &(o)->margin, "PP", \
+			"also undecidable when the interval is less than PP points\nfrom the threshold", \
+			.flags = CLI_OPT_FORWARD), \
+	CLI_OPT_CHECKED(0, "aggregate", &(o)->aggregate_name, "HOW", cli_check_aggregate, \
+			"pooled (default: decided with its interval), or the median,\n" \
+			"mean, min or max of the profiles' shares as a bare point", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_U64(0, "min-samples", &(o)->min_samples, "N", 0, UINT64_MAX - 1, \
+		    "undecidable when a profile has fewer samples (default: none;\n1000 with a point --aggregate)", \
+		    .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
+			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD)
+#define CLI_RUNS_OPTION(o, help) \
+	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH)
+/* The sources of run and bisect: --runs, --profile, --capture. */
+#define CLI_SOURCE_OPTIONS(o) \
+	CLI_RUNS_OPTION(o, "a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)"), \
+	CLI_OPT_STRING(0, "profile", &(o)->profile, "P", \
+		       "one profile per commit: a path or URL where {commit}, {short}\n" \
+		       "and {date} expand to the commit's id, short id and date", \
+		       .flags = CLI_OPT_FORWARD | CLI_OPT_PATH), \
+	CLI_OPT_STRING(0, "capture", &(o)->capture, "CMD", \
+		       "run CMD (/bin/sh -c, at the top of the work tree) to profile\n" \
+		       "the commit; it writes the profile to the file $FGBISECT_OUT names", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_SECONDS(0, "capture-timeout", &(o)->capture_timeout, "S", 86400 * 7, \
+			"kill CMD's process group after S seconds (a skip)", .flags = CLI_OPT_FORWARD)
 
-#define CLI_JUDGE_OPTIONS_HELP \
-	"  -f, --frame PAT       the frame pattern (a substring of the raw or normalised name)\n" \
-	"  -E, --regex           PAT is a POSIX extended regular expression\n" \
-	"      --threshold PCT   slow when the share is PCT percent or more (required)\n" \
-	"                        fast when the whole 95% interval of the pooled share is below\n" \
-	"                        it, slow when it is at or above, else undecidable (skip)\n" \
-	"      --noise PP        run-to-run noise of a run's share (standard deviation, points;\n" \
-	"                        default 6% of the threshold): widens the interval\n" \
-	"      --margin PP       also undecidable when the interval is less than PP points\n" \
-	"                        from the threshold\n" \
-	"      --aggregate HOW   pooled (default: decided with its interval), or the median,\n" \
-	"                        mean, min or max of the profiles' shares as a bare point\n" \
-	"      --min-samples N   undecidable when a profile has fewer samples (default: none;\n" \
-	"                        1000 with a point --aggregate)\n" \
-	"      --node N          only the runs-file lines of node N\n" \
-	"      --protocol P      only grpc or rest lines (and `-` lines whose profile is P)\n" \
-	"      --event E         only lines of event E (default cpu)\n"
-#define CLI_SOURCE_OPTIONS_HELP \
-	"      --runs FILE|URL   a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)\n" \
-	"      --profile P       one profile per commit: a path or URL where {commit}, {short}\n" \
-	"                        and {date} expand to the commit's id, short id and date\n" \
-	"      --capture CMD     run CMD (/bin/sh -c, at the top of the work tree) to profile\n" \
-	"                        the commit; it writes the profile to the file $FGBISECT_OUT names\n" \
-	"      --capture-timeout S  kill CMD's process group after S seconds (a skip)\n"
-
-/* Handles the options above and the profile options; false when opt is
- * none of them.  *status is set to 2 on a malformed argument. */
-bool cli_bisect_option(struct cli_bisect_options *o, int opt, const char *arg, const char *cmd, int *status);
-
-/* No argument left after the options (argv[optind..]), --frame and
- * --threshold given, at most one source: 0, else 2 with a message. */
-int cli_bisect_check(const struct cli_bisect_options *o, const char *cmd, int argc, char **argv);
+/* After parsing: no operand left, --frame and --threshold given, at most one
+ * source, --aggregate resolved: CLI_PARSED, else the usage error's status. */
+int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec *spec,
+		     const struct cli_args *args);
 
 /* The verdict and fetch options the command line gives; vo->fetch points to
  * fo. */
@@ -117,8 +106,9 @@ bool cli_bisect_secrets_to_env(const struct cli_bisect_options *o);
 
 /* In run mode: takes them back (FGBISECT_HEADERS is then removed from the
  * environment, so that a --capture command does not inherit it).  Returns
- * 0, or 255's usage message status when they do not fit. */
-int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const char *cmd);
+ * CLI_PARSED, or the usage error's status when they do not fit. */
+int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const struct cli_command_spec *spec,
+				const struct cli_args *args);
 
 /* Prints one verdict on one line: "COMMIT DATE: node share, ...; pooled
  * share (95% interval lo-hi%: sampling lo-hi%, phi F, noise N pp),
@@ -130,6 +120,6 @@ void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
 
 /* {"commit","date","share","ci95","threshold","verdict","reason","basis","pooled","interval","phi","noise",
  *  "noise_source","disagreeing","samples","total","profiles":[...]} */
-void cli_verdict_json(FILE *out, const char *commit, const fg_verdict *v, double threshold);
+void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, double threshold);
 
 #endif

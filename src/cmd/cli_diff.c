@@ -7,7 +7,8 @@
 #include "decision.h"
 
 int cli_diff_sides(struct cli_diff_input **in, size_t *n, const char *const *bases, size_t nbases,
-		   const char *const *candidates, size_t ncandidates, bool separated, const char *cmd)
+		   const char *const *candidates, size_t ncandidates, bool separated,
+		   const struct cli_command_spec *spec, const struct cli_args *args)
 {
 	*in = NULL;
 	*n = 0;
@@ -16,16 +17,14 @@ int cli_diff_sides(struct cli_diff_input **in, size_t *n, const char *const *bas
 		ncandidates = 1;
 		nbases = 1;
 	} else if (!separated) {
-		return cli_usage_error(cmd, nbases < 2 ? "give BASE and CANDIDATE profiles"
-						       : "with several profiles, separate BASE... -- CANDIDATE...");
+		return cli_spec_usage_error(spec, args, "%s", nbases < 2 ? "give BASE and CANDIDATE profiles"
+						: "with several profiles, separate BASE... -- CANDIDATE...");
 	} else if (!nbases || !ncandidates) {
-		return cli_usage_error(cmd, "give at least one profile on each side of --");
+		return cli_spec_usage_error(spec, args, "give at least one profile on each side of --");
 	}
 	struct cli_diff_input *x = calloc(nbases + ncandidates, sizeof(*x));
-	if (!x) {
-		fputs("fgbisect: out of memory\n", stderr);
-		return 3;
-	}
+	if (!x)
+		return cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, args->json);
 	for (size_t i = 0; i < nbases + ncandidates; i++) {
 		x[i].side = i < nbases ? FG_DIFF_BASE : FG_DIFF_CANDIDATE;
 		x[i].location = i < nbases ? bases[i] : candidates[i - nbases];
@@ -33,7 +32,7 @@ int cli_diff_sides(struct cli_diff_input **in, size_t *n, const char *const *bas
 	}
 	*in = x;
 	*n = nbases + ncandidates;
-	return 0;
+	return CLI_PARSED;
 }
 
 static const char *protocol_label(fg_protocol_kind k)

@@ -23,10 +23,12 @@ struct cli_diff_input {
 
 /* Splits the profile arguments as `diff` takes them: BASE CANDIDATE, or
  * BASE... -- CANDIDATE... (separated: the arguments before "--" are the
- * bases).  Fills in[] (n = nbases + ncandidates entries, sides set) or
- * prints a usage error for cmd and returns 2. */
+ * bases).  Fills in[] (n = nbases + ncandidates entries, sides set) and
+ * returns CLI_PARSED, or reports a usage error of spec and returns its
+ * status. */
 int cli_diff_sides(struct cli_diff_input **in, size_t *n, const char *const *bases, size_t nbases,
-		   const char *const *candidates, size_t ncandidates, bool separated, const char *cmd);
+		   const char *const *candidates, size_t ncandidates, bool separated,
+		   const struct cli_command_spec *spec, const struct cli_args *args);
 
 /* Reads every input into d in order (with the protocol detector on the same
  * names), then checks every pair: a gRPC profile against a REST one, or

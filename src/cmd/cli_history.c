@@ -1,5 +1,6 @@
 #include "cli_history.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -42,29 +43,28 @@ void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *e
 	*end = i;
 }
 
-static void json_commit_fields(FILE *out, const char *prefix, const fg_history_commit *c)
+static void json_commit_fields(fg_json *j, const char *prefix, const fg_history_commit *c)
 {
-	fprintf(out, ",\"%s_commit\":", prefix);
-	cli_json_string_or_null(out, c ? c->id : NULL);
-	fprintf(out, ",\"%s_date\":", prefix);
-	cli_json_string_or_null(out, c ? c->date : NULL);
-	fprintf(out, ",\"%s_subject\":", prefix);
-	cli_json_string_or_null(out, c ? c->subject : NULL);
+	char key[64];
+	snprintf(key, sizeof(key), "%s_commit", prefix);
+	fg_json_member_string(j, key, c ? c->id : NULL);
+	snprintf(key, sizeof(key), "%s_date", prefix);
+	fg_json_member_string(j, key, c ? c->date : NULL);
+	snprintf(key, sizeof(key), "%s_subject", prefix);
+	fg_json_member_string(j, key, c ? c->subject : NULL);
 }
 
-static void json_commits(FILE *out, const fg_history_commit *const *c, size_t n)
+static void json_commits(fg_json *j, const fg_history_commit *const *c, size_t n)
 {
-	fputc('[', out);
+	fg_json_array(j);
 	for (size_t k = 0; k < n; k++) {
-		fputs(k ? ",{\"commit\":" : "{\"commit\":", out);
-		cli_json_string(out, c[k]->id);
-		fputs(",\"date\":", out);
-		cli_json_string(out, c[k]->date);
-		fputs(",\"subject\":", out);
-		cli_json_string(out, c[k]->subject);
-		fputc('}', out);
+		fg_json_object(j);
+		fg_json_member_string(j, "commit", c[k]->id);
+		fg_json_member_string(j, "date", c[k]->date);
+		fg_json_member_string(j, "subject", c[k]->subject);
+		fg_json_end(j);
 	}
-	fputc(']', out);
+	fg_json_end(j);
 }
 
 static const char *method_status_name(fg_method_status st)
@@ -72,76 +72,85 @@ static const char *method_status_name(fg_method_status st)
 	return st == FG_METHOD_FOUND ? "found" : st == FG_METHOD_NOT_FOUND ? "not found" : "unresolved";
 }
 
-static void method_change_json(FILE *out, const fg_history_method_change *c)
+static void method_change_json(fg_json *j, const fg_history_method_change *c)
 {
-	fputs("{\"commit\":", out);
-	cli_json_string(out, c->commit->id);
-	fputs(",\"date\":", out);
-	cli_json_string(out, c->commit->date);
-	fputs(",\"subject\":", out);
-	cli_json_string(out, c->commit->subject);
-	fprintf(out, ",\"added\":%u,\"removed\":%u}", (unsigned)c->added, (unsigned)c->removed);
+	fg_json_object(j);
+	fg_json_member_string(j, "commit", c->commit->id);
+	fg_json_member_string(j, "date", c->commit->date);
+	fg_json_member_string(j, "subject", c->commit->subject);
+	fg_json_member_u64(j, "added", c->added);
+	fg_json_member_u64(j, "removed", c->removed);
+	fg_json_end(j);
 }
 
-/* ,"method":{…},"method_changed_in_window":…,"method_commits":[…] */
-static void method_json(FILE *out, const fg_history_method *m)
+/* "method":{…},"method_changed_in_window":…,"method_commits":[…] */
+static void method_json(fg_json *j, const fg_history_method *m)
 {
-	fputs(",\"method\":{\"status\":", out);
-	cli_json_string(out, method_status_name(m->status));
-	fputs(",\"reason\":", out);
-	cli_json_string_or_null(out, m->reason);
-	fputs(",\"lines\":[", out);
-	for (size_t i = 0; i < m->nranges; i++)
-		fprintf(out, "%s[%u,%u]", i ? "," : "", (unsigned)m->ranges[i].first, (unsigned)m->ranges[i].last);
-	fprintf(out, "],\"overloads\":%zu,\"generated\":%s,\"last\":", m->overloads, m->generated ? "true" : "false");
-	if (m->last)
-		method_change_json(out, m->last);
-	else
-		fputs("null", out);
-	fputs(",\"last_meaningful\":", out);
-	if (m->last_meaningful)
-		method_change_json(out, m->last_meaningful);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"last_ignored\":%s,\"shallow_boundary\":%s}", m->last_ignored ? "true" : "false",
-		m->last_shallow || m->meaningful_shallow ? "true" : "false");
-	fputs(",\"method_changed_in_window\":", out);
-	fputs(m->changed_in_window < 0 ? "null" : m->changed_in_window ? "true" : "false", out);
-	fputs(",\"method_commits\":[", out);
-	for (size_t k = 0; k < m->window_count; k++) {
-		if (k)
-			fputc(',', out);
-		method_change_json(out, &m->window[k]);
+	fg_json_key(j, "method");
+	fg_json_object(j);
+	fg_json_member_string(j, "status", method_status_name(m->status));
+	fg_json_member_string(j, "reason", m->reason);
+	fg_json_key(j, "lines");
+	fg_json_array(j);
+	for (size_t i = 0; i < m->nranges; i++) {
+		fg_json_array(j);
+		fg_json_u64(j, m->ranges[i].first);
+		fg_json_u64(j, m->ranges[i].last);
+		fg_json_end(j);
 	}
-	fputc(']', out);
+	fg_json_end(j);
+	fg_json_member_u64(j, "overloads", m->overloads);
+	fg_json_member_bool(j, "generated", m->generated);
+	fg_json_key(j, "last");
+	if (m->last)
+		method_change_json(j, m->last);
+	else
+		fg_json_null(j);
+	fg_json_key(j, "last_meaningful");
+	if (m->last_meaningful)
+		method_change_json(j, m->last_meaningful);
+	else
+		fg_json_null(j);
+	fg_json_member_bool(j, "last_ignored", m->last_ignored);
+	fg_json_member_bool(j, "shallow_boundary", m->last_shallow || m->meaningful_shallow);
+	fg_json_end(j);
+	fg_json_key(j, "method_changed_in_window");
+	if (m->changed_in_window < 0)
+		fg_json_null(j);
+	else
+		fg_json_bool(j, m->changed_in_window);
+	fg_json_key(j, "method_commits");
+	fg_json_array(j);
+	for (size_t k = 0; k < m->window_count; k++)
+		method_change_json(j, &m->window[k]);
+	fg_json_end(j);
 }
 
-void cli_history_entry_json(FILE *out, const fg_history_entry *e)
+void cli_history_entry_json(fg_json *j, const fg_history_entry *e)
 {
-	fputs("{\"frame\":", out);
-	cli_json_string(out, e->frame);
-	fputs(",\"class\":", out);
-	cli_json_string_or_null(out, e->class_path);
-	fputs(",\"path\":", out);
-	cli_json_string_or_null(out, e->path);
-	fprintf(out, ",\"candidates\":%zu", e->candidates);
-	json_commit_fields(out, "last", e->last);
-	json_commit_fields(out, "last_meaningful", e->last_meaningful);
-	if (e->path)
-		fprintf(out, ",\"last_commit_ignored\":%s,\"shallow_boundary\":%s", e->last_ignored ? "true" : "false",
-			e->last_shallow || e->meaningful_shallow ? "true" : "false");
-	else
-		fputs(",\"reason\":\"not in repository\"", out);
-	fputs(",\"changed_in_window\":", out);
+	fg_json_object(j);
+	fg_json_member_string(j, "frame", e->frame);
+	fg_json_member_string(j, "class", e->class_path);
+	fg_json_member_string(j, "path", e->path);
+	fg_json_member_u64(j, "candidates", e->candidates);
+	json_commit_fields(j, "last", e->last);
+	json_commit_fields(j, "last_meaningful", e->last_meaningful);
+	if (e->path) {
+		fg_json_member_bool(j, "last_commit_ignored", e->last_ignored);
+		fg_json_member_bool(j, "shallow_boundary", e->last_shallow || e->meaningful_shallow);
+	} else {
+		fg_json_member_string(j, "reason", "not in repository");
+	}
+	fg_json_key(j, "changed_in_window");
 	if (e->changed_in_window < 0)
-		fputs("null", out);
+		fg_json_null(j);
 	else
-		fputs(e->path && e->changed_in_window ? "true" : "false", out);
-	fputs(",\"window_commits\":", out);
-	json_commits(out, e->window, e->window_count);
+		fg_json_bool(j, e->path && e->changed_in_window);
+	fg_json_key(j, "window_commits");
+	json_commits(j, e->window, e->window_count);
 	if (e->method)
-		method_json(out, e->method);
-	fputc('}', out);
+		method_json(j, e->method);
+	fg_json_end(j);
 }
 
 static void commit_line(FILE *out, const char *indent, const char *label, const fg_history_commit *c,
@@ -218,84 +227,78 @@ void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *in
 		method_text(out, e->method, indent);
 }
 
-void cli_history_json_members(FILE *out, const fg_history *h)
+void cli_history_json_members(fg_json *j, const fg_history *h)
 {
-	fputs("\"repo\":", out);
-	cli_json_string(out, fg_history_repo_path(h));
-	fputs(",\"good\":", out);
-	cli_json_string_or_null(out, fg_history_good_id(h));
-	fputs(",\"bad\":", out);
-	cli_json_string(out, fg_history_bad_id(h));
-	fprintf(out, ",\"shallow\":%s", fg_history_is_shallow(h) ? "true" : "false");
+	fg_json_member_string(j, "repo", fg_history_repo_path(h));
+	fg_json_member_string(j, "good", fg_history_good_id(h));
+	fg_json_member_string(j, "bad", fg_history_bad_id(h));
+	fg_json_member_bool(j, "shallow", fg_history_is_shallow(h));
 }
 
-void cli_decision_json(FILE *out, const fg_decision *d)
+void cli_decision_json(fg_json *j, const fg_decision *d)
 {
 	if (!d) {
-		fputs("null", out);
+		fg_json_null(j);
 		return;
 	}
-	fputs("{\"kind\":", out);
-	cli_json_string(out, fg_decision_kind_name(fg_decision_get_kind(d)));
-	fputs(",\"suspects\":[", out);
+	fg_json_object(j);
+	fg_json_member_string(j, "kind", fg_decision_kind_name(fg_decision_get_kind(d)));
+	fg_json_key(j, "suspects");
+	fg_json_array(j);
 	for (size_t i = 0; i < fg_decision_suspect_count(d); i++) {
 		const fg_decision_suspect *s = fg_decision_suspect_at(d, i);
-		fputs(i ? ",{\"commit\":" : "{\"commit\":", out);
-		cli_json_string(out, s->commit->id);
-		fputs(",\"date\":", out);
-		cli_json_string(out, s->commit->date);
-		fputs(",\"subject\":", out);
-		cli_json_string(out, s->commit->subject);
-		fputs(",\"paths\":[", out);
-		for (size_t k = 0; k < s->npaths; k++) {
-			if (k)
-				fputc(',', out);
-			cli_json_string(out, s->paths[k]);
-		}
-		fputs("]}", out);
+		fg_json_object(j);
+		fg_json_member_string(j, "commit", s->commit->id);
+		fg_json_member_string(j, "date", s->commit->date);
+		fg_json_member_string(j, "subject", s->commit->subject);
+		fg_json_key(j, "paths");
+		fg_json_array(j);
+		for (size_t k = 0; k < s->npaths; k++)
+			fg_json_string(j, s->paths[k]);
+		fg_json_end(j);
+		fg_json_end(j);
 	}
-	fputs("],\"callers\":[", out);
+	fg_json_end(j);
+	fg_json_key(j, "callers");
+	fg_json_array(j);
 	for (size_t i = 0; i < fg_decision_caller_count(d); i++) {
 		const fg_decision_caller *c = fg_decision_caller_at(d, i);
-		fputs(i ? ",{\"path\":" : "{\"path\":", out);
-		cli_json_string(out, c->path);
-		fputs(",\"class\":", out);
-		cli_json_string(out, c->class_path);
-		fputs(",\"commits\":", out);
-		json_commits(out, c->commits, c->ncommits);
-		fputc('}', out);
+		fg_json_object(j);
+		fg_json_member_string(j, "path", c->path);
+		fg_json_member_string(j, "class", c->class_path);
+		fg_json_key(j, "commits");
+		json_commits(j, c->commits, c->ncommits);
+		fg_json_end(j);
 	}
-	fprintf(out, "],\"callers_known\":%s,\"build_files\":[", fg_decision_callers_known(d) ? "true" : "false");
-	for (size_t i = 0; i < fg_decision_build_file_count(d); i++) {
-		if (i)
-			fputc(',', out);
-		cli_json_string(out, fg_decision_build_file_at(d, i));
-	}
-	fputs("],\"method_kind\":", out);
+	fg_json_end(j);
+	fg_json_member_bool(j, "callers_known", fg_decision_callers_known(d));
+	fg_json_key(j, "build_files");
+	fg_json_array(j);
+	for (size_t i = 0; i < fg_decision_build_file_count(d); i++)
+		fg_json_string(j, fg_decision_build_file_at(d, i));
+	fg_json_end(j);
 	int mv = fg_decision_method_verdict(d);
-	cli_json_string_or_null(out, mv < 0 ? NULL : fg_decision_method_kind_name((fg_decision_method_kind)mv));
-	fputs(",\"methods\":[", out);
+	fg_json_member_string(j, "method_kind",
+			      mv < 0 ? NULL : fg_decision_method_kind_name((fg_decision_method_kind)mv));
+	fg_json_key(j, "methods");
+	fg_json_array(j);
 	for (size_t i = 0; i < fg_decision_method_count(d); i++) {
 		const fg_decision_method *m = fg_decision_method_at(d, i);
-		fputs(i ? ",{\"frame\":" : "{\"frame\":", out);
-		cli_json_string(out, m->entry->frame);
-		fputs(",\"path\":", out);
-		cli_json_string(out, m->entry->path);
-		fputs(",\"kind\":", out);
-		cli_json_string(out, fg_decision_method_kind_name(m->kind));
-		fputs(",\"reason\":", out);
-		cli_json_string_or_null(out, m->entry->method->reason);
-		fputs(",\"commits\":[", out);
-		for (size_t k = 0; k < m->entry->method->window_count; k++) {
-			if (k)
-				fputc(',', out);
-			method_change_json(out, &m->entry->method->window[k]);
-		}
-		fputs("]}", out);
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", m->entry->frame);
+		fg_json_member_string(j, "path", m->entry->path);
+		fg_json_member_string(j, "kind", fg_decision_method_kind_name(m->kind));
+		fg_json_member_string(j, "reason", m->entry->method->reason);
+		fg_json_key(j, "commits");
+		fg_json_array(j);
+		for (size_t k = 0; k < m->entry->method->window_count; k++)
+			method_change_json(j, &m->entry->method->window[k]);
+		fg_json_end(j);
+		fg_json_end(j);
 	}
-	fputs("],\"text\":", out);
-	cli_json_string(out, fg_decision_text(d));
-	fputc('}', out);
+	fg_json_end(j);
+	fg_json_member_string(j, "text", fg_decision_text(d));
+	fg_json_end(j);
 }
 
 void cli_decision_text(FILE *out, const fg_decision *d)

@@ -8,6 +8,7 @@
 
 #include "decision.h"
 #include "history.h"
+#include "json_writer.h"
 
 struct cli_history {
 	fg_history *history;
@@ -28,16 +29,16 @@ void cli_history_clear(struct cli_history *hist);
 void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *end);
 
 /* One entry as `hotfiles --json` writes it: {"frame","class","path",…}. */
-void cli_history_entry_json(FILE *out, const fg_history_entry *e);
+void cli_history_entry_json(fg_json *j, const fg_history_entry *e);
 /* One entry in words: the file (or "not in repository"), its last and last
  * meaningful commit, and the window; every line starts with indent. */
 void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *indent);
 /* "repo","good","bad","shallow" members (no braces). */
-void cli_history_json_members(FILE *out, const fg_history *h);
+void cli_history_json_members(fg_json *j, const fg_history *h);
 
 /* The decision object {"kind","suspects","callers","build_files","text"},
  * or null. */
-void cli_decision_json(FILE *out, const fg_decision *d);
+void cli_decision_json(fg_json *j, const fg_decision *d);
 /* A blank line and the decision's text, or nothing. */
 void cli_decision_text(FILE *out, const fg_decision *d);
 

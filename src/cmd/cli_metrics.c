@@ -22,63 +22,67 @@ void cli_metrics_options_init(struct cli_metrics_options *o)
 	o->top = 5;
 }
 
-bool cli_metrics_option(struct cli_metrics_options *o, int opt, const char *arg, const char *cmd, int *status)
+const char *cli_check_duration(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
-	double start, end;
-	switch (opt) {
-	case CLI_METRICS_OPT_PROMETHEUS: o->url = arg; return true;
-	case CLI_METRICS_OPT_BASE_RANGE:
-	case CLI_METRICS_OPT_CANDIDATE_RANGE:
-		if (!strchr(arg, '{') && !fg_metrics_parse_range(&start, &end, arg))
-			*status = cli_usage_error(cmd, "--%s wants START..END (RFC 3339 or Unix seconds, END after "
-			                          "START), not '%s'",
-			                          opt == CLI_METRICS_OPT_BASE_RANGE ? "base-range" : "candidate-range", arg);
-		o->range[opt == CLI_METRICS_OPT_CANDIDATE_RANGE] = arg;
-		return true;
-	case CLI_METRICS_OPT_WINDOW:
-	case CLI_METRICS_OPT_WARMUP:
-	case CLI_METRICS_OPT_STEP: {
-		double *dst = opt == CLI_METRICS_OPT_WINDOW ? &o->window : opt == CLI_METRICS_OPT_WARMUP ? &o->warmup
-		                                                                                       : &o->step;
-		if (opt == CLI_METRICS_OPT_WARMUP && !strcmp(arg, "0"))
-			*dst = 0;
-		else if (!fg_metrics_parse_duration(dst, arg))
-			*status = cli_usage_error(cmd, "--%s wants a duration (90s, 30m, 1h30m), not '%s'",
-			                          opt == CLI_METRICS_OPT_WINDOW ? "window"
-			                          : opt == CLI_METRICS_OPT_WARMUP ? "warmup" : "step", arg);
-		return true;
-	}
-	case CLI_METRICS_OPT_AT:
-		if (!fg_metrics_parse_time(&o->at, arg))
-			*status = cli_usage_error(cmd, "--at wants a time (RFC 3339 or Unix seconds), not '%s'", arg);
-		return true;
-	case CLI_METRICS_OPT_RULES: o->rules_path = arg; return true;
-	case CLI_METRICS_OPT_TOP:
-		if (!cli_parse_u64(arg, &o->top) || o->top > 1000)
-			*status = cli_usage_error(cmd, "--top wants a number (0-1000), not '%s'", arg);
-		return true;
-	default: return false;
-	}
+	double d;
+	/* No warm-up at all is a choice; a window or step of 0 is not. */
+	if (fg_metrics_parse_duration(&d, arg) || (!strcmp(opt->long_name, "warmup") && !strcmp(arg, "0")))
+		return NULL;
+	snprintf(msg, size, "--%s wants a duration (90s, 30m, 1h30m), not '%s'", opt->long_name, arg);
+	return msg;
 }
 
-int cli_metrics_check(struct cli_metrics_options *o, const char *cmd, bool need_selectors)
+const char *cli_check_time(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
+	double t;
+	if (fg_metrics_parse_time(&t, arg))
+		return NULL;
+	snprintf(msg, size, "--%s wants a time (RFC 3339 or Unix seconds), not '%s'", opt->long_name, arg);
+	return msg;
+}
+
+const char *cli_check_range(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	double start, end;
+	/* A template ({date} ...) is filled and checked per run. */
+	if (strchr(arg, '{') || fg_metrics_parse_range(&start, &end, arg))
+		return NULL;
+	snprintf(msg, size, "--%s wants START..END (RFC 3339 or Unix seconds, END after START), not '%s'",
+		 opt->long_name, arg);
+	return msg;
+}
+
+int cli_metrics_check(struct cli_metrics_options *o, const struct cli_command_spec *spec,
+		      const struct cli_args *args, bool need_selectors)
+{
+	/* The arguments were checked as they were parsed. */
+	if (o->window_arg)
+		fg_metrics_parse_duration(&o->window, o->window_arg);
+	if (o->step_arg)
+		fg_metrics_parse_duration(&o->step, o->step_arg);
+	if (o->warmup_arg && !fg_metrics_parse_duration(&o->warmup, o->warmup_arg))
+		o->warmup = 0;
+	if (o->at_arg)
+		fg_metrics_parse_time(&o->at, o->at_arg);
 	if (!o->url || !*o->url)
 		o->url = getenv("FGBISECT_PROMETHEUS");
 	if (!o->url || !*o->url)
-		return cli_usage_error(cmd, "the metrics need --prometheus URL (or $FGBISECT_PROMETHEUS)");
+		return cli_spec_usage_error(spec, args, "the metrics need --prometheus URL (or $FGBISECT_PROMETHEUS)");
 	if (need_selectors && (!o->selector[0] || !o->selector[1]))
-		return cli_usage_error(cmd, "the metrics need --base SELECTOR and --candidate SELECTOR "
-		                       "(label matchers, e.g. namespace=\"c8-...\")");
+		return cli_spec_usage_error(spec, args, "the metrics need --base SELECTOR and --candidate SELECTOR "
+					    "(label matchers, e.g. namespace=\"c8-...\")");
 	if (!o->range[0] != !o->range[1])
-		return cli_usage_error(cmd, "--base-range and --candidate-range go together");
+		return cli_spec_usage_error(spec, args, "--base-range and --candidate-range go together");
 	if (o->range[0] && o->at >= 0)
-		return cli_usage_error(cmd, "--at places a window without ranges; with ranges, use --warmup and --window");
+		return cli_spec_usage_error(spec, args,
+					    "--at places a window without ranges; with ranges, use --warmup and --window");
 	if (!o->range[0] && o->warmup >= 0)
-		return cli_usage_error(cmd, "--warmup is cut from the start of --base-range/--candidate-range");
+		return cli_spec_usage_error(spec, args,
+					    "--warmup is cut from the start of --base-range/--candidate-range");
 	if (!o->rules_path && !(o->rules_path = fg_mrules_default_path()))
-		return cli_usage_error(cmd, "no metric rules file: give --metrics-rules FILE or set $FGBISECT_METRICS");
-	return 0;
+		return cli_spec_usage_error(spec, args,
+					    "no metric rules file: give --metrics-rules FILE or set $FGBISECT_METRICS");
+	return CLI_PARSED;
 }
 
 /* The steady windows of both runs. */
@@ -115,8 +119,8 @@ int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli
 	fg_metrics_run runs[2];
 	fg_prom_options popts;
 	fg_prom_options_init(&popts);
-	popts.headers = po->headers;
-	popts.nheaders = po->nheaders;
+	popts.headers = po->headers.items;
+	popts.nheaders = po->headers.n;
 	popts.netrc = po->netrc;
 	if (po->timeout_s)
 		popts.timeout_s = po->timeout_s;
@@ -311,23 +315,16 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static void json_num(FILE *out, double v)
+static void json_value(fg_json *j, const fg_metric_value *v)
 {
-	if (isfinite(v))
-		fprintf(out, "%.6g", v);
-	else
-		fputs("null", out);
-}
-
-static void json_value(FILE *out, const fg_metric_value *v)
-{
-	fputs("{\"status\":", out);
-	cli_json_string(out, fg_metric_status_name(v->status));
-	fputs(",\"value\":", out);
-	json_num(out, v->status == FG_METRIC_OK ? v->value : NAN);
-	fputs(",\"spread\":", out);
-	json_num(out, v->status == FG_METRIC_OK ? v->spread : NAN);
-	fprintf(out, ",\"points\":%zu}", v->points);
+	fg_json_object(j);
+	fg_json_member_string(j, "status", fg_metric_status_name(v->status));
+	fg_json_key(j, "value");
+	fg_json_significant(j, v->status == FG_METRIC_OK ? v->value : NAN, 6);
+	fg_json_key(j, "spread");
+	fg_json_significant(j, v->status == FG_METRIC_OK ? v->spread : NAN, 6);
+	fg_json_member_u64(j, "points", v->points);
+	fg_json_end(j);
 }
 
 static const char *better_name(fg_better b)
@@ -335,131 +332,122 @@ static const char *better_name(fg_better b)
 	return b == FG_BETTER_LOWER ? "lower" : b == FG_BETTER_HIGHER ? "higher" : "none";
 }
 
-static void json_signal(FILE *out, const fg_metric_signal *s)
+static void json_signal(fg_json *j, const fg_metric_signal *s)
 {
 	static const char *const kinds[] = { "query", "ratio", "breakdown" };
-	fputs("{\"name\":", out);
-	cli_json_string(out, s->def->name);
-	fputs(",\"title\":", out);
-	cli_json_string(out, s->def->title);
-	fputs(",\"unit\":", out);
-	cli_json_string(out, s->def->unit);
-	fprintf(out, ",\"better\":\"%s\",\"kind\":\"%s\"", better_name(s->def->better), kinds[s->def->kind]);
+	fg_json_object(j);
+	fg_json_member_string(j, "name", s->def->name);
+	fg_json_member_string(j, "title", s->def->title);
+	fg_json_member_string(j, "unit", s->def->unit);
+	fg_json_member_string(j, "better", better_name(s->def->better));
+	fg_json_member_string(j, "kind", kinds[s->def->kind]);
 	for (int side = 0; side < 2; side++) {
-		fprintf(out, ",\"%s\":", side ? "candidate" : "base");
-		json_value(out, &s->side[side]);
+		fg_json_key(j, side ? "candidate" : "base");
+		json_value(j, &s->side[side]);
 	}
-	fputs(",\"ratio\":", out);
-	json_num(out, s->ratio);
-	fputs(",\"queries\":", out);
+	fg_json_key(j, "ratio");
+	fg_json_significant(j, s->ratio, 6);
+	fg_json_key(j, "queries");
 	if (s->query[0]) {
-		fputs("{\"base\":", out);
-		cli_json_string(out, s->query[0]);
-		fputs(",\"candidate\":", out);
-		cli_json_string(out, s->query[1]);
-		fputc('}', out);
+		fg_json_object(j);
+		fg_json_member_string(j, "base", s->query[0]);
+		fg_json_member_string(j, "candidate", s->query[1]);
+		fg_json_end(j);
 	} else {
-		fputs("null", out);
+		fg_json_null(j);
 	}
 	if (s->def->kind == FG_SIGNAL_BREAKDOWN) {
-		fputs(",\"by\":[", out);
-		for (size_t k = 0; k < s->def->nby; k++) {
-			if (k)
-				fputc(',', out);
-			cli_json_string(out, s->def->by[k]);
-		}
-		fprintf(out, "],\"groups_total\":%zu,\"groups\":[", s->ngroups_total);
+		fg_json_key(j, "by");
+		fg_json_array(j);
+		for (size_t k = 0; k < s->def->nby; k++)
+			fg_json_string(j, s->def->by[k]);
+		fg_json_end(j);
+		fg_json_member_u64(j, "groups_total", s->ngroups_total);
+		fg_json_key(j, "groups");
+		fg_json_array(j);
 		for (size_t k = 0; k < s->ngroups; k++) {
-			fputs(k ? ",{\"labels\":" : "{\"labels\":", out);
-			cli_json_string(out, s->groups[k].labels);
-			fputs(",\"base\":", out);
-			json_value(out, &s->groups[k].base);
-			fputs(",\"candidate\":", out);
-			json_value(out, &s->groups[k].candidate);
-			fputs(",\"ratio\":", out);
-			json_num(out, s->groups[k].ratio);
-			fputc('}', out);
+			fg_json_object(j);
+			fg_json_member_string(j, "labels", s->groups[k].labels);
+			fg_json_key(j, "base");
+			json_value(j, &s->groups[k].base);
+			fg_json_key(j, "candidate");
+			json_value(j, &s->groups[k].candidate);
+			fg_json_key(j, "ratio");
+			fg_json_significant(j, s->groups[k].ratio, 6);
+			fg_json_end(j);
 		}
-		fputc(']', out);
+		fg_json_end(j);
 	}
-	fputc('}', out);
+	fg_json_end(j);
 }
 
-static void json_rule(FILE *out, const fg_metrics_rule_result *rr)
+static void json_rule(fg_json *j, const fg_metrics_rule_result *rr)
 {
-	fputs("{\"name\":", out);
-	cli_json_string(out, rr->def->name);
-	fprintf(out, ",\"matched\":%s,\"hypothesis\":", rr->matched ? "true" : "false");
-	cli_json_string(out, rr->def->hypothesis);
-	fputs(",\"conditions\":[", out);
+	fg_json_object(j);
+	fg_json_member_string(j, "name", rr->def->name);
+	fg_json_member_bool(j, "matched", rr->matched);
+	fg_json_member_string(j, "hypothesis", rr->def->hypothesis);
+	fg_json_key(j, "conditions");
+	fg_json_array(j);
 	for (size_t k = 0; k < rr->def->nconditions; k++) {
 		const fg_metrics_condition *c = &rr->conditions[k];
-		fputs(k ? ",{\"condition\":" : "{\"condition\":", out);
-		cli_json_string(out, c->def->text);
-		fprintf(out, ",\"unless\":%s,\"known\":%s,\"value\":", c->def->unless ? "true" : "false",
-		        c->term_known == FG_COND_TRUE ? "true" : "false");
-		json_num(out, c->term_known == FG_COND_TRUE ? c->value : NAN);
-		if (c->subsystem) {
-			fputs(",\"subsystem\":", out);
-			cli_json_string(out, c->subsystem);
-		}
-		fprintf(out, ",\"holds\":%s}", c->holds ? "true" : "false");
+		fg_json_object(j);
+		fg_json_member_string(j, "condition", c->def->text);
+		fg_json_member_bool(j, "unless", c->def->unless);
+		fg_json_member_bool(j, "known", c->term_known == FG_COND_TRUE);
+		fg_json_key(j, "value");
+		fg_json_significant(j, c->term_known == FG_COND_TRUE ? c->value : NAN, 6);
+		if (c->subsystem)
+			fg_json_member_string(j, "subsystem", c->subsystem);
+		fg_json_member_bool(j, "holds", c->holds);
+		fg_json_end(j);
 	}
-	fputs("]}", out);
+	fg_json_end(j);
+	fg_json_end(j);
 }
 
-void cli_metrics_json(FILE *out, const fg_metrics_result *r, const char *url)
+void cli_metrics_json(fg_json *j, const fg_metrics_result *r, const char *url)
 {
-	char *shown = fg_source_redact(url);
-	fputs("{\"prometheus\":", out);
-	cli_json_string(out, shown ? shown : "");
-	free(shown);
-	fputs(",\"rules_file\":", out);
-	cli_json_string(out, fg_mrules_source(r->rules));
+	fg_json_object(j);
+	fg_json_member_string(j, "prometheus", cli_shown(url));
+	fg_json_member_string(j, "rules_file", fg_mrules_source(r->rules));
 	for (int s = 0; s < 2; s++) {
 		char a[32], b[32];
 		fg_metrics_format_time(a, r->run[s].start);
 		fg_metrics_format_time(b, r->run[s].end);
-		fprintf(out, ",\"%s\":{\"selector\":", s ? "candidate" : "base");
-		cli_json_string(out, r->run[s].selector);
-		fprintf(out, ",\"start\":\"%s\",\"end\":\"%s\"}", a, b);
+		fg_json_key(j, s ? "candidate" : "base");
+		fg_json_object(j);
+		fg_json_member_string(j, "selector", r->run[s].selector);
+		fg_json_member_string(j, "start", a);
+		fg_json_member_string(j, "end", b);
+		fg_json_end(j);
 	}
-	fprintf(out, ",\"step\":%.0f,\"range\":%.0f,\"profiles_compared\":%s,\"signals\":[", r->step, r->range,
-	        r->profiles ? "true" : "false");
-	for (size_t i = 0; i < r->nsignals; i++) {
-		if (i)
-			fputc(',', out);
-		json_signal(out, &r->signals[i]);
-	}
-	fputs("],\"rules\":[", out);
-	for (size_t i = 0; i < r->nrules; i++) {
-		if (i)
-			fputc(',', out);
-		json_rule(out, &r->rule_results[i]);
-	}
-	fputs("],\"fired\":", out);
-	cli_json_string_or_null(out, r->fired >= 0 ? r->rule_results[r->fired].def->name : NULL);
-	fputs(",\"hypothesis\":", out);
-	cli_json_string_or_null(out, r->fired >= 0 ? r->rule_results[r->fired].def->hypothesis : NULL);
-	fputs(",\"warning\":", out);
-	cli_json_string_or_null(out, r->warning[0] ? r->warning : NULL);
-	fputc('}', out);
+	fg_json_member_fixed(j, "step", r->step, 0);
+	fg_json_member_fixed(j, "range", r->range, 0);
+	fg_json_member_bool(j, "profiles_compared", r->profiles);
+	fg_json_key(j, "signals");
+	fg_json_array(j);
+	for (size_t i = 0; i < r->nsignals; i++)
+		json_signal(j, &r->signals[i]);
+	fg_json_end(j);
+	fg_json_key(j, "rules");
+	fg_json_array(j);
+	for (size_t i = 0; i < r->nrules; i++)
+		json_rule(j, &r->rule_results[i]);
+	fg_json_end(j);
+	fg_json_member_string(j, "fired", r->fired >= 0 ? r->rule_results[r->fired].def->name : NULL);
+	fg_json_member_string(j, "hypothesis", r->fired >= 0 ? r->rule_results[r->fired].def->hypothesis : NULL);
+	fg_json_member_string(j, "warning", r->warning[0] ? r->warning : NULL);
+	fg_json_end(j);
 }
 
-void cli_metrics_json_member(FILE *out, const fg_metrics_result *r, const fg_error *err, const char *url)
+void cli_metrics_json_member(fg_json *j, const fg_metrics_result *r, const fg_error *err, const char *url)
 {
-	fputs(",\"metrics\":", out);
-	if (r) {
-		cli_metrics_json(out, r, url);
-		return;
-	}
-	fputs("{\"error\":{\"code\":", out);
-	cli_json_string(out, fg_error_code_name(err->code));
-	fputs(",\"message\":", out);
-	cli_json_string(out, err->message);
-	fputs(",\"source\":", out);
-	cli_json_string(out, err->source);
-	fputs("}}", out);
+	fg_json_key(j, "metrics");
+	if (r)
+		cli_metrics_json(j, r, url);
+	else
+		cli_error_json(j, err);
 }
 
 void cli_metrics_warn(const fg_error *err)

@@ -3,7 +3,6 @@
 #ifndef FG_CLI_METRICS_H
 #define FG_CLI_METRICS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -15,58 +14,49 @@ struct cli_metrics_options {
 	const char *selector[2];  /* --base / --candidate (metrics), or expanded templates */
 	const char *range[2];     /* --base-range / --candidate-range START..END */
 	const char *rules_path;   /* --metrics-rules (default fg_mrules_default_path) */
-	double window;            /* --window: the steady window's length; 0 = default */
-	double warmup;            /* --warmup, with ranges: 15 min */
-	double at;                /* --at: the window's end without ranges (default now) */
-	double step;              /* --step: 0 = default */
+	/* --window, --warmup, --at, --step as given; cli_metrics_check reads them
+	 * into the numbers below. */
+	const char *window_arg, *warmup_arg, *at_arg, *step_arg;
+	double window;            /* the steady window's length; 0 = default */
+	double warmup;            /* with ranges: 15 min */
+	double at;                /* the window's end without ranges (default now) */
+	double step;              /* 0 = default */
 	uint64_t top;             /* --top: breakdown rows (default 5) */
 };
 
-enum {
-	CLI_METRICS_OPT_PROMETHEUS = 1500, CLI_METRICS_OPT_BASE_RANGE, CLI_METRICS_OPT_CANDIDATE_RANGE,
-	CLI_METRICS_OPT_WINDOW, CLI_METRICS_OPT_WARMUP, CLI_METRICS_OPT_AT, CLI_METRICS_OPT_STEP,
-	CLI_METRICS_OPT_RULES, CLI_METRICS_OPT_TOP
-};
+/* Checks of the arguments of the options below (CLI_OPT_CHECKED). */
+const char *cli_check_duration(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_time(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_range(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
-#define CLI_METRICS_LONG_OPTIONS \
-	{ "prometheus", required_argument, NULL, CLI_METRICS_OPT_PROMETHEUS }, \
-	{ "base-range", required_argument, NULL, CLI_METRICS_OPT_BASE_RANGE }, \
-	{ "candidate-range", required_argument, NULL, CLI_METRICS_OPT_CANDIDATE_RANGE }, \
-	{ "window", required_argument, NULL, CLI_METRICS_OPT_WINDOW }, \
-	{ "warmup", required_argument, NULL, CLI_METRICS_OPT_WARMUP }, \
-	{ "at", required_argument, NULL, CLI_METRICS_OPT_AT }, \
-	{ "step", required_argument, NULL, CLI_METRICS_OPT_STEP }, \
-	{ "metrics-rules", required_argument, NULL, CLI_METRICS_OPT_RULES }, \
-	{ "top", required_argument, NULL, CLI_METRICS_OPT_TOP }
-
-#define CLI_METRICS_OPTIONS_HELP \
-	"      --prometheus URL  the Prometheus server, or Grafana's data-source proxy\n" \
-	"                        .../api/datasources/proxy/uid/UID (default $FGBISECT_PROMETHEUS)\n" \
-	"      --window D        the steady window's length (default 30m): the last D before\n" \
-	"                        --at, or with ranges the first D after the warm-up\n" \
-	"      --at TIME         the window's end when no ranges are given (default now)\n" \
-	"      --base-range A..B, --candidate-range A..B\n" \
-	"                        each run's own time range (RFC 3339 or Unix seconds)\n" \
-	"      --warmup D        excluded from the start of a range (default 15m)\n" \
-	"      --step D          range-query resolution (default window/120, at least 15s)\n" \
-	"      --metrics-rules FILE  signals and interpretation rules (default: Zeebe's,\n" \
-	"                        contrib/zeebe.metrics; $FGBISECT_METRICS)\n" \
-	"      --top N           rows of each breakdown (default 5)\n"
-
-/* The same options in two lines, for diff and days (whose help must stay
- * short: a help text larger than a pipe buffer fails `| grep -q`). */
-#define CLI_METRICS_OPTIONS_BRIEF_HELP \
-	"      --prometheus URL, --window D, --warmup D, --step D, --metrics-rules FILE,\n" \
-	"      --top N           as for 'fgbisect metrics' (see its --help)\n"
+/* The lens options of `metrics`, `diff --metrics` and `days --metrics`. */
+#define CLI_METRICS_OPTIONS(mo) \
+	CLI_OPT_STRING(0, "prometheus", &(mo)->url, "URL", \
+		       "the Prometheus server, or Grafana's data-source proxy\n" \
+		       ".../api/datasources/proxy/uid/UID (default $FGBISECT_PROMETHEUS)"), \
+	CLI_OPT_CHECKED(0, "window", &(mo)->window_arg, "D", cli_check_duration, \
+			"the steady window's length (default 30m): the last D before\n" \
+			"--at, or with ranges the first D after the warm-up"), \
+	CLI_OPT_CHECKED(0, "at", &(mo)->at_arg, "TIME", cli_check_time, \
+			"the window's end when no ranges are given (default now)"), \
+	CLI_OPT_CHECKED(0, "base-range", &(mo)->range[0], "A..B", cli_check_range, \
+			"the base run's own time range (RFC 3339 or Unix seconds)"), \
+	CLI_OPT_CHECKED(0, "candidate-range", &(mo)->range[1], "A..B", cli_check_range, \
+			"the candidate run's own time range"), \
+	CLI_OPT_CHECKED(0, "warmup", &(mo)->warmup_arg, "D", cli_check_duration, \
+			"excluded from the start of a range (default 15m)"), \
+	CLI_OPT_CHECKED(0, "step", &(mo)->step_arg, "D", cli_check_duration, \
+			"range-query resolution (default window/120, at least 15s)"), \
+	CLI_OPT_STRING(0, "metrics-rules", &(mo)->rules_path, "FILE", \
+		       "signals and interpretation rules (default: Zeebe's,\ncontrib/zeebe.metrics; $FGBISECT_METRICS)"), \
+	CLI_OPT_U64(0, "top", &(mo)->top, "N", 0, 1000, "rows of each breakdown (default 5)")
 
 void cli_metrics_options_init(struct cli_metrics_options *o);
 
-/* Handles the CLI_METRICS_OPT_* options; false when opt is not one. */
-bool cli_metrics_option(struct cli_metrics_options *o, int opt, const char *arg, const char *cmd, int *status);
-
-/* Checks what is required (--prometheus, both selectors when given already)
- * and fills the defaults; 0 or the usage status. */
-int cli_metrics_check(struct cli_metrics_options *o, const char *cmd, bool need_selectors);
+/* Checks what is required (--prometheus, both selectors when need_selectors)
+ * and fills the defaults; CLI_PARSED or the usage error's status. */
+int cli_metrics_check(struct cli_metrics_options *o, const struct cli_command_spec *spec,
+		      const struct cli_args *args, bool need_selectors);
 
 /* Loads the rules, queries both runs and interprets them with the
  * subsystem deltas (NULL: no profiles).  On success *rules and *out are set
@@ -95,12 +85,12 @@ void cli_metrics_deltas_free(struct cli_metrics_deltas *d);
  * hypothesis and its evidence. */
 void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url);
 
-/* The lens as one JSON object (no newline). */
-void cli_metrics_json(FILE *out, const fg_metrics_result *r, const char *url);
+/* The lens as one JSON object, the next value of j. */
+void cli_metrics_json(fg_json *j, const fg_metrics_result *r, const char *url);
 
-/* For diff and days: `,"metrics":` and the lens, or when it failed the
+/* For diff and days: the member "metrics": the lens, or when it failed the
  * design's error object for err. */
-void cli_metrics_json_member(FILE *out, const fg_metrics_result *r, const fg_error *err, const char *url);
+void cli_metrics_json_member(fg_json *j, const fg_metrics_result *r, const fg_error *err, const char *url);
 
 /* The lens failed: "fgbisect: metrics: SOURCE: MESSAGE" on stderr. */
 void cli_metrics_warn(const fg_error *err);

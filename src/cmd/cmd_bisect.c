@@ -12,10 +12,7 @@
 #include "exitcode.h"
 #include "process.h"
 
-static const char usage[] =
-	"usage: fgbisect bisect --good REV --bad REV --frame PAT --threshold PCT\n"
-	"                       [--runs FILE|URL | --profile P | --capture CMD] [options]\n"
-	"\n"
+static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
 	"(a mistyped --frame shows up here).  Then runs\n"
 	"  git bisect start --term-old fast --term-new slow BAD GOOD\n"
@@ -25,22 +22,7 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 the first slow commit was found; 1 GOOD is not fast or BAD not\n"
 	"slow; 2 usage or configuration error; 3 only undecidable commits are left\n"
-	"between the last fast and the first slow one; 4 git failed.\n"
-	"\n"
-	"      --good REV        a fast revision\n"
-	"      --bad REV         a slow revision\n"
-	CLI_JUDGE_OPTIONS_HELP
-	CLI_SOURCE_OPTIONS_HELP
-	CLI_PROFILE_OPTIONS_HELP;
-
-enum { OPT_GOOD = CLI_BISECT_OPT_FIRST_FREE, OPT_BAD };
-
-static const struct option longopts[] = {
-	CLI_BISECT_LONG_OPTIONS,
-	{ "good", required_argument, NULL, OPT_GOOD },
-	{ "bad", required_argument, NULL, OPT_BAD },
-	{ NULL, 0, NULL, 0 }
-};
+	"between the last fast and the first slow one; 4 git failed.\n";
 
 /* The arguments handed on to `fgbisect run`. */
 struct forward {
@@ -63,30 +45,30 @@ static const char *absolute(struct forward *f, const char *arg)
 	return f->owned[f->nowned++] = s;
 }
 
-/* Appends `--name[=arg]` for an option of the table. */
-static bool forward_option(struct forward *f, int opt, const char *arg)
+/* Appends `--name[=arg]` for every option given that run takes too
+ * (CLI_OPT_FORWARD), paths made absolute. */
+static bool forward_options(struct forward *f, const struct cli_args *args)
 {
 	/* Secrets never go into the argv of git bisect run, its shell and
 	 * fgbisect run (anyone can read /proc/PID/cmdline, and git echoes the
 	 * command): they travel in the environment, which only the user sees
 	 * (cli_bisect_secrets_to_env, cli_bisect_secrets_from_env). */
-	if (opt == CLI_OPT_HEADER)
-		return true;
-	if ((opt == CLI_OPT_RUNS || opt == CLI_OPT_PROFILE) && cli_has_credentials(arg))
-		return true;
-	for (const struct option *lo = longopts; lo->name; lo++) {
-		if (lo->val != opt)
+	for (size_t i = 0; i < args->ngiven; i++) {
+		const struct cli_option *o = args->given[i];
+		const char *arg = args->given_arg[i];
+		if (!(o->flags & CLI_OPT_FORWARD) || !strcmp(o->long_name, "header"))
 			continue;
-		if (opt == CLI_OPT_RUNS || opt == CLI_OPT_PROFILE)
+		if ((!strcmp(o->long_name, "runs") || !strcmp(o->long_name, "profile")) && cli_has_credentials(arg))
+			continue;
+		if (o->flags & CLI_OPT_PATH)
 			arg = absolute(f, arg);
 		char *s;
-		int n = lo->has_arg ? asprintf(&s, "--%s=%s", lo->name, arg) : asprintf(&s, "--%s", lo->name);
+		int n = arg ? asprintf(&s, "--%s=%s", o->long_name, arg) : asprintf(&s, "--%s", o->long_name);
 		if (n < 0)
 			return false;
 		f->argv[f->argc++] = s;
-		return true;
 	}
-	return false;
+	return true;
 }
 
 static void forward_free(struct forward *f)
@@ -255,44 +237,46 @@ int cmd_bisect(int argc, char **argv)
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
 	const char *good = NULL, *bad = NULL;
-	struct forward fw = { .argv = calloc((size_t)argc + 8, sizeof(char *)) };
-	if (!fw.argv)
-		return FG_EXIT_FAILED;
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "good", &good, "REV", "a fast revision"),
+		CLI_OPT_STRING(0, "bad", &bad, "REV", "a slow revision"),
+		CLI_JUDGE_OPTIONS(&o),
+		CLI_SOURCE_OPTIONS(&o),
+		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "bisect", .synopsis = "--good REV --bad REV --frame PAT --threshold PCT\n"
+					      " [--runs FILE|URL | --profile P | --capture CMD] [options]",
+		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status != CLI_PARSED)
+		return status;
+	struct forward fw = { .argv = calloc(args.ngiven + 8, sizeof(char *)) };
 	char self[4096];
 	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[selflen > 0 ? selflen : 0] = '\0';
-	fw.argv[fw.argc++] = "bisect";
-	fw.argv[fw.argc++] = "run";
-	fw.argv[fw.argc++] = self;
-	fw.argv[fw.argc++] = "run";
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (opt == OPT_GOOD || opt == OPT_BAD) {
-			*(opt == OPT_GOOD ? &good : &bad) = optarg;
-			continue;
-		}
-		if (opt == 'h') {
-			fputs(usage, stdout);
-			forward_free(&fw);
-			return 0;
-		}
-		if (!cli_bisect_option(&o, opt, optarg, "bisect", &status)) {
-			status = cli_usage_error("bisect", "unknown option");
-			break;
-		}
-		if (opt != CLI_OPT_JSON && !forward_option(&fw, opt, optarg))
-			status = FG_EXIT_FAILED;
+	if (fw.argv) {
+		fw.argv[fw.argc++] = "bisect";
+		fw.argv[fw.argc++] = "run";
+		fw.argv[fw.argc++] = self;
+		fw.argv[fw.argc++] = "run";
 	}
-	if (!status)
-		status = cli_bisect_check(&o, "bisect", argc, argv);
-	if (!status && (!good || !bad))
-		status = cli_usage_error("bisect", "--good REV and --bad REV are required");
-	if (!status && selflen <= 0)
-		status = cli_usage_error("bisect", "cannot find this program's path in /proc/self/exe");
-	if (status) {
+	status = cli_bisect_check(&o, &spec, &args);
+	if (status == CLI_PARSED && (!good || !bad))
+		status = cli_spec_usage_error(&spec, &args, "--good REV and --bad REV are required");
+	if (status == CLI_PARSED && selflen <= 0)
+		status = cli_spec_usage_error(&spec, &args, "cannot find this program's path in /proc/self/exe");
+	if (status == CLI_PARSED && (!fw.argv || !forward_options(&fw, &args)))
+		status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, o.po.json);
+	cli_args_free(&args);
+	if (status != CLI_PARSED) {
 		forward_free(&fw);
 		return status;
 	}
+	status = 0;
 	/* The environment's runs file must survive git's change of folder too. */
 	const char *env_runs = getenv("FGBISECT_RUNS");
 	if (!o.runs && !o.profile && !o.capture && env_runs && env_runs[0])
@@ -427,31 +411,34 @@ int cmd_bisect(int argc, char **argv)
 		fg_repo_commit_info(&cslow, repo, slow_id, &err);
 	}
 	if (o.po.json) {
-		fputs("{\"first_slow\":", stdout);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		fg_json_key(&j, "first_slow");
 		if (vslow)
-			cli_verdict_json(stdout, cslow.id, vslow, o.threshold);
+			cli_verdict_json(&j, cslow.id, vslow, o.threshold);
 		else
-			cli_json_string(stdout, slow_id);
-		fputs(",\"parent\":", stdout);
+			fg_json_string(&j, slow_id);
+		fg_json_key(&j, "parent");
 		if (vparent)
-			cli_verdict_json(stdout, cparent.id, vparent, o.threshold);
+			cli_verdict_json(&j, cparent.id, vparent, o.threshold);
 		else
-			fputs("null", stdout);
-		fputs(",\"good\":", stdout);
-		cli_verdict_json(stdout, cgood.id, vgood, o.threshold);
-		fputs(",\"bad\":", stdout);
-		cli_verdict_json(stdout, cbad.id, vbad, o.threshold);
-		fputs(",\"skipped_ends\":[", stdout);
+			fg_json_null(&j);
+		fg_json_key(&j, "good");
+		cli_verdict_json(&j, cgood.id, vgood, o.threshold);
+		fg_json_key(&j, "bad");
+		cli_verdict_json(&j, cbad.id, vbad, o.threshold);
+		fg_json_key(&j, "skipped_ends");
+		fg_json_array(&j);
 		for (size_t i = 0; i < skipped.n; i++) {
-			fputs(i ? ",{\"commit\":" : "{\"commit\":", stdout);
-			cli_json_string(stdout, skipped.ids[i]);
-			fputs(",\"reason\":", stdout);
-			cli_json_string(stdout, skipped.reasons[i]);
-			fputc('}', stdout);
+			fg_json_object(&j);
+			fg_json_member_string(&j, "commit", skipped.ids[i]);
+			fg_json_member_string(&j, "reason", skipped.reasons[i]);
+			fg_json_end(&j);
 		}
-		fputs("],\"log\":", stdout);
-		cli_json_string(stdout, log);
-		fputs("}\n", stdout);
+		fg_json_end(&j);
+		fg_json_member_string(&j, "log", log);
+		fg_json_end(&j);
 	} else {
 		for (size_t i = 0; i < skipped.n; i++)
 			printf("undecidable end moved past: %.12s (%s)\n", skipped.ids[i], skipped.reasons[i]);

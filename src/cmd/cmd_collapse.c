@@ -1,5 +1,4 @@
 /* fgbisect collapse: the profile as collapsed stacks. */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -9,9 +8,7 @@
 #include "names.h"
 #include "tree.h"
 
-static const char usage[] =
-	"usage: fgbisect collapse [--annotate] [--unsorted | --normalise] [options] PROFILE\n"
-	"\n"
+static const char description[] =
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
 	"line per distinct stack, callers before callees and siblings in byte order\n"
 	"of their names.  Frame names are written as async-profiler's plain output\n"
@@ -24,14 +21,7 @@ static const char usage[] =
 	"With --normalise, frame names are normalised as diff compares them (thread\n"
 	"ids, lambda and hidden-class ids, temporary JNI library names removed;\n"
 	"docs/normalisation.md) and the stacks that become equal are merged, so that\n"
-	"peer tools (difffolded.pl, inferno-diff-folded) line up two runs.\n"
-	"\n"
-	"  -a, --annotate      add the frame type suffixes\n"
-	"  -u, --unsorted      stream the stacks in the input's order\n"
-	"  -N, --normalise     normalise volatile names (also --stable-names)\n"
-	"      --reversed      the graph holds leaf-first (--reverse) stacks\n"
-	"      --max-size N    refuse inputs larger than N bytes decompressed (default 4G)\n"
-	"  -h, --help          this help\n";
+	"peer tools (difffolded.pl, inferno-diff-folded) line up two runs.\n";
 
 struct normalised {
 	fg_tree *tree;
@@ -46,40 +36,37 @@ static int add_normalised(void *ctx, const fg_frame *frames, size_t n, fg_error 
 
 int cmd_collapse(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "annotate", no_argument, NULL, 'a' },
-		{ "unsorted", no_argument, NULL, 'u' },
-		{ "normalise", no_argument, NULL, 'N' },
-		{ "normalize", no_argument, NULL, 'N' },
-		{ "stable-names", no_argument, NULL, 'N' },
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	fg_collapsed_write_options wo = { .annotate = false };
 	bool unsorted = false, normalise = false;
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, "auNh", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "collapse", &status))
-			continue;
-		switch (opt) {
-		case 'a': wo.annotate = true; break;
-		case 'u': unsorted = true; break;
-		case 'N': normalise = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("collapse", "unknown option"); break;
-		}
-	}
-	if (!status && (po.json || po.raw))
-		status = cli_usage_error("collapse", "--json and --raw do not apply to collapse");
+	const struct cli_option table[] = {
+		CLI_OPT_BOOL('a', "annotate", &wo.annotate, "add the frame type suffixes"),
+		CLI_OPT_BOOL('u', "unsorted", &unsorted, "stream the stacks in the input's order"),
+		CLI_OPT_BOOL('N', "normalise", &normalise, "normalise volatile names (also --stable-names)"),
+		CLI_OPT_BOOL(0, "normalize", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_BOOL(0, "stable-names", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_READ_OPTIONS(&po),
+		CLI_FETCH_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "collapse", .synopsis = "[--annotate] [--unsorted | --normalise] [options] PROFILE",
+		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
 	/* Merging the stacks that become equal needs the tree. */
-	if (!status && unsorted && normalise)
-		status = cli_usage_error("collapse", "--normalise merges stacks: not with --unsorted");
-	if (!status && optind != argc - 1)
-		status = cli_usage_error("collapse", "give exactly one PROFILE");
-	if (status)
+	if (status == CLI_PARSED && unsorted && normalise)
+		status = cli_spec_usage_error(&spec, &args, "--normalise merges stacks: not with --unsorted");
+	if (status == CLI_PARSED && args.argc != 1)
+		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
-	const char *source = argv[optind];
+	}
+	status = 0;
+	const char *source = args.argv[0];
+	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);

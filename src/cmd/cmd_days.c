@@ -15,10 +15,7 @@
 #include "report.h"
 #include "runscan.h"
 
-static const char usage[] =
-	"usage: fgbisect days --runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
-	"                     [--good DATE] [--bad DATE] [options]\n"
-	"\n"
+static const char description[] =
 	"Finds the last fast and the first slow run of a runs file by binary search over\n"
 	"its runs in date order.  The good end (default: the oldest run; --good: the newest\n"
 	"run on or before DATE) must be fast and the bad end (default: the newest run;\n"
@@ -32,29 +29,7 @@ static const char usage[] =
 	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
 	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
-	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n"
-	"\n"
-	"      --repo DIR        the repository the runs were built from\n"
-	"      --good DATE       the fast end (YYYY-MM-DD)\n"
-	"      --bad DATE        the slow end (YYYY-MM-DD)\n"
-	"      --hot N           how many growing frames to look up in --repo (default 10)\n"
-	"      --html OUT        also write the report: one self-contained HTML page with\n"
-	"                        the share over the runs, the window, the hot files, the\n"
-	"                        decision and the differential flame graph of the last\n"
-	"                        fast against the first slow run\n"
-	"      --ascii           draw the chart of the tested runs with ASCII characters\n"
-	"                        (colours only on a terminal, never with NO_COLOR set)\n"
-		"      --metrics         then the efficiency lens of the last fast and the first slow\n"
-	"                        run (docs/metrics.md); never changes the search or its status\n"
-	"      --selector T      each run's label matchers: {date} {commit} {short} {benchmark}\n"
-	"      --metrics-range T each run's range (default {date}T04:00:00Z..{date}T07:00:00Z)\n"
-	CLI_METRICS_OPTIONS_BRIEF_HELP
-	CLI_JUDGE_OPTIONS_HELP
-	"      --runs FILE|URL   the runs file (default $FGBISECT_RUNS)\n"
-	CLI_PROFILE_OPTIONS_HELP;
-
-enum { OPT_REPO = CLI_BISECT_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_ASCII, OPT_HTML, OPT_METRICS,
-       OPT_SELECTOR, OPT_METRICS_RANGE };
+	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
 /* A judged run's mark, share and the interval its verdict used. */
 static fg_chart_row verdict_row(const fg_verdict *v, const char *label, const char *note)
@@ -154,6 +129,14 @@ static void lens_clear(struct lens *l)
 		free(l->text[i]);
 }
 
+static const char *check_date(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	if (fg_runs_valid_date(arg, strlen(arg)))
+		return NULL;
+	snprintf(msg, size, "--%s wants a date YYYY-MM-DD, not '%s'", opt->long_name, arg);
+	return msg;
+}
+
 /* The commit of a run as it is shown: the full id when the repository knows
  * it, else as the runs file writes it. */
 static void commit_id(char out[41], fg_repo *repo, const char *given)
@@ -163,15 +146,14 @@ static void commit_id(char out[41], fg_repo *repo, const char *given)
 		snprintf(out, 41, "%s", given);
 }
 
-static void json_run(const char *key, const char *commit, const fg_verdict *v)
+static void json_run(fg_json *j, const char *key, const char *commit, const fg_verdict *v)
 {
-	printf("\"%s\":{\"date\":", key);
-	cli_json_string(stdout, v->date);
-	fputs(",\"commit\":", stdout);
-	cli_json_string(stdout, commit);
-	fputs(",\"share\":", stdout);
-	cli_json_number(stdout, v->share, 4);
-	fputc('}', stdout);
+	fg_json_key(j, key);
+	fg_json_object(j);
+	fg_json_member_string(j, "date", v->date);
+	fg_json_member_string(j, "commit", commit);
+	fg_json_member_fixed(j, "share", v->share, 4);
+	fg_json_end(j);
 }
 
 struct window {
@@ -242,38 +224,37 @@ static void print_window_text(const struct window *w)
 	cli_decision_text(stdout, w->hist.decision);
 }
 
-static void print_window_json(const struct window *w)
+static void print_window_json(fg_json *j, const struct window *w)
 {
-	fputs(",\"window_commits\":[", stdout);
+	fg_json_key(j, "window_commits");
+	fg_json_array(j);
 	for (size_t i = 0; i < fg_repo_log_count(w->log); i++) {
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
-		fputs(i ? ",{\"commit\":" : "{\"commit\":", stdout);
-		cli_json_string(stdout, c->id);
-		fputs(",\"date\":", stdout);
-		cli_json_string(stdout, c->date);
-		fputs(",\"subject\":", stdout);
-		cli_json_string(stdout, c->subject);
-		fputc('}', stdout);
+		fg_json_object(j);
+		fg_json_member_string(j, "commit", c->id);
+		fg_json_member_string(j, "date", c->date);
+		fg_json_member_string(j, "subject", c->subject);
+		fg_json_end(j);
 	}
-	fputs("],\"hotfiles\":[", stdout);
+	fg_json_end(j);
+	fg_json_key(j, "hotfiles");
+	fg_json_array(j);
 	const fg_history_result *hot = w->hist.result;
-	size_t shown = 0;
 	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
 		const fg_history_entry *e = fg_history_result_entry(hot, i);
 		if (!shown_file(hot, i))
 			continue;
-		fputs(shown++ ? ",{\"frame\":" : "{\"frame\":", stdout);
-		cli_json_string(stdout, e->frame);
-		fputs(",\"path\":", stdout);
-		cli_json_string(stdout, e->path);
-		fputs(",\"last_commit\":", stdout);
-		cli_json_string(stdout, e->last->id);
-		fputs(",\"last_date\":", stdout);
-		cli_json_string(stdout, e->last->date);
-		printf(",\"changed_in_window\":%s}", e->changed_in_window == 1 ? "true" : "false");
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", e->frame);
+		fg_json_member_string(j, "path", e->path);
+		fg_json_member_string(j, "last_commit", e->last->id);
+		fg_json_member_string(j, "last_date", e->last->date);
+		fg_json_member_bool(j, "changed_in_window", e->changed_in_window == 1);
+		fg_json_end(j);
 	}
-	fputs("],\"decision\":", stdout);
-	cli_decision_json(stdout, w->hist.decision);
+	fg_json_end(j);
+	fg_json_key(j, "decision");
+	cli_decision_json(j, w->hist.decision);
 }
 
 /* Why the search cannot start: the end's nearest decidable run has the
@@ -306,19 +287,16 @@ static void refuse(FILE *out, const char *prefix, const fg_days *days, const fg_
 }
 
 /* {"date","commit"[,"reason"]} of run i. */
-static void json_run_ref(fg_repo *repo, const fg_runs_selection *sel, size_t i, const fg_verdict *v, bool first)
+static void json_run_ref(fg_json *j, fg_repo *repo, const fg_runs_selection *sel, size_t i, const fg_verdict *v)
 {
 	char id[41];
 	commit_id(id, repo, fg_runs_selection_at(sel, i)->commit);
-	fputs(first ? "{\"date\":" : ",{\"date\":", stdout);
-	cli_json_string(stdout, fg_runs_selection_at(sel, i)->date);
-	fputs(",\"commit\":", stdout);
-	cli_json_string(stdout, id);
-	if (v) {
-		fputs(",\"reason\":", stdout);
-		cli_json_string(stdout, v->reason);
-	}
-	fputc('}', stdout);
+	fg_json_object(j);
+	fg_json_member_string(j, "date", fg_runs_selection_at(sel, i)->date);
+	fg_json_member_string(j, "commit", id);
+	if (v)
+		fg_json_member_string(j, "reason", v->reason);
+	fg_json_end(j);
 }
 
 /* The sources, protocol and event of a run, for the flame graph's header. */
@@ -450,20 +428,6 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 
 int cmd_days(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_JUDGE_LONG_OPTIONS,
-		{ "repo", required_argument, NULL, OPT_REPO },
-		{ "good", required_argument, NULL, OPT_GOOD },
-		{ "bad", required_argument, NULL, OPT_BAD },
-		{ "hot", required_argument, NULL, OPT_HOT },
-		{ "ascii", no_argument, NULL, OPT_ASCII },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "metrics", no_argument, NULL, OPT_METRICS },
-		{ "selector", required_argument, NULL, OPT_SELECTOR },
-		{ "metrics-range", required_argument, NULL, OPT_METRICS_RANGE },
-		CLI_METRICS_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
 	fg_days_options dopts;
@@ -472,51 +436,59 @@ int cmd_days(int argc, char **argv)
 	uint64_t nhot = 10;
 	bool ascii = false;
 	const char *html = NULL;
-	int status = 0, opt;
 	bool metrics = false;
 	const char *selector = NULL, *metrics_range = DEFAULT_METRICS_RANGE;
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
 	struct lens lens = { 0 };
-	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (cli_bisect_option(&o, opt, optarg, "days", &status) ||
-		    cli_metrics_option(&mo, opt, optarg, "days", &status))
-			continue;
-		switch (opt) {
-		case OPT_REPO: repo_dir = optarg; break;
-		case OPT_GOOD:
-		case OPT_BAD:
-			if (!fg_runs_valid_date(optarg, strlen(optarg)))
-				status = cli_usage_error("days", "--%s wants a date YYYY-MM-DD, not '%s'",
-				                         opt == OPT_GOOD ? "good" : "bad", optarg);
-			*(opt == OPT_GOOD ? &dopts.good : &dopts.bad) = optarg;
-			break;
-		case OPT_HOT:
-			if (!cli_parse_u64(optarg, &nhot) || nhot > 100)
-				status = cli_usage_error("days", "--hot wants a number (0-100), not '%s'", optarg);
-			break;
-		case OPT_ASCII: ascii = true; break;
-		case OPT_HTML: html = optarg; break;
-		case OPT_METRICS: metrics = true; break;
-		case OPT_SELECTOR: selector = optarg; break;
-		case OPT_METRICS_RANGE: metrics_range = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("days", "unknown option"); break;
-		}
-	}
-	if (!status)
-		status = cli_bisect_check(&o, "days", argc, argv);
-	if (!status && metrics && !selector)
-		status = cli_usage_error("days", "--metrics needs --selector TEMPLATE (e.g. 'namespace=\"c8-{benchmark}\"')");
-	if (!status && (mo.range[0] || mo.range[1]))
-		status = cli_usage_error("days", "each run's range comes from --metrics-range TEMPLATE");
-	if (!status && metrics) {
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "repo", &repo_dir, "DIR", "the repository the runs were built from"),
+		CLI_OPT_CHECKED(0, "good", &dopts.good, "DATE", check_date, "the fast end (YYYY-MM-DD)"),
+		CLI_OPT_CHECKED(0, "bad", &dopts.bad, "DATE", check_date, "the slow end (YYYY-MM-DD)"),
+		CLI_OPT_U64(0, "hot", &nhot, "N", 0, 100,
+			    "how many of the frames that grew most to look up in --repo\n(default 10; 0: none)"),
+		CLI_OPT_STRING(0, "html", &html, "OUT",
+			       "also write the report: one self-contained HTML page with\nthe share over the runs, the "
+			       "window, the hot files, the\ndecision and the differential flame graph of the last\nfast "
+			       "against the first slow run"),
+		CLI_OPT_BOOL(0, "ascii", &ascii,
+			     "draw the chart of the tested runs with ASCII characters\n(colours only on a terminal, never "
+			     "with NO_COLOR set)"),
+		CLI_OPT_BOOL(0, "metrics", &metrics,
+			     "then the efficiency lens of the last fast and the first slow\nrun (docs/metrics.md); never "
+			     "changes the search or its status"),
+		CLI_OPT_STRING(0, "selector", &selector, "T", "each run's label matchers: {date} {commit} {short} {benchmark}"),
+		CLI_OPT_STRING(0, "metrics-range", &metrics_range, "T",
+			       "each run's range (default {date}T04:00:00Z..{date}T07:00:00Z)"),
+		CLI_METRICS_OPTIONS(&mo),
+		CLI_JUDGE_OPTIONS(&o),
+		CLI_RUNS_OPTION(&o, "the runs file (default $FGBISECT_RUNS)"),
+		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "days", .synopsis = "--runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
+					    " [--good DATE] [--bad DATE] [options]",
+		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED)
+		status = cli_bisect_check(&o, &spec, &args);
+	if (status == CLI_PARSED && metrics && !selector)
+		status = cli_spec_usage_error(&spec, &args,
+					      "--metrics needs --selector TEMPLATE (e.g. 'namespace=\"c8-{benchmark}\"')");
+	if (status == CLI_PARSED && (mo.range[0] || mo.range[1]))
+		status = cli_spec_usage_error(&spec, &args, "each run's range comes from --metrics-range TEMPLATE");
+	if (status == CLI_PARSED && metrics) {
 		/* Placeholder ranges pass the check; they are filled per run. */
 		mo.range[0] = mo.range[1] = metrics_range;
-		status = cli_metrics_check(&mo, "days", false);
+		status = cli_metrics_check(&mo, &spec, &args, false);
 	}
-	if (status)
+	cli_args_free(&args);
+	if (status != CLI_PARSED)
 		return status;
+	status = 0;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -601,48 +573,61 @@ int cmd_days(int argc, char **argv)
 	}
 	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
 	if (o.po.json) {
-		fputc('{', stdout);
-		json_run("first_slow", slow_id, fg_days_verdict(days, islow));
-		fputc(',', stdout);
-		json_run("last_fast", fast_id, fg_days_verdict(days, ifast));
-		fputs(",\"tested\":[", stdout);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		json_run(&j, "first_slow", slow_id, fg_days_verdict(days, islow));
+		json_run(&j, "last_fast", fast_id, fg_days_verdict(days, ifast));
+		fg_json_key(&j, "tested");
+		fg_json_array(&j);
 		for (size_t i = 0; i < nsteps; i++) {
 			const fg_days_step *s = fg_days_step_at(days, i);
 			char id[41];
 			commit_id(id, repo, fg_runs_selection_at(sel, s->run)->commit);
-			if (i)
-				fputc(',', stdout);
-			cli_verdict_json(stdout, id, s->verdict, o.threshold);
+			cli_verdict_json(&j, id, s->verdict, o.threshold);
 		}
-		fputs("],\"skipped_between\":[", stdout);
+		fg_json_end(&j);
+		fg_json_key(&j, "skipped_between");
+		fg_json_array(&j);
 		for (size_t i = ifast + 1; i < islow; i++)
-			json_run_ref(repo, sel, i, NULL, i == ifast + 1);
+			json_run_ref(&j, repo, sel, i, NULL);
+		fg_json_end(&j);
 		/* The runs that may be the first slow one: one when nothing was
 		 * skipped between the two. */
-		fputs("],\"window_runs\":[", stdout);
+		fg_json_key(&j, "window_runs");
+		fg_json_array(&j);
 		for (size_t i = ifast + 1; i <= islow; i++)
-			json_run_ref(repo, sel, i, NULL, i == ifast + 1);
+			json_run_ref(&j, repo, sel, i, NULL);
+		fg_json_end(&j);
 		/* Undecidable ends the search moved past. */
-		fputs("],\"skipped_ends\":[", stdout);
-		bool first = true;
-		for (size_t i = fg_days_asked_good(days); i < fg_days_good(days); i++, first = false)
-			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
-		for (size_t i = fg_days_bad(days) + 1; i <= fg_days_asked_bad(days); i++, first = false)
-			json_run_ref(repo, sel, i, fg_days_verdict(days, i), first);
-		printf("],\"noise\":{\"assumed\":%.4f,\"source\":\"%s\",\"estimate\":", assumed,
-		       vo.noise >= 0 ? "option" : "default");
+		fg_json_key(&j, "skipped_ends");
+		fg_json_array(&j);
+		for (size_t i = fg_days_asked_good(days); i < fg_days_good(days); i++)
+			json_run_ref(&j, repo, sel, i, fg_days_verdict(days, i));
+		for (size_t i = fg_days_bad(days) + 1; i <= fg_days_asked_bad(days); i++)
+			json_run_ref(&j, repo, sel, i, fg_days_verdict(days, i));
+		fg_json_end(&j);
+		fg_json_key(&j, "noise");
+		fg_json_object(&j);
+		fg_json_member_fixed(&j, "assumed", assumed, 4);
+		fg_json_member_string(&j, "source", vo.noise >= 0 ? "option" : "default");
+		fg_json_key(&j, "estimate");
 		if (estimate.df)
-			printf("%.4f", estimate.noise);
+			fg_json_fixed(&j, estimate.noise, 4);
 		else
-			fputs("null", stdout);
-		printf(",\"estimate_runs\":%zu,\"estimate_df\":%zu}", estimate.runs, estimate.df);
-		printf(",\"runs\":%zu,\"tested_runs\":%zu,\"fetched_profiles\":%zu,\"downloaded_profiles\":%zu",
-		       fg_runs_selection_count(sel), nsteps, fetched, downloaded);
+			fg_json_null(&j);
+		fg_json_member_u64(&j, "estimate_runs", estimate.runs);
+		fg_json_member_u64(&j, "estimate_df", estimate.df);
+		fg_json_end(&j);
+		fg_json_member_u64(&j, "runs", fg_runs_selection_count(sel));
+		fg_json_member_u64(&j, "tested_runs", nsteps);
+		fg_json_member_u64(&j, "fetched_profiles", fetched);
+		fg_json_member_u64(&j, "downloaded_profiles", downloaded);
 		if (repo)
-			print_window_json(&window);
+			print_window_json(&j, &window);
 		if (metrics)
-			cli_metrics_json_member(stdout, lens.result, &lens.err, mo.url);
-		fputs("}\n", stdout);
+			cli_metrics_json_member(&j, lens.result, &lens.err, mo.url);
+		fg_json_end(&j);
 	} else {
 		const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
 		printf("\nlast fast:  %s %s %.2f%% (95%% interval %.2f-%.2f%%)\nfirst slow: %s %s %.2f%% (95%% interval "

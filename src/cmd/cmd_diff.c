@@ -1,7 +1,6 @@
 /* fgbisect diff: the inclusive-% diff of two sets of profiles, the
  * differential flame graph, and the outlier among peers. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +18,7 @@
 #include "report.h"
 #include "svg.h"
 
-static const char usage[] =
-	"usage: fgbisect diff [options] BASE CANDIDATE\n"
-	"       fgbisect diff [options] BASE... -- CANDIDATE...\n"
-	"       fgbisect diff --peers [options] PROFILE PROFILE PROFILE...\n"
-	"\n"
+static const char description[] =
 	"Compares the inclusive share of every frame (samples whose stack holds it,\n"
 	"each stack counted once) between BASE and CANDIDATE, per normalised name.\n"
 	"Several profiles a side (all nodes of a run) are pooled.  A frame is listed\n"
@@ -36,38 +31,16 @@ static const char usage[] =
 	"changed in the window (good, bad], and ends with the decision: a hot file changed\n"
 	"(the suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers), or no hot frame is in the repository (the build\n"
-	"files changed).  docs/diff.md has the details.\n"
-	"\n"
-	"      --min-delta PP  smallest change reported, percentage points (default 1.5)\n"
-	"      --self          compare self shares (the frame is the leaf)\n"
-	"      --ignore PAT    never report frames containing PAT (repeatable; adds to the\n"
-	"                      default list: thread_native_entry, start_thread,\n"
-	"                      Thread::call_run, Executors$RunnableAdapter.call, ForkJoinTask)\n"
-	"      --no-default-ignore  drop the default ignore list\n"
-	"      --svg OUT       write a differential flame graph (candidate widths)\n"
-	"      --svg-base OUT  the same with base widths, so vanished frames show\n"
-	"      --color KIND    what colours the SVG's frames: the change of the inclusive\n"
-	"                      share (default) or of the self share (points at the leaf)\n"
-	"      --width PX      the SVG's width in pixels, 600 or more (default 1200)\n"
-	"      --html OUT      write the report: one self-contained HTML page with the\n"
-	"                      lists, the differential flame graph and, with --repo, the\n"
-	"                      source files and the decision\n"
-	"      --force         compare gRPC with REST, or different events, anyway\n"
-	"      --peers         find the outlier among the profiles (at least three)\n"
-	"      --repo DIR      the repository the profiles were built from: source files\n"
-	"      --bad REV       the candidate's revision (default HEAD)\n"
-	"      --good REV      the base's revision: the window (good, bad] and the decision\n"
-	"      --hot N         how many of the largest growers the decision takes as hot\n"
-	"                      (default 10; every grown frame gets its files)\n"
-	"      --metrics       then the efficiency lens of the two runs (docs/metrics.md),\n"
-	"                      reading these profiles' subsystem changes; never changes the diff\n"
-	"      --base-selector SEL, --candidate-selector SEL   the runs' label matchers\n"
-	CLI_METRICS_OPTIONS_BRIEF_HELP
-	CLI_PROFILE_OPTIONS_HELP;
+	"files changed).  docs/diff.md has the details.\n";
 
-enum { OPT_MIN_DELTA = CLI_OPT_FIRST_FREE, OPT_SELF, OPT_IGNORE, OPT_NO_DEFAULT_IGNORE, OPT_SVG, OPT_SVG_BASE,
-       OPT_FORCE, OPT_PEERS, OPT_REPO, OPT_GOOD, OPT_BAD, OPT_HOT, OPT_COLOR, OPT_WIDTH, OPT_HTML, OPT_METRICS,
-       OPT_BASE_SELECTOR, OPT_CANDIDATE_SELECTOR };
+static const char *check_color(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	(void)opt;
+	if (!strcmp(arg, "self") || !strcmp(arg, "inclusive"))
+		return NULL;
+	snprintf(msg, size, "--color wants self or inclusive, not '%s'", arg);
+	return msg;
+}
 
 static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
 {
@@ -95,27 +68,19 @@ static const char *side_event(const struct cli_diff_input *in, size_t n, fg_diff
 	return e;
 }
 
-static void json_side(const struct cli_diff_input *in, size_t n, fg_diff_side side, uint64_t total)
+static void json_side(fg_json *j, const struct cli_diff_input *in, size_t n, fg_diff_side side, uint64_t total)
 {
-	fputs("{\"sources\":[", stdout);
-	bool first = true;
-	for (size_t i = 0; i < n; i++) {
-		if (in[i].side != side)
-			continue;
-		if (!first)
-			fputc(',', stdout);
-		first = false;
-		cli_json_string(stdout, in[i].source);
-	}
-	fputs("],\"protocol\":", stdout);
-	cli_json_string(stdout, side_protocol(in, n, side));
-	fputs(",\"event\":", stdout);
-	const char *e = side_event(in, n, side);
-	if (e)
-		cli_json_string(stdout, e);
-	else
-		fputs("null", stdout);
-	printf(",\"total\":%llu}", (unsigned long long)total);
+	fg_json_object(j);
+	fg_json_key(j, "sources");
+	fg_json_array(j);
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == side)
+			fg_json_string(j, in[i].source);
+	fg_json_end(j);
+	fg_json_member_string(j, "protocol", side_protocol(in, n, side));
+	fg_json_member_string(j, "event", side_event(in, n, side));
+	fg_json_member_u64(j, "total", total);
+	fg_json_end(j);
 }
 
 static const char *status_name(fg_diff_status s)
@@ -124,28 +89,30 @@ static const char *status_name(fg_diff_status s)
 }
 
 /* files: the source history of the entries, frame by frame, or NULL. */
-static void json_entries(const fg_diff_entry *e, size_t n, const fg_names *names, const fg_history_result *files)
+static void json_entries(fg_json *j, const fg_diff_entry *e, size_t n, const fg_names *names,
+			 const fg_history_result *files)
 {
 	size_t first, end = 0;
-	fputc('[', stdout);
+	fg_json_array(j);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
-		cli_json_string(stdout, fg_names_get(names, e[i].name));
-		printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f,\"noise\":%.4f,\"status\":\"%s\"", e[i].base,
-		       e[i].candidate, e[i].delta, e[i].noise, status_name(e[i].status));
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", fg_names_get(names, e[i].name));
+		fg_json_member_fixed(j, "base", e[i].base, 4);
+		fg_json_member_fixed(j, "candidate", e[i].candidate, 4);
+		fg_json_member_fixed(j, "delta", e[i].delta, 4);
+		fg_json_member_fixed(j, "noise", e[i].noise, 4);
+		fg_json_member_string(j, "status", status_name(e[i].status));
 		if (files) {
 			cli_history_next_frame(files, &first, &end);
-			fputs(",\"files\":[", stdout);
-			for (size_t k = first; k < end; k++) {
-				if (k > first)
-					fputc(',', stdout);
-				cli_history_entry_json(stdout, fg_history_result_entry(files, k));
-			}
-			fputc(']', stdout);
+			fg_json_key(j, "files");
+			fg_json_array(j);
+			for (size_t k = first; k < end; k++)
+				cli_history_entry_json(j, fg_history_result_entry(files, k));
+			fg_json_end(j);
 		}
-		fputc('}', stdout);
+		fg_json_end(j);
 	}
-	fputc(']', stdout);
+	fg_json_end(j);
 }
 
 static void text_side(const char *label, const struct cli_diff_input *in, size_t n, fg_diff_side side)
@@ -276,27 +243,36 @@ static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in,
 			double min_delta, bool self)
 {
 	if (json) {
-		printf("{\"kind\":\"%s\",\"min_delta\":%.4f,\"peers\":[", self ? "self" : "inclusive", min_delta);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		fg_json_member_string(&j, "kind", self ? "self" : "inclusive");
+		fg_json_member_fixed(&j, "min_delta", min_delta, 4);
+		fg_json_key(&j, "peers");
+		fg_json_array(&j);
 		for (size_t i = 0; i < p->npeers; i++) {
 			const fg_diff_peer *peer = &p->peers[i];
-			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
-			cli_json_string(stdout, in[peer->profile].source);
-			printf(",\"total\":%llu,\"score\":%.4f,\"frames\":[", (unsigned long long)in[peer->profile].total,
-			       peer->score);
+			fg_json_object(&j);
+			fg_json_member_string(&j, "source", in[peer->profile].source);
+			fg_json_member_u64(&j, "total", in[peer->profile].total);
+			fg_json_member_fixed(&j, "score", peer->score, 4);
+			fg_json_key(&j, "frames");
+			fg_json_array(&j);
 			for (size_t k = 0; k < peer->nframes; k++) {
 				const fg_diff_peer_frame *f = &peer->frames[k];
-				fputs(k ? ",{\"frame\":" : "{\"frame\":", stdout);
-				cli_json_string(stdout, fg_names_get(names, f->name));
-				printf(",\"share\":%.4f,\"others\":%.4f,\"delta\":%.4f}", f->share, f->others, f->delta);
+				fg_json_object(&j);
+				fg_json_member_string(&j, "frame", fg_names_get(names, f->name));
+				fg_json_member_fixed(&j, "share", f->share, 4);
+				fg_json_member_fixed(&j, "others", f->others, 4);
+				fg_json_member_fixed(&j, "delta", f->delta, 4);
+				fg_json_end(&j);
 			}
-			fputs("]}", stdout);
+			fg_json_end(&j);
+			fg_json_end(&j);
 		}
-		fputs("],\"outlier\":", stdout);
-		if (p->outlier >= 0)
-			cli_json_string(stdout, in[p->peers[p->outlier].profile].source);
-		else
-			fputs("null", stdout);
-		fputs("}\n", stdout);
+		fg_json_end(&j);
+		fg_json_member_string(&j, "outlier", p->outlier >= 0 ? in[p->peers[p->outlier].profile].source : NULL);
+		fg_json_end(&j);
 		return;
 	}
 	printf("peer scores: sum of |delta| of the frames whose %s share differs from the mean of the\n"
@@ -343,29 +319,6 @@ static int look_up_files(struct cli_history *hist, const char *repo, const fg_hi
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
-		{ "self", no_argument, NULL, OPT_SELF },
-		{ "ignore", required_argument, NULL, OPT_IGNORE },
-		{ "no-default-ignore", no_argument, NULL, OPT_NO_DEFAULT_IGNORE },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "svg-base", required_argument, NULL, OPT_SVG_BASE },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "peers", no_argument, NULL, OPT_PEERS },
-		{ "repo", required_argument, NULL, OPT_REPO },
-		{ "good", required_argument, NULL, OPT_GOOD },
-		{ "bad", required_argument, NULL, OPT_BAD },
-		{ "hot", required_argument, NULL, OPT_HOT },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "metrics", no_argument, NULL, OPT_METRICS },
-		{ "base-selector", required_argument, NULL, OPT_BASE_SELECTOR },
-		{ "candidate-selector", required_argument, NULL, OPT_CANDIDATE_SELECTOR },
-		CLI_METRICS_LONG_OPTIONS,
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	fg_diff_options dopts;
 	fg_diff_options_init(&dopts);
@@ -374,115 +327,116 @@ int cmd_diff(int argc, char **argv)
 	fg_svg_options so;
 	fg_svg_options_init(&so);
 	uint64_t width = 1200;
-	const char *svg = NULL, *svg_base = NULL, *repo = NULL, *html = NULL;
-	bool force = false, peers = false, default_ignore = true, bad_given = false, metrics = false;
+	const char *color = NULL;
+	const char *svg = NULL, *svg_base = NULL, *repo = NULL, *bad = NULL, *html = NULL;
+	bool force = false, peers = false, default_ignore = true, metrics = false;
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
 	uint64_t hot = 10;
-	/* argv-sized: every argument is at most one pattern or one profile. */
-	const char **ignore = calloc((size_t)argc + fg_diff_default_ignore_count, sizeof(*ignore));
-	const char **bases = calloc((size_t)argc, sizeof(*bases));
-	size_t nignore = 0, nbases = 0;
-	int status = 0, opt;
-	if (!ignore || !bases) {
-		free(ignore);
-		free(bases);
-		return 1;
-	}
-	/* A leading '-': profiles come back in order (as 1), and getopt stops
-	 * at "--", so the profiles before it are the bases. */
-	optind = 1;
-	while (!status && (opt = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "diff", &status) ||
-		    cli_metrics_option(&mo, opt, optarg, "diff", &status))
-			continue;
-		switch (opt) {
-		case 1: bases[nbases++] = optarg; break;
-		case OPT_MIN_DELTA:
-			if (!cli_parse_percent(optarg, &dopts.min_delta))
-				status = cli_usage_error("diff", "--min-delta wants points from 0 to 100, not '%s'", optarg);
-			break;
-		case OPT_SELF: dopts.self = true; break;
-		case OPT_IGNORE: ignore[nignore++] = optarg; break;
-		case OPT_NO_DEFAULT_IGNORE: default_ignore = false; break;
-		case OPT_SVG: svg = optarg; break;
-		case OPT_SVG_BASE: svg_base = optarg; break;
-		case OPT_FORCE: force = true; break;
-		case OPT_PEERS: peers = true; break;
-		case OPT_REPO: repo = optarg; break;
-		case OPT_GOOD: ho.good = optarg; break;
-		case OPT_BAD:
-			ho.bad = optarg;
-			bad_given = true;
-			break;
-		case OPT_HOT:
-			if (!cli_parse_u64(optarg, &hot) || hot == 0 || hot > 1000)
-				status = cli_usage_error("diff", "--hot wants a number (1-1000), not '%s'", optarg);
-			break;
-		case OPT_HTML: html = optarg; break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "self") || !strcmp(optarg, "inclusive"))
-				so.color = !strcmp(optarg, "self") ? FG_SVG_COLOR_SELF : FG_SVG_COLOR_INCLUSIVE;
-			else
-				status = cli_usage_error("diff", "--color wants self or inclusive, not '%s'", optarg);
-			break;
-		case OPT_WIDTH:
-			if (!cli_parse_u64(optarg, &width) || width < 600 || width > 20000)
-				status = cli_usage_error("diff", "--width wants pixels (600-20000), not '%s'", optarg);
-			break;
-		case OPT_METRICS: metrics = true; break;
-		case OPT_BASE_SELECTOR: mo.selector[0] = optarg; break;
-		case OPT_CANDIDATE_SELECTOR: mo.selector[1] = optarg; break;
-		case 'h':
-			fputs(usage, stdout);
-			free(ignore);
-			free(bases);
-			return 0;
-		default: status = cli_usage_error("diff", "unknown option"); break;
-		}
-	}
-	bool separated = optind > 1 && !strcmp(argv[optind - 1], "--");
-	size_t ncandidates = (size_t)(argc - optind);
+	struct cli_list ignore_given = { 0 };
+	const struct cli_option table[] = {
+		CLI_OPT_PERCENT(0, "min-delta", &dopts.min_delta, "PP",
+				"smallest change reported, percentage points (default 1.5)"),
+		CLI_OPT_BOOL(0, "self", &dopts.self, "compare self shares (the frame is the leaf)"),
+		CLI_OPT_LIST(0, "ignore", &ignore_given, "PAT",
+			     "never report frames containing PAT (repeatable; adds to the\n"
+			     "default list: thread_native_entry, start_thread,\n"
+			     "Thread::call_run, Executors$RunnableAdapter.call, ForkJoinTask)"),
+		CLI_OPT_CLEAR(0, "no-default-ignore", &default_ignore, "drop the default ignore list"),
+		CLI_OPT_STRING(0, "svg", &svg, "OUT", "write a differential flame graph (candidate widths)"),
+		CLI_OPT_STRING(0, "svg-base", &svg_base, "OUT", "the same with base widths, so vanished frames show"),
+		CLI_OPT_CHECKED(0, "color", &color, "KIND", check_color,
+				"what colours the SVG's frames: the change of the inclusive\n"
+				"share (default) or of the self share (points at the leaf)"),
+		CLI_OPT_U64(0, "width", &width, "PX", 600, 20000, "the SVG's width in pixels (default 1200)"),
+		CLI_OPT_STRING(0, "html", &html, "OUT",
+			       "write the report: one self-contained HTML page with the\nlists, the differential flame "
+			       "graph and, with --repo, the\nsource files and the decision"),
+		CLI_OPT_BOOL(0, "force", &force, "compare gRPC with REST, or different events, anyway"),
+		CLI_OPT_BOOL(0, "peers", &peers, "find the outlier among the profiles (at least three)"),
+		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository the profiles were built from: source files"),
+		CLI_OPT_STRING(0, "bad", &bad, "REV", "the candidate's revision (default HEAD)"),
+		CLI_OPT_STRING(0, "good", &ho.good, "REV", "the base's revision: the window (good, bad] and the decision"),
+		CLI_OPT_U64(0, "hot", &hot, "N", 1, 1000,
+			    "how many of the frames that grew most the decision takes as hot\n"
+			    "(default 10; every grown frame gets its files)"),
+		CLI_OPT_BOOL(0, "metrics", &metrics,
+			     "then the efficiency lens of the two runs (docs/metrics.md),\nreading these profiles' "
+			     "subsystem changes; never changes the diff"),
+		CLI_OPT_STRING(0, "base-selector", &mo.selector[0], "SEL", "the base run's label matchers"),
+		CLI_OPT_STRING(0, "candidate-selector", &mo.selector[1], "SEL", "the candidate run's label matchers"),
+		CLI_METRICS_OPTIONS(&mo),
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "diff",
+		.synopsis = "[options] BASE CANDIDATE\n[options] BASE... -- CANDIDATE...\n"
+			    "--peers [options] PROFILE PROFILE PROFILE...",
+		.description = description, .options = table, .in_order = true, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status != CLI_PARSED)
+		return status;
+	const char **bases = args.before;
+	size_t nbases = args.nbefore;
+	bool separated = args.separated, bad_given = bad != NULL;
+	if (bad)
+		ho.bad = bad;
+	size_t ncandidates = (size_t)args.argc;
+	/* Every --ignore and the defaults. */
+	const char **ignore = calloc(ignore_given.n + fg_diff_default_ignore_count + 1, sizeof(*ignore));
+	size_t nignore = 0;
+	if (color)
+		so.color = !strcmp(color, "self") ? FG_SVG_COLOR_SELF : FG_SVG_COLOR_INCLUSIVE;
 	struct cli_diff_input *in = NULL;
 	size_t n = 0;
-	if (!status && !repo && (ho.good || bad_given))
-		status = cli_usage_error("diff", "--good and --bad name revisions of --repo");
-	else if (!status && ((ho.good && !*ho.good) || (ho.bad && !*ho.bad)))
-		status = cli_usage_error("diff", "--good and --bad need a revision");
-	if (!status && metrics && peers)
-		status = cli_usage_error("diff", "--metrics compares two runs, not --peers");
-	if (!status && metrics)
-		status = cli_metrics_check(&mo, "diff", true);
-	if (!status && peers) {
+	status = CLI_PARSED;
+	if (!ignore)
+		status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, po.json);
+	for (size_t i = 0; ignore && i < ignore_given.n; i++)
+		ignore[nignore++] = ignore_given.items[i];
+	if (status == CLI_PARSED && !repo && (ho.good || bad_given))
+		status = cli_spec_usage_error(&spec, &args, "--good and --bad name revisions of --repo");
+	else if (status == CLI_PARSED && ((ho.good && !*ho.good) || (ho.bad && !*ho.bad)))
+		status = cli_spec_usage_error(&spec, &args, "--good and --bad need a revision");
+	if (status == CLI_PARSED && metrics && peers)
+		status = cli_spec_usage_error(&spec, &args, "--metrics compares two runs, not --peers");
+	if (status == CLI_PARSED && metrics)
+		status = cli_metrics_check(&mo, &spec, &args, true);
+	if (status == CLI_PARSED && peers) {
 		if (separated || ncandidates)
-			status = cli_usage_error("diff", "--peers takes one list of profiles, without --");
+			status = cli_spec_usage_error(&spec, &args, "--peers takes one list of profiles, without --");
 		else if (nbases < 3)
-			status = cli_usage_error("diff", "--peers needs at least three profiles");
+			status = cli_spec_usage_error(&spec, &args, "--peers needs at least three profiles");
 		else if (svg || svg_base || html)
-			status = cli_usage_error("diff", "--svg and --html draw a diff, not --peers");
+			status = cli_spec_usage_error(&spec, &args, "--svg and --html draw a diff, not --peers");
 		else if (repo)
-			status = cli_usage_error("diff", "--repo looks up the grown frames of a diff, not --peers");
+			status = cli_spec_usage_error(&spec, &args,
+						      "--repo looks up the grown frames of a diff, not --peers");
 		else if (!(in = calloc(nbases, sizeof(*in))))
 			status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, po.json);
 		for (size_t i = 0; in && i < nbases; i++)
 			in[n++] = (struct cli_diff_input){ .location = bases[i], .source = cli_shown(bases[i]),
 							   .side = FG_DIFF_BASE };
-	} else if (!status) {
-		status = cli_diff_sides(&in, &n, bases, nbases, (const char *const *)argv + optind, ncandidates, separated,
-					"diff");
+	} else if (status == CLI_PARSED) {
+		status = cli_diff_sides(&in, &n, bases, nbases, (const char *const *)args.argv, ncandidates, separated,
+					&spec, &args);
 	}
-	if (!status && default_ignore) {
+	if (status == CLI_PARSED && default_ignore) {
 		for (size_t i = 0; i < fg_diff_default_ignore_count; i++)
 			ignore[nignore++] = fg_diff_default_ignore[i];
 	}
-	if (!status && nignore > FG_MATCH_MAX_PATTERNS)
-		status = cli_usage_error("diff", "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
-	if (status) {
+	if (status == CLI_PARSED && nignore > FG_MATCH_MAX_PATTERNS)
+		status = cli_spec_usage_error(&spec, &args, "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
+	if (status != CLI_PARSED) {
 		free(in);
 		free(ignore);
-		free(bases);
+		cli_args_free(&args);
 		return status;
 	}
+	status = 0;
 	nbases = 0;
 	for (size_t i = 0; i < n; i++)
 		nbases += in[i].side == FG_DIFF_BASE;
@@ -539,26 +493,32 @@ int cmd_diff(int argc, char **argv)
 	if (peers) {
 		print_peers(&peer_result, in, names, po.json, dopts.min_delta, dopts.self);
 	} else if (po.json) {
-		printf("{\"kind\":\"%s\",\"min_delta\":%.4f,\"base\":", dopts.self ? "self" : "inclusive", dopts.min_delta);
-		json_side(in, n, FG_DIFF_BASE, fg_diff_total(diff, FG_DIFF_BASE));
-		fputs(",\"candidate\":", stdout);
-		json_side(in, n, FG_DIFF_CANDIDATE, fg_diff_total(diff, FG_DIFF_CANDIDATE));
-		fputs(",\"grew\":", stdout);
-		json_entries(result.grew, result.ngrew, names, hist.result);
-		fputs(",\"shrank\":", stdout);
-		json_entries(result.shrank, result.nshrank, names, NULL);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		fg_json_member_string(&j, "kind", dopts.self ? "self" : "inclusive");
+		fg_json_member_fixed(&j, "min_delta", dopts.min_delta, 4);
+		fg_json_key(&j, "base");
+		json_side(&j, in, n, FG_DIFF_BASE, fg_diff_total(diff, FG_DIFF_BASE));
+		fg_json_key(&j, "candidate");
+		json_side(&j, in, n, FG_DIFF_CANDIDATE, fg_diff_total(diff, FG_DIFF_CANDIDATE));
+		fg_json_key(&j, "grew");
+		json_entries(&j, result.grew, result.ngrew, names, hist.result);
+		fg_json_key(&j, "shrank");
+		json_entries(&j, result.shrank, result.nshrank, names, NULL);
 		if (repo) {
-			fputs(",\"history\":{", stdout);
-			cli_history_json_members(stdout, hist.history);
-			fputc('}', stdout);
+			fg_json_key(&j, "history");
+			fg_json_object(&j);
+			cli_history_json_members(&j, hist.history);
+			fg_json_end(&j);
 		}
 		if (repo && ho.good) {
-			fputs(",\"decision\":", stdout);
-			cli_decision_json(stdout, hist.decision);
+			fg_json_key(&j, "decision");
+			cli_decision_json(&j, hist.decision);
 		}
 		if (metrics)
-			cli_metrics_json_member(stdout, lens, &lens_err, mo.url);
-		fputs("}\n", stdout);
+			cli_metrics_json_member(&j, lens, &lens_err, mo.url);
+		fg_json_end(&j);
 	} else {
 		text_side("base", in, n, FG_DIFF_BASE);
 		text_side("candidate", in, n, FG_DIFF_CANDIDATE);
@@ -589,6 +549,6 @@ out:
 	fg_names_free(names);
 	free(in);
 	free(ignore);
-	free(bases);
+	cli_args_free(&args);
 	return status;
 }

@@ -1,7 +1,6 @@
 /* fgbisect hotfiles: hot frames → source files → last commit and date,
  * changed in the window (good, bad] or not; the frames given, or the top
  * growers of the diff of two profiles; with a window, the decision. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +13,7 @@
 #include "history.h"
 #include "names.h"
 
-static const char usage_text[] =
-	"usage: fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--ignore-revs FILE]\n"
-	"                         [--no-blame-ignore-revs] [--no-methods] [--json] --frame NAME…\n"
-	"       fgbisect hotfiles [--repo DIR] [--good REV] [--bad REV] [--top N] [--force]\n"
-	"                         [options] BASE CANDIDATE\n"
-	"       fgbisect hotfiles [...] BASE... -- CANDIDATE...\n"
-	"\n"
+static const char description[] =
 	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"
 	"to their source files in the tree of --bad and tells, for each file, the last\n"
 	"commit that changed it (the one `git log -1 -- PATH` names), the last one that is\n"
@@ -35,26 +28,11 @@ static const char usage_text[] =
 	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
 	"repository (the build files changed in the window); where a hot file changed,\n"
 	"whether its hot method did (the commit) or not (look at the callers or the\n"
-	"configuration).\n"
-	"\n"
-	"      --repo DIR            the repository (default: the current directory)\n"
-	"      --bad REV             the slow revision (default HEAD)\n"
-	"      --good REV            the fast revision; without it there is no window\n"
-	"      --frame NAME          a frame or a slashed class name; repeatable\n"
-	"      --top N               with profiles: how many growers to look up (default 10)\n"
-	"      --force               with profiles: compare gRPC with REST, or different events\n"
-	"      --ignore-revs FILE    commits to skip for the last meaningful commit (git blame's\n"
-	"                            format: one full id per line, # comments); the repository's\n"
-	"                            .git-blame-ignore-revs is read too unless\n"
-	"      --no-blame-ignore-revs\n"
-	"      --no-methods          the files' history only, not their methods'\n"
-	CLI_PROFILE_OPTIONS_HELP
-	"\n"
+	"configuration).\n";
+
+static const char epilogue[] =
 	"Frames without a file in the repository (native code, libraries, generated\n"
 	"sources) are listed as not in repository.\n";
-
-enum { OPT_REPO = CLI_OPT_FIRST_FREE, OPT_GOOD, OPT_BAD, OPT_FRAME, OPT_TOP, OPT_FORCE, OPT_IGNORE_REVS,
-       OPT_NO_BLAME_IGNORE_REVS, OPT_NO_METHODS };
 
 /* The profile form's growth: the diff and its top growers. */
 struct growth {
@@ -103,30 +81,34 @@ static void growth_clear(struct growth *g)
 static void print_json(const struct cli_history *hist, const struct growth *g)
 {
 	const fg_history_result *r = hist->result;
-	fputc('{', stdout);
-	cli_history_json_members(stdout, hist->history);
-	fputs(",\"files\":[", stdout);
-	for (size_t i = 0; i < fg_history_result_count(r); i++) {
-		if (i)
-			fputc(',', stdout);
-		cli_history_entry_json(stdout, fg_history_result_entry(r, i));
-	}
-	fputc(']', stdout);
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	cli_history_json_members(&j, hist->history);
+	fg_json_key(&j, "files");
+	fg_json_array(&j);
+	for (size_t i = 0; i < fg_history_result_count(r); i++)
+		cli_history_entry_json(&j, fg_history_result_entry(r, i));
+	fg_json_end(&j);
 	if (g) {
-		fputs(",\"grew\":[", stdout);
+		fg_json_key(&j, "grew");
+		fg_json_array(&j);
 		for (size_t i = 0; i < g->ntop; i++) {
 			const fg_diff_entry *e = &g->result.grew[i];
-			fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
-			cli_json_string(stdout, g->frames[i]);
-			printf(",\"base\":%.4f,\"candidate\":%.4f,\"delta\":%.4f}", e->base, e->candidate, e->delta);
+			fg_json_object(&j);
+			fg_json_member_string(&j, "frame", g->frames[i]);
+			fg_json_member_fixed(&j, "base", e->base, 4);
+			fg_json_member_fixed(&j, "candidate", e->candidate, 4);
+			fg_json_member_fixed(&j, "delta", e->delta, 4);
+			fg_json_end(&j);
 		}
-		fputc(']', stdout);
+		fg_json_end(&j);
 	}
 	if (fg_history_good_id(hist->history)) {
-		fputs(",\"decision\":", stdout);
-		cli_decision_json(stdout, hist->decision);
+		fg_json_key(&j, "decision");
+		cli_decision_json(&j, hist->decision);
 	}
-	fputs("}\n", stdout);
+	fg_json_end(&j);
 }
 
 static void print_text(const struct cli_history *hist, const struct growth *g)
@@ -157,85 +139,71 @@ static void print_text(const struct cli_history *hist, const struct growth *g)
 
 int cmd_hotfiles(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, OPT_REPO },
-		{ "good", required_argument, NULL, OPT_GOOD },
-		{ "bad", required_argument, NULL, OPT_BAD },
-		{ "frame", required_argument, NULL, OPT_FRAME },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "ignore-revs", required_argument, NULL, OPT_IGNORE_REVS },
-		{ "no-blame-ignore-revs", no_argument, NULL, OPT_NO_BLAME_IGNORE_REVS },
-		{ "no-methods", no_argument, NULL, OPT_NO_METHODS },
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	fg_history_options opts;
 	fg_history_options_init(&opts);
 	struct cli_profile_options po = { 0 };
 	const char *repo = ".";
 	bool force = false, methods = true;
 	uint64_t top = 10;
-	/* argv-sized: every argument is at most one frame or one profile. */
-	const char **frames = calloc((size_t)argc, sizeof(*frames));
-	const char **bases = calloc((size_t)argc, sizeof(*bases));
-	size_t nframes = 0, nbases = 0;
-	int status = 0, opt;
-	if (!frames || !bases) {
-		free(frames);
-		free(bases);
-		fputs("fgbisect: out of memory\n", stderr);
-		return 3;
-	}
-	/* A leading '-': profiles come back in order (as 1), and getopt stops
-	 * at "--", so the profiles before it are the bases. */
-	optind = 1;
-	while (!status && (opt = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "hotfiles", &status))
-			continue;
-		switch (opt) {
-		case 1: bases[nbases++] = optarg; break;
-		case OPT_REPO: repo = optarg; break;
-		case OPT_GOOD: opts.good = optarg; break;
-		case OPT_BAD: opts.bad = optarg; break;
-		case OPT_FRAME: frames[nframes++] = optarg; break;
-		case OPT_TOP:
-			if (!cli_parse_u64(optarg, &top) || top == 0 || top > 1000)
-				status = cli_usage_error("hotfiles", "--top wants a number (1-1000), not '%s'", optarg);
-			break;
-		case OPT_FORCE: force = true; break;
-		case OPT_IGNORE_REVS: opts.ignore_revs_file = optarg; break;
-		case OPT_NO_BLAME_IGNORE_REVS: opts.use_repo_ignore_revs = false; break;
-		case OPT_NO_METHODS: methods = false; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			free(frames);
-			free(bases);
-			return 0;
-		default: status = cli_usage_error("hotfiles", "unknown option"); break;
-		}
-	}
-	bool separated = optind > 1 && !strcmp(argv[optind - 1], "--");
-	size_t ncandidates = (size_t)(argc - optind);
+	struct cli_list frame_list = { 0 };
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository (default: the current directory)"),
+		CLI_OPT_STRING(0, "bad", &opts.bad, "REV", "the slow revision (default HEAD)"),
+		CLI_OPT_STRING(0, "good", &opts.good, "REV", "the fast revision; without it there is no window"),
+		CLI_OPT_LIST(0, "frame", &frame_list, "NAME", "a frame or a slashed class name; repeatable"),
+		CLI_OPT_U64(0, "hot", &top, "N", 1, 1000,
+			    "with profiles: how many of the frames that grew most to look up\n(default 10)"),
+		CLI_OPT_U64(0, "top", &top, "N", 1, 1000, "the old name of --hot", .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_BOOL(0, "force", &force, "with profiles: compare gRPC with REST, or different events"),
+		CLI_OPT_STRING(0, "ignore-revs", &opts.ignore_revs_file, "FILE",
+			       "commits to skip for the last meaningful commit (git blame's\n"
+			       "format: one full id per line, # comments); the repository's\n"
+			       ".git-blame-ignore-revs is read too unless --no-blame-ignore-revs"),
+		CLI_OPT_CLEAR(0, "no-blame-ignore-revs", &opts.use_repo_ignore_revs,
+			      "do not read the repository's .git-blame-ignore-revs"),
+		CLI_OPT_CLEAR(0, "no-methods", &methods, "the files' history only, not their methods'"),
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "hotfiles",
+		.synopsis = "[--repo DIR] [--good REV] [--bad REV] [--ignore-revs FILE]\n"
+			    " [--no-blame-ignore-revs] [--no-methods] [--json] --frame NAME [--frame NAME...]\n"
+			    "[--repo DIR] [--good REV] [--bad REV] [--hot N] [--force]\n"
+			    " [options] BASE CANDIDATE\n"
+			    "[...] BASE... -- CANDIDATE...",
+		.description = description, .options = table, .epilogue = epilogue, .in_order = true,
+		.usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status != CLI_PARSED)
+		return status;
+	const char **frames = frame_list.items;
+	size_t nframes = frame_list.n;
+	const char **bases = args.before;
+	size_t nbases = args.nbefore;
+	bool separated = args.separated;
+	size_t ncandidates = (size_t)args.argc;
 	bool profiles = nbases || separated || ncandidates;
 	struct cli_diff_input *in = NULL;
 	size_t nin = 0;
-	if (!status && profiles && nframes)
-		status = cli_usage_error("hotfiles", "give --frame or two profiles, not both");
-	else if (!status && !profiles && !nframes)
-		status = cli_usage_error("hotfiles", "no --frame given, and no profiles");
-	else if (!status && opts.good && !*opts.good)
-		status = cli_usage_error("hotfiles", "--good needs a revision");
-	else if (!status && opts.bad && !*opts.bad)
-		status = cli_usage_error("hotfiles", "--bad needs a revision");
-	else if (!status && profiles)
-		status = cli_diff_sides(&in, &nin, bases, nbases, (const char *const *)argv + optind, ncandidates,
-					separated, "hotfiles");
-	if (status) {
-		free(frames);
-		free(bases);
+	if (profiles && nframes)
+		status = cli_spec_usage_error(&spec, &args, "give --frame or two profiles, not both");
+	else if (!profiles && !nframes)
+		status = cli_spec_usage_error(&spec, &args, "no --frame given, and no profiles");
+	else if (opts.good && !*opts.good)
+		status = cli_spec_usage_error(&spec, &args, "--good needs a revision");
+	else if (opts.bad && !*opts.bad)
+		status = cli_spec_usage_error(&spec, &args, "--bad needs a revision");
+	else if (profiles)
+		status = cli_diff_sides(&in, &nin, bases, nbases, (const char *const *)args.argv, ncandidates, separated,
+					&spec, &args);
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
 	}
+	status = 0;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -255,7 +223,6 @@ int cmd_hotfiles(int argc, char **argv)
 	cli_history_clear(&hist);
 	growth_clear(&g);
 	free(in);
-	free(frames);
-	free(bases);
+	cli_args_free(&args);
 	return status;
 }

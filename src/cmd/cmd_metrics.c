@@ -1,5 +1,4 @@
 /* fgbisect metrics: the efficiency lens for two runs from Prometheus. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,9 +6,7 @@
 #include "cli_metrics.h"
 #include "commands.h"
 
-static const char usage[] =
-	"usage: fgbisect metrics --prometheus URL --base SELECTOR --candidate SELECTOR [options]\n"
-	"\n"
+static const char description[] =
 	"Reads the signals of a metric rules file (Zeebe's by default: CPU and its limit,\n"
 	"processed records per second, CPU per record and per MiB appended, dropped\n"
 	"requests, backpressure, journal append and flush, flush latency, processing\n"
@@ -22,53 +19,36 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 shown; 2 usage, rules file or a query the server refuses\n"
 	"(bad_data); 3 an answer that is not Prometheus's; 4 the server cannot be\n"
-	"reached, answers with an error, or has no series for a side at all.\n"
-	"\n"
-	"      --base SELECTOR       the healthy run\n"
-	"      --candidate SELECTOR  the suspect run\n"
-	CLI_METRICS_OPTIONS_HELP
-	"      --header 'Name: value'  an HTTP header (repeatable; never printed or cached)\n"
-	"      --netrc               use ~/.netrc credentials\n"
-	"      --timeout S           give up a query after S seconds (default 60)\n"
-	"      --json                one JSON object on stdout: every signal, every rule\n"
-	"  -h, --help                this help\n";
-
-enum { OPT_BASE = CLI_OPT_FIRST_FREE, OPT_CANDIDATE };
+	"reached, answers with an error, has no series for a side at all, or the rules\n"
+	"file cannot be read.\n";
 
 int cmd_metrics(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ "candidate", required_argument, NULL, OPT_CANDIDATE },
-		CLI_METRICS_LONG_OPTIONS,
-		{ "json", no_argument, NULL, CLI_OPT_JSON },
-		{ "header", required_argument, NULL, CLI_OPT_HEADER },
-		{ "netrc", no_argument, NULL, CLI_OPT_NETRC },
-		{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
-	int status = 0, opt;
-	optind = 1;
-	while (!status && (opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "metrics", &status) ||
-		    cli_metrics_option(&mo, opt, optarg, "metrics", &status))
-			continue;
-		switch (opt) {
-		case OPT_BASE: mo.selector[0] = optarg; break;
-		case OPT_CANDIDATE: mo.selector[1] = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("metrics", "unknown option"); break;
-		}
-	}
-	if (!status && optind < argc)
-		status = cli_usage_error("metrics", "unexpected argument '%s'", argv[optind]);
-	if (!status)
-		status = cli_metrics_check(&mo, "metrics", true);
-	if (status)
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "base", &mo.selector[0], "SELECTOR", "the healthy run"),
+		CLI_OPT_STRING(0, "candidate", &mo.selector[1], "SELECTOR", "the suspect run"),
+		CLI_METRICS_OPTIONS(&mo),
+		CLI_OPT_LIST(0, "header", &po.headers, "'Name: value'", "an HTTP header (repeatable; never printed or cached)"),
+		CLI_OPT_BOOL(0, "netrc", &po.netrc, "use ~/.netrc credentials"),
+		CLI_OPT_U64(0, "timeout", &po.timeout_s, "S", 1, 86400, "give up a query after S seconds (default 60)"),
+		CLI_OPT_BOOL(0, "json", &po.json, "one JSON object on stdout: every signal, every rule"),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "metrics", .synopsis = "--prometheus URL --base SELECTOR --candidate SELECTOR [options]",
+		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc > 0)
+		status = cli_spec_usage_error(&spec, &args, "unexpected argument '%s'", args.argv[0]);
+	if (status == CLI_PARSED)
+		status = cli_metrics_check(&mo, &spec, &args, true);
+	cli_args_free(&args);
+	if (status != CLI_PARSED)
 		return status;
 
 	fg_error err;
@@ -78,8 +58,9 @@ int cmd_metrics(int argc, char **argv)
 	if (cli_metrics_run(&r, &rules, &mo, &po, NULL, 0, &err))
 		return cli_report_error(&err, po.json);
 	if (po.json) {
-		cli_metrics_json(stdout, r, mo.url);
-		fputc('\n', stdout);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		cli_metrics_json(&j, r, mo.url);
 	} else {
 		cli_metrics_text(stdout, r, mo.url);
 	}

@@ -1,15 +1,13 @@
 /* fgbisect protocol: gRPC, REST or unknown, per profile, with the evidence. */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "json_writer.h"
 #include "commands.h"
 #include "names.h"
 #include "protocol.h"
 
-static const char usage[] =
-	"usage: fgbisect protocol [options] PROFILE...\n"
-	"\n"
+static const char description[] =
 	"Tells, for each profile, which API the Zeebe gateway in it serves:\n"
 	"  rest     a frame of org/apache/coyote/, org/apache/catalina/,\n"
 	"           FrameworkServlet, BearerTokenAuthenticationFilter or\n"
@@ -20,9 +18,7 @@ static const char usage[] =
 	"marker frames of the verdict with the most samples; the event (cpu, alloc,\n"
 	"wall, lock) comes from the graph's title when it has one.\n"
 	"PROFILE: an async-profiler HTML flame graph (2.x-4.x) or collapsed stacks,\n"
-	"plain or gzip, a path, - for stdin, or a URL.\n"
-	"\n"
-	CLI_PROFILE_OPTIONS_HELP;
+	"plain or gzip, a path, - for stdin, or a URL.\n";
 
 struct result {
 	const char *source;
@@ -34,30 +30,33 @@ struct result {
 
 int cmd_protocol(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "protocol", &status))
-			continue;
-		switch (opt) {
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("protocol", "unknown option"); break;
-		}
-	}
-	if (!status && optind == argc)
-		status = cli_usage_error("protocol", "give at least one PROFILE");
-	if (status)
+	const struct cli_option table[] = {
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "protocol", .synopsis = "[options] PROFILE...", .description = description, .options = table,
+		.usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc == 0)
+		status = cli_spec_usage_error(&spec, &args, "give at least one PROFILE");
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
+	}
+	status = 0;
+	int nargs = args.argc;
+	char **operands = args.argv;
+	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
 	fg_names *names = NULL;
 	fg_protocol *detector = NULL;
-	size_t nprofiles = (size_t)(argc - optind);
+	size_t nprofiles = (size_t)nargs;
 	struct result *results = calloc(nprofiles, sizeof(*results));
 	int rc = results ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
 	if (!rc)
@@ -67,7 +66,7 @@ int cmd_protocol(int argc, char **argv)
 	for (size_t i = 0; !rc && i < nprofiles; i++) {
 		struct result *r = &results[i];
 		fg_profile_info info;
-		r->source = argv[optind + (int)i];
+		r->source = operands[i];
 		fg_protocol_reset(detector);
 		rc = cli_read_profile(&info, r->source, names, &po,
 				      &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector }, &err);
@@ -84,26 +83,30 @@ int cmd_protocol(int argc, char **argv)
 		goto out;
 	}
 
-	if (po.json)
-		fputs("{\"profiles\":[", stdout);
-	for (size_t i = 0; i < nprofiles; i++) {
-		const struct result *r = &results[i];
-		if (po.json) {
-			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
-			cli_json_string(stdout, cli_shown(r->source));
-			printf(",\"protocol\":\"%s\",\"event\":", fg_protocol_name(r->kind));
-			if (r->event)
-				cli_json_string(stdout, r->event);
-			else
-				fputs("null", stdout);
-			fputs(",\"evidence\":[", stdout);
-			for (size_t e = 0; e < r->nevidence; e++) {
-				if (e)
-					fputc(',', stdout);
-				cli_json_string(stdout, r->evidence[e]);
-			}
-			fputs("]}", stdout);
-		} else {
+	if (po.json) {
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		fg_json_key(&j, "profiles");
+		fg_json_array(&j);
+		for (size_t i = 0; i < nprofiles; i++) {
+			const struct result *r = &results[i];
+			fg_json_object(&j);
+			fg_json_member_string(&j, "source", cli_shown(r->source));
+			fg_json_member_string(&j, "protocol", fg_protocol_name(r->kind));
+			fg_json_member_string(&j, "event", r->event);
+			fg_json_key(&j, "evidence");
+			fg_json_array(&j);
+			for (size_t e = 0; e < r->nevidence; e++)
+				fg_json_string(&j, r->evidence[e]);
+			fg_json_end(&j);
+			fg_json_end(&j);
+		}
+		fg_json_end(&j);
+		fg_json_end(&j);
+	} else {
+		for (size_t i = 0; i < nprofiles; i++) {
+			const struct result *r = &results[i];
 			printf("%s  %s  event %s\n", cli_shown(r->source), fg_protocol_name(r->kind),
 			       r->event ? r->event : "unknown");
 			for (size_t e = 0; e < r->nevidence; e++) {
@@ -113,8 +116,6 @@ int cmd_protocol(int argc, char **argv)
 			}
 		}
 	}
-	if (po.json)
-		fputs("]}\n", stdout);
 out:
 	fg_protocol_free(detector);
 	fg_names_free(names);

@@ -10,10 +10,7 @@
 #include "commands.h"
 #include "exitcode.h"
 
-static const char usage[] =
-	"usage: fgbisect [run] --frame PAT --threshold PCT [--runs FILE|URL | --profile P | --capture CMD]\n"
-	"                [options]\n"
-	"\n"
+static const char description[] =
 	"Judges the commit at HEAD for `git bisect run`: the share of samples whose stack\n"
 	"holds a frame matching PAT, in the commit's profiles, against the threshold.\n"
 	"\n"
@@ -26,39 +23,40 @@ static const char usage[] =
 	"than --min-samples samples, protocol or event contradicting the runs file, capture\n"
 	"failed or timed out, within --margin of the threshold, out of memory), 255 configuration error (bad\n"
 	"option, unreadable runs file, mixed protocols or events, not in a git repository).\n"
-	"One line on stderr explains the verdict.\n"
-	"\n"
-	CLI_JUDGE_OPTIONS_HELP
-	CLI_SOURCE_OPTIONS_HELP
-	CLI_PROFILE_OPTIONS_HELP;
+	"One line on stderr explains the verdict.\n";
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = { CLI_BISECT_LONG_OPTIONS, { NULL, 0, NULL, 0 } };
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, CLI_JUDGE_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (cli_bisect_option(&o, opt, optarg, "run", &status))
-			continue;
-		if (opt == 'h') {
-			fputs(usage, stdout);
-			return 0;
-		}
-		status = cli_usage_error("run", "unknown option");
-	}
+	const struct cli_option table[] = {
+		CLI_JUDGE_OPTIONS(&o),
+		CLI_SOURCE_OPTIONS(&o),
+		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "run", .usage_name = "[run]",
+		.synopsis = "--frame PAT --threshold PCT [--runs FILE|URL | --profile P | --capture CMD]\n"
+			    " [options]",
+		.description = description, .options = table, .usage_status = FG_EXIT_ABORT,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
 	/* `fgbisect TransactionalColumnFamily --threshold 4`: a word that is
 	 * no command and no option.  git bisect must abort, not mark. */
-	if (!status && optind < argc && !o.frame)
-		status = cli_usage_error("run", "'%s' is not a command%s; in run mode the pattern goes after --frame "
-		                         "('fgbisect --help' lists the commands)", argv[optind],
-		                         argv[optind][0] ? "" : " (an empty argument)");
-	if (!status)
-		status = cli_bisect_secrets_from_env(&o, "run");
-	if (!status)
-		status = cli_bisect_check(&o, "run", argc, argv);
-	if (status)
-		return FG_EXIT_ABORT;
+	if (status == CLI_PARSED && args.argc > 0 && !o.frame)
+		status = cli_spec_usage_error(&spec, &args, "'%s' is not a command%s; in run mode the pattern goes after "
+					      "--frame ('fgbisect --help' lists the commands)", args.argv[0],
+					      args.argv[0][0] ? "" : " (an empty argument)");
+	if (status == CLI_PARSED)
+		status = cli_bisect_secrets_from_env(&o, &spec, &args);
+	if (status == CLI_PARSED)
+		status = cli_bisect_check(&o, &spec, &args);
+	cli_args_free(&args);
+	if (status != CLI_PARSED)
+		return status;
+	status = 0;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -110,8 +108,9 @@ int cmd_run(int argc, char **argv)
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, head.id, v, o.threshold);
 	if (o.po.json) {
-		cli_verdict_json(stdout, head.id, v, o.threshold);
-		fputc('\n', stdout);
+		fg_json j;
+		fg_json_init(&j, stdout);
+		cli_verdict_json(&j, head.id, v, o.threshold);
 	}
 	/* A verdict nobody could read must not pass for "slow" (main's
 	 * fallback for a failed stdout is 1). */

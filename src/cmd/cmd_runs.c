@@ -11,9 +11,7 @@
 #include "commands.h"
 #include "runscan.h"
 
-static const char runs_usage[] =
-	"usage: fgbisect runs scan DIR [-o FILE]\n"
-	"\n"
+static const char description[] =
 	"Writes a runs file listing the Camunda daily-load-test flame graphs under DIR:\n"
 	"artifact folders\n"
 	"  flamegraph-medic-daily-DATE-SHA-test[-VARIANT]-EVENT-camunda-N-YYYYMMDD/\n"
@@ -23,13 +21,9 @@ static const char runs_usage[] =
 	"date); a grpc or rest variant or test type gives the protocol, other variants\n"
 	"give '-'; the node is the pod (camunda-N).  Lines are sorted by date, commit,\n"
 	"node, protocol and event.  Flame graphs whose names name no build are skipped\n"
-	"with a warning; other files are ignored.\n"
-	"\n"
-	"options:\n"
-	"  -o, --output FILE  write FILE (replaced atomically); locations are relative\n"
-	"                     to FILE's folder\n"
-	"  -h, --help         show this help\n"
-	"\n"
+	"with a warning; other files are ignored.\n";
+
+static const char epilogue[] =
 	"Without -o the runs file goes to standard output with locations relative to\n"
 	"DIR: save it in DIR, or use -o.  See docs/runs-file.md.\n";
 
@@ -88,33 +82,29 @@ static char *folder_of(const char *path)
 
 static int runs_scan(int argc, char **argv)
 {
-	const char *dir = NULL, *output = NULL;
-	bool options = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			fputs(runs_usage, stdout);
-			return 0;
-		} else if (options && (!strcmp(a, "-o") || !strcmp(a, "--output"))) {
-			if (++i == argc)
-				return cli_usage_error("runs scan", "%s needs a file name", a);
-			output = argv[i];
-		} else if (options && !strncmp(a, "--output=", 9)) {
-			output = a + 9;
-		} else if (options && !strcmp(a, "--")) {
-			options = false;
-		} else if (options && a[0] == '-' && a[1]) {
-			return cli_usage_error("runs scan", "unknown option '%s'", a);
-		} else if (dir) {
-			return cli_usage_error("runs scan", "one folder only, got '%s' and '%s'", dir, a);
-		} else {
-			dir = a;
-		}
-	}
-	if (!dir)
-		return cli_usage_error("runs scan", "which folder? (fgbisect runs scan DIR)");
-	if (output && !*output)
-		return cli_usage_error("runs scan", "-o needs a file name");
+	const char *output = NULL;
+	const struct cli_option table[] = {
+		CLI_OPT_STRING('o', "output", &output, "FILE",
+			       "write FILE (replaced atomically); locations are relative\nto FILE's folder"),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "runs scan", .synopsis = "DIR [-o FILE]", .description = description, .options = table,
+		.epilogue = epilogue, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc == 0)
+		status = cli_spec_usage_error(&spec, &args, "which folder? (fgbisect runs scan DIR)");
+	else if (status == CLI_PARSED && args.argc > 1)
+		status = cli_spec_usage_error(&spec, &args, "one folder only, got '%s' and '%s'", args.argv[0],
+					      args.argv[1]);
+	else if (status == CLI_PARSED && output && !*output)
+		status = cli_spec_usage_error(&spec, &args, "-o needs a file name");
+	const char *dir = status == CLI_PARSED ? args.argv[0] : NULL;
+	cli_args_free(&args);
+	if (status != CLI_PARSED)
+		return status;
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -128,7 +118,7 @@ static int runs_scan(int argc, char **argv)
 		const fg_runscan_skip *s = fg_runscan_skipped_at(scan, i);
 		cli_warn("%.*s/%s: skipped: %s", dirlen, dir, s->path, s->reason);
 	}
-	int status = 0;
+	status = 0;
 	char *text = NULL, *folder = NULL;
 	if (fg_runscan_count(scan) == 0) {
 		fg_error_set(&err, FG_EINVALID, dir, "no Camunda daily flame graph found");
@@ -150,13 +140,19 @@ static int runs_scan(int argc, char **argv)
 
 int cmd_runs(int argc, char **argv)
 {
+	static const struct cli_option no_options[] = { CLI_OPT_END() };
+	static const struct cli_command_spec spec = {
+		.name = "runs", .synopsis = "scan DIR [-o FILE]",
+		.description = "Runs files (docs/runs-file.md).  'fgbisect runs scan --help' describes scan.\n",
+		.options = no_options, .usage_status = FG_EXIT_USAGE,
+	};
 	if (argc >= 2 && !strcmp(argv[1], "scan"))
 		return runs_scan(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(runs_usage, stdout);
+		cli_print_help(&spec);
 		return 0;
 	}
 	if (argc < 2)
-		return cli_usage_error("runs", "which action? (fgbisect runs scan DIR)");
-	return cli_usage_error("runs", "unknown action '%s' (fgbisect runs scan DIR)", argv[1]);
+		return cli_spec_usage_error(&spec, NULL, "which action? (fgbisect runs scan DIR)");
+	return cli_spec_usage_error(&spec, NULL, "unknown action '%s' (fgbisect runs scan DIR)", argv[1]);
 }

@@ -1,5 +1,4 @@
 /* fgbisect share: the share of frame patterns in each profile. */
-#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -9,26 +8,18 @@
 #include "cli.h"
 #include "commands.h"
 #include "fetch.h"
+#include "json_writer.h"
 #include "names.h"
 #include "share.h"
 #include "stats.h"
 
-static const char usage[] =
-	"usage: fgbisect share --frame PAT [--frame PAT...] [--regex] [--self] [options] PROFILE...\n"
-	"\n"
+static const char description[] =
 	"Prints, for each profile, the share of samples whose stack holds a frame\n"
 	"matching each pattern (inclusive, a stack counted once), or whose leaf\n"
 	"matches (--self), with its 95% Wilson interval.  A pattern is a case-\n"
 	"sensitive substring of the raw or normalised frame name.\n"
 	"PROFILE: an async-profiler HTML flame graph (2.x-4.x) or collapsed stacks,\n"
-	"plain or gzip, a path or - for stdin.\n"
-	"\n"
-	"  -f, --frame PAT     a frame pattern (repeatable)\n"
-	"  -E, --regex         patterns are POSIX extended regular expressions\n"
-	"      --self          self share (the leaf matches) instead of inclusive\n"
-	"  -j, --jobs N        read N profiles at a time (default: one per core;\n"
-	"                      profiles given as URLs are read one at a time)\n"
-	CLI_PROFILE_OPTIONS_HELP;
+	"plain or gzip, a path, - for stdin, or a URL.\n";
 
 struct result {
 	const char *source;
@@ -111,54 +102,102 @@ static void read_all(struct work *w, size_t jobs)
 		pthread_join(threads[t], NULL);
 }
 
+static void print_json(const struct result *results, size_t nprofiles, const char *const *patterns,
+		       size_t npatterns, bool self)
+{
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	fg_json_member_string(&j, "kind", self ? "self" : "inclusive");
+	fg_json_key(&j, "profiles");
+	fg_json_array(&j);
+	for (size_t i = 0; i < nprofiles; i++) {
+		const struct result *r = &results[i];
+		uint64_t total = r->info.total;
+		fg_json_object(&j);
+		fg_json_member_string(&j, "source", cli_shown(r->source));
+		fg_json_member_string(&j, "format", fg_format_name(r->info.format));
+		fg_json_member_bool(&j, "gzip", r->info.gzip);
+		fg_json_member_u64(&j, "total", total);
+		fg_json_key(&j, "matches");
+		fg_json_array(&j);
+		for (size_t p = 0; p < npatterns; p++) {
+			double lo, hi;
+			fg_wilson95(&lo, &hi, r->samples[p], total);
+			fg_json_object(&j);
+			fg_json_member_string(&j, "pattern", patterns[p]);
+			fg_json_member_u64(&j, "samples", r->samples[p]);
+			fg_json_member_fixed(&j, "share", fg_percent(r->samples[p], total), 4);
+			fg_json_key(&j, "ci95");
+			fg_json_array(&j);
+			fg_json_fixed(&j, lo, 4);
+			fg_json_fixed(&j, hi, 4);
+			fg_json_end(&j);
+			fg_json_end(&j);
+		}
+		fg_json_end(&j);
+		fg_json_end(&j);
+	}
+	fg_json_end(&j);
+	fg_json_end(&j);
+}
+
+static void print_text(const struct result *results, size_t nprofiles, const char *const *patterns,
+		       size_t npatterns, bool self)
+{
+	for (size_t i = 0; i < nprofiles; i++) {
+		const struct result *r = &results[i];
+		uint64_t total = r->info.total;
+		printf("%s  %s%s  %llu samples\n", cli_shown(r->source), fg_format_name(r->info.format), r->info.gzip ? "+gzip" : "",
+		       (unsigned long long)total);
+		for (size_t p = 0; p < npatterns; p++) {
+			double lo, hi, pct = fg_percent(r->samples[p], total);
+			fg_wilson95(&lo, &hi, r->samples[p], total);
+			printf("  %-40s %10llu  %6.2f%%  (95%% CI %.2f-%.2f%%)%s\n", patterns[p],
+			       (unsigned long long)r->samples[p], pct, lo, hi, self ? "  self" : "");
+		}
+	}
+}
+
 int cmd_share(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "frame", required_argument, NULL, 'f' },
-		{ "regex", no_argument, NULL, 'E' },
-		{ "self", no_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	fg_match_options mo = { 0 };
 	bool self = false;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t jobs = cores > 0 ? (uint64_t)cores : 1;
-	const char **patterns = calloc((size_t)argc, sizeof(*patterns));
-	size_t npatterns = 0;
-	int status = 0, opt;
-	if (!patterns)
-		return 1;
-	while (!status && (opt = getopt_long(argc, argv, "f:Ej:h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "share", &status))
-			continue;
-		switch (opt) {
-		case 'f': patterns[npatterns++] = optarg; break;
-		case 'E': mo.regex = true; break;
-		case 's': self = true; break;
-		case 'j':
-			if (!cli_parse_u64(optarg, &jobs) || jobs == 0)
-				status = cli_usage_error("share", "--jobs wants a number of 1 or more, not '%s'", optarg);
-			break;
-		case 'h': fputs(usage, stdout); free(patterns); return 0;
-		default: status = cli_usage_error("share", "unknown option"); break;
-		}
-	}
-	if (!status && npatterns == 0)
-		status = cli_usage_error("share", "give at least one --frame PATTERN");
-	if (!status && optind == argc)
-		status = cli_usage_error("share", "give at least one PROFILE");
-	if (status) {
-		free(patterns);
+	struct cli_list frames = { 0 };
+	const struct cli_option table[] = {
+		CLI_OPT_LIST('f', "frame", &frames, "PAT", "a frame pattern (repeatable)"),
+		CLI_OPT_BOOL('E', "regex", &mo.regex, "patterns are POSIX extended regular expressions"),
+		CLI_OPT_BOOL(0, "self", &self, "self share (the leaf matches) instead of inclusive"),
+		CLI_OPT_U64('j', "jobs", &jobs, "N", 1, 4096,
+			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time)"),
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "share", .synopsis = "--frame PAT [--frame PAT...] [--regex] [--self] [options] PROFILE...",
+		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && frames.n == 0)
+		status = cli_spec_usage_error(&spec, &args, "give at least one --frame PATTERN");
+	else if (status == CLI_PARSED && args.argc == 0)
+		status = cli_spec_usage_error(&spec, &args, "give at least one PROFILE");
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
 	}
+	status = 0;
+	const char **patterns = frames.items;
+	size_t npatterns = frames.n;
 	mo.raw = po.raw;
 
 	fg_error err;
 	fg_error_clear(&err);
-	size_t nprofiles = (size_t)(argc - optind);
+	size_t nprofiles = (size_t)args.argc;
 	struct result *results = calloc(nprofiles, sizeof(*results));
 	uint64_t *counts = calloc(nprofiles * npatterns, sizeof(*counts));
 	uint64_t matched = 0;
@@ -172,7 +211,7 @@ int cmd_share(int argc, char **argv)
 		struct work w = { .patterns = patterns, .npatterns = npatterns, .mo = &mo, .po = &po, .self = self,
 				  .results = results, .nprofiles = nprofiles };
 		for (size_t i = 0; i < nprofiles; i++) {
-			results[i].source = argv[optind + (int)i];
+			results[i].source = args.argv[i];
 			results[i].samples = counts + i * npatterns;
 		}
 		read_all(&w, (size_t)jobs);
@@ -193,47 +232,13 @@ int cmd_share(int argc, char **argv)
 		if (!(matched >> p & 1))
 			cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", patterns[p]);
 
-	const char *kind = self ? "self" : "inclusive";
-	if (po.json) {
-		fputs("{\"kind\":", stdout);
-		cli_json_string(stdout, kind);
-		fputs(",\"profiles\":[", stdout);
-	}
-	for (size_t i = 0; i < nprofiles; i++) {
-		const struct result *r = &results[i];
-		uint64_t total = r->info.total;
-		if (po.json) {
-			fputs(i ? ",{\"source\":" : "{\"source\":", stdout);
-			cli_json_string(stdout, cli_shown(r->source));
-			fputs(",\"format\":", stdout);
-			cli_json_string(stdout, fg_format_name(r->info.format));
-			printf(",\"gzip\":%s,\"total\":%llu,\"matches\":[", r->info.gzip ? "true" : "false",
-			       (unsigned long long)total);
-		} else {
-			printf("%s  %s%s  %llu samples\n", cli_shown(r->source), fg_format_name(r->info.format),
-			       r->info.gzip ? "+gzip" : "", (unsigned long long)total);
-		}
-		for (size_t p = 0; p < npatterns; p++) {
-			double lo, hi, pct = fg_percent(r->samples[p], total);
-			fg_wilson95(&lo, &hi, r->samples[p], total);
-			if (po.json) {
-				fputs(p ? ",{\"pattern\":" : "{\"pattern\":", stdout);
-				cli_json_string(stdout, patterns[p]);
-				printf(",\"samples\":%llu,\"share\":%.4f,\"ci95\":[%.4f,%.4f]}",
-				       (unsigned long long)r->samples[p], pct, lo, hi);
-			} else {
-				printf("  %-40s %10llu  %6.2f%%  (95%% CI %.2f-%.2f%%)%s\n", patterns[p],
-				       (unsigned long long)r->samples[p], pct, lo, hi, self ? "  self" : "");
-			}
-		}
-		if (po.json)
-			fputs("]}", stdout);
-	}
 	if (po.json)
-		fputs("]}\n", stdout);
+		print_json(results, nprofiles, patterns, npatterns, self);
+	else
+		print_text(results, nprofiles, patterns, npatterns, self);
 out:
 	free(results);
 	free(counts);
-	free(patterns);
+	cli_args_free(&args);
 	return status;
 }

@@ -1,8 +1,8 @@
 /* fgbisect subsystems: every sample attributed to a subsystem by rules. */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "json_writer.h"
 #include "fetch.h"
 #include "commands.h"
 #include "namemap.h"
@@ -13,59 +13,103 @@
 
 #define TOP_FRAMES 5
 
-static const char usage[] =
-	"usage: fgbisect subsystems [--rules FILE] [-v] [options] PROFILE\n"
-	"\n"
+static const char description[] =
 	"Attributes every sample to a subsystem: each frame's self samples go to\n"
 	"the first rule (in file order) with a pattern matching any frame of its\n"
 	"stack, the rest to 'other', so the shares add up to 100%.  Subsystems are\n"
 	"listed in the rules' order, 'other' last; the printed shares are rounded\n"
 	"to add up to exactly 100.00 (largest remainder), the sample counts are exact.\n"
-	"Rules: --rules FILE, else $FGBISECT_RULES, else the installed Zeebe rules\n"
-	"(contrib/zeebe.rules); docs/subsystems.md describes the format.\n"
-	"\n"
-	"      --rules FILE    the rules file\n"
-	"  -v, --verbose       each subsystem's 5 frames with the most self samples\n"
-	"                      (names normalised unless --raw)\n"
-	CLI_PROFILE_OPTIONS_HELP;
+	"Rules: --rules FILE (a path or URL), else $FGBISECT_RULES, else the installed\n"
+	"Zeebe rules (contrib/zeebe.rules); docs/subsystems.md describes the format.\n";
 
-enum { OPT_RULES = CLI_OPT_FIRST_FREE };
-
-/* 1234 hundredths of a percent -> "12.34". */
-static void print_hundredths(uint32_t h)
+static void print_json(const char *source, const char *rules_path, const fg_subsystems *subs,
+		       const uint32_t *shares, const fg_names *names, bool verbose)
 {
-	printf("%u.%02u", h / 100, h % 100);
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	fg_json_member_string(&j, "source", cli_shown(source));
+	fg_json_member_u64(&j, "total", fg_subsystems_total(subs));
+	fg_json_member_string(&j, "rules", rules_path);
+	fg_json_key(&j, "subsystems");
+	fg_json_array(&j);
+	for (size_t i = 0; i < fg_subsystems_count(subs); i++) {
+		char share[32];
+		/* Hundredths of a percent, exactly: 1234 -> 12.34. */
+		snprintf(share, sizeof(share), "%u.%02u", shares[i] / 100, shares[i] % 100);
+		fg_json_object(&j);
+		fg_json_member_string(&j, "name", fg_subsystems_name(subs, i));
+		fg_json_member_u64(&j, "samples", fg_subsystems_samples(subs, i));
+		fg_json_key(&j, "share");
+		fg_json_raw(&j, share);
+		if (verbose) {
+			fg_subsystems_entry top[TOP_FRAMES];
+			size_t k = fg_subsystems_top_frames(top, TOP_FRAMES, subs, i);
+			fg_json_key(&j, "frames");
+			fg_json_array(&j);
+			for (size_t f = 0; f < k; f++) {
+				fg_json_object(&j);
+				fg_json_member_string(&j, "frame", fg_names_get(names, top[f].name));
+				fg_json_member_u64(&j, "samples", top[f].samples);
+				fg_json_end(&j);
+			}
+			fg_json_end(&j);
+		}
+		fg_json_end(&j);
+	}
+	fg_json_end(&j);
+	fg_json_end(&j);
+}
+
+static void print_text(const char *source, const char *rules_path, const fg_profile_info *info,
+		       const fg_subsystems *subs, const uint32_t *shares, const fg_names *names, bool verbose)
+{
+	uint64_t total = fg_subsystems_total(subs);
+	printf("%s  %s%s  %llu samples  rules %s\n", cli_shown(source), fg_format_name(info->format), info->gzip ? "+gzip" : "",
+	       (unsigned long long)total, rules_path);
+	printf("%-20s %10s %9s\n", "subsystem", "samples", "share");
+	for (size_t i = 0; i < fg_subsystems_count(subs); i++) {
+		printf("%-20s %10llu %5u.%02u%%\n", fg_subsystems_name(subs, i),
+		       (unsigned long long)fg_subsystems_samples(subs, i), shares[i] / 100, shares[i] % 100);
+		if (!verbose)
+			continue;
+		fg_subsystems_entry top[TOP_FRAMES];
+		size_t k = fg_subsystems_top_frames(top, TOP_FRAMES, subs, i);
+		for (size_t f = 0; f < k; f++)
+			printf("    %10llu %6.2f%%  %s\n", (unsigned long long)top[f].samples,
+			       fg_percent(top[f].samples, total), fg_names_get(names, top[f].name));
+	}
 }
 
 int cmd_subsystems(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "rules", required_argument, NULL, OPT_RULES },
-		{ "verbose", no_argument, NULL, 'v' },
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	const char *rules_path = NULL;
 	bool verbose = false;
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "subsystems", &status))
-			continue;
-		switch (opt) {
-		case OPT_RULES: rules_path = optarg; break;
-		case 'v': verbose = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("subsystems", "unknown option"); break;
-		}
-	}
-	if (!status && optind != argc - 1)
-		status = cli_usage_error("subsystems", "give exactly one PROFILE");
-	if (!status && !rules_path && !(rules_path = fg_rules_default_path()))
-		status = cli_usage_error("subsystems", "no rules file found: give --rules FILE or set FGBISECT_RULES");
-	if (status)
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "rules", &rules_path, "FILE", "the rules file"),
+		CLI_OPT_BOOL('v', "verbose", &verbose,
+			     "each subsystem's 5 frames with the most self samples\n(names normalised unless --raw)"),
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "subsystems", .synopsis = "[--rules FILE] [-v] [options] PROFILE", .description = description,
+		.options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc != 1)
+		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status == CLI_PARSED && !rules_path && !(rules_path = fg_rules_default_path()))
+		status = cli_spec_usage_error(&spec, &args, "no rules file found: give --rules FILE or set FGBISECT_RULES");
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
-	const char *source = argv[optind];
+	}
+	status = 0;
+	const char *source = args.argv[0];
+	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -105,53 +149,10 @@ int cmd_subsystems(int argc, char **argv)
 	}
 	fg_subsystems_shares(shares, subs);
 
-	uint64_t total = fg_subsystems_total(subs);
-	if (po.json) {
-		fputs("{\"source\":", stdout);
-		cli_json_string(stdout, cli_shown(source));
-		printf(",\"total\":%llu,\"rules\":", (unsigned long long)total);
-		cli_json_string(stdout, rules_path);
-		fputs(",\"subsystems\":[", stdout);
-	} else {
-		printf("%s  %s%s  %llu samples  rules %s\n", cli_shown(source), fg_format_name(info.format),
-		       info.gzip ? "+gzip" : "", (unsigned long long)total, rules_path);
-		printf("%-20s %10s %9s\n", "subsystem", "samples", "share");
-	}
-	for (size_t i = 0; i < n; i++) {
-		uint64_t samples = fg_subsystems_samples(subs, i);
-		if (po.json) {
-			fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-			cli_json_string(stdout, fg_subsystems_name(subs, i));
-			printf(",\"samples\":%llu,\"share\":", (unsigned long long)samples);
-			print_hundredths(shares[i]);
-		} else {
-			printf("%-20s %10llu %5u.%02u%%\n", fg_subsystems_name(subs, i), (unsigned long long)samples,
-			       shares[i] / 100, shares[i] % 100);
-		}
-		if (verbose) {
-			fg_subsystems_entry top[TOP_FRAMES];
-			size_t k = fg_subsystems_top_frames(top, TOP_FRAMES, subs, i);
-			if (po.json)
-				fputs(",\"frames\":[", stdout);
-			for (size_t j = 0; j < k; j++) {
-				const char *frame = fg_names_get(names, top[j].name);
-				if (po.json) {
-					fputs(j ? ",{\"frame\":" : "{\"frame\":", stdout);
-					cli_json_string(stdout, frame);
-					printf(",\"samples\":%llu}", (unsigned long long)top[j].samples);
-				} else {
-					printf("    %10llu %6.2f%%  %s\n", (unsigned long long)top[j].samples,
-					       fg_percent(top[j].samples, total), frame);
-				}
-			}
-			if (po.json)
-				fputc(']', stdout);
-		}
-		if (po.json)
-			fputc('}', stdout);
-	}
 	if (po.json)
-		fputs("]}\n", stdout);
+		print_json(source, rules_path, subs, shares, names, verbose);
+	else
+		print_text(source, rules_path, &info, subs, shares, names, verbose);
 out:
 	free(shares);
 	fg_subsystems_free(subs);

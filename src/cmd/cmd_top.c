@@ -1,56 +1,88 @@
 /* fgbisect top: the hottest frames of a profile. */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "json_writer.h"
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
 #include "stats.h"
 #include "top.h"
 
-static const char usage[] =
-	"usage: fgbisect top [-n N] [--self] [options] PROFILE\n"
-	"\n"
+static const char description[] =
 	"Lists the hottest frames by inclusive share (stacks holding the frame,\n"
 	"each counted once however deep it recurses) or, with --self, by self\n"
 	"share (stacks whose leaf it is).  Names that differ only by per-run ids\n"
-	"(lambdas, thread ids, temp library names) count as one unless --raw.\n"
-	"\n"
-	"  -n, --count N       how many frames (default 20; 0 = all)\n"
-	"      --self          sort by self share\n"
-	CLI_PROFILE_OPTIONS_HELP;
+	"(lambdas, thread ids, temp library names) count as one unless --raw.\n";
+
+static void print_json(const char *source, const fg_profile_info *info, const fg_top_entry *entries, size_t n,
+		       const fg_names *names, bool self)
+{
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	fg_json_member_string(&j, "source", cli_shown(source));
+	fg_json_member_u64(&j, "total", info->total);
+	fg_json_member_string(&j, "order", self ? "self" : "inclusive");
+	fg_json_key(&j, "frames");
+	fg_json_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		const fg_top_entry *e = &entries[i];
+		fg_json_object(&j);
+		fg_json_member_string(&j, "frame", fg_names_get(names, e->name));
+		fg_json_member_u64(&j, "samples", e->samples);
+		fg_json_member_fixed(&j, "share", fg_percent(e->samples, info->total), 4);
+		fg_json_member_u64(&j, "self_samples", e->self_samples);
+		fg_json_member_fixed(&j, "self_share", fg_percent(e->self_samples, info->total), 4);
+		fg_json_end(&j);
+	}
+	fg_json_end(&j);
+	fg_json_end(&j);
+}
+
+static void print_text(const char *source, const fg_profile_info *info, const fg_top_entry *entries, size_t n,
+		       const fg_names *names)
+{
+	uint64_t total = info->total;
+	printf("%s  %s%s  %llu samples\n", cli_shown(source), fg_format_name(info->format), info->gzip ? "+gzip" : "",
+	       (unsigned long long)total);
+	printf("%8s %10s %8s %10s  %s\n", "incl%", "samples", "self%", "samples", "frame");
+	for (size_t i = 0; i < n; i++) {
+		const fg_top_entry *e = &entries[i];
+		printf("%7.2f%% %10llu %7.2f%% %10llu  ", fg_percent(e->samples, total),
+		       (unsigned long long)e->samples, fg_percent(e->self_samples, total),
+		       (unsigned long long)e->self_samples);
+		cli_put_text(stdout, fg_names_get(names, e->name));
+		putchar('\n');
+	}
+}
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "self", no_argument, NULL, 's' },
-		CLI_PROFILE_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 }
-	};
 	struct cli_profile_options po = { 0 };
 	bool self = false;
 	uint64_t count = 20;
-	int status = 0, opt;
-	while (!status && (opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
-		if (cli_profile_option(&po, opt, optarg, "top", &status))
-			continue;
-		switch (opt) {
-		case 'n':
-			if (!cli_parse_u64(optarg, &count))
-				status = cli_usage_error("top", "-n wants a number, not '%s'", optarg);
-			break;
-		case 's': self = true; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: status = cli_usage_error("top", "unknown option"); break;
-		}
-	}
-	if (!status && optind != argc - 1)
-		status = cli_usage_error("top", "give exactly one PROFILE");
-	if (status)
+	const struct cli_option table[] = {
+		CLI_OPT_U64('n', "count", &count, "N", 0, UINT64_MAX, "how many frames (default 20; 0 = all)"),
+		CLI_OPT_BOOL(0, "self", &self, "sort by self share"),
+		CLI_PROFILE_OPTIONS(&po),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "top", .synopsis = "[-n N] [--self] [options] PROFILE", .description = description,
+		.options = table, .usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc != 1)
+		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status != CLI_PARSED) {
+		cli_args_free(&args);
 		return status;
-	const char *source = argv[optind];
+	}
+	status = 0;
+	const char *source = args.argv[0];
+	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -75,35 +107,10 @@ int cmd_top(int argc, char **argv)
 	}
 	if (count && n > count)
 		n = count;
-	uint64_t total = info.total;
-	if (po.json) {
-		fputs("{\"source\":", stdout);
-		cli_json_string(stdout, cli_shown(source));
-		printf(",\"total\":%llu,\"order\":\"%s\",\"frames\":[", (unsigned long long)total,
-		       self ? "self" : "inclusive");
-	} else {
-		printf("%s  %s%s  %llu samples\n", cli_shown(source), fg_format_name(info.format), info.gzip ? "+gzip" : "",
-		       (unsigned long long)total);
-		printf("%8s %10s %8s %10s  %s\n", "incl%", "samples", "self%", "samples", "frame");
-	}
-	for (size_t i = 0; i < n; i++) {
-		const fg_top_entry *e = &entries[i];
-		const char *frame = fg_names_get(names, e->name);
-		double incl = fg_percent(e->samples, total), selfp = fg_percent(e->self_samples, total);
-		if (po.json) {
-			fputs(i ? ",{\"frame\":" : "{\"frame\":", stdout);
-			cli_json_string(stdout, frame);
-			printf(",\"samples\":%llu,\"share\":%.4f,\"self_samples\":%llu,\"self_share\":%.4f}",
-			       (unsigned long long)e->samples, incl, (unsigned long long)e->self_samples, selfp);
-		} else {
-			printf("%7.2f%% %10llu %7.2f%% %10llu  ", incl, (unsigned long long)e->samples, selfp,
-			       (unsigned long long)e->self_samples);
-			cli_put_text(stdout, frame);
-			putchar('\n');
-		}
-	}
 	if (po.json)
-		fputs("]}\n", stdout);
+		print_json(source, &info, entries, n, names, self);
+	else
+		print_text(source, &info, entries, n, names);
 out:
 	free(entries);
 	fg_top_free(top);

@@ -1,5 +1,6 @@
 /* fgbisect: dispatch to one subcommand. */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,22 @@ static void usage(FILE *out)
 	fputs("\n'fgbisect COMMAND --help' describes a command; 'man fgbisect' has the rest.\n", out);
 }
 
+/* Every command's options as man-page source, then the common ones once. */
+static int man_options(void)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		/* runs has one action, scan, whose options are the ones to show. */
+		bool runs = !strcmp(commands[i].name, "runs");
+		char *argv[] = { (char *)commands[i].name, runs ? "scan" : "--man-options", "--man-options", NULL };
+		int status = commands[i].fn(runs ? 3 : 2, argv);
+		if (status)
+			return status;
+	}
+	fputs(".SS \"Common options\"\n"
+	      "Every command that reads profiles takes these (collapse all but \\-\\-json and \\-\\-raw):\n", stdout);
+	return cmd_share(2, (char *[]){ "share", "--man-common", NULL });
+}
+
 int main(int argc, char **argv)
 {
 	/* A closed pipe (| head) must end us with an error status, never a signal. */
@@ -51,6 +68,15 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
+		return FG_EXIT_OK;
+	}
+	/* For docs/fgbisect.1 (contrib/update-man.sh, checked by
+	 * tests/sh/options_docs.sh) and bash completion (contrib/fgbisect.bash). */
+	if (!strcmp(name, "--man-options"))
+		return man_options();
+	if (!strcmp(name, "--list-commands")) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			printf("%s\n", commands[i].name);
 		return FG_EXIT_OK;
 	}
 	if (!strcmp(name, "--version")) {

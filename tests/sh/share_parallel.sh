@@ -23,7 +23,7 @@ status=0
 check_eq "exit status" "$status" 4
 status=0
 "$FGBISECT" share -j 0 --frame X "${profiles[0]}" >/dev/null 2>"$FG_TMP_ERR" || status=$?
-check_eq "bad --jobs" "$status:$(head -1 "$FG_TMP_ERR")" "2:fgbisect share: --jobs wants a number of 1 or more, not '0'"
+check_eq "bad --jobs" "$status:$(head -1 "$FG_TMP_ERR")" "2:fgbisect share: --jobs wants a number (1-4096), not '0'"
 
 echo "$CHECKS checks, $FAILS failed"
 [[ $FAILS -eq 0 ]]

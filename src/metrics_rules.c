@@ -501,10 +501,7 @@ const char *fg_mrules_default_path(void)
 #ifndef FG_METRICS_INSTALLED
 #define FG_METRICS_INSTALLED NULL
 #endif
-#ifndef FG_METRICS_SOURCE_TREE
-#define FG_METRICS_SOURCE_TREE NULL
-#endif
-	return fg_textfile_default_path("FGBISECT_METRICS", FG_METRICS_INSTALLED, FG_METRICS_SOURCE_TREE);
+	return fg_textfile_default_path("FGBISECT_METRICS", FG_METRICS_INSTALLED, "zeebe.metrics");
 }
 
 const char *fg_mrules_source(const fg_mrules *r)

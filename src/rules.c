@@ -258,10 +258,7 @@ const char *fg_rules_default_path(void)
 #ifndef FG_RULES_INSTALLED
 #define FG_RULES_INSTALLED NULL
 #endif
-#ifndef FG_RULES_SOURCE_TREE
-#define FG_RULES_SOURCE_TREE NULL
-#endif
-	return fg_textfile_default_path("FGBISECT_RULES", FG_RULES_INSTALLED, FG_RULES_SOURCE_TREE);
+	return fg_textfile_default_path("FGBISECT_RULES", FG_RULES_INSTALLED, "zeebe.rules");
 }
 
 size_t fg_rules_count(const fg_rules *r)

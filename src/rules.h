@@ -47,8 +47,10 @@ void fg_rules_free(fg_rules *rules);
 
 /* The rules file to use when none is given: $FGBISECT_RULES when set and
  * not empty, else the installed contrib/zeebe.rules
- * (${datadir}/fgbisect/zeebe.rules), else the source tree's
- * contrib/zeebe.rules (so a build-tree binary works), else NULL. */
+ * (${datadir}/fgbisect/zeebe.rules), else BINDIR/../share/fgbisect/zeebe.rules
+ * of the running binary (an installation moved elsewhere), else a
+ * zeebe.rules beside it (the build tree has a copy, so a build-tree binary
+ * works), else NULL.  Not thread-safe (one static buffer); call it once. */
 const char *fg_rules_default_path(void);
 
 size_t fg_rules_count(const fg_rules *rules);

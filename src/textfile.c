@@ -80,15 +80,29 @@ int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_
 	return rc;
 }
 
-const char *fg_textfile_default_path(const char *env, const char *installed, const char *source_tree)
+const char *fg_textfile_default_path(const char *env, const char *installed, const char *name)
 {
 	const char *v = getenv(env);
 	if (v && v[0])
 		return v;
 	if (installed && access(installed, R_OK) == 0)
 		return installed;
-	if (source_tree && access(source_tree, R_OK) == 0)
-		return source_tree;
+	static char path[4096];
+	char exe[2048];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	static const char *const beside[] = { "../share/fgbisect/", "" };
+	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", exe, beside[i], name);
+		if (access(path, R_OK) == 0)
+			return path;
+	}
 	return NULL;
 }
 

@@ -40,8 +40,11 @@ static inline bool fg_text_is_name_byte(char c)
 }
 
 /* The file a command reads when none is given: getenv(env) when set and not
- * empty, else the first of installed and source_tree (either may be NULL)
- * that is readable, else NULL. */
-const char *fg_textfile_default_path(const char *env, const char *installed, const char *source_tree);
+ * empty, else the first readable of installed (may be NULL), and name
+ * relative to the binary: ../share/fgbisect/NAME (an installation moved
+ * elsewhere) and NAME beside it (the build tree's copy, CMakeLists.txt), so
+ * that no source-tree path is compiled in; else NULL.  The string lives
+ * until the next call. */
+const char *fg_textfile_default_path(const char *env, const char *installed, const char *name);
 
 #endif

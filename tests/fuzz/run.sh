@@ -23,7 +23,7 @@ parallel=${FG_FUZZ_JOBS:-2}
 # lines, and small inputs keep the rate at thousands of runs a second.
 max_len=${FG_FUZZ_MAX_LEN:-8192}
 
-cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DFG_WERROR=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
 mkdir -p "$artifacts"
 tmp=$(mktemp -d)

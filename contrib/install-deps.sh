@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs what fgbisect needs on Debian 12 (or Ubuntu 22.04+): the build
+# dependencies, and with --tests what the test suite uses too.  As root it
+# runs apt-get itself; otherwise through sudo (then sudo must be set up).
+# usage: contrib/install-deps.sh [--tests]
+set -eu
+packages="build-essential cmake pkg-config zlib1g-dev libgit2-dev libcurl4-openssl-dev libisal-dev libjansson-dev"
+case "${1:-}" in
+--tests)
+	# git (test repositories, git bisect), python3 (HTTP server, independent
+	# computations), jq, clang + libclang-rt (libFuzzer), chromium (the SVG
+	# rendered headless), prometheus (the metrics client against a real server), ca-certificates (for apt over https mirrors).
+	packages="$packages git ca-certificates python3 jq prometheus clang libclang-rt-14-dev chromium"
+	;;
+"") ;;
+*)
+	echo "usage: $0 [--tests]" >&2
+	exit 2
+	;;
+esac
+if [ "$(id -u)" = 0 ]; then
+	as_root=
+elif command -v sudo >/dev/null; then
+	as_root=sudo
+else
+	echo "$0: run as root, or install sudo: apt-get needs root" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$as_root apt-get update -qq
+# shellcheck disable=SC2086
+$as_root apt-get install -y -qq --no-install-recommends $packages >/dev/null

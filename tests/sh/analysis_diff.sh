@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: slow
 # diff: the inclusive-% diff against an independent computation from the
 # collapsed stacks, the noise floor of healthy nodes, refusals, --peers and
 # the SVG's structure (the browser test is diff_svg_browser.sh).

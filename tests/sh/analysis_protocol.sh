@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # protocol: the verdict on every fixture against an independent grep of its
 # stacks, the evidence against an independent count, dotted names, events,
 # output forms and exit codes.  The project's fixtures run without ../shared;

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # subsystems: exact attribution against an independent computation over
 # collapsed stacks (awk: the first rule of the rules file with a pattern in
 # any frame of the stack), sums, REST vs gRPC, processing growth, -v, the

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # The bad-input matrix of docs/bad-inputs.md, case by case, on share, top and
 # collapse: every case ends with the documented status and message, never
 # with a signal or 126/127.  Inputs are made here (python3, printf, gzip);

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # Capture mode: a command writes the profile of HEAD to $FGBISECT_OUT.
 source "$(dirname "$0")/../lib.sh"
 TMP=$(mktemp -d)

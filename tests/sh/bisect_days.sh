@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # fgbisect days: the first slow day of 16 daily runs served over HTTP, with
 # at most ceil(log2 N) + 2 runs fetched, nothing downloaded the second time,
 # skipped runs, the ends checked, the window and its hot files.

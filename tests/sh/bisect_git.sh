@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # The bisect driver under a real `git bisect run`, and `fgbisect bisect` end
 # to end: a repository of 14 commits, profiles served over HTTP, healthy
 # before commit 9 and regressed from it.

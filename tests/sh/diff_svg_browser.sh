@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: slow
 # The differential SVG in a real browser: headless Chromium (driven over the
 # DevTools protocol by tests/tools/check_diff_svg.py) renders the graphs of
 # the fixtures' diff, and the screenshots and the page must show what the

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # Every real profile in ../shared/fixtures against its ground truth: the
 # MANIFEST's numbers, and the collapsed twin holding the same samples.
 source "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-labels: slow
 # hotfiles against git on merge-heavy histories: four branches, random
 # commits and merges in every direction (conflicts resolved for either side,
 # "ours" merges, evil merges, fast-forwards), then every file at several bad
@@ -83,55 +84,89 @@ build() { # seed steps
 	cd - >/dev/null
 }
 
-check() { # repo bad [good]
-	local repo=$1 bad=$2 good=${3:-}
+# git's own answers for one (bad, good) pair: "path<TAB>last<TAB>window"
+# for every Java file of bad's tree, sorted.
+truth() { # repo bad [good]
+	local repo=$1 bad=$2 good=${3:-} path last win
+	git -C "$repo" ls-tree -r --name-only "$bad" | grep '\.java$' | while read -r path; do
+		last=$(git -C "$repo" log -1 --format=%H "$bad" -- "$path")
+		win=
+		[ -z "$good" ] || win=$(git -C "$repo" log --format=%H "$good..$bad" -- "$path" | paste -sd, -)
+		printf '%s\t%s\t%s\n' "$path" "$last" "$win"
+	done | LC_ALL=C sort
+}
+
+# The (bad, good) pairs of a history, and git's answers, written once into
+# the test cache (FG_TEST_CACHE: the plain and the sanitizer run share it) —
+# only fgbisect's side runs again.
+prepare() { # seed dir
+	local seed=$1 dir=$2 repo="$tmp/r$1" n=0
+	build "$seed" 90
+	# The last history is read through a commit-graph (git gc writes one),
+	# the second through one with changed-path Bloom filters.
+	[ "$seed" != 47 ] || git -C "$repo" commit-graph write --reachable 2>/dev/null
+	[ "$seed" != 23 ] || git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null
+	mkdir -p "$dir"
+	{
+		for b in b0 b1 b2 b3; do
+			echo "$b"
+			# windows: from each other branch tip, and from a few commits back
+			for gd in b0 b1 b2 b3 "$b~3" "$b~7" "$b^2"; do
+				git -C "$repo" rev-parse -q --verify "$gd^{commit}" >/dev/null && echo "$b $gd"
+			done
+		done
+		# some interior commits as bad
+		for c in $(git -C "$repo" rev-list --all | awk 'NR % 9 == 0'); do
+			echo "$c"
+			git -C "$repo" rev-parse -q --verify "$c~2^{commit}" >/dev/null && echo "$c $c~2"
+		done
+	} >"$dir/pairs"
+	while read -r bad good; do
+		n=$((n + 1))
+		truth "$repo" "$bad" "$good" >"$dir/truth.$n"
+	done <"$dir/pairs"
+	git -C "$repo" rev-list --merges --all | wc -l >"$dir/merges"
+	mv "$repo" "$dir/repo"
+}
+
+check() { # repo bad good truth-file
+	local repo=$1 bad=$2 good=$3 want=$4
 	local args=(hotfiles --repo "$repo" --bad "$bad" --json)
 	[ -z "$good" ] || args+=(--good "$good")
 	for ((i = 0; i < NFILES; i++)); do args+=(--frame "$(frame_of $i)"); done
 	local out
 	out=$("$FGBISECT" "${args[@]}") || { fail "$repo $bad $good: exit $?"; return; }
-	local rows
-	rows=$(jq -r '.files[] | select(.path != null) | [.path, .last_commit, (.window_commits | map(.commit) | join(","))] | @tsv' <<<"$out")
-	[ "$(wc -l <<<"$rows")" = "$(git -C "$repo" ls-tree -r --name-only "$bad" | grep -c '\.java$')" ] ||
-		fail "$repo $bad: file count"
-	while IFS=$'\t' read -r path last win; do
-		local want
-		want=$(git -C "$repo" log -1 --format=%H "$bad" -- "$path")
-		[ "$last" = "$want" ] || fail "$repo bad=$bad $path: last_commit $last, git log -1 says $want"
-		if [ -n "$good" ]; then
-			want=$(git -C "$repo" log --format=%H "$good..$bad" -- "$path" | paste -sd, -)
-			[ "$win" = "$want" ] || fail "$repo $good..$bad $path: window [$win], git log says [$want]"
-		fi
-	done <<<"$rows"
+	jq -r --arg good "$good" '.files[] | select(.path != null) | [.path, .last_commit,
+		(if $good == "" then "" else (.window_commits | map(.commit) | join(",")) end)] | @tsv' <<<"$out" |
+		LC_ALL=C sort >"$tmp/got"
+	if ! cmp -s "$tmp/got" "$want"; then
+		fail "$repo bad=$bad good=$good: fgbisect and git differ (< fgbisect, > git log):"
+		diff "$tmp/got" "$want" | head -6
+	fi
 	checked=$((checked + 1))
 }
 
+# The cache key: this script and git's version (git's answers are the truth).
+key=$( { cat "$0"; git --version; } | sha256sum | cut -c1-16)
+cache=${FG_TEST_CACHE:-$tmp/cache}/hotfiles_merges-$key
 checked=0
 for seed in 11 23 47; do
-	build $seed 90
-	repo="$tmp/r$seed"
-	# The last history is read through a commit-graph (git gc writes one),
-	# the second through one with changed-path Bloom filters.
-	[ $seed != 47 ] || git -C "$repo" commit-graph write --reachable 2>/dev/null
-	[ $seed != 23 ] || git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null
-	for b in b0 b1 b2 b3; do
-		check "$repo" $b
-		# windows: from each other branch tip, and from a few commits back
-		for gd in b0 b1 b2 b3 "$b~3" "$b~7" "$b^2"; do
-			git -C "$repo" rev-parse -q --verify "$gd^{commit}" >/dev/null || continue
-			check "$repo" $b "$gd"
-		done
-	done
-	# some interior commits as bad
-	for c in $(git -C "$repo" rev-list --all | awk 'NR % 9 == 0'); do
-		check "$repo" "$c"
-		check "$repo" "$c" "$c~2" 2>/dev/null || true
-	done
+	dir=$cache/r$seed
+	if [ ! -f "$dir/merges" ]; then
+		rm -rf "$dir.tmp"
+		prepare $seed "$dir.tmp"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	n=0
+	while read -r bad good; do
+		n=$((n + 1))
+		check "$dir/repo" "$bad" "${good:-}" "$dir/truth.$n"
+	done <"$dir/pairs"
 	[ "$fails" -eq 0 ] || break
 done
 
-merges=$(git -C "$tmp/r11" rev-list --merges --all | wc -l)
-echo "checked $checked (revision, window) pairs; $merges merges in the first history"
+echo "checked $checked (revision, window) pairs; $(cat "$cache/r11/merges") merges in the first history"
 if [ "$fails" -ne 0 ]; then
 	echo "$fails failure(s)"
 	exit 1

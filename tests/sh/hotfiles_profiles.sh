@@ -1,4 +1,5 @@
 #!/bin/bash
+# ctest-labels: slow
 # hotfiles BASE CANDIDATE, diff --repo and the decision on a planted
 # repository: the fixtures day01 → day10 grow TransactionalColumnFamily
 # frames, called (through ZeebeTransaction.run and

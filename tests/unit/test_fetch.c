@@ -1,3 +1,4 @@
+/* ctest-labels: slow (real HTTP faults with timeouts) */
 /* Fetching over real HTTP: a loopback server (tests/tools/fetch_server.py)
  * serves files, errors, redirects, stalls and broken bodies; the cache is
  * checked through the same downloads. */

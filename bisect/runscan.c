@@ -543,11 +543,6 @@ size_t fg_runscan_count(const fg_runscan *scan)
 	return scan->n;
 }
 
-const fg_runscan_entry *fg_runscan_at(const fg_runscan *scan, size_t i)
-{
-	return i < scan->n ? &scan->entries[i].pub : NULL;
-}
-
 size_t fg_runscan_skipped_count(const fg_runscan *scan)
 {
 	return scan->nskips;

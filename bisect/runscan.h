@@ -49,7 +49,6 @@ int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err);
 void fg_runscan_free(fg_runscan *scan);
 
 size_t fg_runscan_count(const fg_runscan *scan);
-const fg_runscan_entry *fg_runscan_at(const fg_runscan *scan, size_t i);
 
 size_t fg_runscan_skipped_count(const fg_runscan *scan);
 const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);

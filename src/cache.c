@@ -158,11 +158,6 @@ void fg_cache_free(fg_cache *cache)
 	free(cache);
 }
 
-const char *fg_cache_dir(const fg_cache *cache)
-{
-	return cache->dir;
-}
-
 static char *entry_path(const fg_cache *cache, const char *key)
 {
 	char hex[FG_SHA256_HEX_SIZE], name[FG_SHA256_HEX_SIZE + 3];

@@ -37,9 +37,6 @@ int fg_cache_default_dir(char **out, fg_error *err);
 int fg_cache_open(fg_cache **out, const char *dir, fg_error *err);
 void fg_cache_free(fg_cache *cache);
 
-/* The cache's directory. */
-const char *fg_cache_dir(const fg_cache *cache);
-
 /* Looks key up.  On a hit, *out is the path of the entry (caller frees) and
  * the return is 1.  A missing, unreadable or damaged entry is a miss (0).
  * Each hit is verified by inflating the entry once (see fg_gzip_verify);

@@ -952,8 +952,6 @@ const char *fg_history_repo_path(const fg_history *h) { return h->repo_path; }
 const char *fg_history_bad_id(const fg_history *h) { return h->bad_hex; }
 const char *fg_history_good_id(const fg_history *h) { return h->has_good ? h->good_hex : NULL; }
 bool fg_history_is_shallow(const fg_history *h) { return h->shallow; }
-size_t fg_history_indexed_files(const fg_history *h) { return h->nsrc; }
-
 /* ---- the chain walk: last and last meaningful commit ------------------------ */
 
 static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *err)

@@ -61,8 +61,6 @@ const char *fg_history_bad_id(const fg_history *h);
 const char *fg_history_good_id(const fg_history *h);
 /* Whether the repository is a shallow clone. */
 bool fg_history_is_shallow(const fg_history *h);
-/* How many source files the bad tree's index holds. */
-size_t fg_history_indexed_files(const fg_history *h);
 
 typedef struct fg_history_commit {
 	char id[41];          /* full 40-hex id */

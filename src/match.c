@@ -189,11 +189,6 @@ void fg_matcher_free(fg_matcher *m)
 	free(m);
 }
 
-size_t fg_matcher_count(const fg_matcher *m)
-{
-	return m->n;
-}
-
 const fg_match_cache *fg_matcher_cache(const fg_matcher *m)
 {
 	return &m->cache;

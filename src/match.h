@@ -64,7 +64,6 @@ static inline int fg_matcher_lookup(uint64_t *mask, fg_matcher *m, const fg_matc
 	return fg_matcher_test(mask, m, names, name, err);
 }
 
-size_t fg_matcher_count(const fg_matcher *m);
 const char *fg_matcher_pattern(const fg_matcher *m, size_t i);
 
 #endif

@@ -161,11 +161,6 @@ int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 	return 0;
 }
 
-uint64_t fg_share_total(const fg_share *s)
-{
-	return s->total;
-}
-
 uint64_t fg_share_samples(const fg_share *s, size_t p)
 {
 	return s->samples[p];

@@ -24,7 +24,6 @@ void fg_share_reset(fg_share *share);
 int fg_share_frames(void *share, const fg_frame *frames, size_t n, fg_error *err);
 int fg_share_stack(void *share, const fg_stack *stack, fg_error *err);
 
-uint64_t fg_share_total(const fg_share *share);
 uint64_t fg_share_samples(const fg_share *share, size_t pattern);
 uint64_t fg_share_self(const fg_share *share, size_t pattern);
 /* False when the pattern matched no frame at all (a typo?). */

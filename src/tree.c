@@ -286,32 +286,6 @@ static int compare_ranked(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int fg_tree_sorted_children(uint32_t **out, size_t *n, const fg_tree *t, const fg_names *names,
-			    uint32_t parent, fg_error *err)
-{
-	size_t count = 0;
-	for (uint32_t c = t->nodes[parent].first_child; c != FG_TREE_NONE; c = t->nodes[c].next_sibling)
-		count++;
-	struct ranked *r = malloc((count ? count : 1) * sizeof(*r));
-	uint32_t *ids = malloc((count ? count : 1) * sizeof(*ids));
-	if (!r || !ids) {
-		free(r);
-		free(ids);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	}
-	size_t i = 0;
-	for (uint32_t c = t->nodes[parent].first_child; c != FG_TREE_NONE; c = t->nodes[c].next_sibling, i++)
-		r[i] = (struct ranked){ fg_names_get(names, t->nodes[c].name),
-					fg_names_length(names, t->nodes[c].name), c };
-	qsort(r, count, sizeof(*r), compare_ranked);
-	for (i = 0; i < count; i++)
-		ids[i] = r[i].id;
-	free(r);
-	*out = ids;
-	*n = count;
-	return 0;
-}
-
 struct order {
 	uint64_t key; /* name rank << 1 | kernel, so siblings sort by name bytes */
 	uint32_t node;

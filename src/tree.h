@@ -65,9 +65,4 @@ const fg_tree_node *fg_tree_node_at(const fg_tree *tree, uint32_t id);
 /* Child of parent with this name (and kernel-ness of type), or FG_TREE_NONE. */
 uint32_t fg_tree_find_child(const fg_tree *tree, uint32_t parent, uint32_t name, uint8_t type);
 
-/* Node ids of the children of parent in byte order of their names; the array
- * is owned by the caller (free).  Returns 0 or FG_ENOMEM. */
-int fg_tree_sorted_children(uint32_t **out, size_t *n, const fg_tree *tree, const fg_names *names,
-			    uint32_t parent, fg_error *err);
-
 #endif

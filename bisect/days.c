@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decision.h"
 #include "diff.h"
+#include "growers.h"
 
 struct fg_days {
 	enum fg_days_outcome outcome;
@@ -308,31 +308,24 @@ int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
 	fg_diff_result result = { 0 };
-	uint32_t *grown = NULL, *stack = NULL;
-	size_t nstack = 0;
+	fg_growers g = { 0 };
 	int rc = fg_names_new(&names, err);
 	/* The trees: the first slow run's holds the grown stacks. */
 	if (!rc)
 		rc = fg_days_diff(&diff, names, base, candidate, fetch, read, err);
 	if (!rc)
 		rc = fg_diff_compute(&result, diff, err);
-	size_t count = result.ngrew < max ? result.ngrew : max;
-	if (!rc && !(grown = calloc(count ? count : 1, sizeof(*grown))))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	for (size_t i = 0; !rc && i < count; i++)
-		grown[i] = result.grew[i].name;
 	if (!rc)
-		rc = fg_decision_stack_names(&stack, &nstack, fg_diff_tree(diff, FG_DIFF_CANDIDATE), grown, count, err);
+		rc = fg_growers_find(&g, diff, &result, names, max, max, err);
 	if (!rc) {
-		out->nframes = count;
-		rc = copy_names(&out->frames, names, grown, count, err);
+		out->nframes = g.nframes;
+		rc = copy_names(&out->frames, names, g.frame_ids, g.nframes, err);
 	}
 	if (!rc) {
-		out->nstack = nstack;
-		rc = copy_names(&out->stack, names, stack, nstack, err);
+		out->nstack = g.nstack;
+		rc = copy_names(&out->stack, names, g.stack_ids, g.nstack, err);
 	}
-	free(stack);
-	free(grown);
+	fg_growers_clear(&g);
 	fg_diff_result_free(&result);
 	fg_diff_free(diff);
 	fg_names_free(names);

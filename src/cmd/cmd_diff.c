@@ -11,6 +11,7 @@
 #include "cli_metrics.h"
 #include "commands.h"
 #include "diff.h"
+#include "growers.h"
 #include "match.h"
 #include "names.h"
 #include "history.h"
@@ -42,7 +43,7 @@ static const char *check_color(const struct cli_option *opt, const char *arg, ch
 	return msg;
 }
 
-static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_diff_side side)
+static const char *side_protocol(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
 	fg_protocol_kind k = FG_PROTOCOL_UNKNOWN;
 	for (size_t i = 0; i < n; i++) {
@@ -55,7 +56,7 @@ static const char *side_protocol(const struct cli_diff_input *in, size_t n, fg_d
 	return fg_protocol_name(k);
 }
 
-static const char *side_event(const struct cli_diff_input *in, size_t n, fg_diff_side side)
+static const char *side_event(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
 	const char *e = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -68,7 +69,7 @@ static const char *side_event(const struct cli_diff_input *in, size_t n, fg_diff
 	return e;
 }
 
-static void json_side(fg_json *j, const struct cli_diff_input *in, size_t n, fg_diff_side side, uint64_t total)
+static void json_side(fg_json *j, const fg_compare_input *in, size_t n, fg_diff_side side, uint64_t total)
 {
 	fg_json_object(j);
 	fg_json_key(j, "sources");
@@ -115,7 +116,7 @@ static void json_entries(fg_json *j, const fg_diff_entry *e, size_t n, const fg_
 	fg_json_end(j);
 }
 
-static void text_side(const char *label, const struct cli_diff_input *in, size_t n, fg_diff_side side)
+static void text_side(const char *label, const fg_compare_input *in, size_t n, fg_diff_side side)
 {
 	for (size_t i = 0; i < n; i++)
 		if (in[i].side == side)
@@ -146,7 +147,7 @@ static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, 
 }
 
 /* The sources of a side, for the SVG header (malloc'ed array). */
-static const char **side_sources(const struct cli_diff_input *in, size_t n, fg_diff_side side, size_t *count)
+static const char **side_sources(const fg_compare_input *in, size_t n, fg_diff_side side, size_t *count)
 {
 	const char **s = malloc((n ? n : 1) * sizeof(*s));
 	*count = 0;
@@ -158,7 +159,7 @@ static const char **side_sources(const struct cli_diff_input *in, size_t n, fg_d
 
 /* The SVG header's sides; sources[] receives the malloc'ed arrays it
  * points into (NULL when out of memory). */
-static void svg_sides(fg_svg_options *so, const char **sources[2], const struct cli_diff_input *in, size_t n)
+static void svg_sides(fg_svg_options *so, const char **sources[2], const fg_compare_input *in, size_t n)
 {
 	size_t count[2];
 	for (int s = 0; s < 2; s++)
@@ -169,7 +170,7 @@ static void svg_sides(fg_svg_options *so, const char **sources[2], const struct 
 }
 
 static int write_svg(const char *path, const fg_svg_options *base_opts, bool base_widths, fg_diff *d,
-		     const fg_names *names, const struct cli_diff_input *in, size_t n, fg_error *err)
+		     const fg_names *names, const fg_compare_input *in, size_t n, fg_error *err)
 {
 	fg_svg_options so = *base_opts;
 	so.base_widths = base_widths;
@@ -195,7 +196,7 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 /* --html: the lists, the flame graph, and with --repo the files and the
  * decision. */
 static int write_report(const char *path, const fg_svg_options *base_opts, fg_diff *d, const fg_names *names,
-			const struct cli_diff_input *in, size_t n, const struct cli_history *hist, fg_error *err)
+			const fg_compare_input *in, size_t n, const struct cli_history *hist, fg_error *err)
 {
 	fg_svg_options so = *base_opts;
 	const char **sources[2];
@@ -239,7 +240,7 @@ static int write_report(const char *path, const fg_svg_options *base_opts, fg_di
 	return rc;
 }
 
-static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in, const fg_names *names, bool json,
+static void print_peers(const fg_diff_peers *p, const fg_compare_input *in, const fg_names *names, bool json,
 			double min_delta, bool self)
 {
 	if (json) {
@@ -296,24 +297,18 @@ static void print_peers(const fg_diff_peers *p, const struct cli_diff_input *in,
 	}
 }
 
-/* --repo: the source history of the grown frames, and with --good the
+/* --repo: the source history of every grown frame, and with --good the
  * decision for the first hot of them. */
 static int look_up_files(struct cli_history *hist, const char *repo, const fg_history_options *ho,
 			 const fg_diff_result *result, const fg_diff *diff, const fg_names *names, size_t hot,
 			 fg_error *err)
 {
-	const char **frames = calloc(result->ngrew ? result->ngrew : 1, sizeof(*frames));
-	const char **stack = NULL;
-	size_t nstack = 0, nhot = result->ngrew < hot ? result->ngrew : hot;
-	int rc = frames ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	for (size_t i = 0; !rc && i < result->ngrew; i++)
-		frames[i] = fg_names_get(names, result->grew[i].name);
+	fg_growers g;
+	int rc = fg_growers_find(&g, diff, result, names, result->ngrew, hot, err);
 	if (!rc)
-		rc = cli_diff_stack_frames(&stack, &nstack, diff, names, result->grew, nhot, err);
-	if (!rc)
-		rc = cli_history_look_up(hist, repo, ho, true, frames, result->ngrew, nhot, stack, nstack, err);
-	free(stack);
-	free(frames);
+		rc = cli_history_look_up(hist, repo, ho, true, g.frames, g.nframes, hot < g.nframes ? hot : g.nframes,
+					 g.stack, g.nstack, err);
+	fg_growers_clear(&g);
 	return rc;
 }
 
@@ -390,7 +385,7 @@ int cmd_diff(int argc, char **argv)
 	size_t nignore = 0;
 	if (color)
 		so.color = !strcmp(color, "self") ? FG_SVG_COLOR_SELF : FG_SVG_COLOR_INCLUSIVE;
-	struct cli_diff_input *in = NULL;
+	fg_compare_input *in = NULL;
 	size_t n = 0;
 	status = CLI_PARSED;
 	if (!ignore)
@@ -418,8 +413,8 @@ int cmd_diff(int argc, char **argv)
 		else if (!(in = calloc(nbases, sizeof(*in))))
 			status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, po.json);
 		for (size_t i = 0; in && i < nbases; i++)
-			in[n++] = (struct cli_diff_input){ .location = bases[i], .source = cli_shown(bases[i]),
-							   .side = FG_DIFF_BASE };
+			in[n++] = (fg_compare_input){ .location = bases[i], .source = cli_shown(bases[i]),
+						      .side = FG_DIFF_BASE };
 	} else if (status == CLI_PARSED) {
 		status = cli_diff_sides(&in, &n, bases, nbases, (const char *const *)args.argv, ncandidates, separated,
 					&spec, &args);

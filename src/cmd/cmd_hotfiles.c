@@ -10,6 +10,7 @@
 #include "cli_history.h"
 #include "commands.h"
 #include "diff.h"
+#include "growers.h"
 #include "history.h"
 #include "names.h"
 
@@ -39,13 +40,10 @@ struct growth {
 	fg_names *names;
 	fg_diff *diff;
 	fg_diff_result result;
-	size_t ntop;
-	const char **frames;   /* the top growers' names */
-	const char **stack;    /* the frames on their stacks */
-	size_t nstack;
+	fg_growers growers;
 };
 
-static int grow_frames(struct growth *g, struct cli_diff_input *in, size_t n, const struct cli_profile_options *po,
+static int grow_frames(struct growth *g, fg_compare_input *in, size_t n, const struct cli_profile_options *po,
 		       bool force, size_t top, fg_error *err)
 {
 	fg_diff_options dopts;
@@ -59,20 +57,14 @@ static int grow_frames(struct growth *g, struct cli_diff_input *in, size_t n, co
 		rc = cli_diff_read(in, n, g->diff, g->names, po, force, err);
 	if (!rc)
 		rc = fg_diff_compute(&g->result, g->diff, err);
-	g->ntop = g->result.ngrew < top ? g->result.ngrew : top;
-	if (!rc && !(g->frames = calloc(g->ntop ? g->ntop : 1, sizeof(*g->frames))))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	for (size_t i = 0; !rc && i < g->ntop; i++)
-		g->frames[i] = fg_names_get(g->names, g->result.grew[i].name);
 	if (!rc)
-		rc = cli_diff_stack_frames(&g->stack, &g->nstack, g->diff, g->names, g->result.grew, g->ntop, err);
+		rc = fg_growers_find(&g->growers, g->diff, &g->result, g->names, top, top, err);
 	return rc;
 }
 
 static void growth_clear(struct growth *g)
 {
-	free(g->stack);
-	free(g->frames);
+	fg_growers_clear(&g->growers);
 	fg_diff_result_free(&g->result);
 	fg_diff_free(g->diff);
 	fg_names_free(g->names);
@@ -93,10 +85,10 @@ static void print_json(const struct cli_history *hist, const struct growth *g)
 	if (g) {
 		fg_json_key(&j, "grew");
 		fg_json_array(&j);
-		for (size_t i = 0; i < g->ntop; i++) {
+		for (size_t i = 0; i < g->growers.nframes; i++) {
 			const fg_diff_entry *e = &g->result.grew[i];
 			fg_json_object(&j);
-			fg_json_member_string(&j, "frame", g->frames[i]);
+			fg_json_member_string(&j, "frame", g->growers.frames[i]);
 			fg_json_member_fixed(&j, "base", e->base, 4);
 			fg_json_member_fixed(&j, "candidate", e->candidate, 4);
 			fg_json_member_fixed(&j, "delta", e->delta, 4);
@@ -118,7 +110,7 @@ static void print_text(const struct cli_history *hist, const struct growth *g)
 	printf("repository %s\nbad  %s\n", fg_history_repo_path(h), fg_history_bad_id(h));
 	if (good)
 		printf("good %s\n", good);
-	if (g && !g->ntop)
+	if (g && !g->growers.nframes)
 		printf("\nno frame grew by more than 1.5 points and the spread among the base profiles\n");
 	size_t first, end = 0, frame = 0;
 	while (end < fg_history_result_count(hist->result)) {
@@ -186,7 +178,7 @@ int cmd_hotfiles(int argc, char **argv)
 	bool separated = args.separated;
 	size_t ncandidates = (size_t)args.argc;
 	bool profiles = nbases || separated || ncandidates;
-	struct cli_diff_input *in = NULL;
+	fg_compare_input *in = NULL;
 	size_t nin = 0;
 	if (profiles && nframes)
 		status = cli_spec_usage_error(&spec, &args, "give --frame or two profiles, not both");
@@ -211,7 +203,8 @@ int cmd_hotfiles(int argc, char **argv)
 	struct cli_history hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
 	if (!rc && profiles)
-		rc = cli_history_look_up(&hist, repo, &opts, methods, g.frames, g.ntop, SIZE_MAX, g.stack, g.nstack, &err);
+		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
+					 g.growers.stack, g.growers.nstack, &err);
 	else if (!rc)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 	if (rc)

@@ -76,10 +76,3 @@ print(total)
 PY
 }
 
-# status CMD...: the exit status, output discarded.
-status() {
-	set +e
-	"$@" >/dev/null 2>&1
-	echo $?
-	set -e
-}

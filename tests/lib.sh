@@ -11,6 +11,15 @@ fail() {
 	FAILS=$((FAILS + 1))
 }
 
+# status CMD...: the exit status of CMD (its output discarded), even under
+# set -e: check_eq "missing file" "$(status "$FGBISECT" top nope)" 4
+status() {
+	set +e
+	"$@" >/dev/null 2>&1
+	echo $?
+	set -e
+}
+
 # check_eq WHAT ACTUAL EXPECTED
 check_eq() {
 	CHECKS=$((CHECKS + 1))

@@ -7,7 +7,6 @@ source "$(dirname "$0")/../lib.sh"
 FX="$FG_SOURCE_DIR/fixtures"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }
 
 REST_RE='org/apache/coyote/|org/apache/catalina/|FrameworkServlet|BearerTokenAuthenticationFilter|org/springframework/security/web/FilterChainProxy'
 

@@ -9,7 +9,6 @@ FX="$FG_SOURCE_DIR/fixtures"
 RULES="$FG_SOURCE_DIR/contrib/zeebe.rules"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }
 unset FGBISECT_RULES
 
 # "name samples" lines, rules order then other, then "total N", without

@@ -56,7 +56,6 @@ for c in share top collapse; do
 	"$FGBISECT" "$c" --help | grep "^usage: fgbisect $c" >/dev/null || fail "$c --help"
 done
 "$FGBISECT" --version | grep -Eq '^fgbisect [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
-status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }
 # Not a command: run mode, whose usage errors abort git bisect (docs/bisect.md).
 check_eq "unknown command" "$(status "$FGBISECT" frobnicate)" 255
 check_eq "share without --frame" "$(status "$FGBISECT" share "$FX/tiny-3x.html")" 2

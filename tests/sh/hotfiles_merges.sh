@@ -163,12 +163,12 @@ for seed in 11 23 47; do
 		n=$((n + 1))
 		check "$dir/repo" "$bad" "${good:-}" "$dir/truth.$n"
 	done <"$dir/pairs"
-	[ "$fails" -eq 0 ] || break
+	[ "$FAILS" -eq 0 ] || break
 done
 
 echo "checked $checked (revision, window) pairs; $(cat "$cache/r11/merges") merges in the first history"
-if [ "$fails" -ne 0 ]; then
-	echo "$fails failure(s)"
+if [ "$FAILS" -ne 0 ]; then
+	echo "$FAILS failure(s)"
 	exit 1
 fi
 echo "ok"

@@ -437,8 +437,8 @@ want=$(git -C "$prof" log -1 --format=%H badA)
 txt=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad badA --top 7 "$BASE" "$CAND")
 grep -q "the hot method changed in commit ${want:0:12} (+1 -0)" <<<"$txt" || fail "hotfiles text A: $txt"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails failure(s)"
+if [ "$FAILS" -ne 0 ]; then
+	echo "$FAILS failure(s)"
 	exit 1
 fi
 echo "ok ($checked random methods)"

@@ -219,8 +219,8 @@ git -C "$repo" commit-graph write --reachable --changed-paths 2>/dev/null
 	fail "with changed-path filters: exit $?"
 cmp -s "$out" "$tmp/bloom.json" || fail "the changed-path filters change the answers"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails failure(s); output was:"
+if [ "$FAILS" -ne 0 ]; then
+	echo "$FAILS failure(s); output was:"
 	jq . "$out" | head -120
 	exit 1
 fi

@@ -60,23 +60,23 @@ grep -q "shallow" "$tmp/err" || fail "shallow: no warning on stderr"
 "$FGBISECT" hotfiles --repo "$tmp/shallow" --good HEAD~1 "${frames[@]}" >/dev/null 2>&1 || fail "shallow window"
 
 # Errors.
-status() { set +e; "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; set -e; }
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" --bad no-such-rev "${frames[@]}")" = 2 ] || fail "unknown --bad: exit"
+status_kept() { set +e; "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; set -e; } # keeps the output in $tmp/out, $tmp/err
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" --bad no-such-rev "${frames[@]}")" = 2 ] || fail "unknown --bad: exit"
 grep -q "no-such-rev" "$tmp/err" || fail "unknown revision not named: $(cat "$tmp/err")"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" --good deadbeef1 --json "${frames[@]}")" = 2 ] || fail "unknown --good: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" --good deadbeef1 --json "${frames[@]}")" = 2 ] || fail "unknown --good: exit"
 grep -q deadbeef1 "$tmp/err" || fail "unknown --good not named"
 jq -e '.error.code == "usage"' "$tmp/out" >/dev/null || fail "--json error object"
-[ "$(status "$FGBISECT" hotfiles --repo "$tmp/nowhere" "${frames[@]}")" = 2 ] || fail "missing repository: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$tmp/nowhere" "${frames[@]}")" = 2 ] || fail "missing repository: exit"
 grep -q "not a git repository" "$tmp/err" || fail "missing repository message"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo")" = 2 ] || fail "no --frame: exit"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" --bogus "${frames[@]}")" = 2 ] || fail "unknown option: exit"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" base.html cand.html)" = 4 ] || fail "profile form, missing profile: exit"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" "${frames[@]}" base.html cand.html)" = 2 ] || fail "--frame and profiles: exit"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" base.html)" = 2 ] || fail "one profile: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo")" = 2 ] || fail "no --frame: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" --bogus "${frames[@]}")" = 2 ] || fail "unknown option: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" base.html cand.html)" = 4 ] || fail "profile form, missing profile: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" "${frames[@]}" base.html cand.html)" = 2 ] || fail "--frame and profiles: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" base.html)" = 2 ] || fail "one profile: exit"
 printf 'abc123\n' >"$tmp/ign"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/ign" "${frames[@]}")" = 2 ] || fail "bad ignore-revs: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/ign" "${frames[@]}")" = 2 ] || fail "bad ignore-revs: exit"
 grep -q "line 1" "$tmp/err" || fail "bad ignore-revs: line not named"
-[ "$(status "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/none" "${frames[@]}")" = 2 ] || fail "missing ignore-revs"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$repo" --ignore-revs "$tmp/none" "${frames[@]}")" = 2 ] || fail "missing ignore-revs"
 # Partial clones: a blobless one answers (history needs trees, not blobs;
 # its .git-blame-ignore-revs blob is missing); a treeless one is refused
 # with a hint, never a wrong answer.
@@ -86,14 +86,14 @@ want=$(git -C "$repo" log -1 --format=%H -- "$(git -C "$repo" ls-files '*.java' 
 "$FGBISECT" hotfiles --repo "$tmp/blobless.git" --json "${frames[@]}" >"$tmp/out" 2>"$tmp/err" || fail "blobless clone: $(cat "$tmp/err")"
 jq -e --arg w "$want" '[.files[].last_commit] | index($w) != null' "$tmp/out" >/dev/null || fail "blobless clone: last commit"
 git clone -q --bare --filter=tree:0 "file://$repo" "$tmp/treeless.git" 2>/dev/null
-[ "$(status "$FGBISECT" hotfiles --repo "$tmp/treeless.git" "${frames[@]}")" = 4 ] || fail "treeless clone: exit"
+[ "$(status_kept "$FGBISECT" hotfiles --repo "$tmp/treeless.git" "${frames[@]}")" = 4 ] || fail "treeless clone: exit"
 grep -q "partial clone" "$tmp/err" || fail "treeless clone: no hint: $(cat "$tmp/err")"
 
-[ "$(status "$FGBISECT" hotfiles --help)" = 0 ] || fail "--help"
+[ "$(status_kept "$FGBISECT" hotfiles --help)" = 0 ] || fail "--help"
 grep -q -- "--frame" "$tmp/out" || fail "--help text"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails failure(s)"
+if [ "$FAILS" -ne 0 ]; then
+	echo "$FAILS failure(s)"
 	exit 1
 fi
 echo "ok"

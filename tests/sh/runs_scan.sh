@@ -1,17 +1,15 @@
 # fgbisect runs scan: both Camunda artifact layouts, every variant and event,
 # .html.gz, namespaced pod names, junk and unidentifiable files skipped.
 # Only names matter, so the files are empty.
-set -u
-: "${FGBISECT:?FGBISECT must name the fgbisect binary}"
+source "$(dirname "$0")/../lib.sh"
+# Exit statuses are read with $? after each command: no set -e here.
+set +e
+trap - ERR
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
 check() { # check DESCRIPTION EXPECTED ACTUAL
-	if [ "$2" != "$3" ]; then
-		echo "FAIL: $1: expected '$2', got '$3'"
-		fail=1
-	fi
+	check_eq "$1" "$3" "$2"
 }
 
 d=$tmp/artifacts
@@ -68,40 +66,37 @@ expect() { # expect PREFIX: the runs file with locations starting with PREFIX
 "$FGBISECT" runs scan "$d" > "$tmp/stdout.txt" 2> "$tmp/stderr.txt"
 check "exit status" 0 $?
 if ! diff -u <(expect "") "$tmp/stdout.txt"; then
-	echo "FAIL: stdout runs file differs"
-	fail=1
+	fail "stdout runs file differs"
 fi
 # One warning per unusable flame graph, none for the junk.
 check "warnings" 5 "$(grep -c 'warning: .*skipped: ' "$tmp/stderr.txt")"
 for name in flamegraph-cpu-camunda-2/flamegraph-cpu.html camunda-0-flamegraph-cpu-20260901.html index.html \
 	"camunda-0-flamegraph-cpu 2.html" "test-grpc-camunda-1-flamegraph-grpc-cpu-20260831.html"; do
-	grep -qF "$name: skipped: " "$tmp/stderr.txt" || { echo "FAIL: no warning for $name"; fail=1; }
+	grep -qF "$name: skipped: " "$tmp/stderr.txt" || { fail "no warning for $name"; }
 done
 grep -q 'flamegraph-cpu-camunda-2/flamegraph-cpu.html: skipped: no benchmark name' "$tmp/stderr.txt" ||
-	{ echo "FAIL: reason for a file without benchmark name"; fail=1; }
+	{ fail "reason for a file without benchmark name"; }
 grep -q 'camunda-1-flamegraph-grpc-cpu-20260831.html: skipped: folder .* names another node (camunda-0, not camunda-1)' \
-	"$tmp/stderr.txt" || { echo "FAIL: reason for a contradicting pod"; fail=1; }
-grep -qE 'README|notes|jfr|hidden' "$tmp/stderr.txt" && { echo "FAIL: junk reported"; fail=1; }
+	"$tmp/stderr.txt" || { fail "reason for a contradicting pod"; }
+grep -qE 'README|notes|jfr|hidden' "$tmp/stderr.txt" && { fail "junk reported"; }
 
 # -o FILE elsewhere: locations relative to FILE's folder.
 mkdir -p "$tmp/out"
 "$FGBISECT" runs scan "$d" -o "$tmp/out/runs.txt" 2> /dev/null
 check "exit status with -o" 0 $?
 if ! diff -u <(expect "../artifacts/") "$tmp/out/runs.txt"; then
-	echo "FAIL: -o runs file differs"
-	fail=1
+	fail "-o runs file differs"
 fi
 # Relative paths, a trailing slash and --output=: the same file from the top.
 (cd "$tmp" && "$FGBISECT" runs scan artifacts/ --output=runs.txt 2> /dev/null)
 check "exit status with --output=" 0 $?
 if ! diff -u <(expect "artifacts/") "$tmp/runs.txt"; then
-	echo "FAIL: --output= runs file differs"
-	fail=1
+	fail "--output= runs file differs"
 fi
 # Inside DIR: the same text as standard output.
 "$FGBISECT" runs scan "$d" -o "$d/runs.txt" 2> /dev/null
-cmp -s "$d/runs.txt" "$tmp/stdout.txt" || { echo "FAIL: -o DIR/runs.txt differs from stdout"; fail=1; }
-ls "$d" | grep -q '\.tmp\.' && { echo "FAIL: temporary file left behind"; fail=1; }
+cmp -s "$d/runs.txt" "$tmp/stdout.txt" || { fail "-o DIR/runs.txt differs from stdout"; }
+ls "$d" | grep -q '\.tmp\.' && { fail "temporary file left behind"; }
 
 # The benchmark name in DIR's own name: `runs scan .` inside a build folder.
 b=$tmp/medic-daily-2026-10-01-feedf00d-test-rest
@@ -121,17 +116,16 @@ check "unknown option" 2 $?
 check "unknown action" 2 $?
 "$FGBISECT" runs scan "$tmp/missing" > /dev/null 2> "$tmp/err.txt"
 check "missing DIR" 4 $?
-grep -q "missing: cannot read the folder" "$tmp/err.txt" || { echo "FAIL: missing DIR message"; fail=1; }
+grep -q "missing: cannot read the folder" "$tmp/err.txt" || { fail "missing DIR message"; }
 mkdir "$tmp/empty"
 : > "$tmp/empty/notes.txt"
 "$FGBISECT" runs scan "$tmp/empty" -o "$tmp/empty/runs.txt" > /dev/null 2> "$tmp/err.txt"
 check "no flame graph" 3 $?
-grep -q "no Camunda daily flame graph found" "$tmp/err.txt" || { echo "FAIL: empty DIR message"; fail=1; }
-[ -e "$tmp/empty/runs.txt" ] && { echo "FAIL: runs file written for an empty DIR"; fail=1; }
+grep -q "no Camunda daily flame graph found" "$tmp/err.txt" || { fail "empty DIR message"; }
+[ -e "$tmp/empty/runs.txt" ] && { fail "runs file written for an empty DIR"; }
 "$FGBISECT" runs scan "$d" -o "$tmp/no/such/dir/runs.txt" > /dev/null 2>&1
 check "unwritable output" 4 $?
 "$FGBISECT" runs scan --help | grep '^usage: fgbisect runs scan DIR \[-o FILE\]' >/dev/null
 check "help" 0 $?
 
-[ $fail = 0 ] && echo "PASS: runs scan"
-exit $fail
+finish

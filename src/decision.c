@@ -23,7 +23,6 @@ struct fg_decision {
 	fg_decision_method *methods;
 	size_t nmethods;
 	int method_verdict;       /* fg_decision_method_kind, -1 none */
-	char *text;
 };
 
 static int oom(fg_error *err)
@@ -258,11 +257,6 @@ static int find_callers(fg_decision *d, fg_history *h, const fg_history_result *
 	return rc;
 }
 
-static void short_commit(FILE *f, const fg_history_commit *c)
-{
-	fprintf(f, "%.12s %.10s %s\n", c->id, c->date, c->subject);
-}
-
 const char *fg_decision_method_kind_name(fg_decision_method_kind kind)
 {
 	return kind == FG_DECISION_METHOD_CHANGED ? "changed" : kind == FG_DECISION_METHOD_UNCHANGED ? "unchanged" :
@@ -296,98 +290,6 @@ static int collect_methods(fg_decision *d, const fg_history_result *hot, size_t 
 	if (d->nmethods)
 		d->method_verdict = changed ? FG_DECISION_METHOD_CHANGED :
 				    unknown ? FG_DECISION_METHOD_UNKNOWN : FG_DECISION_METHOD_UNCHANGED;
-	return 0;
-}
-
-/* One line per hot method whose file changed: changed in which commits, or
- * not (then the callers or the configuration), or not known and why. */
-static void write_methods(FILE *f, const fg_decision *d)
-{
-	if (!d->nmethods)
-		return;
-	fputs("  the hot methods:\n", f);
-	for (size_t i = 0; i < d->nmethods; i++) {
-		const fg_history_entry *e = d->methods[i].entry;
-		const fg_history_method *m = e->method;
-		fprintf(f, "    %s\n", e->frame);
-		switch (d->methods[i].kind) {
-		case FG_DECISION_METHOD_CHANGED:
-			fprintf(f, "      the hot method changed in commit%s", m->window_count == 1 ? "" : "s");
-			for (size_t k = 0; k < m->window_count; k++)
-				fprintf(f, "%s %.12s (+%u -%u)", k ? "," : "", m->window[k].commit->id,
-					(unsigned)m->window[k].added, (unsigned)m->window[k].removed);
-			fputc('\n', f);
-			break;
-		case FG_DECISION_METHOD_UNCHANGED:
-			fputs("      the file changed but not this method: look at the callers or the configuration", f);
-			if (m->last)
-				fprintf(f, " (the method last changed in %.12s %.10s)", m->last->commit->id, m->last->commit->date);
-			fputc('\n', f);
-			break;
-		case FG_DECISION_METHOD_UNKNOWN:
-			fprintf(f, "      whether the method changed is not known: %s\n", m->reason ? m->reason : "");
-			break;
-		}
-	}
-	if (d->method_verdict == FG_DECISION_METHOD_UNCHANGED)
-		fputs("  none of the hot methods changed: their code is called more often, or the configuration "
-		      "changed\n", f);
-}
-
-static int write_text(fg_decision *d, fg_error *err)
-{
-	size_t size = 0;
-	FILE *f = open_memstream(&d->text, &size);
-	if (!f)
-		return oom(err);
-	switch (d->kind) {
-	case FG_DECISION_CHANGED:
-		fprintf(f, "decision: a hot file changed in the window; suspect commit%s:\n", d->nsuspects == 1 ? "" : "s");
-		for (size_t i = 0; i < d->nsuspects; i++) {
-			fputs("  ", f);
-			short_commit(f, d->suspects[i].commit);
-			for (size_t k = 0; k < d->suspects[i].npaths; k++)
-				fprintf(f, "      %s\n", d->suspects[i].paths[k]);
-		}
-		write_methods(f, d);
-		break;
-	case FG_DECISION_UNCHANGED:
-		fputs("decision: the hot files did not change in the window: their code is called more often, or the "
-		      "configuration changed\n", f);
-		break;
-	case FG_DECISION_EXTERNAL:
-		fputs("decision: no hot frame maps to a source file of the repository (JVM, native code or a "
-		      "dependency): look at the build files changed in the window\n", f);
-		break;
-	}
-	/* Callers and build files are the evidence when the hot code did not
-	 * change: the files, or (one level finer) the methods. */
-	if (d->kind != FG_DECISION_CHANGED || d->method_verdict == FG_DECISION_METHOD_UNCHANGED) {
-		if (d->ncallers) {
-			fputs("  changed in the window, classes on the grown stacks (the callers):\n", f);
-			for (size_t i = 0; i < d->ncallers; i++) {
-				fprintf(f, "    %s\n", d->callers[i].path);
-				for (size_t k = 0; k < d->callers[i].ncommits; k++) {
-					fputs("      ", f);
-					short_commit(f, d->callers[i].commits[k]);
-				}
-			}
-		} else if (d->callers_known) {
-			fputs("  no file of a class on the grown stacks changed in the window either\n", f);
-		} else {
-			fputs("  (the callers are not known without profiles: give BASE and CANDIDATE to name them)\n", f);
-		}
-		if (d->nbuild_files) {
-			fputs("  build files changed in the window:\n", f);
-			for (size_t i = 0; i < d->nbuild_files; i++)
-				fprintf(f, "    %s\n", d->build_files[i]);
-		} else if (d->kind == FG_DECISION_EXTERNAL) {
-			fputs("  no build file changed in the window: compare the JVM and the configuration of the two "
-			      "runs\n", f);
-		}
-	}
-	if (fclose(f) != 0 || !d->text)
-		return oom(err);
 	return 0;
 }
 
@@ -438,8 +340,6 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 		rc = collect_classes(d, stack_frames, stack_frames ? nstack : 0, err);
 	if (!rc && d->nclasses)
 		rc = find_callers(d, h, hot, nhot, err);
-	if (!rc)
-		rc = write_text(d, err);
 	if (rc) {
 		fg_decision_free(d);
 		return rc;
@@ -463,7 +363,6 @@ void fg_decision_free(fg_decision *d)
 	free(d->classes);
 	fg_history_result_free(d->caller_history);
 	free(d->methods);
-	free(d->text);
 	free(d);
 }
 
@@ -475,7 +374,6 @@ const fg_decision_caller *fg_decision_caller_at(const fg_decision *d, size_t i) 
 bool fg_decision_callers_known(const fg_decision *d) { return d->callers_known; }
 size_t fg_decision_build_file_count(const fg_decision *d) { return d->nbuild_files; }
 const char *fg_decision_build_file_at(const fg_decision *d, size_t i) { return d->build_files[i]; }
-const char *fg_decision_text(const fg_decision *d) { return d->text; }
 size_t fg_decision_method_count(const fg_decision *d) { return d->nmethods; }
 const fg_decision_method *fg_decision_method_at(const fg_decision *d, size_t i) { return &d->methods[i]; }
 int fg_decision_method_verdict(const fg_decision *d) { return d->method_verdict; }

@@ -113,8 +113,4 @@ const fg_decision_method *fg_decision_method_at(const fg_decision *d, size_t i);
  * none. */
 int fg_decision_method_verdict(const fg_decision *d);
 
-/* The decision in words: lines ending in '\n', the first one
- * "decision: …", the evidence indented below it. */
-const char *fg_decision_text(const fg_decision *d);
-
 #endif

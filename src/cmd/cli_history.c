@@ -1,6 +1,7 @@
 #include "cli_history.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -235,6 +236,104 @@ void cli_history_json_members(fg_json *j, const fg_history *h)
 	fg_json_member_bool(j, "shallow", fg_history_is_shallow(h));
 }
 
+static void short_commit(FILE *f, const fg_history_commit *c)
+{
+	fprintf(f, "%.12s %.10s %s\n", c->id, c->date, c->subject);
+}
+
+/* The decision in words: lines ending in '\n', the first one "decision: …",
+ * the evidence indented below it. */
+/* One line per hot method whose file changed: changed in which commits, or
+ * not (then the callers or the configuration), or not known and why. */
+static void method_words(FILE *f, const fg_decision *d)
+{
+	size_t n = fg_decision_method_count(d);
+	if (!n)
+		return;
+	fputs("  the hot methods:\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const fg_decision_method *dm = fg_decision_method_at(d, i);
+		const fg_history_method *m = dm->entry->method;
+		fprintf(f, "    %s\n", dm->entry->frame);
+		switch (dm->kind) {
+		case FG_DECISION_METHOD_CHANGED:
+			fprintf(f, "      the hot method changed in commit%s", m->window_count == 1 ? "" : "s");
+			for (size_t k = 0; k < m->window_count; k++)
+				fprintf(f, "%s %.12s (+%u -%u)", k ? "," : "", m->window[k].commit->id,
+					(unsigned)m->window[k].added, (unsigned)m->window[k].removed);
+			fputc('\n', f);
+			break;
+		case FG_DECISION_METHOD_UNCHANGED:
+			fputs("      the file changed but not this method: look at the callers or the configuration", f);
+			if (m->last)
+				fprintf(f, " (the method last changed in %.12s %.10s)", m->last->commit->id, m->last->commit->date);
+			fputc('\n', f);
+			break;
+		case FG_DECISION_METHOD_UNKNOWN:
+			fprintf(f, "      whether the method changed is not known: %s\n", m->reason ? m->reason : "");
+			break;
+		}
+	}
+	if (fg_decision_method_verdict(d) == FG_DECISION_METHOD_UNCHANGED)
+		fputs("  none of the hot methods changed: their code is called more often, or the configuration "
+		      "changed\n", f);
+}
+
+static void decision_words(FILE *f, const fg_decision *d)
+{
+	fg_decision_kind kind = fg_decision_get_kind(d);
+	size_t nsuspects = fg_decision_suspect_count(d), ncallers = fg_decision_caller_count(d);
+	size_t nbuild = fg_decision_build_file_count(d);
+	switch (kind) {
+	case FG_DECISION_CHANGED:
+		fprintf(f, "decision: a hot file changed in the window; suspect commit%s:\n", nsuspects == 1 ? "" : "s");
+		for (size_t i = 0; i < nsuspects; i++) {
+			const fg_decision_suspect *s = fg_decision_suspect_at(d, i);
+			fputs("  ", f);
+			short_commit(f, s->commit);
+			for (size_t k = 0; k < s->npaths; k++)
+				fprintf(f, "      %s\n", s->paths[k]);
+		}
+		method_words(f, d);
+		break;
+	case FG_DECISION_UNCHANGED:
+		fputs("decision: the hot files did not change in the window: their code is called more often, or the "
+		      "configuration changed\n", f);
+		break;
+	case FG_DECISION_EXTERNAL:
+		fputs("decision: no hot frame maps to a source file of the repository (JVM, native code or a "
+		      "dependency): look at the build files changed in the window\n", f);
+		break;
+	}
+	/* Callers and build files are the evidence when the hot code did not
+	 * change: the files, or (one level finer) the methods. */
+	if (kind == FG_DECISION_CHANGED && fg_decision_method_verdict(d) != FG_DECISION_METHOD_UNCHANGED)
+		return;
+	if (ncallers) {
+		fputs("  changed in the window, classes on the grown stacks (the callers):\n", f);
+		for (size_t i = 0; i < ncallers; i++) {
+			const fg_decision_caller *c = fg_decision_caller_at(d, i);
+			fprintf(f, "    %s\n", c->path);
+			for (size_t k = 0; k < c->ncommits; k++) {
+				fputs("      ", f);
+				short_commit(f, c->commits[k]);
+			}
+		}
+	} else if (fg_decision_callers_known(d)) {
+		fputs("  no file of a class on the grown stacks changed in the window either\n", f);
+	} else {
+		fputs("  (the callers are not known without profiles: give BASE and CANDIDATE to name them)\n", f);
+	}
+	if (nbuild) {
+		fputs("  build files changed in the window:\n", f);
+		for (size_t i = 0; i < nbuild; i++)
+			fprintf(f, "    %s\n", fg_decision_build_file_at(d, i));
+	} else if (kind == FG_DECISION_EXTERNAL) {
+		fputs("  no build file changed in the window: compare the JVM and the configuration of the two "
+		      "runs\n", f);
+	}
+}
+
 void cli_decision_json(fg_json *j, const fg_decision *d)
 {
 	if (!d) {
@@ -297,12 +396,22 @@ void cli_decision_json(fg_json *j, const fg_decision *d)
 		fg_json_end(j);
 	}
 	fg_json_end(j);
-	fg_json_member_string(j, "text", fg_decision_text(d));
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	if (f) {
+		decision_words(f, d);
+		fclose(f);
+	}
+	fg_json_member_string(j, "text", text ? text : "");
+	free(text);
 	fg_json_end(j);
 }
 
 void cli_decision_text(FILE *out, const fg_decision *d)
 {
-	if (d)
-		fprintf(out, "\n%s", fg_decision_text(d));
+	if (!d)
+		return;
+	fputc('\n', out);
+	decision_words(out, d);
 }

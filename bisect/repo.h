@@ -10,6 +10,9 @@
 
 #include "error.h"
 
+/* One open repository (libgit2 initialised for its lifetime; one per
+ * command: history walks borrow it).  Not thread-safe: libgit2 objects of
+ * one repository are used from one thread. */
 typedef struct fg_repo fg_repo;
 
 /* One commit.  Dates are the UTC calendar day of the time. */

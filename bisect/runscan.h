@@ -19,6 +19,8 @@
 
 #include "error.h"
 
+/* Cost: one directory walk; names only, no file is opened.  Immutable once
+ * made. */
 typedef struct fg_runscan fg_runscan;
 
 /* One profile found.  Strings live as long as the scan. */

@@ -50,6 +50,8 @@ int fg_decision_stack_names(uint32_t **out, size_t *n, const fg_tree *tree, cons
  * *.versions.toml, gradle.lockfile, *.lockfile, *.lock, .mvn/ config. */
 bool fg_decision_is_build_file(const char *path);
 
+/* Immutable once made: safe to read from several threads.  Cost: one pass
+ * over the history result and the window's changed paths. */
 typedef struct fg_decision fg_decision;
 
 typedef struct fg_decision_suspect {

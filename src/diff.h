@@ -44,6 +44,8 @@ typedef struct fg_diff_options {
 
 void fg_diff_options_init(fg_diff_options *opts);
 
+/* Cost: per distinct normalised name and side, plus a tree per side when
+ * options.trees is set (the SVG, --repo).  Not thread-safe. */
 typedef struct fg_diff fg_diff;
 
 /* names: the interner the profiles are read with; it must outlive the diff.

@@ -25,6 +25,9 @@
 #include "error.h"
 #include "method.h"
 
+/* Cost: opening indexes the bad tree once (every source file); a query of
+ * many frames is one history walk for all their files, however many.  Not
+ * thread-safe (it caches trees and walks). */
 typedef struct fg_history fg_history;
 typedef struct fg_history_result fg_history_result;
 

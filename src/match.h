@@ -23,6 +23,9 @@ typedef struct fg_match_options {
 	bool raw;   /* match raw names only, no normalised form; default false */
 } fg_match_options;
 
+/* Cost: each pattern is tested once per distinct name (raw and normalised),
+ * the answer cached by name id; a lookup is then O(1).  Not thread-safe: the
+ * cache fills on lookup. */
 typedef struct fg_matcher fg_matcher;
 
 /* Limits on a regular expression, checked before regcomp: glibc expands a

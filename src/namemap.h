@@ -8,6 +8,8 @@
 
 #include "names.h"
 
+/* Cost: one normalisation per distinct name (cached by id), then O(1) per
+ * lookup.  Not thread-safe (the cache grows on lookup). */
 typedef struct fg_namemap fg_namemap;
 
 int fg_namemap_new(fg_namemap **out, fg_names *names, fg_error *err);

@@ -29,6 +29,9 @@
 #define FG_RULES_MAX_NAME 64       /* bytes of a subsystem name */
 #define FG_RULES_OTHER "other"
 
+/* Cost: a rule lookup tests the patterns once per distinct name and caches
+ * the answer by id.  Not thread-safe (the cache fills on lookup); read-only
+ * after parsing otherwise. */
 typedef struct fg_rules fg_rules;
 
 /* Parses text[0..len) (source names it in errors).  Fails with FG_EUSAGE and

@@ -26,6 +26,9 @@ typedef struct fg_tree_node {
 	uint8_t type;
 } fg_tree_node;
 
+/* Cost: one node per distinct path (calls) of the profile, children found
+ * by hash; memory grows with the distinct paths, not with the samples.
+ * Not thread-safe while built; read-only walks may share it. */
 typedef struct fg_tree fg_tree;
 
 /* root_name: the interned name of the root ("all"). */

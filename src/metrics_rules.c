@@ -501,7 +501,8 @@ const char *fg_mrules_default_path(void)
 #ifndef FG_METRICS_INSTALLED
 #define FG_METRICS_INSTALLED NULL
 #endif
-	return fg_textfile_default_path("FGBISECT_METRICS", FG_METRICS_INSTALLED, "zeebe.metrics");
+	static char path[4096];
+	return fg_textfile_default_path(path, sizeof(path), "FGBISECT_METRICS", FG_METRICS_INSTALLED, "zeebe.metrics");
 }
 
 const char *fg_mrules_source(const fg_mrules *r)

@@ -258,7 +258,8 @@ const char *fg_rules_default_path(void)
 #ifndef FG_RULES_INSTALLED
 #define FG_RULES_INSTALLED NULL
 #endif
-	return fg_textfile_default_path("FGBISECT_RULES", FG_RULES_INSTALLED, "zeebe.rules");
+	static char path[4096];
+	return fg_textfile_default_path(path, sizeof(path), "FGBISECT_RULES", FG_RULES_INSTALLED, "zeebe.rules");
 }
 
 size_t fg_rules_count(const fg_rules *r)

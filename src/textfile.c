@@ -80,14 +80,13 @@ int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_
 	return rc;
 }
 
-const char *fg_textfile_default_path(const char *env, const char *installed, const char *name)
+const char *fg_textfile_default_path(char *buf, size_t size, const char *env, const char *installed, const char *name)
 {
 	const char *v = getenv(env);
 	if (v && v[0])
 		return v;
 	if (installed && access(installed, R_OK) == 0)
 		return installed;
-	static char path[4096];
 	char exe[2048];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
@@ -99,9 +98,9 @@ const char *fg_textfile_default_path(const char *env, const char *installed, con
 	*slash = '\0';
 	static const char *const beside[] = { "../share/fgbisect/", "" };
 	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", exe, beside[i], name);
-		if (access(path, R_OK) == 0)
-			return path;
+		snprintf(buf, size, "%s/%s%s", exe, beside[i], name);
+		if (access(buf, R_OK) == 0)
+			return buf;
 	}
 	return NULL;
 }

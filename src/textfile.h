@@ -43,8 +43,8 @@ static inline bool fg_text_is_name_byte(char c)
  * empty, else the first readable of installed (may be NULL), and name
  * relative to the binary: ../share/fgbisect/NAME (an installation moved
  * elsewhere) and NAME beside it (the build tree's copy, CMakeLists.txt), so
- * that no source-tree path is compiled in; else NULL.  The string lives
- * until the next call. */
-const char *fg_textfile_default_path(const char *env, const char *installed, const char *name);
+ * that no source-tree path is compiled in (a path found there is written to
+ * buf); else NULL. */
+const char *fg_textfile_default_path(char *buf, size_t size, const char *env, const char *installed, const char *name);
 
 #endif

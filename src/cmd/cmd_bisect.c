@@ -1,6 +1,6 @@
-/* fgbisect bisect: judges both ends, then lets git bisect drive `fgbisect
- * run` over the commits between them, and summarises.  git's own bisect
- * runs as a subprocess: it owns the bisection state (refs/bisect, the
+/* fgbisect bisect: the options, the arguments of the `fgbisect run` that
+ * git bisect run starts, one call of the driver (bisect/gitbisect.h), the
+ * summary.  git's own bisect owns the bisection state (refs/bisect, the
  * checkouts, the log). */
 #include <signal.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "cli_bisect.h"
 #include "commands.h"
 #include "exitcode.h"
-#include "process.h"
+#include "gitbisect.h"
 
 static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
@@ -73,163 +73,144 @@ static bool forward_options(struct forward *f, const struct cli_args *args)
 
 static void forward_free(struct forward *f)
 {
-	for (size_t i = 0; i < f->argc; i++)
-		if (i >= 4)
-			free(f->argv[i]);
+	for (size_t i = 2; i < f->argc; i++) /* after this program and "run": the options */
+		free(f->argv[i]);
 	free(f->argv);
 	for (size_t i = 0; i < f->nowned; i++)
 		free(f->owned[i]);
 }
 
-/* The top of the work tree: `git bisect` runs only there. */
-static const char *work_tree;
+/* The driver's callbacks: progress on stderr, signals forwarded to git
+ * bisect run's process group. */
+struct progress {
+	const struct cli_bisect_options *o;
+};
 
-/* Copies git's output to our stderr as it comes; *ctx keeps its last byte. */
-static void relay(void *ctx, const char *data, size_t len)
+static void on_verdict(void *ctx, const fg_repo_commit *c, const fg_verdict *v)
 {
-	fwrite(data, 1, len, stderr);
-	fflush(stderr);
-	*(char *)ctx = data[len - 1];
+	const struct progress *p = ctx;
+	cli_verdict_warnings(v, p->o->frame);
+	fputs("fgbisect: ", stderr);
+	cli_verdict_line(stderr, c->id, v, p->o->threshold);
 }
 
-/* Runs git with args at the top of the work tree.  With output NULL, its
- * stdout and stderr (and those of the scripts git bisect run starts) are
- * relayed in order to our stderr, ended with a newline when git left the
- * last line open (git bisect's "bisect found first bad commit" has none, and
- * our next line would be glued to it); else its stdout goes into *output
- * (malloc'ed, NUL-terminated).  Returns git's exit status, or -1 when it
- * could not run. */
-/* Set for git bisect run: it gets its own process group, and a SIGINT or
- * SIGTERM to us is forwarded to that group (cli_signals_forward) so that
- * the bisection stops with us instead of going on re-parented. */
-static bool git_own_group;
+static void on_move(void *ctx, bool good_end, const char *id)
+{
+	(void)ctx;
+	fprintf(stderr, "fgbisect bisect: the %s end %.12s cannot be judged; trying %s\n", good_end ? "good" : "bad",
+		id, good_end ? "its child on the first-parent line" : "its first parent");
+}
 
-static void forward_signals(void *ctx, pid_t pid)
+static void on_git_output(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	fwrite(data, 1, len, stderr);
+	fflush(stderr);
+}
+
+static bool on_run_prepare(void *ctx)
+{
+	const struct progress *p = ctx;
+	return cli_bisect_secrets_to_env(p->o);
+}
+
+static void on_run_start(void *ctx, pid_t pid)
 {
 	(void)ctx;
 	cli_signals_forward(pid);
 }
 
-static int git(char **output, const char *const *args)
+static bool on_run_end(void *ctx, pid_t pid)
 {
-	size_t n = 0;
-	while (args[n])
-		n++;
-	const char **argv = calloc(n + 4, sizeof(*argv));
-	if (!argv)
-		return -1;
-	argv[0] = "git";
-	argv[1] = "-C";
-	argv[2] = work_tree ? work_tree : ".";
-	memcpy(argv + 3, args, n * sizeof(*argv));
-	fg_process_options po;
-	fg_process_options_init(&po);
-	po.out = FG_PROCESS_STDOUT_CAPTURE;
-	if (git_own_group) {
-		po.own_process_group = true;
-		po.on_start = forward_signals;
-	}
-	char last = '\n';
-	if (!output) {
-		po.merge_stderr = true;
-		po.on_output = relay;
-		po.on_output_ctx = &last;
-	}
-	fg_process_result r;
-	fg_error err;
-	int status = -1;
-	if (fg_process_run(&r, argv, &po, &err) == 0) {
-		status = r.signal ? 128 + r.signal : r.exit_status;
-		if (output) {
-			*output = r.output;
-			r.output = NULL;
-		}
-	}
-	if (!output && last != '\n')
-		fputc('\n', stderr);
-	if (git_own_group) {
-		cli_signals_forward(0);
-		if (r.pid > 0 && cli_signal_pending())
-			cli_wait_group(r.pid); /* the fgbisect run it started cleans up */
-	}
-	fg_process_result_clear(&r);
-	free(argv);
-	return status;
+	(void)ctx;
+	cli_signals_forward(0);
+	if (!cli_signal_pending())
+		return false;
+	if (pid > 0)
+		cli_wait_group(pid); /* the fgbisect run it started cleans up */
+	return true;
 }
 
-/* Judges a revision; a capture needs its tree checked out, so git checks it
- * out first (the caller restores HEAD). */
-static int judge_rev(fg_verdict **v, fg_repo_commit *c, fg_verdict_judge *judge, const fg_verdict_source *src,
-                     const struct cli_bisect_options *o, fg_repo *repo, const char *rev, fg_error *err)
+static void print_json(const fg_gitbisect_result *r, double threshold)
 {
-	int rc = fg_repo_commit_info(c, repo, rev, err);
-	if (rc)
-		return rc;
-	if (src->capture && git(NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
-		return fg_error_set(err, FG_EGIT, rev, "git checkout failed: the work tree must be clean for "
-		                    "--capture");
-	rc = fg_verdict_judge_commit(v, judge, src, c, err);
-	if (!rc) {
-		cli_verdict_warnings(*v, o->frame);
-		fputs("fgbisect: ", stderr);
-		cli_verdict_line(stderr, c->id, *v, o->threshold);
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	fg_json_key(&j, "first_slow");
+	if (r->vfirst_slow)
+		cli_verdict_json(&j, r->first_slow.id, r->vfirst_slow, threshold);
+	else
+		fg_json_string(&j, r->first_slow_id);
+	fg_json_key(&j, "parent");
+	if (r->vparent)
+		cli_verdict_json(&j, r->parent.id, r->vparent, threshold);
+	else
+		fg_json_null(&j);
+	fg_json_key(&j, "good");
+	cli_verdict_json(&j, r->good.id, r->vgood, threshold);
+	fg_json_key(&j, "bad");
+	cli_verdict_json(&j, r->bad.id, r->vbad, threshold);
+	fg_json_key(&j, "skipped_ends");
+	fg_json_array(&j);
+	for (size_t i = 0; i < r->nskipped; i++) {
+		fg_json_object(&j);
+		fg_json_member_string(&j, "commit", r->skipped[i].id);
+		fg_json_member_string(&j, "reason", r->skipped[i].reason);
+		fg_json_end(&j);
 	}
-	return rc;
+	fg_json_end(&j);
+	fg_json_member_string(&j, "log", r->log);
+	fg_json_end(&j);
 }
 
-/* Ends that could not be judged and were moved past. */
-struct skipped_ends {
-	char (*ids)[41];
-	char (*reasons)[256];
-	size_t n;
-};
-
-/* An undecidable end moves inward along the first-parent line from good to
- * bad to its nearest decidable commit, as `days` does with runs (a commit
- * before a fast one is fast, one after a slow one slow: the answer stays
- * right).  *v, *c and *at (its index in line) are replaced by the new
- * end's; the line is good..bad newest first (line[0] is bad); the bad end
- * stays below index stop (the good end's).  Returns 0 with *v decidable, or
- * still a skip when no commit was. */
-static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, fg_verdict_judge *judge,
-                       const fg_verdict_source *src, const struct cli_bisect_options *o, fg_repo *repo,
-                       const fg_repo_log *line, bool good_end, size_t stop, struct skipped_ends *skipped,
-                       fg_error *err)
+static void print_text(const fg_gitbisect_result *r)
 {
-	size_t n = fg_repo_log_count(line);
-	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop); k++) {
-		size_t i = good_end ? n - k : k;
-		char (*ids)[41] = realloc(skipped->ids, (skipped->n + 1) * sizeof(*ids));
-		if (ids)
-			skipped->ids = ids;
-		char (*reasons)[256] = realloc(skipped->reasons, (skipped->n + 1) * sizeof(*reasons));
-		if (reasons)
-			skipped->reasons = reasons;
-		if (!ids || !reasons)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		snprintf(skipped->ids[skipped->n], 41, "%s", c->id);
-		snprintf(skipped->reasons[skipped->n++], 256, "%.*s", (int)fg_utf8_fit((*v)->reason, 255), (*v)->reason);
-		fprintf(stderr, "fgbisect bisect: the %s end %.12s cannot be judged; trying %s\n",
-		        good_end ? "good" : "bad", c->id, good_end ? "its child on the first-parent line"
-		                                           : "its first parent");
-		fg_verdict_free(*v);
-		*v = NULL;
-		int rc = judge_rev(v, c, judge, src, o, repo, fg_repo_log_at(line, i)->id, err);
-		if (rc)
-			return rc;
-		*at = i;
-	}
-	return 0;
+	for (size_t i = 0; i < r->nskipped; i++)
+		printf("undecidable end moved past: %.12s (%s)\n", r->skipped[i].id, r->skipped[i].reason);
+	printf("first slow commit: %s %s %s\n", r->first_slow.id, r->first_slow.date, r->first_slow.subject);
+	const fg_verdict *vs = r->vfirst_slow, *vp = r->vparent;
+	if (vs)
+		printf("  share %.2f%% (95%% interval %.2f-%.2f%%), %s\n", vs->share, vs->interval_lo, vs->interval_hi,
+		       fg_verdict_name(vs->kind));
+	if (vp && vp->kind != FG_VERDICT_SKIP)
+		printf("  its parent %.12s: %.2f%% (95%% interval %.2f-%.2f%%), %s\n", r->parent.id, vp->share,
+		       vp->interval_lo, vp->interval_hi, fg_verdict_name(vp->kind));
+	else if (vp)
+		printf("  its parent %.12s: undecidable (%s)\n", r->parent.id, vp->reason);
+	printf("\n%s", r->log);
 }
 
-/* The first slow commit as git's log names it, "" when the bisection did
- * not conclude. */
-static void first_slow(char id[41], const char *log)
+/* The outcome's status, with what it means on stderr. */
+static int report_outcome(const fg_gitbisect_result *r, const char *good, const char *bad)
 {
-	const char *p = log ? strstr(log, "# first slow commit: [") : NULL;
-	id[0] = '\0';
-	if (p)
-		sscanf(p + strlen("# first slow commit: ["), "%40[0-9a-f]", id);
+	switch (r->outcome) {
+	case FG_GITBISECT_GOOD_NOT_FAST:
+	case FG_GITBISECT_BAD_NOT_SLOW: {
+		bool good_wrong = r->outcome == FG_GITBISECT_GOOD_NOT_FAST;
+		const fg_verdict *v = good_wrong ? r->vgood : r->vbad;
+		fprintf(stderr, "fgbisect bisect: refusing to start: --%s %s is %s, not %s (%s)\n",
+			good_wrong ? "good" : "bad", good_wrong ? good : bad, fg_verdict_name(v->kind),
+			good_wrong ? "fast" : "slow", v->reason);
+		return FG_EXIT_FAILED;
+	}
+	case FG_GITBISECT_START_FAILED:
+		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
+			"'git bisect reset' ends it)\n");
+		return FG_EXIT_GIT;
+	case FG_GITBISECT_INTERRUPTED: {
+		int sig = cli_signal_pending();
+		fprintf(stderr, "fgbisect bisect: interrupted by %s: stopped git bisect run and reset the bisection "
+			"(git bisect reset)\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+		return 128 + sig;
+	}
+	case FG_GITBISECT_INCONCLUSIVE:
+		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
+			"fgbisect run failed); the log follows\n%s", r->log ? r->log : "");
+		return FG_EXIT_INCONCLUSIVE;
+	case FG_GITBISECT_FOUND:
+		break;
+	}
+	return FG_EXIT_OK;
 }
 
 int cmd_bisect(int argc, char **argv)
@@ -254,13 +235,11 @@ int cmd_bisect(int argc, char **argv)
 	int status = cli_parse(&spec, &args, argc, argv);
 	if (status != CLI_PARSED)
 		return status;
-	struct forward fw = { .argv = calloc(args.ngiven + 8, sizeof(char *)) };
+	struct forward fw = { .argv = calloc(args.ngiven + 4, sizeof(char *)) };
 	char self[4096];
 	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[selflen > 0 ? selflen : 0] = '\0';
 	if (fw.argv) {
-		fw.argv[fw.argc++] = "bisect";
-		fw.argv[fw.argc++] = "run";
 		fw.argv[fw.argc++] = self;
 		fw.argv[fw.argc++] = "run";
 	}
@@ -291,180 +270,50 @@ int cmd_bisect(int argc, char **argv)
 	fg_runs *runs = NULL;
 	fg_runs_selection *sel = NULL;
 	fg_verdict_judge *judge = NULL;
-	fg_verdict *vgood = NULL, *vbad = NULL, *vslow = NULL, *vparent = NULL;
-	fg_repo_commit cgood, cbad, cslow, cparent, orig;
-	char *log = NULL;
-	bool started = false;
-	fg_repo_log *line = NULL;
-	struct skipped_ends skipped = { 0 };
+	fg_gitbisect_result res = { 0 };
 	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
 	fg_capture_options_init(&src.capture_opts);
 	src.capture_opts.timeout_s = o.capture_timeout;
+	struct progress progress = { &o };
+	fg_gitbisect_options go;
+	fg_gitbisect_options_init(&go);
+	go.good = good;
+	go.bad = bad;
+	go.run_argv = (const char *const *)fw.argv;
+	go.source = &src;
+	go.ctx = &progress;
+	go.on_verdict = on_verdict;
+	go.on_move = on_move;
+	go.on_git_output = on_git_output;
+	go.on_run_prepare = on_run_prepare;
+	go.on_run_start = on_run_start;
+	go.on_run_end = on_run_end;
 
 	int rc = fg_repo_open(&repo, NULL, &err);
-	if (!rc)
-		rc = fg_repo_head(&orig, repo, &err);
-	work_tree = repo ? fg_repo_workdir(repo) : NULL;
-	/* Judging the ends of a capture checks them out: remember the branch
-	 * (empty on a detached HEAD) to come back to. */
-	char *branch = NULL;
-	if (!rc && o.capture && git(&branch, (const char *[]){ "symbolic-ref", "-q", "--short", "HEAD", NULL }) < 0)
-		rc = fg_error_set(&err, FG_EGIT, NULL, "cannot run git");
-	if (branch)
-		branch[strcspn(branch, "\n")] = '\0';
 	if (!rc && !o.profile && !o.capture) {
 		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
 		src.runs = sel;
 	}
-	src.capture_opts.dir = work_tree = repo ? fg_repo_workdir(repo) : NULL;
-	if (!rc && !work_tree)
-		rc = fg_error_set(&err, FG_ECONFIG, NULL, "git bisect needs a work tree, not a bare repository");
+	src.capture_opts.dir = repo ? fg_repo_workdir(repo) : NULL;
 	if (!rc)
 		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	go.judge = judge;
 	if (!rc)
-		rc = judge_rev(&vgood, &cgood, judge, &src, &o, repo, good, &err);
-	if (!rc)
-		rc = judge_rev(&vbad, &cbad, judge, &src, &o, repo, bad, &err);
-	if (!rc && (vgood->kind == FG_VERDICT_SKIP || vbad->kind == FG_VERDICT_SKIP)) {
-		fg_repo_log_options lo;
-		fg_repo_log_options_init(&lo);
-		lo.first_parent = true;
-		rc = fg_repo_log_range(&line, repo, cgood.id, cbad.id, &lo, &err);
-		size_t at_good = line ? fg_repo_log_count(line) : 0, at_bad = 0;
-		if (!rc)
-			rc = move_inward(&vgood, &cgood, &at_good, judge, &src, &o, repo, line, true, SIZE_MAX, &skipped,
-			                 &err);
-		if (!rc && vgood->kind == FG_VERDICT_FAST)
-			rc = move_inward(&vbad, &cbad, &at_bad, judge, &src, &o, repo, line, false, at_good, &skipped,
-			                 &err);
-	}
-	if (o.capture && branch)
-		git(NULL, (const char *[]){ "checkout", "-q", branch[0] ? branch : orig.id, NULL });
+		rc = fg_gitbisect_run(&res, repo, &go, &err);
 	if (rc) {
 		status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
-	if (!vgood->matched && !vbad->matched)
-		cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
-	if (vgood->kind != FG_VERDICT_FAST || vbad->kind != FG_VERDICT_SLOW) {
-		bool good_wrong = vgood->kind != FG_VERDICT_FAST;
-		const fg_verdict *v = good_wrong ? vgood : vbad;
-		fprintf(stderr, "fgbisect bisect: refusing to start: --%s %s is %s, not %s (%s)\n",
-		        good_wrong ? "good" : "bad", good_wrong ? good : bad, fg_verdict_name(v->kind),
-		        good_wrong ? "fast" : "slow", v->reason);
-		status = FG_EXIT_FAILED;
-		goto out;
-	}
-
-	if (git(NULL, (const char *[]){ "bisect", "start", "--term-old", "fast", "--term-new", "slow", cbad.id,
-	                                cgood.id, NULL }) != 0) {
-		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
-		        "'git bisect reset' ends it)\n");
-		status = FG_EXIT_GIT;
-		goto out;
-	}
-	started = true;
-	fw.argv[fw.argc] = NULL;
-	if (!cli_bisect_secrets_to_env(&o)) {
-		fprintf(stderr, "fgbisect bisect: out of memory\n");
-		status = 4;
-		goto out;
-	}
-	git_own_group = true;
-	git(NULL, (const char *const *)fw.argv);
-	git_own_group = false;
-	if (cli_signal_pending()) {
-		int sig = cli_signal_pending();
-		git(NULL, (const char *[]){ "bisect", "reset", NULL });
-		started = false;
-		fprintf(stderr, "fgbisect bisect: interrupted by %s: stopped git bisect run and reset the bisection "
-		        "(git bisect reset)\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
-		status = 128 + sig;
-		goto out;
-	}
-	if (git(&log, (const char *[]){ "bisect", "log", NULL }) != 0) {
-		fprintf(stderr, "fgbisect bisect: git bisect log failed\n");
-		status = FG_EXIT_GIT;
-		goto out;
-	}
-	char slow_id[41];
-	first_slow(slow_id, log);
-	if (!slow_id[0]) {
-		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
-		        "fgbisect run failed); the log follows\n%s", log);
-		status = FG_EXIT_INCONCLUSIVE;
-		goto out;
-	}
-	/* A capture would need the checkouts again: its shares are in the log
-	 * of git bisect run above. */
-	if (!o.capture) {
-		rc = judge_rev(&vslow, &cslow, judge, &src, &o, repo, slow_id, &err);
-		char parent[48];
-		snprintf(parent, sizeof(parent), "%s^", slow_id);
-		if (!rc && fg_repo_commit_info(&cparent, repo, parent, &err) == 0)
-			rc = judge_rev(&vparent, &cparent, judge, &src, &o, repo, parent, &err);
-		if (rc) {
-			status = cli_report_error(&err, o.po.json);
-			goto out;
-		}
 	} else {
-		fg_repo_commit_info(&cslow, repo, slow_id, &err);
-	}
-	if (o.po.json) {
-		fg_json j;
-		fg_json_init(&j, stdout);
-		fg_json_object(&j);
-		fg_json_key(&j, "first_slow");
-		if (vslow)
-			cli_verdict_json(&j, cslow.id, vslow, o.threshold);
-		else
-			fg_json_string(&j, slow_id);
-		fg_json_key(&j, "parent");
-		if (vparent)
-			cli_verdict_json(&j, cparent.id, vparent, o.threshold);
-		else
-			fg_json_null(&j);
-		fg_json_key(&j, "good");
-		cli_verdict_json(&j, cgood.id, vgood, o.threshold);
-		fg_json_key(&j, "bad");
-		cli_verdict_json(&j, cbad.id, vbad, o.threshold);
-		fg_json_key(&j, "skipped_ends");
-		fg_json_array(&j);
-		for (size_t i = 0; i < skipped.n; i++) {
-			fg_json_object(&j);
-			fg_json_member_string(&j, "commit", skipped.ids[i]);
-			fg_json_member_string(&j, "reason", skipped.reasons[i]);
-			fg_json_end(&j);
+		if (!res.vgood->matched && !res.vbad->matched)
+			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
+		status = report_outcome(&res, good, bad);
+		if (res.outcome == FG_GITBISECT_FOUND) {
+			if (o.po.json)
+				print_json(&res, o.threshold);
+			else
+				print_text(&res);
 		}
-		fg_json_end(&j);
-		fg_json_member_string(&j, "log", log);
-		fg_json_end(&j);
-	} else {
-		for (size_t i = 0; i < skipped.n; i++)
-			printf("undecidable end moved past: %.12s (%s)\n", skipped.ids[i], skipped.reasons[i]);
-		printf("first slow commit: %s %s %s\n", cslow.id, cslow.date, cslow.subject);
-		if (vslow)
-			printf("  share %.2f%% (95%% interval %.2f-%.2f%%), %s\n", vslow->share, vslow->interval_lo,
-			       vslow->interval_hi, fg_verdict_name(vslow->kind));
-		if (vparent && vparent->kind != FG_VERDICT_SKIP)
-			printf("  its parent %.12s: %.2f%% (95%% interval %.2f-%.2f%%), %s\n", cparent.id, vparent->share,
-			       vparent->interval_lo, vparent->interval_hi, fg_verdict_name(vparent->kind));
-		else if (vparent)
-			printf("  its parent %.12s: undecidable (%s)\n", cparent.id, vparent->reason);
-		printf("\n%s", log);
 	}
-out:
-	if (started)
-		git(NULL, (const char *[]){ "bisect", "reset", NULL });
-	fg_repo_log_free(line);
-	free(skipped.ids);
-	free(skipped.reasons);
-	free(log);
-	free(branch);
-	fg_verdict_free(vgood);
-	fg_verdict_free(vbad);
-	fg_verdict_free(vslow);
-	fg_verdict_free(vparent);
+	fg_gitbisect_result_clear(&res);
 	fg_verdict_judge_free(judge);
 	fg_runs_selection_free(sel);
 	fg_runs_free(runs);

@@ -1,0 +1,273 @@
+#include "gitbisect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "process.h"
+#include "utf8.h"
+
+void fg_gitbisect_options_init(fg_gitbisect_options *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+void fg_gitbisect_result_clear(fg_gitbisect_result *r)
+{
+	fg_verdict_free(r->vgood);
+	fg_verdict_free(r->vbad);
+	fg_verdict_free(r->vfirst_slow);
+	fg_verdict_free(r->vparent);
+	free(r->skipped);
+	free(r->log);
+	memset(r, 0, sizeof(*r));
+}
+
+/* One bisection's state. */
+struct run {
+	const fg_gitbisect_options *o;
+	fg_repo *repo;
+	const char *work_tree;
+	bool own_group; /* the git being run is git bisect run */
+};
+
+/* git's output as it comes; *last keeps its last byte. */
+struct relay {
+	const struct run *r;
+	char last;
+};
+
+static void relay_output(void *ctx, const char *data, size_t len)
+{
+	struct relay *rl = ctx;
+	if (rl->r->o->on_git_output)
+		rl->r->o->on_git_output(rl->r->o->ctx, data, len);
+	rl->last = data[len - 1];
+}
+
+static void run_started(void *ctx, pid_t pid)
+{
+	const struct run *r = ctx;
+	if (r->o->on_run_start)
+		r->o->on_run_start(r->o->ctx, pid);
+}
+
+/* Runs git with args at the top of the work tree.  With output NULL, its
+ * stdout and stderr go to on_git_output in order, ended with a newline when
+ * git left the last line open (git bisect's "bisect found first bad commit"
+ * has none); else its stdout goes into *output (malloc'ed).  Returns git's
+ * exit status (128 + N for a signal), or -1 when it could not run; *pid
+ * (may be NULL) receives the child's pid. */
+static int git(const struct run *r, char **output, pid_t *pid, const char *const *args)
+{
+	size_t n = 0;
+	while (args[n])
+		n++;
+	const char **argv = calloc(n + 4, sizeof(*argv));
+	if (!argv)
+		return -1;
+	argv[0] = "git";
+	argv[1] = "-C";
+	argv[2] = r->work_tree;
+	memcpy(argv + 3, args, n * sizeof(*argv));
+	fg_process_options po;
+	fg_process_options_init(&po);
+	po.out = FG_PROCESS_STDOUT_CAPTURE;
+	struct relay rl = { r, '\n' };
+	if (!output) {
+		po.merge_stderr = true;
+		po.on_output = relay_output;
+		po.on_output_ctx = &rl;
+	}
+	if (r->own_group) {
+		po.own_process_group = true;
+		po.on_start = run_started;
+		po.on_start_ctx = (void *)r;
+	}
+	fg_process_result pr;
+	fg_error err;
+	int status = -1;
+	if (fg_process_run(&pr, argv, &po, &err) == 0) {
+		status = pr.signal ? 128 + pr.signal : pr.exit_status;
+		if (output) {
+			*output = pr.output;
+			pr.output = NULL;
+		}
+	}
+	if (!output && rl.last != '\n' && r->o->on_git_output)
+		r->o->on_git_output(r->o->ctx, "\n", 1);
+	if (pid)
+		*pid = pr.pid;
+	fg_process_result_clear(&pr);
+	free(argv);
+	return status;
+}
+
+/* Judges a revision; a capture needs its tree checked out, so git checks it
+ * out first (the caller restores HEAD). */
+static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, const char *rev, fg_error *err)
+{
+	int rc = fg_repo_commit_info(c, r->repo, rev, err);
+	if (rc)
+		return rc;
+	if (r->o->source->capture && git(r, NULL, NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
+		return fg_error_set(err, FG_EGIT, rev, "git checkout failed: the work tree must be clean for --capture");
+	rc = fg_verdict_judge_commit(v, r->o->judge, r->o->source, c, err);
+	if (!rc && r->o->on_verdict)
+		r->o->on_verdict(r->o->ctx, c, *v);
+	return rc;
+}
+
+/* An undecidable end moves inward along the first-parent line from good to
+ * bad to its nearest decidable commit, as `days` does with runs (a commit
+ * before a fast one is fast, one after a slow one slow: the answer stays
+ * right).  *v, *c and *at (its index in line) are replaced by the new
+ * end's; the line is good..bad newest first (line[0] is bad); the bad end
+ * stays below index stop (the good end's).  Returns 0 with *v decidable, or
+ * still a skip when no commit was. */
+static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const struct run *r, const fg_repo_log *line,
+		       bool good_end, size_t stop, fg_gitbisect_result *res, fg_error *err)
+{
+	size_t n = fg_repo_log_count(line);
+	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop); k++) {
+		size_t i = good_end ? n - k : k;
+		fg_gitbisect_skip *s = realloc(res->skipped, (res->nskipped + 1) * sizeof(*s));
+		if (!s)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		res->skipped = s;
+		s += res->nskipped++;
+		snprintf(s->id, sizeof(s->id), "%s", c->id);
+		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)fg_utf8_fit((*v)->reason, sizeof(s->reason) - 1),
+			 (*v)->reason);
+		if (r->o->on_move)
+			r->o->on_move(r->o->ctx, good_end, c->id);
+		fg_verdict_free(*v);
+		*v = NULL;
+		int rc = judge_rev(v, c, r, fg_repo_log_at(line, i)->id, err);
+		if (rc)
+			return rc;
+		*at = i;
+	}
+	return 0;
+}
+
+/* Judges both ends, moving an undecidable one inward. */
+static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *err)
+{
+	int rc = judge_rev(&res->vgood, &res->good, r, r->o->good, err);
+	if (!rc)
+		rc = judge_rev(&res->vbad, &res->bad, r, r->o->bad, err);
+	if (rc || (res->vgood->kind != FG_VERDICT_SKIP && res->vbad->kind != FG_VERDICT_SKIP))
+		return rc;
+	fg_repo_log *line = NULL;
+	fg_repo_log_options lo;
+	fg_repo_log_options_init(&lo);
+	lo.first_parent = true;
+	rc = fg_repo_log_range(&line, r->repo, res->good.id, res->bad.id, &lo, err);
+	size_t at_good = line ? fg_repo_log_count(line) : 0, at_bad = 0;
+	if (!rc)
+		rc = move_inward(&res->vgood, &res->good, &at_good, r, line, true, SIZE_MAX, res, err);
+	if (!rc && res->vgood->kind == FG_VERDICT_FAST)
+		rc = move_inward(&res->vbad, &res->bad, &at_bad, r, line, false, at_good, res, err);
+	fg_repo_log_free(line);
+	return rc;
+}
+
+/* The first slow commit as git's log names it, "" when the bisection did
+ * not conclude. */
+static void first_slow(char id[41], const char *log)
+{
+	const char *p = log ? strstr(log, "# first slow commit: [") : NULL;
+	id[0] = '\0';
+	if (p)
+		sscanf(p + strlen("# first slow commit: ["), "%40[0-9a-f]", id);
+}
+
+/* git bisect start .. run .. log: the outcome, and the log. */
+static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
+{
+	if (git(r, NULL, NULL, (const char *[]){ "bisect", "start", "--term-old", "fast", "--term-new", "slow",
+						 res->bad.id, res->good.id, NULL }) != 0) {
+		res->outcome = FG_GITBISECT_START_FAILED;
+		return 0;
+	}
+	int rc = 0;
+	if (r->o->on_run_prepare && !r->o->on_run_prepare(r->o->ctx))
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	size_t n = 0;
+	while (!rc && r->o->run_argv[n])
+		n++;
+	const char **argv = rc ? NULL : calloc(n + 3, sizeof(*argv));
+	if (!rc && !argv)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc) {
+		argv[0] = "bisect";
+		argv[1] = "run";
+		memcpy(argv + 2, r->o->run_argv, n * sizeof(*argv));
+		pid_t pid = 0;
+		r->own_group = true;
+		git(r, NULL, &pid, argv);
+		r->own_group = false;
+		if (r->o->on_run_end && r->o->on_run_end(r->o->ctx, pid))
+			res->outcome = FG_GITBISECT_INTERRUPTED;
+	}
+	free(argv);
+	if (!rc && res->outcome != FG_GITBISECT_INTERRUPTED &&
+	    git(r, &res->log, NULL, (const char *[]){ "bisect", "log", NULL }) != 0)
+		rc = fg_error_set(err, FG_EGIT, NULL, "git bisect log failed");
+	if (!rc && res->outcome != FG_GITBISECT_INTERRUPTED) {
+		first_slow(res->first_slow_id, res->log);
+		res->outcome = res->first_slow_id[0] ? FG_GITBISECT_FOUND : FG_GITBISECT_INCONCLUSIVE;
+	}
+	/* The first slow commit and its parent, judged again: what the summary
+	 * shows.  A capture would need the checkouts again: its shares are in
+	 * git bisect run's output. */
+	if (!rc && res->outcome == FG_GITBISECT_FOUND && !r->o->source->capture) {
+		rc = judge_rev(&res->vfirst_slow, &res->first_slow, r, res->first_slow_id, err);
+		char parent[48];
+		snprintf(parent, sizeof(parent), "%s^", res->first_slow_id);
+		fg_error perr;
+		res->parent_found = !rc && fg_repo_commit_info(&res->parent, r->repo, parent, &perr) == 0;
+		if (res->parent_found)
+			rc = judge_rev(&res->vparent, &res->parent, r, parent, err);
+	} else if (!rc && res->outcome == FG_GITBISECT_FOUND) {
+		fg_error ierr;
+		if (fg_repo_commit_info(&res->first_slow, r->repo, res->first_slow_id, &ierr))
+			snprintf(res->first_slow.id, sizeof(res->first_slow.id), "%s", res->first_slow_id);
+	}
+	/* Whatever happened, the bisection this started ends here. */
+	git(r, NULL, NULL, (const char *[]){ "bisect", "reset", NULL });
+	return rc;
+}
+
+int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect_options *opts, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	struct run r = { .o = opts, .repo = repo, .work_tree = fg_repo_workdir(repo) };
+	if (!r.work_tree)
+		return fg_error_set(err, FG_ECONFIG, NULL, "git bisect needs a work tree, not a bare repository");
+	fg_repo_commit orig;
+	int rc = fg_repo_head(&orig, repo, err);
+	/* Judging the ends of a capture checks them out: remember the branch
+	 * (empty on a detached HEAD) to come back to. */
+	char *branch = NULL;
+	if (!rc && opts->source->capture &&
+	    git(&r, &branch, NULL, (const char *[]){ "symbolic-ref", "-q", "--short", "HEAD", NULL }) < 0)
+		rc = fg_error_set(err, FG_EGIT, NULL, "cannot run git");
+	if (branch)
+		branch[strcspn(branch, "\n")] = '\0';
+	if (!rc)
+		rc = judge_ends(out, &r, err);
+	if (opts->source->capture && branch)
+		git(&r, NULL, NULL, (const char *[]){ "checkout", "-q", branch[0] ? branch : orig.id, NULL });
+	free(branch);
+	if (!rc && out->vgood->kind != FG_VERDICT_FAST)
+		out->outcome = FG_GITBISECT_GOOD_NOT_FAST;
+	else if (!rc && out->vbad->kind != FG_VERDICT_SLOW)
+		out->outcome = FG_GITBISECT_BAD_NOT_SLOW;
+	else if (!rc)
+		rc = bisect(out, &r, err);
+	if (rc)
+		fg_gitbisect_result_clear(out);
+	return rc;
+}

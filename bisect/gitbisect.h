@@ -1,0 +1,94 @@
+/* fgbisect — the git-bisect driver behind `fgbisect bisect`: judges both
+ * ends (an undecidable end moves inward along the first-parent line to its
+ * nearest decidable commit), starts `git bisect` with the terms fast and
+ * slow, lets `git bisect run` run the given command (`fgbisect run` with
+ * the forwarded options) over the commits in between, reads the first slow
+ * commit from `git bisect log`, judges it and its parent, and resets the
+ * bisection it started.  It returns data and reports progress through
+ * callbacks; it never prints.
+ *
+ * git runs as a child process (src/process.h) at the top of the work tree;
+ * `git bisect run` leads a process group of its own so that a signal the
+ * caller forwards (on_run_start) reaches the commands it starts.  Not
+ * thread-safe: one bisection per process, in the repository's work tree. */
+#ifndef FG_GITBISECT_H
+#define FG_GITBISECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "repo.h"
+#include "verdict.h"
+
+typedef struct fg_gitbisect_options {
+	const char *good, *bad;          /* the revisions the user gave */
+	const char *const *run_argv;     /* after "git bisect run": the command and its arguments */
+	fg_verdict_judge *judge;
+	const fg_verdict_source *source; /* a capture checks each judged end out (the branch is restored) */
+	void *ctx;                       /* handed to every callback */
+	/* Each commit judged here (ends, moved ends, the first slow one and its
+	 * parent), in order; NULL: none. */
+	void (*on_verdict)(void *ctx, const fg_repo_commit *c, const fg_verdict *v);
+	/* An undecidable end is moved past; NULL: none. */
+	void (*on_move)(void *ctx, bool good_end, const char *id);
+	/* git's output (stdout and stderr, and those of what git bisect run
+	 * starts) as it comes; NULL: dropped. */
+	void (*on_git_output)(void *ctx, const char *data, size_t len);
+	/* Just before git bisect run starts: the caller may set what its
+	 * children inherit in the environment (secrets that must not reach the
+	 * ends' capture commands); false stops the bisection with FG_ENOMEM.
+	 * NULL: nothing. */
+	bool (*on_run_prepare)(void *ctx);
+	/* git bisect run started as process group pid (signals blocked while
+	 * this runs, so forwarding armed here cannot miss one); NULL: none. */
+	void (*on_run_start)(void *ctx, pid_t pid);
+	/* git bisect run returned: true when the caller was interrupted (the
+	 * bisection is then reset and the outcome is INTERRUPTED); NULL: never. */
+	bool (*on_run_end)(void *ctx, pid_t pid);
+} fg_gitbisect_options;
+
+void fg_gitbisect_options_init(fg_gitbisect_options *o);
+
+typedef enum {
+	FG_GITBISECT_FOUND = 0,      /* first_slow is the first slow commit */
+	FG_GITBISECT_GOOD_NOT_FAST,  /* refused to start: the good end is slow or undecidable */
+	FG_GITBISECT_BAD_NOT_SLOW,   /* refused to start: the bad end is fast or undecidable */
+	FG_GITBISECT_START_FAILED,   /* git bisect start failed (a bisection already running?) */
+	FG_GITBISECT_INTERRUPTED,    /* on_run_end said so; the bisection was reset */
+	FG_GITBISECT_INCONCLUSIVE,   /* git's log names no first slow commit (only skips left) */
+} fg_gitbisect_outcome;
+
+/* An end that could not be judged and was moved past. */
+typedef struct fg_gitbisect_skip {
+	char id[41];
+	char reason[256];
+} fg_gitbisect_skip;
+
+typedef struct fg_gitbisect_result {
+	fg_gitbisect_outcome outcome;
+	fg_repo_commit good, bad;        /* the ends judged last (moved inward when undecidable) */
+	fg_verdict *vgood, *vbad;
+	fg_gitbisect_skip *skipped;      /* in the order they were moved past */
+	size_t nskipped;
+	char *log;                       /* `git bisect log` (FOUND, INCONCLUSIVE) */
+	char first_slow_id[41];          /* FOUND */
+	fg_repo_commit first_slow;       /* FOUND */
+	/* FOUND without a capture (a capture would need the checkouts again:
+	 * its shares are in git bisect run's output): the first slow commit's
+	 * verdict, and its first parent's (parent_found false for a root). */
+	fg_verdict *vfirst_slow, *vparent;
+	bool parent_found;
+	fg_repo_commit parent;
+} fg_gitbisect_result;
+
+/* Runs the whole bisection in repo's work tree.  Returns 0 with *out filled
+ * (free with fg_gitbisect_result_clear) whatever the outcome, or an error:
+ * FG_ECONFIG for a bare repository, FG_EGIT when git cannot run, a checkout
+ * for --capture fails or git bisect log fails, the judge's errors. */
+int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect_options *opts, fg_error *err);
+
+void fg_gitbisect_result_clear(fg_gitbisect_result *r);
+
+#endif

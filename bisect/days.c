@@ -347,3 +347,30 @@ void fg_days_growth_clear(fg_days_growth *g)
 	free_names(g->stack, g->nstack);
 	memset(g, 0, sizeof(*g));
 }
+
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
+			   const fg_runs_run *fast, const fg_runs_run *slow, size_t nhot,
+			   const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = fg_repo_log_range(&out->log, repo, good, bad, NULL, err);
+	fg_days_growth g = { 0 };
+	if (!rc && nhot)
+		rc = fg_days_growers(&g, fast, slow, nhot, fetch, read, err);
+	fg_history_options ho;
+	fg_history_options_init(&ho);
+	ho.good = good;
+	ho.bad = bad;
+	if (!rc && g.nframes)
+		rc = fg_hotfiles_look_up(&out->hot, dir, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
+					 (const char *const *)g.stack, g.nstack, err);
+	fg_days_growth_clear(&g);
+	return rc;
+}
+
+void fg_days_window_clear(fg_days_window *w)
+{
+	fg_hotfiles_clear(&w->hot);
+	fg_repo_log_free(w->log);
+	memset(w, 0, sizeof(*w));
+}

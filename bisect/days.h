@@ -15,6 +15,8 @@
 #include <stddef.h>
 
 #include "diff.h"
+#include "hotfiles.h"
+#include "repo.h"
 #include "runs.h"
 #include "verdict.h"
 
@@ -109,5 +111,20 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const 
 int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 void fg_days_growth_clear(fg_days_growth *g);
+
+/* What `days --repo` shows between the last fast run and the first slow
+ * one: the commits of (good, bad] in repo, and the hot files (in the
+ * repository at dir) of the nhot frames that grew most from fast to slow,
+ * with the decision.  hot.result is NULL when no frame grew or nhot is 0.
+ * Free with fg_days_window_clear whatever the result. */
+typedef struct fg_days_window {
+	fg_repo_log *log;
+	fg_hotfiles hot;
+} fg_days_window;
+
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
+			   const fg_runs_run *fast, const fg_runs_run *slow, size_t nhot,
+			   const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
+void fg_days_window_clear(fg_days_window *w);
 
 #endif

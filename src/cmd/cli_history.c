@@ -6,32 +6,23 @@
 
 #include "cli.h"
 
-int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts, bool methods,
+int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
-	memset(out, 0, sizeof(*out));
-	int rc = fg_history_open(&out->history, repo, opts, err);
-	if (!rc)
-		rc = (methods ? fg_history_query_methods : fg_history_query)(&out->result, out->history, frames, nframes,
-									       err);
-	for (size_t i = 0; !rc && i < fg_history_result_count(out->result); i++) {
-		const fg_history_entry *e = fg_history_result_entry(out->result, i);
+	int rc = fg_hotfiles_look_up(out, repo, opts, methods, frames, nframes, hot_frames, stack, nstack, err);
+	cli_history_warn_shallow(out->result);
+	return rc;
+}
+
+void cli_history_warn_shallow(const fg_history_result *r)
+{
+	for (size_t i = 0; r && i < fg_history_result_count(r); i++) {
+		const fg_history_entry *e = fg_history_result_entry(r, i);
 		if (e->last_shallow || e->meaningful_shallow)
 			cli_warn("%s: the history walk reached the shallow clone's boundary; the commit may be older "
 				 "(git fetch --unshallow)", e->path);
 	}
-	if (!rc && nframes && fg_history_good_id(out->history))
-		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
-	return rc;
-}
-
-void cli_history_clear(struct cli_history *hist)
-{
-	fg_decision_free(hist->decision);
-	fg_history_result_free(hist->result);
-	fg_history_free(hist->history);
-	memset(hist, 0, sizeof(*hist));
 }
 
 void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *end)

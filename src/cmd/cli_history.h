@@ -8,22 +8,17 @@
 
 #include "decision.h"
 #include "history.h"
+#include "hotfiles.h"
 #include "json_writer.h"
 
-struct cli_history {
-	fg_history *history;
-	fg_history_result *result;
-	fg_decision *decision; /* NULL without a window or without frames */
-};
+/* A warning for each file whose history walk reached a shallow clone's
+ * boundary (r may be NULL). */
+void cli_history_warn_shallow(const fg_history_result *r);
 
-/* Opens the repository, looks up the frames (with their methods' histories
- * unless methods is false), warns about shallow boundaries, and with a
- * window decides for the first hot_frames frames (stack: the frames on the
- * grown stacks, NULL when not known). */
-int cli_history_look_up(struct cli_history *out, const char *repo, const fg_history_options *opts, bool methods,
+/* fg_hotfiles_look_up, then cli_history_warn_shallow. */
+int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err);
-void cli_history_clear(struct cli_history *hist);
 
 /* The entries of one frame: [*first, *end) of r, starting at *end. */
 void cli_history_next_frame(const fg_history_result *r, size_t *first, size_t *end);

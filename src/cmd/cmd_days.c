@@ -156,32 +156,6 @@ static void json_run(fg_json *j, const char *key, const char *commit, const fg_v
 	fg_json_end(j);
 }
 
-struct window {
-	fg_repo_log *log;
-	struct cli_history hist; /* hist.result NULL when no frame grew */
-};
-
-/* The commits of (last fast, first slow], the history of the files of the
- * frames that grew most from the one run to the other, and the decision. */
-static int look_up_window(struct window *w, fg_repo *repo, const char *dir, const char *good, const char *bad,
-                          const fg_runs_run *fast, const fg_runs_run *slow, const fg_fetch_options *fo,
-                          const fg_read_options *ro, size_t nhot, fg_error *err)
-{
-	int rc = fg_repo_log_range(&w->log, repo, good, bad, NULL, err);
-	fg_days_growth g = { 0 };
-	if (!rc && nhot)
-		rc = fg_days_growers(&g, fast, slow, nhot, fo, ro, err);
-	fg_history_options ho;
-	fg_history_options_init(&ho);
-	ho.good = good;
-	ho.bad = bad;
-	if (!rc && g.nframes)
-		rc = cli_history_look_up(&w->hist, dir, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
-		                         (const char *const *)g.stack, g.nstack, err);
-	fg_days_growth_clear(&g);
-	return rc;
-}
-
 /* Whether entry i is a file to show: in the repository, and not shown for
  * an earlier frame (get and upsert of one class grow together). */
 static bool shown_file(const fg_history_result *r, size_t i)
@@ -197,7 +171,7 @@ static bool shown_file(const fg_history_result *r, size_t i)
 	return true;
 }
 
-static void print_window_text(const struct window *w)
+static void print_window_text(const fg_days_window *w)
 {
 	size_t n = fg_repo_log_count(w->log);
 	printf("\ncommits in the window (%zu%s):\n", n, fg_repo_log_truncated(w->log) ? ", more not shown" : "");
@@ -205,7 +179,7 @@ static void print_window_text(const struct window *w)
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
 		printf("  %s %s %s\n", c->short_id, c->date, c->subject);
 	}
-	const fg_history_result *hot = w->hist.result;
+	const fg_history_result *hot = w->hot.result;
 	if (!hot)
 		return;
 	printf("\nsource files of the frames that grew most:\n");
@@ -221,10 +195,10 @@ static void print_window_text(const struct window *w)
 	}
 	if (!shown)
 		printf("  (none of them is a source file of the repository)\n");
-	cli_decision_text(stdout, w->hist.decision);
+	cli_decision_text(stdout, w->hot.decision);
 }
 
-static void print_window_json(fg_json *j, const struct window *w)
+static void print_window_json(fg_json *j, const fg_days_window *w)
 {
 	fg_json_key(j, "window_commits");
 	fg_json_array(j);
@@ -239,7 +213,7 @@ static void print_window_json(fg_json *j, const struct window *w)
 	fg_json_end(j);
 	fg_json_key(j, "hotfiles");
 	fg_json_array(j);
-	const fg_history_result *hot = w->hist.result;
+	const fg_history_result *hot = w->hot.result;
 	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
 		const fg_history_entry *e = fg_history_result_entry(hot, i);
 		if (!shown_file(hot, i))
@@ -254,7 +228,7 @@ static void print_window_json(fg_json *j, const struct window *w)
 	}
 	fg_json_end(j);
 	fg_json_key(j, "decision");
-	cli_decision_json(j, w->hist.decision);
+	cli_decision_json(j, w->hot.decision);
 }
 
 /* Why the search cannot start: the end's nearest decidable run has the
@@ -317,7 +291,7 @@ static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run 
 /* --html: the report of the search.  w: the window (with --repo), or NULL;
  * a search that found nothing has no window and no flame graph. */
 static int write_report(const char *path, const fg_days *days, const fg_runs_selection *sel, fg_repo *repo,
-                        const struct cli_bisect_options *o, const struct window *w, const fg_fetch_options *fo,
+                        const struct cli_bisect_options *o, const fg_days_window *w, const fg_fetch_options *fo,
                         const fg_read_options *ro, fg_error *err)
 {
 	bool found = fg_days_result(days) == FG_DAYS_FOUND;
@@ -327,7 +301,7 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	char *decision = NULL, *title = NULL;
 	size_t dlen = 0, tlen = 0;
 	FILE *d = open_memstream(&decision, &dlen), *t = open_memstream(&title, &tlen);
-	const fg_history_result *hot = w ? w->hist.result : NULL;
+	const fg_history_result *hot = w ? w->hot.result : NULL;
 	size_t nhot = hot ? fg_history_result_count(hot) : 0, ncommits = w ? fg_repo_log_count(w->log) : 0;
 	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
 	fg_report_commit *commits = calloc(ncommits ? ncommits : 1, sizeof(*commits));
@@ -358,9 +332,9 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 			if (islow > ifast + 1)
 				fprintf(d, " %zu run(s) between them could not be judged: the first slow run is one of them or %s.",
 				        islow - ifast - 1, slow->date);
-			if (w && w->hist.decision) {
+			if (w && w->hot.decision) {
 				fputc('\n', d); /* the decision's text starts with a blank line */
-				cli_decision_text(d, w->hist.decision);
+				cli_decision_text(d, w->hot.decision);
 			}
 		} else {
 			refuse(d, "", days, sel, fg_days_result(days) == FG_DAYS_GOOD_NOT_FAST);
@@ -500,7 +474,7 @@ int cmd_days(int argc, char **argv)
 	fg_runs_selection *sel = NULL;
 	fg_verdict_judge *judge = NULL;
 	fg_days *days = NULL;
-	struct window window = { 0 };
+	fg_days_window window = { 0 };
 	int rc = repo_dir ? fg_repo_open(&repo, repo_dir, &err) : 0;
 	if (!rc)
 		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
@@ -555,8 +529,9 @@ int cmd_days(int argc, char **argv)
 	commit_id(fast_id, repo, fast->commit);
 	commit_id(slow_id, repo, slow->commit);
 	if (repo) {
-		rc = look_up_window(&window, repo, repo_dir, fast_id, slow_id, fast, slow, &fo, &vo.read,
-		                    (size_t)nhot, &err);
+		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, fast, slow, (size_t)nhot, &fo,
+					    &vo.read, &err);
+		cli_history_warn_shallow(window.hot.result);
 		if (rc) {
 			status = cli_report_error(&err, o.po.json);
 			goto out;
@@ -664,8 +639,7 @@ int cmd_days(int argc, char **argv)
 	}
 out:
 	lens_clear(&lens);
-	cli_history_clear(&window.hist);
-	fg_repo_log_free(window.log);
+	fg_days_window_clear(&window);
 	fg_days_free(days);
 	fg_verdict_judge_free(judge);
 	fg_runs_selection_free(sel);

@@ -196,7 +196,7 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 /* --html: the lists, the flame graph, and with --repo the files and the
  * decision. */
 static int write_report(const char *path, const fg_svg_options *base_opts, fg_diff *d, const fg_names *names,
-			const fg_compare_input *in, size_t n, const struct cli_history *hist, fg_error *err)
+			const fg_compare_input *in, size_t n, const fg_hotfiles *hist, fg_error *err)
 {
 	fg_svg_options so = *base_opts;
 	const char **sources[2];
@@ -299,7 +299,7 @@ static void print_peers(const fg_diff_peers *p, const fg_compare_input *in, cons
 
 /* --repo: the source history of every grown frame, and with --good the
  * decision for the first hot of them. */
-static int look_up_files(struct cli_history *hist, const char *repo, const fg_history_options *ho,
+static int look_up_files(fg_hotfiles *hist, const char *repo, const fg_history_options *ho,
 			 const fg_diff_result *result, const fg_diff *diff, const fg_names *names, size_t hot,
 			 fg_error *err)
 {
@@ -447,7 +447,7 @@ int cmd_diff(int argc, char **argv)
 	fg_diff *diff = NULL;
 	fg_diff_result result = { 0 };
 	fg_diff_peers peer_result = { .outlier = -1 };
-	struct cli_history hist = { 0 };
+	fg_hotfiles hist = { 0 };
 	so.width = (double)width;
 	fg_metrics_result *lens = NULL;
 	fg_mrules *lens_rules = NULL;
@@ -537,7 +537,7 @@ out:
 	cli_metrics_deltas_free(&deltas);
 	fg_metrics_result_free(lens);
 	fg_mrules_free(lens_rules);
-	cli_history_clear(&hist);
+	fg_hotfiles_clear(&hist);
 	fg_diff_peers_free(&peer_result);
 	fg_diff_result_free(&result);
 	fg_diff_free(diff);

@@ -70,7 +70,7 @@ static void growth_clear(struct growth *g)
 	fg_names_free(g->names);
 }
 
-static void print_json(const struct cli_history *hist, const struct growth *g)
+static void print_json(const fg_hotfiles *hist, const struct growth *g)
 {
 	const fg_history_result *r = hist->result;
 	fg_json j;
@@ -103,7 +103,7 @@ static void print_json(const struct cli_history *hist, const struct growth *g)
 	fg_json_end(&j);
 }
 
-static void print_text(const struct cli_history *hist, const struct growth *g)
+static void print_text(const fg_hotfiles *hist, const struct growth *g)
 {
 	const fg_history *h = hist->history;
 	const char *good = fg_history_good_id(h);
@@ -200,7 +200,7 @@ int cmd_hotfiles(int argc, char **argv)
 	fg_error err;
 	fg_error_clear(&err);
 	struct growth g = { 0 };
-	struct cli_history hist = { 0 };
+	fg_hotfiles hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
 	if (!rc && profiles)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
@@ -213,7 +213,7 @@ int cmd_hotfiles(int argc, char **argv)
 		print_json(&hist, profiles ? &g : NULL);
 	else
 		print_text(&hist, profiles ? &g : NULL);
-	cli_history_clear(&hist);
+	fg_hotfiles_clear(&hist);
 	growth_clear(&g);
 	free(in);
 	cli_args_free(&args);

@@ -129,22 +129,15 @@ bool cli_has_credentials(const char *source)
 	return has;
 }
 
-const char *cli_shown(const char *source)
+/* Keeps a copy of text[0..len) until exit (share -j shows sources from
+ * several threads); NULL when out of memory. */
+static const char *keep_until_exit(const char *text, size_t len)
 {
-	char *redacted = fg_source_redact(source);
-	if (redacted && !strcmp(redacted, source)) {
-		free(redacted);
-		return source; /* nothing to hide: argv lives long enough */
-	}
-	size_t len = redacted ? strlen(redacted) : 0;
-	struct shown *s = redacted ? malloc(sizeof(*s) + len + 1) : NULL;
-	if (!s) {
-		free(redacted);
-		return "(source)";
-	}
-	memcpy(s->text, redacted, len + 1);
-	free(redacted);
-	/* share -j reads (and warns) on several threads. */
+	struct shown *s = malloc(sizeof(*s) + len + 1);
+	if (!s)
+		return NULL;
+	memcpy(s->text, text, len);
+	s->text[len] = '\0';
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	pthread_mutex_lock(&lock);
 	if (!shown_list)
@@ -153,6 +146,38 @@ const char *cli_shown(const char *source)
 	shown_list = s;
 	pthread_mutex_unlock(&lock);
 	return s->text;
+}
+
+const char *cli_shown(const char *source)
+{
+	char *redacted = fg_source_redact(source);
+	if (redacted && !strcmp(redacted, source)) {
+		free(redacted);
+		return source; /* nothing to hide: argv lives long enough */
+	}
+	const char *kept = redacted ? keep_until_exit(redacted, strlen(redacted)) : NULL;
+	free(redacted);
+	return kept ? kept : "(source)";
+}
+
+const char *cli_text(const char *s)
+{
+	if (!s)
+		return "";
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && *p >= 0x20 && *p != 0x7f && !(*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+		p++;
+	if (!*p)
+		return s; /* nothing to escape: the common case costs one scan */
+	char *escaped = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&escaped, &len);
+	if (!f)
+		return "(out of memory)";
+	cli_put_text(f, s);
+	const char *kept = fclose(f) == 0 && escaped ? keep_until_exit(escaped, len) : NULL;
+	free(escaped);
+	return kept ? kept : "(out of memory)";
 }
 
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total)

@@ -30,6 +30,11 @@ struct cli_command {
  * the window; everything else, UTF-8 included, as it is. */
 void cli_put_text(FILE *out, const char *s);
 
+/* s as cli_put_text writes it, for a printf argument: s itself when it holds
+ * no control character, else an escaped copy that lives until exit.  NULL
+ * gives "". */
+const char *cli_text(const char *s);
+
 /* Prints "fgbisect: SOURCE: MESSAGE" on stderr and, when json is set, the
  * design's {"error":{"code","message","source"}} object on stdout.  Returns
  * the exit status the design gives for the error. */

@@ -148,13 +148,13 @@ void cli_history_entry_json(fg_json *j, const fg_history_entry *e)
 static void commit_line(FILE *out, const char *indent, const char *label, const fg_history_commit *c,
 			const char *note)
 {
-	fprintf(out, "%s  %-11s %.12s  %s  %s%s\n", indent, label, c->id, c->date, c->subject, note);
+	fprintf(out, "%s  %-11s %.12s  %s  %s%s\n", indent, label, c->id, c->date, cli_text(c->subject), note);
 }
 
 static void method_change_text(FILE *out, const char *indent, const char *label, const fg_history_method_change *c)
 {
 	fprintf(out, "%s  %-11s %.12s  %s  %s  (+%u -%u in the method)\n", indent, label, c->commit->id,
-		c->commit->date, c->commit->subject, (unsigned)c->added, (unsigned)c->removed);
+		c->commit->date, cli_text(c->commit->subject), (unsigned)c->added, (unsigned)c->removed);
 }
 
 /* The method's lines, its last change and the window's changes to it. */
@@ -193,10 +193,10 @@ void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *in
 {
 	if (!e->path) {
 		fprintf(out, "%snot in repository%s%s%s\n", indent, e->class_path ? " (class " : " (not a Java frame)",
-			e->class_path ? e->class_path : "", e->class_path ? ")" : "");
+			e->class_path ? cli_text(e->class_path) : "", e->class_path ? ")" : "");
 		return;
 	}
-	fprintf(out, "%s%s%s\n", indent, e->path,
+	fprintf(out, "%s%s%s\n", indent, cli_text(e->path),
 		e->candidates > 1 ? "  (one of several modules holding the class)" : "");
 	commit_line(out, indent, "last", e->last, e->last_shallow ? "  [shallow boundary: may be older]" : "");
 	if (e->last_meaningful != e->last)
@@ -212,7 +212,7 @@ void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *in
 				e->window_count == 1 ? "" : "s");
 			for (size_t k = 0; k < e->window_count; k++)
 				fprintf(out, "%s              %.12s  %s  %s\n", indent, e->window[k]->id,
-					e->window[k]->date, e->window[k]->subject);
+					e->window[k]->date, cli_text(e->window[k]->subject));
 		}
 	}
 	if (e->method)
@@ -229,7 +229,7 @@ void cli_history_json_members(fg_json *j, const fg_history *h)
 
 static void short_commit(FILE *f, const fg_history_commit *c)
 {
-	fprintf(f, "%.12s %.10s %s\n", c->id, c->date, c->subject);
+	fprintf(f, "%.12s %.10s %s\n", c->id, c->date, cli_text(c->subject));
 }
 
 /* The decision in words: lines ending in '\n', the first one "decision: …",
@@ -245,7 +245,7 @@ static void method_words(FILE *f, const fg_decision *d)
 	for (size_t i = 0; i < n; i++) {
 		const fg_decision_method *dm = fg_decision_method_at(d, i);
 		const fg_history_method *m = dm->entry->method;
-		fprintf(f, "    %s\n", dm->entry->frame);
+		fprintf(f, "    %s\n", cli_text(dm->entry->frame));
 		switch (dm->kind) {
 		case FG_DECISION_METHOD_CHANGED:
 			fprintf(f, "      the hot method changed in commit%s", m->window_count == 1 ? "" : "s");
@@ -261,7 +261,7 @@ static void method_words(FILE *f, const fg_decision *d)
 			fputc('\n', f);
 			break;
 		case FG_DECISION_METHOD_UNKNOWN:
-			fprintf(f, "      whether the method changed is not known: %s\n", m->reason ? m->reason : "");
+			fprintf(f, "      whether the method changed is not known: %s\n", cli_text(m->reason));
 			break;
 		}
 	}
@@ -283,7 +283,7 @@ static void decision_words(FILE *f, const fg_decision *d)
 			fputs("  ", f);
 			short_commit(f, s->commit);
 			for (size_t k = 0; k < s->npaths; k++)
-				fprintf(f, "      %s\n", s->paths[k]);
+				fprintf(f, "      %s\n", cli_text(s->paths[k]));
 		}
 		method_words(f, d);
 		break;
@@ -304,7 +304,7 @@ static void decision_words(FILE *f, const fg_decision *d)
 		fputs("  changed in the window, classes on the grown stacks (the callers):\n", f);
 		for (size_t i = 0; i < ncallers; i++) {
 			const fg_decision_caller *c = fg_decision_caller_at(d, i);
-			fprintf(f, "    %s\n", c->path);
+			fprintf(f, "    %s\n", cli_text(c->path));
 			for (size_t k = 0; k < c->ncommits; k++) {
 				fputs("      ", f);
 				short_commit(f, c->commits[k]);
@@ -318,7 +318,7 @@ static void decision_words(FILE *f, const fg_decision *d)
 	if (nbuild) {
 		fputs("  build files changed in the window:\n", f);
 		for (size_t i = 0; i < nbuild; i++)
-			fprintf(f, "    %s\n", fg_decision_build_file_at(d, i));
+			fprintf(f, "    %s\n", cli_text(fg_decision_build_file_at(d, i)));
 	} else if (kind == FG_DECISION_EXTERNAL) {
 		fputs("  no build file changed in the window: compare the JVM and the configuration of the two "
 		      "runs\n", f);

@@ -167,7 +167,7 @@ static void print_text(const fg_gitbisect_result *r)
 {
 	for (size_t i = 0; i < r->nskipped; i++)
 		printf("undecidable end moved past: %.12s (%s)\n", r->skipped[i].id, r->skipped[i].reason);
-	printf("first slow commit: %s %s %s\n", r->first_slow.id, r->first_slow.date, r->first_slow.subject);
+	printf("first slow commit: %s %s %s\n", r->first_slow.id, r->first_slow.date, cli_text(r->first_slow.subject));
 	const fg_verdict *vs = r->vfirst_slow, *vp = r->vparent;
 	if (vs)
 		printf("  share %.2f%% (95%% interval %.2f-%.2f%%), %s\n", vs->share, vs->interval_lo, vs->interval_hi,

@@ -177,7 +177,7 @@ static void print_window_text(const fg_days_window *w)
 	printf("\ncommits in the window (%zu%s):\n", n, fg_repo_log_truncated(w->log) ? ", more not shown" : "");
 	for (size_t i = 0; i < n; i++) {
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
-		printf("  %s %s %s\n", c->short_id, c->date, c->subject);
+		printf("  %s %s %s\n", c->short_id, c->date, cli_text(c->subject));
 	}
 	const fg_history_result *hot = w->hot.result;
 	if (!hot)
@@ -189,9 +189,9 @@ static void print_window_text(const fg_days_window *w)
 		if (!shown_file(hot, i))
 			continue;
 		shown++;
-		printf("  %s%s\n    last changed %.10s %.12s %s\n", e->path,
+		printf("  %s%s\n    last changed %.10s %.12s %s\n", cli_text(e->path),
 		       e->changed_in_window == 1 ? "  (changed in the window)" : "", e->last->date, e->last->id,
-		       e->last->subject);
+		       cli_text(e->last->subject));
 	}
 	if (!shown)
 		printf("  (none of them is a source file of the repository)\n");

@@ -107,7 +107,7 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 {
 	const fg_history *h = hist->history;
 	const char *good = fg_history_good_id(h);
-	printf("repository %s\nbad  %s\n", fg_history_repo_path(h), fg_history_bad_id(h));
+	printf("repository %s\nbad  %s\n", cli_text(fg_history_repo_path(h)), fg_history_bad_id(h));
 	if (good)
 		printf("good %s\n", good);
 	if (g && !g->growers.nframes)
@@ -118,9 +118,9 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 		const fg_history_entry *e = fg_history_result_entry(hist->result, first);
 		if (g) {
 			const fg_diff_entry *d = &g->result.grew[frame];
-			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%)\n", e->frame, d->delta, d->base, d->candidate);
+			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%)\n", cli_text(e->frame), d->delta, d->base, d->candidate);
 		} else {
-			printf("\n%s\n", e->frame);
+			printf("\n%s\n", cli_text(e->frame));
 		}
 		frame++;
 		for (size_t i = first; i < end; i++)

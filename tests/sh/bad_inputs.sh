@@ -377,6 +377,28 @@ grep -qF 'pwned\x07b\x1b[2J' "$TMP/out" || fail "top: the escaped name is not sh
 expect "control characters in a file name" 4 "No such file or directory" top "$TMP/$(printf 'x\033[2Jy')"
 CHECKS=$((CHECKS + 1))
 ! LC_ALL=C grep -q $'\x1b' "$TMP/err" || fail "an error message printed a raw ESC: $(cat -v "$TMP/err")"
+# Commit subjects and paths come from a repository: hotfiles, days and bisect
+# print them escaped too.
+if command -v git >/dev/null; then
+	repo="$TMP/ctlrepo"
+	mkdir -p "$repo/src/main/java/a"
+	git -C "$repo" init -q
+	printf 'package a;\nclass B {\n  void m() {\n  }\n}\n' >"$repo/src/main/java/a/B.java"
+	git -C "$repo" add -A
+	git -C "$repo" -c user.name=t -c user.email=t@e commit -q -m $'first'
+	printf '// x\n' >>"$repo/src/main/java/a/B.java"
+	git -C "$repo" -c user.name=t -c user.email=t@e commit -qam $'evil \033]0;pwned\007 \033[2J subject'
+	"$FGBISECT" hotfiles --repo "$repo" --good HEAD~1 --bad HEAD --frame a/B.m >"$TMP/out" 2>&1 ||
+		fail "hotfiles on a repository with a control character in a subject: exit $?"
+	CHECKS=$((CHECKS + 1))
+	! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMP/out" ||
+		fail "hotfiles printed a control character: $(cat -v "$TMP/out")"
+	CHECKS=$((CHECKS + 1))
+	grep -qF 'evil \x1b]0;pwned\x07 \x1b[2J subject' "$TMP/out" ||
+		fail "hotfiles: the escaped subject is not shown: $(cat -v "$TMP/out")"
+else
+	echo "SKIP: git not found: escaped commit subjects not tested" >&2
+fi
 long=$(python3 -c 'print("\u00e9" * 700)')
 expect "a long UTF-8 file name" 4 "" top "$TMP/$long"
 python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8", "strict")' "$TMP/err" ||

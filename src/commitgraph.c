@@ -18,16 +18,26 @@
 #define SEED0 0x293ae76fu
 #define SEED1 0x7e646e2cu
 
-struct fg_commitgraph {
+/* One file: the single graph, or one layer of a split chain. */
+typedef struct layer {
 	const unsigned char *map;
 	size_t size;
 	bool mapped;              /* mmap'ed, else malloc'ed */
-	uint32_t n;
-	const unsigned char *fanout, *oids, *data, *edges;
-	size_t nedges;
+	uint32_t n, base;         /* its commits; the commits of the layers below it */
+	const unsigned char *fanout, *oids, *data, *edges, *bases;
+	size_t nedges, nbases;
 	/* Changed-path filters: NULL bidx when absent or unusable. */
 	const unsigned char *bidx, *bdat;
 	size_t bdat_len;          /* after the header */
+	uint32_t bloom_version, bloom_hashes;
+} layer;
+
+struct fg_commitgraph {
+	layer *l;                 /* base first */
+	size_t nl;
+	uint32_t n;               /* commits of all layers */
+	/* The filters' settings: the top layer's that has filters; a layer
+	 * with other settings is read without its filters. */
 	uint32_t bloom_version, bloom_hashes;
 };
 
@@ -41,21 +51,23 @@ static int oom(fg_error *err)
 	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 }
 
-/* Reads the header and the chunk table; false when the graph is not
- * usable.  Filters that cannot be read leave bidx NULL, nothing else. */
-static bool parse(fg_commitgraph *g)
+/* Reads a layer's header and chunk table; false when it is not usable.
+ * Filters that cannot be read leave bidx NULL, nothing else. */
+static bool parse(layer *g, size_t nbases)
 {
 	const unsigned char *b = g->map;
 	size_t size = g->size;
 	if (size < 8 + 12 + HASH_LEN)
 		return false;
 	unsigned nchunks = b[6];
-	/* CGPH, format version 1, SHA-1, no base graphs. */
-	if (memcmp(b, "CGPH", 4) || b[4] != 1 || b[5] != 1 || b[7] != 0 ||
+	/* CGPH, format version 1, SHA-1, as many base graphs as the chain
+	 * has below this layer. */
+	if (memcmp(b, "CGPH", 4) || b[4] != 1 || b[5] != 1 || b[7] != nbases ||
 	    8 + ((size_t)nchunks + 1) * 12 > size - HASH_LEN)
 		return false;
-	const unsigned char *fanout = NULL, *oids = NULL, *data = NULL, *edges = NULL, *bidx = NULL, *bdat = NULL;
-	size_t fanout_len = 0, oids_len = 0, data_len = 0, edges_len = 0, bidx_len = 0, bdat_len = 0;
+	const unsigned char *fanout = NULL, *oids = NULL, *data = NULL, *edges = NULL, *bidx = NULL, *bdat = NULL,
+			    *bases = NULL;
+	size_t fanout_len = 0, oids_len = 0, data_len = 0, edges_len = 0, bidx_len = 0, bdat_len = 0, bases_len = 0;
 	for (unsigned i = 0; i < nchunks; i++) {
 		const unsigned char *e = b + 8 + (size_t)i * 12;
 		uint64_t off = (uint64_t)be32(e + 4) << 32 | be32(e + 8);
@@ -71,10 +83,11 @@ static bool parse(fg_commitgraph *g)
 		case 0x45444745: edges = start, edges_len = len; break;   /* EDGE */
 		case 0x42494458: bidx = start, bidx_len = len; break;     /* BIDX */
 		case 0x42444154: bdat = start, bdat_len = len; break;     /* BDAT */
+		case 0x42415345: bases = start, bases_len = len; break;   /* BASE */
 		default: break;
 		}
 	}
-	if (!fanout || fanout_len != 256 * 4 || !oids || !data || edges_len % 4)
+	if (!fanout || fanout_len != 256 * 4 || !oids || !data || edges_len % 4 || bases_len != nbases * HASH_LEN)
 		return false;
 	uint32_t prev = 0;
 	for (unsigned i = 0; i < 256; i++) {
@@ -92,6 +105,8 @@ static bool parse(fg_commitgraph *g)
 	g->data = data;
 	g->edges = edges;
 	g->nedges = edges_len / 4;
+	g->bases = bases;
+	g->nbases = nbases;
 	if (bidx && bdat && bidx_len == (size_t)n * 4 && bdat_len >= BLOOM_HEADER) {
 		uint32_t version = be32(bdat), hashes = be32(bdat + 4);
 		if ((version == 1 || version == 2) && hashes >= 1 && hashes <= MAX_HASHES) {
@@ -103,6 +118,61 @@ static bool parse(fg_commitgraph *g)
 		}
 	}
 	return true;
+}
+
+static void layer_unmap(layer *l)
+{
+	if (l->mapped)
+		munmap((void *)l->map, l->size);
+	else
+		free((void *)l->map);
+}
+
+void fg_commitgraph_free(fg_commitgraph *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nl; i++)
+		layer_unmap(&g->l[i]);
+	free(g->l);
+	free(g);
+}
+
+/* Adds a layer over bytes it then owns (unmapped on failure too): 0, or
+ * 1 when the layer is not usable, or out of memory. */
+static int add_layer(fg_commitgraph *g, const unsigned char *map, size_t size, bool mapped, fg_error *err)
+{
+	layer *nl = realloc(g->l, (g->nl + 1) * sizeof(*nl));
+	layer l = { .map = map, .size = size, .mapped = mapped, .base = g->n };
+	if (!nl) {
+		layer_unmap(&l);
+		return oom(err);
+	}
+	g->l = nl;
+	/* A layer's bases are the trailers (the file hashes) of the layers
+	 * below it, in order; more commits than positions can hold: refused. */
+	bool ok = parse(&l, g->nl) && (uint64_t)g->n + l.n < 0x70000000u;
+	for (size_t i = 0; ok && i < g->nl; i++)
+		ok = !memcmp(l.bases + i * HASH_LEN, g->l[i].map + g->l[i].size - HASH_LEN, HASH_LEN);
+	if (!ok) {
+		layer_unmap(&l);
+		return 1;
+	}
+	g->l[g->nl++] = l;
+	g->n += l.n;
+	return 0;
+}
+
+/* The filter settings: the top layer's with filters. */
+static void settle_filters(fg_commitgraph *g)
+{
+	for (size_t i = g->nl; i-- > 0 && !g->bloom_version;) {
+		g->bloom_version = g->l[i].bloom_version;
+		g->bloom_hashes = g->l[i].bloom_hashes;
+	}
+	for (size_t i = 0; i < g->nl; i++)
+		if (g->l[i].bidx && (g->l[i].bloom_version != g->bloom_version || g->l[i].bloom_hashes != g->bloom_hashes))
+			g->l[i].bidx = NULL;
 }
 
 int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t size, fg_error *err)
@@ -117,63 +187,126 @@ int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t si
 	}
 	if (size)
 		memcpy(copy, data, size);
-	g->map = copy;
-	g->size = size;
-	if (!parse(g)) {
+	int rc = add_layer(g, copy, size, false, err);
+	if (rc) {
 		fg_commitgraph_free(g);
-		return 0;
+		return rc < 0 ? rc : 0;
 	}
+	settle_filters(g);
 	*out = g;
 	return 0;
+}
+
+/* Maps a file; false when it cannot be (missing, not a regular file). */
+static bool map_file(const unsigned char **map, size_t *size, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 || (uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return false;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return false;
+	*map = m;
+	*size = (size_t)st.st_size;
+	return true;
+}
+
+#define MAX_LAYERS 64
+
+/* The layers a split chain names (objects/info/commit-graphs/
+ * commit-graph-chain: one file hash a line, the base first).  0 with no
+ * layer added when the chain is missing, malformed or a layer unusable. */
+static int open_chain(fg_commitgraph *g, const char *dir, fg_error *err)
+{
+	size_t dlen = strlen(dir), cap = dlen + sizeof("/graph-.graph") + 2 * HASH_LEN;
+	char *path = malloc(cap);
+	if (!path)
+		return oom(err);
+	snprintf(path, cap, "%s/commit-graph-chain", dir);
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+	char line[128];
+	while (f && rc == 0 && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\r\n");
+		bool hex = n == 2 * HASH_LEN && g->nl < MAX_LAYERS;
+		for (size_t i = 0; hex && i < n; i++)
+			hex = (line[i] >= '0' && line[i] <= '9') || (line[i] >= 'a' && line[i] <= 'f');
+		const unsigned char *map;
+		size_t size;
+		if (!hex) {
+			rc = 1;
+			break;
+		}
+		line[n] = '\0';
+		snprintf(path, cap, "%s/graph-%s.graph", dir, line);
+		if (!map_file(&map, &size, path)) {
+			rc = 1;
+			break;
+		}
+		/* The layer's name is its trailer's hash. */
+		bool named = size > HASH_LEN;
+		for (size_t i = 0; named && i < HASH_LEN; i++) {
+			unsigned v;
+			named = sscanf(line + 2 * i, "%2x", &v) == 1 && map[size - HASH_LEN + i] == v;
+		}
+		if (!named) {
+			munmap((void *)map, size);
+			rc = 1;
+			break;
+		}
+		rc = add_layer(g, map, size, true, err);
+	}
+	if (f)
+		fclose(f);
+	free(path);
+	if (rc > 0) { /* an unusable chain is not used at all */
+		for (size_t i = 0; i < g->nl; i++)
+			layer_unmap(&g->l[i]);
+		g->nl = 0;
+		g->n = 0;
+		rc = 0;
+	}
+	return rc;
 }
 
 int fg_commitgraph_open(fg_commitgraph **out, const char *commondir, fg_error *err)
 {
 	*out = NULL;
 	size_t len = strlen(commondir);
-	size_t cap = len + sizeof("/objects/info/commit-graph");
+	size_t cap = len + sizeof("/objects/info/commit-graphs");
 	char *path = malloc(cap);
-	if (!path)
-		return oom(err);
-	snprintf(path, cap, "%s%sobjects/info/commit-graph", commondir, len && commondir[len - 1] == '/' ? "" : "/");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
-		return 0;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 || (uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return 0;
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return 0;
 	fg_commitgraph *g = calloc(1, sizeof(*g));
-	if (!g) {
-		munmap(m, (size_t)st.st_size);
+	if (!path || !g) {
+		free(path);
+		free(g);
 		return oom(err);
 	}
-	g->map = m;
-	g->size = (size_t)st.st_size;
-	g->mapped = true;
-	if (!parse(g)) {
-		fg_commitgraph_free(g);
-		return 0;
+	const char *sep = len && commondir[len - 1] == '/' ? "" : "/";
+	int rc = 0;
+	/* The single file first, as git reads it; else a split chain. */
+	snprintf(path, cap, "%s%sobjects/info/commit-graph", commondir, sep);
+	const unsigned char *map;
+	size_t size;
+	if (map_file(&map, &size, path)) {
+		rc = add_layer(g, map, size, true, err);
+	} else {
+		snprintf(path, cap, "%s%sobjects/info/commit-graphs", commondir, sep);
+		rc = open_chain(g, path, err);
 	}
+	free(path);
+	if (rc < 0 || !g->nl) {
+		fg_commitgraph_free(g);
+		return rc < 0 ? rc : 0;
+	}
+	settle_filters(g);
 	*out = g;
 	return 0;
-}
-
-void fg_commitgraph_free(fg_commitgraph *g)
-{
-	if (!g)
-		return;
-	if (g->mapped)
-		munmap((void *)g->map, g->size);
-	else
-		free((void *)g->map);
-	free(g);
 }
 
 uint32_t fg_commitgraph_count(const fg_commitgraph *g)
@@ -181,19 +314,37 @@ uint32_t fg_commitgraph_count(const fg_commitgraph *g)
 	return g->n;
 }
 
+/* The layer holding global position pos (pos < g->n). */
+static const layer *layer_of(const fg_commitgraph *g, uint32_t pos)
+{
+	size_t i = g->nl;
+	while (i > 1 && g->l[i - 1].base > pos)
+		i--;
+	return &g->l[i - 1];
+}
+
+static const unsigned char *oid_at(const fg_commitgraph *g, uint32_t pos)
+{
+	const layer *l = layer_of(g, pos);
+	return l->oids + (size_t)(pos - l->base) * HASH_LEN;
+}
+
 uint32_t fg_commitgraph_find(const fg_commitgraph *g, const unsigned char id[20])
 {
 	unsigned first = id[0];
-	uint32_t lo = first ? be32(g->fanout + 4 * (first - 1)) : 0, hi = be32(g->fanout + 4 * first);
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(g->oids + (size_t)mid * HASH_LEN, id, HASH_LEN);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (size_t i = g->nl; i-- > 0;) {
+		const layer *l = &g->l[i];
+		uint32_t lo = first ? be32(l->fanout + 4 * (first - 1)) : 0, hi = be32(l->fanout + 4 * first);
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			int c = memcmp(l->oids + (size_t)mid * HASH_LEN, id, HASH_LEN);
+			if (c == 0)
+				return l->base + mid;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
 	return FG_COMMITGRAPH_NONE;
 }
@@ -208,31 +359,34 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
 {
 	if (pos >= g->n)
 		return bad_entry(err, pos);
-	const unsigned char *d = g->data + (size_t)pos * DATA_LEN;
+	const layer *l = layer_of(g, pos);
+	const unsigned char *d = l->data + (size_t)(pos - l->base) * DATA_LEN;
+	/* Parents are positions in the chain up to this layer. */
+	uint32_t limit = l->base + l->n;
 	memcpy(c->tree, d, HASH_LEN);
 	uint32_t p1 = be32(d + HASH_LEN), p2 = be32(d + HASH_LEN + 4);
 	c->time = (int64_t)(be32(d + HASH_LEN + 8) & 3) << 32 | be32(d + HASH_LEN + 12);
 	c->nparents = 0;
 	if (p1 == NO_PARENT)
 		return p2 == NO_PARENT ? 0 : bad_entry(err, pos);
-	if (p1 >= g->n || max < 1)
+	if (p1 >= limit || max < 1)
 		return bad_entry(err, pos);
-	memcpy(parents[c->nparents++], g->oids + (size_t)p1 * HASH_LEN, HASH_LEN);
+	memcpy(parents[c->nparents++], oid_at(g, p1), HASH_LEN);
 	if (p2 == NO_PARENT)
 		return 0;
 	if (!(p2 & OCTOPUS)) {
-		if (p2 >= g->n || max < 2)
+		if (p2 >= limit || max < 2)
 			return bad_entry(err, pos);
-		memcpy(parents[c->nparents++], g->oids + (size_t)p2 * HASH_LEN, HASH_LEN);
+		memcpy(parents[c->nparents++], oid_at(g, p2), HASH_LEN);
 		return 0;
 	}
-	/* An octopus: the second and later parents are in EDGE, the last one
-	 * with its top bit set. */
-	for (size_t k = p2 & ~OCTOPUS; k < g->nedges; k++) {
-		uint32_t v = be32(g->edges + 4 * k);
-		if ((v & ~OCTOPUS) >= g->n || c->nparents == max)
+	/* An octopus: the second and later parents are in the layer's EDGE,
+	 * the last one with its top bit set. */
+	for (size_t k = p2 & ~OCTOPUS; k < l->nedges; k++) {
+		uint32_t v = be32(l->edges + 4 * k);
+		if ((v & ~OCTOPUS) >= limit || c->nparents == max)
 			return bad_entry(err, pos);
-		memcpy(parents[c->nparents++], g->oids + (size_t)(v & ~OCTOPUS) * HASH_LEN, HASH_LEN);
+		memcpy(parents[c->nparents++], oid_at(g, v & ~OCTOPUS), HASH_LEN);
 		if (v & OCTOPUS)
 			return 0;
 	}
@@ -297,7 +451,7 @@ uint32_t fg_murmur3(uint32_t seed, const void *data, size_t len, bool signed_byt
 
 bool fg_commitgraph_has_filters(const fg_commitgraph *g)
 {
-	return g && g->bidx;
+	return g && g->bloom_version;
 }
 
 void fg_commitgraph_bloom_key(fg_bloom_key *key, const fg_commitgraph *g, const char *path, size_t len)
@@ -325,11 +479,15 @@ bool fg_commitgraph_maybe_changed(const fg_commitgraph *g, uint32_t pos, const f
 {
 	if (!fg_commitgraph_has_filters(g) || !key->variants || pos >= g->n)
 		return true;
-	uint32_t end = be32(g->bidx + 4 * (size_t)pos);
-	uint32_t start = pos ? be32(g->bidx + 4 * ((size_t)pos - 1)) : 0;
-	if (start > end || end > g->bdat_len || start == end)
+	const layer *l = layer_of(g, pos);
+	if (!l->bidx)
+		return true;
+	size_t at = pos - l->base;
+	uint32_t end = be32(l->bidx + 4 * at);
+	uint32_t start = at ? be32(l->bidx + 4 * (at - 1)) : 0;
+	if (start > end || end > l->bdat_len || start == end)
 		return true; /* no filter for this commit, or an index that does not fit */
-	const unsigned char *f = g->bdat + start;
+	const unsigned char *f = l->bdat + start;
 	uint64_t bits = (uint64_t)(end - start) * 8;
 	for (unsigned v = 0; v < key->variants; v++) {
 		bool all = true;

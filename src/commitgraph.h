@@ -4,11 +4,14 @@
  * was written with `--changed-paths` — the Bloom filter of the paths its
  * diff against its first parent changed.
  *
- * One file (objects/info/commit-graph, no base graphs), SHA-1.  A graph that
- * is not usable (another format or hash version, chunks out of bounds, sizes
- * that disagree with the commit count) is ignored as a whole; changed-path
- * filters with an unknown hash version or settings are ignored alone, and a
- * filter whose index entry does not fit the data answers "maybe".  A filter
+ * objects/info/commit-graph, else a split chain (objects/info/commit-graphs/
+ * commit-graph-chain and its layers), SHA-1.  A graph that is not usable
+ * (another format or hash version, chunks out of bounds, sizes that disagree
+ * with the commit count; in a chain, a layer missing, not named by its own
+ * hash, or not naming the layers below it) is ignored as a whole;
+ * changed-path filters with an unknown hash version or settings (in a
+ * chain: other than the top layer's) are ignored alone, and a filter whose
+ * index entry does not fit the data answers "maybe".  A filter
  * only ever says that a path did NOT change: every other answer means "look
  * at the trees".
  *
@@ -26,11 +29,11 @@ typedef struct fg_commitgraph fg_commitgraph;
 
 #define FG_COMMITGRAPH_NONE UINT32_MAX
 
-/* Maps `objects/info/commit-graph` under git's common directory.  *out is
- * NULL, and 0 returned, when there is no graph or it is not usable; errors
- * only for out of memory. */
+/* Maps `objects/info/commit-graph` under git's common directory, or the
+ * layers of its split chain.  *out is NULL, and 0 returned, when there is no
+ * graph or it is not usable; errors only for out of memory. */
 int fg_commitgraph_open(fg_commitgraph **out, const char *commondir, fg_error *err);
-/* The same over a copy of `size` bytes (tests, fuzzing). */
+/* The same over a copy of `size` bytes of one graph file (tests, fuzzing). */
 int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t size, fg_error *err);
 void fg_commitgraph_free(fg_commitgraph *g);
 

@@ -122,6 +122,14 @@ static void write_path(size_t i)
 	fclose(f);
 }
 
+/* Each commit with its first parent, and the paths that diff changed. */
+static void list_changes(void)
+{
+	sh("rm -rf changes commits; mkdir changes; cd repo; git rev-list --all --parents | while read c p rest; do "
+	   "[ -n \"$p\" ] || continue; echo \"$c\" >> ../commits; "
+	   "git diff-tree -r -z --no-commit-id --name-only \"$p\" \"$c\" > ../changes/$c; done");
+}
+
 static void build_repo(void)
 {
 	sh("git init -q repo && cd repo && git checkout -q -b main");
@@ -151,10 +159,7 @@ static void build_repo(void)
 		sh("cd repo; git add -A; GIT_COMMITTER_DATE='%d +0000' GIT_AUTHOR_DATE='%d +0000' "
 		   "git commit -q --allow-empty -m c%d", 1700000000 + 100 * c, 1700000000 + 100 * c, c);
 	}
-	/* Each commit with its first parent, and the paths that diff changed. */
-	sh("cd repo; mkdir ../changes; git rev-list --all --parents | while read c p rest; do "
-	   "[ -n \"$p\" ] || continue; echo \"$c\" >> ../commits; "
-	   "git diff-tree -r -z --no-commit-id --name-only \"$p\" \"$c\" > ../changes/$c; done");
+	list_changes();
 }
 
 /* Every (commit, path): a path the first-parent diff changed must be
@@ -473,6 +478,55 @@ static void test_history(void)
 	free(bytes);
 }
 
+/* A split chain (`--split`, as git fetch and git maintenance write them):
+ * three layers, the filters read from each, the answers unchanged. */
+static void test_chain(void)
+{
+	sh("cd repo; rm -f .git/objects/info/commit-graph; "
+	   "git commit-graph write --reachable --split=no-merge --changed-paths");
+	for (int layer = 0; layer < 2; layer++)
+		for (int c = 0; c < 3; c++) {
+			values[0][c] = 1000 + 10 * layer + c;
+			write_path(0);
+			sh("cd repo; git add -A; GIT_COMMITTER_DATE='%d +0000' GIT_AUTHOR_DATE='%d +0000' "
+			   "git commit -q -m more%d%d; %s", 1800000000 + 100 * (3 * layer + c),
+			   1800000000 + 100 * (3 * layer + c), layer, c,
+			   c == 2 ? "git commit-graph write --reachable --split=no-merge --changed-paths" : "true");
+		}
+	sh("git -C repo rev-parse HEAD > head; test $(wc -l < repo/.git/objects/info/commit-graphs/commit-graph-chain) = 3");
+	list_changes();
+	char commondir[512];
+	snprintf(commondir, sizeof(commondir), "%s/repo/.git", tmp);
+	fg_commitgraph *g = NULL;
+	fg_error err;
+	fg_error_clear(&err);
+	CHECK(fg_commitgraph_open(&g, commondir, &err) == 0 && g);
+	if (!g)
+		return;
+	CHECK(fg_commitgraph_has_filters(g));
+	/* the commits, a side commit and a merge every 15, the 6 more */
+	CHECK_U64(fg_commitgraph_count(g), NCOMMITS + 2 * (NCOMMITS / 15) + 6);
+	size_t negatives, unchanged, signed_checked = 0;
+	check_filters(g, false, &negatives, &unchanged, &signed_checked);
+	CHECK(unchanged > 0 && negatives * 10 >= unchanged * 9);
+	fg_commitgraph_free(g);
+	answer none[4], chain[4], broken[4];
+	sh("cd repo; git config core.commitGraph false");
+	query(none, 4);
+	CHECK_U64(none[0].skipped + none[0].maybe, 0);
+	sh("cd repo; git config --unset core.commitGraph");
+	query(chain, 4);
+	same_answers(none, chain, 4);
+	CHECK(chain[0].skipped > chain[0].maybe && chain[0].maybe > 0);
+	/* A chain naming a layer that is not there: not used at all. */
+	sh("cd repo/.git/objects/info/commit-graphs; chmod u+w commit-graph-chain; "
+	   "sed -i '2s/.*/%040d/' commit-graph-chain", 0);
+	query(broken, 4);
+	same_answers(none, broken, 4);
+	CHECK_U64(broken[0].skipped + broken[0].maybe, 0);
+	CHECK(fg_commitgraph_open(&g, commondir, &err) == 0 && !g);
+}
+
 int main(void)
 {
 	test_murmur3();
@@ -484,6 +538,7 @@ int main(void)
 	sh("git -C repo rev-parse HEAD > head");
 	test_git_graph();
 	test_history();
+	test_chain();
 	git_libgit2_shutdown();
 	git_test_cleanup(check_failures);
 	return check_status("commitgraph");

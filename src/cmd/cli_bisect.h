@@ -4,6 +4,7 @@
 #ifndef FG_CLI_BISECT_H
 #define FG_CLI_BISECT_H
 
+#include "chart.h"
 #include "cli.h"
 #include "json_writer.h"
 #include "fetch.h"
@@ -114,6 +115,10 @@ int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const struct cli_c
  * share (95% interval lo-hi%: sampling lo-hi%, phi F, noise N pp),
  * threshold T%: VERDICT (reason)"; commit as given. */
 void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold);
+
+/* A judged run's mark, share and the interval its verdict used, as the
+ * terminal chart and the report draw them. */
+fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note);
 
 /* Warnings the verdict carries (fetch, reader), and the mistyped pattern. */
 void cli_verdict_warnings(const fg_verdict *v, const char *pattern);

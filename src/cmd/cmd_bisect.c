@@ -2,15 +2,19 @@
  * git bisect run starts, one call of the driver (bisect/gitbisect.h), the
  * summary.  git's own bisect owns the bisection state (refs/bisect, the
  * checkouts, the log). */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli_bisect.h"
+#include "cli_diff.h"
 #include "commands.h"
 #include "exitcode.h"
 #include "gitbisect.h"
+#include "names.h"
+#include "report.h"
 
 static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
@@ -180,6 +184,150 @@ static void print_text(const fg_gitbisect_result *r)
 	printf("\n%s", r->log);
 }
 
+/* The differential flame graph of the first slow commit's parent against
+ * it, from the profiles their verdicts read; NULL (and a warning) when they
+ * cannot be read again. */
+static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const struct cli_bisect_options *o,
+			    const char **sources[2], fg_svg_options *so)
+{
+	const fg_verdict *side[2] = { r->vparent, r->vfirst_slow };
+	size_t n = 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; side[s] && i < side[s]->nprofiles; i++)
+			n += side[s]->profiles[i].read;
+	if (!side[0] || !side[1] || !n)
+		return NULL;
+	fg_compare_input *in = calloc(n, sizeof(*in));
+	sources[0] = calloc(n, sizeof(*sources[0]));
+	sources[1] = calloc(n, sizeof(*sources[1]));
+	fg_diff_options dopts;
+	fg_diff_options_init(&dopts);
+	dopts.trees = true;
+	dopts.raw = o->po.raw;
+	fg_diff *d = NULL;
+	fg_error err;
+	int rc = in && sources[0] && sources[1] ? fg_diff_new(&d, names, &dopts, &err)
+						 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	size_t k = 0, count[2] = { 0, 0 };
+	for (int s = 0; !rc && s < 2; s++)
+		for (size_t i = 0; i < side[s]->nprofiles; i++) {
+			const fg_verdict_profile *p = &side[s]->profiles[i];
+			if (!p->read)
+				continue;
+			in[k++] = (fg_compare_input){ .location = p->source, .source = p->source, .side = (fg_diff_side)s };
+			sources[s][count[s]++] = p->source;
+		}
+	if (!rc)
+		rc = cli_diff_read(in, k, d, names, &o->po, true, &err);
+	if (!rc) {
+		so->base = (fg_svg_side){ sources[0], count[0], side[0]->profiles[0].detected, NULL };
+		so->candidate = (fg_svg_side){ sources[1], count[1], side[1]->profiles[0].detected, NULL };
+	}
+	free(in);
+	if (rc) {
+		cli_warn("the report has no flame graph: %s", err.message);
+		fg_diff_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* --html: the judged commits' shares against the threshold, the first
+ * slow commit, the decision in words and the flame graph of its parent
+ * against it. */
+static int write_report(const char *path, const fg_gitbisect_result *r, const struct cli_bisect_options *o,
+			const char *good, const char *bad, fg_error *err)
+{
+	fg_report_run runs[4 + 64];
+	size_t nruns = 0;
+	char ids[4 + 64][41];
+	const struct { const fg_verdict *v; const fg_repo_commit *c; const char *note; } judged[] = {
+		{ r->vgood, &r->good, "good end" },
+		{ r->vparent, &r->parent, "parent" },
+		{ r->vfirst_slow, &r->first_slow, "first slow" },
+		{ r->vbad, &r->bad, "bad end" },
+	};
+	for (size_t i = 0; i < sizeof(judged) / sizeof(judged[0]); i++) {
+		if (!judged[i].v)
+			continue;
+		snprintf(ids[nruns], sizeof(ids[nruns]), "%s", judged[i].c->id);
+		runs[nruns] = (fg_report_run){ judged[i].v->date, ids[nruns], judged[i].v->reason,
+					       cli_verdict_chart_row(judged[i].v, NULL, judged[i].note) };
+		nruns++;
+	}
+	for (size_t i = 0; i < r->nskipped && nruns < sizeof(runs) / sizeof(runs[0]); i++, nruns++)
+		runs[nruns] = (fg_report_run){ "", r->skipped[i].id, r->skipped[i].reason,
+					       { .mark = FG_CHART_SKIP, .note = "end moved past" } };
+	char *decision = NULL, *title = NULL;
+	size_t dlen = 0;
+	FILE *d = open_memstream(&decision, &dlen);
+	int rc = d && asprintf(&title, "fgbisect bisect: %s at %g%%", o->frame, o->threshold) >= 0
+			 ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc) {
+		switch (r->outcome) {
+		case FG_GITBISECT_FOUND:
+			fprintf(d, "The first slow commit is %.12s (%s).", r->first_slow.id, r->first_slow.subject);
+			if (r->vfirst_slow && r->vparent && r->vparent->kind != FG_VERDICT_SKIP)
+				fprintf(d, " Its share of %s is %.2f%% (95%% interval %.2f-%.2f%%) against %.2f%% "
+					"(%.2f-%.2f%%) for its parent %.12s, threshold %g%%.", o->frame,
+					r->vfirst_slow->share, r->vfirst_slow->interval_lo, r->vfirst_slow->interval_hi,
+					r->vparent->share, r->vparent->interval_lo, r->vparent->interval_hi, r->parent.id,
+					o->threshold);
+			break;
+		case FG_GITBISECT_GOOD_NOT_FAST:
+		case FG_GITBISECT_BAD_NOT_SLOW: {
+			bool good_wrong = r->outcome == FG_GITBISECT_GOOD_NOT_FAST;
+			const fg_verdict *v = good_wrong ? r->vgood : r->vbad;
+			fprintf(d, "No bisection: --%s %s is %s, not %s (%s).", good_wrong ? "good" : "bad",
+				good_wrong ? good : bad, fg_verdict_name(v->kind), good_wrong ? "fast" : "slow", v->reason);
+			break;
+		}
+		case FG_GITBISECT_INCONCLUSIVE:
+			fputs("The bisection did not conclude: only undecidable commits are left between the last fast "
+			      "and the first slow commit.", d);
+			break;
+		case FG_GITBISECT_START_FAILED:
+		case FG_GITBISECT_INTERRUPTED:
+			fputs("The bisection did not run to its end.", d);
+			break;
+		}
+	}
+	if (d && fclose(d) && !rc)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	fg_report_commit commit = { r->first_slow.id, r->first_slow.date, r->first_slow.subject };
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
+	const char **sources[2] = { NULL, NULL };
+	fg_svg_options so;
+	fg_svg_options_init(&so);
+	if (!rc && r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
+		diff = parent_diff(r, names, o, sources, &so);
+	FILE *out = NULL;
+	if (!rc && !(out = fopen(path, "w")))
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
+	if (!rc) {
+		fg_report rep = {
+			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
+			.runs = runs, .nruns = nruns, .commits = r->outcome == FG_GITBISECT_FOUND ? &commit : NULL,
+			.ncommits = r->outcome == FG_GITBISECT_FOUND, .diff = diff, .svg = &so,
+			.diff_heading = "the first slow commit's parent \xe2\x86\x92 the first slow commit",
+			.generator = "written by fgbisect " FG_VERSION " bisect",
+		};
+		rc = fg_report_write(out, &rep, names, err);
+	}
+	if (out && fclose(out) && !rc)
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", path);
+	fg_diff_free(diff);
+	fg_names_free(names);
+	free(sources[0]);
+	free(sources[1]);
+	free(decision);
+	free(title);
+	return rc;
+}
+
 /* The outcome's status, with what it means on stderr. */
 static int report_outcome(const fg_gitbisect_result *r, const char *good, const char *bad)
 {
@@ -217,10 +365,14 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
-	const char *good = NULL, *bad = NULL;
+	const char *good = NULL, *bad = NULL, *html = NULL;
 	const struct cli_option table[] = {
 		CLI_OPT_STRING(0, "good", &good, "REV", "a fast revision"),
 		CLI_OPT_STRING(0, "bad", &bad, "REV", "a slow revision"),
+		CLI_OPT_STRING(0, "html", &html, "OUT",
+			       "also write the report: one self-contained HTML page with the\njudged commits' shares "
+			       "against the threshold, the first slow\ncommit, and the flame graph of its parent "
+			       "against it"),
 		CLI_JUDGE_OPTIONS(&o),
 		CLI_SOURCE_OPTIONS(&o),
 		CLI_PROFILE_OPTIONS(&o.po),
@@ -306,12 +458,14 @@ int cmd_bisect(int argc, char **argv)
 		if (!res.vgood->matched && !res.vbad->matched)
 			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
 		status = report_outcome(&res, good, bad);
-		if (res.outcome == FG_GITBISECT_FOUND) {
-			if (o.po.json)
-				print_json(&res, o.threshold);
-			else
-				print_text(&res);
-		}
+		/* The report first: when it cannot be written, that is the error. */
+		if (html && res.outcome != FG_GITBISECT_START_FAILED && res.outcome != FG_GITBISECT_INTERRUPTED &&
+		    write_report(html, &res, &o, good, bad, &err))
+			status = cli_report_error(&err, o.po.json);
+		else if (res.outcome == FG_GITBISECT_FOUND && o.po.json)
+			print_json(&res, o.threshold);
+		else if (res.outcome == FG_GITBISECT_FOUND)
+			print_text(&res);
 	}
 	fg_gitbisect_result_clear(&res);
 	fg_verdict_judge_free(judge);

@@ -31,21 +31,6 @@ static const char description[] =
 	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
-/* A judged run's mark, share and the interval its verdict used. */
-static fg_chart_row verdict_row(const fg_verdict *v, const char *label, const char *note)
-{
-	return (fg_chart_row){
-		.label = label,
-		.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
-											 : FG_CHART_SKIP,
-		.has_share = v->total > 0,
-		.share = v->share,
-		.lo = v->interval_lo,
-		.hi = v->interval_hi,
-		.note = note,
-	};
-}
-
 /* The tested runs in date order as a chart of their share against the
  * threshold, the last fast and the first slow run pointed at. */
 static int print_chart(const fg_days *days, const fg_runs_selection *sel, double threshold, bool ascii, bool found)
@@ -61,7 +46,7 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 			continue;
 		const fg_runs_run *run = fg_runs_selection_at(sel, i);
 		snprintf(labels[k], sizeof(labels[k]), "%s %.10s", run->date, run->commit);
-		rows[k] = verdict_row(v, labels[k], found && i == fg_days_last_fast(days) ? "<- last fast"
+		rows[k] = cli_verdict_chart_row(v, labels[k], found && i == fg_days_last_fast(days) ? "<- last fast"
 						    : found && i == fg_days_first_slow(days) ? "<- first slow"
 						    : v->kind == FG_VERDICT_SKIP ? v->reason : NULL);
 		k++;
@@ -318,7 +303,7 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 		size_t k = nruns++;
 		commit_id(ids[k], repo, run->commit);
 		runs[k] = (fg_report_run){ run->date, ids[k], v->reason,
-					   verdict_row(v, NULL, i == ifast ? "last fast" : i == islow ? "first slow" : NULL) };
+					   cli_verdict_chart_row(v, NULL, i == ifast ? "last fast" : i == islow ? "first slow" : NULL) };
 	}
 	if (!rc) {
 		fprintf(t, "fgbisect days: %s at %g%%", o->frame, o->threshold);

@@ -7,6 +7,7 @@
 # their colours, the runs table with intervals and reasons, the window's
 # commits, the changed hot file, the embedded flame graph hovers and zooms,
 # and it prints.  A search that finds nothing still writes its report.
+# diff --html and bisect --html write the same page from their results.
 source "$FG_SOURCE_DIR/tests/lib.sh"
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
 	echo "SKIP: ****** chromium is not installed: the report was NOT tested in a browser" \
@@ -40,4 +41,21 @@ check_eq "diff report lists the regressed frame" "$(grep -c '<code>io/camunda/ze
 check_eq "diff report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/diff.html") $(grep -c '<?xml' "$TMP/diff.html")" "1 0"
 check_eq "--html is not for --peers" "$(status "$FGBISECT" diff --peers --html "$TMP/p.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz)" 2
 check_eq "unwritable report" "$(days --html /nonexistent/r.html 2>&1 >/dev/null | grep -c 'cannot create the report')" 1
+
+# bisect --html: the commits it judged against the threshold, the first slow
+# one, and the flame graph of its parent against it.
+bisect() { (cd "$TMP/repo" && "$FGBISECT" bisect --runs "$TMP/runs.txt" --good "${COMMITS[0]}" --bad main \
+	--frame TransactionalColumnFamily "$@"); }
+bisect --threshold 4 --html "$TMP/bisect.html" >/dev/null 2>&1 && rc=0 || rc=$?
+check_eq "bisect with --html" "$rc" 0
+check_eq "bisect report: the first slow commit in words" \
+	"$(grep -c "The first slow commit is ${K_ID:0:12} (commit 5)\. Its share of TransactionalColumnFamily is" "$TMP/bisect.html")" 1
+check_eq "bisect report: the judged commits in the chart" \
+	"$(grep -o '>good end<\|>parent<\|>first slow<\|>bad end<' "$TMP/bisect.html" | sort | uniq | wc -l)" 4
+check_eq "bisect report: the window is the first slow commit" "$(grep -c "Commits in the window (1)" "$TMP/bisect.html")" 1
+check_eq "bisect report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/bisect.html")" 1
+bisect --threshold 1 --html "$TMP/bisect-none.html" >/dev/null 2>&1 && rc=0 || rc=$?
+check_eq "refused bisection" "$rc" 1
+check_eq "refusal in the bisect report" "$(grep -c 'No bisection: --good .* is slow, not fast' "$TMP/bisect-none.html")" 1
+check_eq "no flame graph without a bisection" "$(grep -c 'fg-diff' "$TMP/bisect-none.html")" 0
 finish

@@ -581,3 +581,25 @@ int fg_metrics_fill(char **out, const char *t, const char *const *keys, const ch
 	*out = o;
 	return 0;
 }
+
+void fg_metric_value_text(char *buf, size_t len, const fg_metric_value *v)
+{
+	if (v->status == FG_METRIC_MISSING)
+		snprintf(buf, len, "missing");
+	else if (v->status == FG_METRIC_NAN)
+		snprintf(buf, len, "NaN");
+	else
+		snprintf(buf, len, "%.4g", v->value);
+}
+
+void fg_metric_ratio_text(char *buf, size_t len, double ratio, fg_better better)
+{
+	if (isnan(ratio)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	const char *judgement = "";
+	if (better != FG_BETTER_NONE && fabs(ratio - 1) >= 0.05)
+		judgement = (ratio > 1) == (better == FG_BETTER_LOWER) ? " worse" : " better";
+	snprintf(buf, len, "%.3f\xc3\x97%s", ratio, judgement);
+}

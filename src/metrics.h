@@ -137,4 +137,11 @@ bool fg_metrics_parse_range(double *start, double *end, const char *s);
 /* "2026-11-20T04:00:00Z" (UTC, whole seconds). */
 void fg_metrics_format_time(char out[32], double t);
 
+/* A value as text: "missing", "NaN" or "%.4g". */
+void fg_metric_value_text(char *buf, size_t len, const fg_metric_value *v);
+
+/* A ratio as text: "1.250×", with " worse"/" better" when the signal says
+ * which way is worse and the change is 5% or more; "-" for NaN. */
+void fg_metric_ratio_text(char *buf, size_t len, double ratio, fg_better better);
+
 #endif

@@ -198,6 +198,34 @@ static void diff_table(FILE *out, const char *heading, const fg_diff_entry *e, s
 		fprintf(out, "<p>and %zu more (see the text or --json output).</p>\n", n - 25);
 }
 
+static void metrics_table(FILE *out, const fg_metrics_result *m)
+{
+	fputs("<h2>Metrics</h2>\n<p class=\"summary\">", out);
+	if (m->fired >= 0) {
+		fputs("Hypothesis (rule <code>", out);
+		text(out, m->rule_results[m->fired].def->name);
+		fputs("</code>): ", out);
+		text(out, m->rule_results[m->fired].def->hypothesis);
+	} else {
+		fputs("No interpretation rule matched.", out);
+	}
+	fputs("</p>\n<table class=\"frames\"><tr><th>signal</th><th>base</th><th>candidate</th><th>ratio</th>"
+	      "<th>unit</th></tr>\n", out);
+	for (size_t i = 0; i < m->nsignals; i++) {
+		const fg_metric_signal *s = &m->signals[i];
+		char b[32], c[32], ratio[48];
+		fg_metric_value_text(b, sizeof(b), &s->side[0]);
+		fg_metric_value_text(c, sizeof(c), &s->side[1]);
+		fg_metric_ratio_text(ratio, sizeof(ratio), s->ratio, s->def->better);
+		fputs("<tr><td>", out);
+		text(out, s->def->title);
+		fprintf(out, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>", b, c, ratio);
+		text(out, s->def->unit);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
 int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_error *err)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -232,6 +260,8 @@ int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_err
 		      "the window.</p>\n", out);
 		files_table(out, r);
 	}
+	if (r->metrics)
+		metrics_table(out, r->metrics);
 	int rc = 0;
 	if (r->diff) {
 		fg_diff_result res;

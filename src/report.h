@@ -15,7 +15,9 @@
  *  - the hot files and whether they changed in the window;
  *  - the frames that grew and shrank (a diff);
  *  - the differential flame graph (src/svg.h) of a diff, e.g. of the last
- *    fast against the first slow run.
+ *    fast against the first slow run;
+ *  - the metrics of the two runs (src/metrics.h): each signal on both
+ *    sides with its ratio, and the hypothesis of the rule that fired.
  *
  * Every string is escaped (src/markup.h). */
 #ifndef FG_REPORT_H
@@ -27,6 +29,7 @@
 
 #include "chart.h"
 #include "diff.h"
+#include "metrics.h"
 #include "svg.h"
 
 typedef struct fg_report_run {
@@ -69,6 +72,7 @@ typedef struct fg_report {
 	fg_diff *diff;
 	const fg_svg_options *svg;
 	const char *diff_heading;  /* e.g. "last fast → first slow"; NULL: "base → candidate" */
+	const fg_metrics_result *metrics; /* the efficiency lens of the two runs, or NULL */
 	const char *generator;     /* the footer, e.g. "fgbisect 0.4 days --runs …", or NULL */
 } fg_report;
 

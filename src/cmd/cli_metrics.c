@@ -201,30 +201,6 @@ void cli_metrics_deltas_free(struct cli_metrics_deltas *d)
 
 /* ---- text ------------------------------------------------------------ */
 
-static void value_text(char *buf, size_t len, const fg_metric_value *v)
-{
-	if (v->status == FG_METRIC_MISSING)
-		snprintf(buf, len, "missing");
-	else if (v->status == FG_METRIC_NAN)
-		snprintf(buf, len, "NaN");
-	else
-		snprintf(buf, len, "%.4g", v->value);
-}
-
-/* "1.25×", with "worse"/"better" when the signal says which way is worse
- * and the change is 5% or more. */
-static void ratio_text(char *buf, size_t len, double ratio, fg_better better)
-{
-	if (isnan(ratio)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	const char *judgement = "";
-	if (better != FG_BETTER_NONE && fabs(ratio - 1) >= 0.05)
-		judgement = (ratio > 1) == (better == FG_BETTER_LOWER) ? " worse" : " better";
-	snprintf(buf, len, "%.3f\xc3\x97%s", ratio, judgement);
-}
-
 static void term_text(char *buf, size_t len, const fg_metrics_result *r, const fg_metrics_condition *c)
 {
 	const fg_mrules_condition *d = c->def;
@@ -234,8 +210,8 @@ static void term_text(char *buf, size_t len, const fg_metrics_result *r, const f
 		else {
 			const fg_metric_signal *s = &r->signals[d->signal];
 			char b[32], c2[32];
-			value_text(b, sizeof(b), &s->side[0]);
-			value_text(c2, sizeof(c2), &s->side[1]);
+			fg_metric_value_text(b, sizeof(b), &s->side[0]);
+			fg_metric_value_text(c2, sizeof(c2), &s->side[1]);
 			snprintf(buf, len, "unknown (base %s, candidate %s)", b, c2);
 		}
 		return;
@@ -271,9 +247,9 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 		if (s->def->kind == FG_SIGNAL_BREAKDOWN)
 			continue;
 		char b[32], c[32], q[48];
-		value_text(b, sizeof(b), &s->side[0]);
-		value_text(c, sizeof(c), &s->side[1]);
-		ratio_text(q, sizeof(q), s->ratio, s->def->better);
+		fg_metric_value_text(b, sizeof(b), &s->side[0]);
+		fg_metric_value_text(c, sizeof(c), &s->side[1]);
+		fg_metric_ratio_text(q, sizeof(q), s->ratio, s->def->better);
 		fprintf(out, "%-44.44s %12s %12s  %-14s %s\n", s->def->title, b, c, q, s->def->unit);
 	}
 	for (size_t i = 0; i < r->nsignals; i++) {
@@ -291,9 +267,9 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 		for (size_t k = 0; k < s->ngroups; k++) {
 			const fg_metric_group *g = &s->groups[k];
 			char b[32], c[32], q[48];
-			value_text(b, sizeof(b), &g->base);
-			value_text(c, sizeof(c), &g->candidate);
-			ratio_text(q, sizeof(q), g->ratio, s->def->better);
+			fg_metric_value_text(b, sizeof(b), &g->base);
+			fg_metric_value_text(c, sizeof(c), &g->candidate);
+			fg_metric_ratio_text(q, sizeof(q), g->ratio, s->def->better);
 			fprintf(out, "  %-42.42s %12s %12s  %s\n", g->labels, b, c, q);
 		}
 	}

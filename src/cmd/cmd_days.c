@@ -276,7 +276,8 @@ static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run 
 /* --html: the report of the search.  w: the window (with --repo), or NULL;
  * a search that found nothing has no window and no flame graph. */
 static int write_report(const char *path, const fg_days *days, const fg_runs_selection *sel, fg_repo *repo,
-                        const struct cli_bisect_options *o, const fg_days_window *w, const fg_fetch_options *fo,
+                        const struct cli_bisect_options *o, const fg_days_window *w, const fg_metrics_result *lens,
+                        const fg_fetch_options *fo,
                         const fg_read_options *ro, fg_error *err)
 {
 	bool found = fg_days_result(days) == FG_DAYS_FOUND;
@@ -364,7 +365,7 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 			.runs = runs, .nruns = nruns, .commits = commits, .ncommits = ncommits,
 			.commits_truncated = w && fg_repo_log_truncated(w->log), .files = files, .nfiles = nfiles,
 			.diff = diff, .svg = &so, .diff_heading = "the last fast run \xe2\x86\x92 the first slow run",
-			.generator = "written by fgbisect " FG_VERSION " days",
+			.metrics = lens, .generator = "written by fgbisect " FG_VERSION " days",
 		};
 		rc = fg_report_write(out, &r, names, err);
 	}
@@ -504,7 +505,7 @@ int cmd_days(int argc, char **argv)
 	if (outcome != FG_DAYS_FOUND) {
 		refuse(stderr, "fgbisect days: ", days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
 		status = FG_EXIT_FAILED;
-		if (html && write_report(html, days, sel, repo, &o, NULL, &fo, &vo.read, &err))
+		if (html && write_report(html, days, sel, repo, &o, NULL, NULL, &fo, &vo.read, &err))
 			status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
@@ -522,14 +523,15 @@ int cmd_days(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, &fo, &vo.read, &err))) {
-		status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
 	if (metrics) {
 		const fg_runs_run *ends[2] = { fast, slow };
 		const char *ids[2] = { fast_id, slow_id };
 		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids);
+	}
+	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, &fo, &vo.read,
+				       &err))) {
+		status = cli_report_error(&err, o.po.json);
+		goto out;
 	}
 	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
 	if (o.po.json) {

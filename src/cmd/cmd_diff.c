@@ -196,7 +196,8 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 /* --html: the lists, the flame graph, and with --repo the files and the
  * decision. */
 static int write_report(const char *path, const fg_svg_options *base_opts, fg_diff *d, const fg_names *names,
-			const fg_compare_input *in, size_t n, const fg_hotfiles *hist, fg_error *err)
+			const fg_compare_input *in, size_t n, const fg_hotfiles *hist, const fg_metrics_result *lens,
+			fg_error *err)
 {
 	fg_svg_options so = *base_opts;
 	const char **sources[2];
@@ -226,7 +227,7 @@ static int write_report(const char *path, const fg_svg_options *base_opts, fg_di
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
 	if (!rc) {
 		fg_report r = { .title = "fgbisect diff", .decision = decision, .files = files, .nfiles = nfiles,
-				.diff = d, .svg = &so, .generator = "written by fgbisect " FG_VERSION " diff" };
+				.diff = d, .svg = &so, .metrics = lens, .generator = "written by fgbisect " FG_VERSION " diff" };
 		rc = fg_report_write(out, &r, names, err);
 	}
 	if (out && fclose(out) && !rc)
@@ -470,19 +471,19 @@ int cmd_diff(int argc, char **argv)
 		rc = write_svg(svg_base, &so, true, diff, names, in, n, &err);
 	if (!rc && repo)
 		rc = look_up_files(&hist, repo, &ho, &result, diff, names, (size_t)hot, &err);
-	if (!rc && html)
-		rc = write_report(html, &so, diff, names, in, n, &hist, &err);
-	if (rc) {
-		status = cli_report_error(&err, po.json);
-		goto out;
-	}
 	/* The lens explains the diff; its failure is reported, never the diff's. */
-	if (metrics) {
+	if (!rc && metrics) {
 		if (!cli_metrics_deltas(&deltas, fg_diff_tree(diff, FG_DIFF_BASE), fg_diff_tree(diff, FG_DIFF_CANDIDATE),
 		                        names, &lens_err))
 			cli_metrics_run(&lens, &lens_rules, &mo, &po, deltas.deltas, deltas.n, &lens_err);
 		if (!lens)
 			cli_metrics_warn(&lens_err);
+	}
+	if (!rc && html)
+		rc = write_report(html, &so, diff, names, in, n, &hist, lens, &err);
+	if (rc) {
+		status = cli_report_error(&err, po.json);
+		goto out;
 	}
 
 	if (peers) {

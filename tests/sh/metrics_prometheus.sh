@@ -214,7 +214,13 @@ check_eq "diff --metrics: largest subsystem change" \
 	"$(jq -r '.metrics.rules[] | select(.name=="efficiency") | .conditions[4] | "\(.subsystem) \(.value)"' <<<"$out")" \
 	"processing 3.32785"
 text=$("$FGBISECT" diff --metrics --prometheus "$PROM" --base-selector 'namespace="c8-base"' \
-	--candidate-selector 'namespace="c8-efficiency"' "${RANGES[@]}" "$H" "$R")
+	--candidate-selector 'namespace="c8-efficiency"' "${RANGES[@]}" "$H" "$R" --html "$tmp/lens.html")
+# The report carries the lens: every signal's row and the hypothesis that fired.
+check_eq "diff --metrics --html: the metrics section" "$(grep -c '<h2>Metrics</h2>' "$tmp/lens.html")" 1
+check_eq "diff --metrics --html: the rule that fired" "$(grep -c 'Hypothesis (rule <code>efficiency</code>)' "$tmp/lens.html")" 1
+check_eq "diff --metrics --html: one row a signal" \
+	"$(sed -n '/<h2>Metrics<\/h2>/,/<\/table>/p' "$tmp/lens.html" | grep -c '^<tr><td>')" \
+	"$(jq '.metrics.signals | length' <<<"$out")"
 check_eq "diff --metrics text: evidence names the subsystem" \
 	"$(grep -c '^  unless delta(\*) < 1.5: +3.33 points (processing)' <<<"$text")" 1
 # Metrics never change the diff's answer or status: a server down is a warning.

@@ -71,16 +71,35 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 struct lens {
 	fg_metrics_result *result;
 	fg_mrules *rules;
+	struct cli_metrics_deltas deltas; /* the subsystems' changes the delta() terms read */
 	char *text[4]; /* the filled selectors and ranges */
 	fg_error err;
 };
+
+/* The subsystems' changes from the last fast run's pooled profiles to the
+ * first slow run's (read again, from the cache after the search). */
+static int subsystem_deltas(struct cli_metrics_deltas *out, const fg_runs_run *const runs[2],
+			    const fg_fetch_options *fo, const fg_read_options *ro, fg_error *err)
+{
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
+	int rc = fg_names_new(&names, err);
+	if (!rc)
+		rc = fg_days_diff(&diff, names, runs[0], runs[1], fo, ro, err);
+	if (!rc)
+		rc = cli_metrics_deltas(out, fg_diff_tree(diff, FG_DIFF_BASE), fg_diff_tree(diff, FG_DIFF_CANDIDATE), names,
+					err);
+	fg_diff_free(diff);
+	fg_names_free(names);
+	return rc;
+}
 
 /* The lens of the last fast and the first slow run: their selectors and
  * ranges from the templates.  A failure is kept in l->err (reported as a
  * warning: the metrics explain the search, never decide it). */
 static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, const struct cli_profile_options *po,
                               const char *selector, const char *range, const fg_runs_run *const runs[2],
-                              const char *const ids[2])
+                              const char *const ids[2], const fg_fetch_options *fo, const fg_read_options *ro)
 {
 	static const char *const keys[] = { "date", "commit", "short", "benchmark" };
 	fg_error_clear(&l->err);
@@ -101,7 +120,9 @@ static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, co
 		mo->range[s] = l->text[2 + s];
 	}
 	if (!rc)
-		cli_metrics_run(&l->result, &l->rules, mo, po, NULL, 0, &l->err);
+		rc = subsystem_deltas(&l->deltas, runs, fo, ro, &l->err);
+	if (!rc)
+		cli_metrics_run(&l->result, &l->rules, mo, po, l->deltas.deltas, l->deltas.n, &l->err);
 	if (!l->result)
 		cli_metrics_warn(&l->err);
 }
@@ -110,6 +131,7 @@ static void lens_clear(struct lens *l)
 {
 	fg_metrics_result_free(l->result);
 	fg_mrules_free(l->rules);
+	cli_metrics_deltas_free(&l->deltas);
 	for (int i = 0; i < 4; i++)
 		free(l->text[i]);
 }
@@ -526,7 +548,7 @@ int cmd_days(int argc, char **argv)
 	if (metrics) {
 		const fg_runs_run *ends[2] = { fast, slow };
 		const char *ids[2] = { fast_id, slow_id };
-		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids);
+		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids, &fo, &vo.read);
 	}
 	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, &fo, &vo.read,
 				       &err))) {

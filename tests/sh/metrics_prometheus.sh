@@ -250,6 +250,12 @@ check_eq "days --metrics: base selector from {benchmark}" "$(jqr .metrics.base.s
 check_eq "days --metrics: candidate window" "$(jqr '.metrics.candidate | "\(.start) \(.end)"' <<<"$out")" \
 	"2026-11-21T04:15:00Z 2026-11-21T05:00:00Z"
 check_eq "days --metrics: fired" "$(jqr .metrics.fired <<<"$out")" saturated
+# The two runs' profiles are compared too: the delta() terms read the same
+# subsystem change as diff --metrics of the same two profiles.
+check_eq "days --metrics: profiles compared" "$(jqr .metrics.profiles_compared <<<"$out")" true
+check_eq "days --metrics: largest subsystem change" \
+	"$(jq -r '.metrics.rules[] | select(.name=="efficiency") | .conditions[4] | "\(.subsystem) \(.value)"' <<<"$out")" \
+	"processing 3.32785"
 text=$("${days[@]}" --selector 'namespace="c8-{benchmark}"')
 check_eq "days --metrics text: hypothesis after the search" \
 	"$(grep -c '^hypothesis (rule saturated): the node is saturated' <<<"$text")" 1

@@ -8,6 +8,7 @@
 #include "exitcode.h"
 #include "fetch.h"
 #include "json_writer.h"
+#include "report.h"
 #include "source.h"
 #include <pthread.h>
 #include <signal.h>
@@ -261,4 +262,16 @@ void cli_wait_group(pid_t pgid)
 		nanosleep(&tick, NULL);
 	}
 	kill(-pgid, SIGKILL);
+}
+
+int cli_write_report(const char *path, const fg_report *r, const fg_names *names, fg_error *err)
+{
+	FILE *out = fopen(path, "w");
+	int rc = out ? fg_report_write(out, r, names, err)
+		     : fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
+	if (out && fclose(out) && !rc)
+		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
+	if (rc && !err->source[0])
+		snprintf(err->source, sizeof(err->source), "%s", path);
+	return rc;
 }

@@ -134,4 +134,9 @@ const char *cli_shown(const char *source);
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 
 
+/* Writes the report (src/report.h) to the file at path, created or
+ * replaced; errors name path. */
+struct fg_report;
+int cli_write_report(const char *path, const struct fg_report *r, const fg_names *names, fg_error *err);
+
 #endif

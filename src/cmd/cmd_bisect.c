@@ -302,9 +302,6 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 	fg_svg_options_init(&so);
 	if (!rc && r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
 		diff = parent_diff(r, names, o, sources, &so);
-	FILE *out = NULL;
-	if (!rc && !(out = fopen(path, "w")))
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
 	if (!rc) {
 		fg_report rep = {
 			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
@@ -313,12 +310,8 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 			.diff_heading = "the first slow commit's parent \xe2\x86\x92 the first slow commit",
 			.generator = "written by fgbisect " FG_VERSION " bisect",
 		};
-		rc = fg_report_write(out, &rep, names, err);
+		rc = cli_write_report(path, &rep, names, err);
 	}
-	if (out && fclose(out) && !rc)
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
-	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
 	fg_diff_free(diff);
 	fg_names_free(names);
 	free(sources[0]);

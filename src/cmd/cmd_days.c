@@ -378,9 +378,6 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	if (t && fclose(t) && !rc)
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	d = t = NULL;
-	FILE *out = NULL;
-	if (!rc && !(out = fopen(path, "w")))
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
 	if (!rc) {
 		fg_report r = {
 			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
@@ -389,12 +386,8 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 			.diff = diff, .svg = &so, .diff_heading = "the last fast run \xe2\x86\x92 the first slow run",
 			.metrics = lens, .generator = "written by fgbisect " FG_VERSION " days",
 		};
-		rc = fg_report_write(out, &r, names, err);
+		rc = cli_write_report(path, &r, names, err);
 	}
-	if (out && fclose(out) && !rc)
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
-	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
 	fg_diff_free(diff);
 	fg_names_free(names);
 	free(sources[0]);

@@ -222,18 +222,11 @@ static int write_report(const char *path, const fg_svg_options *base_opts, fg_di
 							    e->last ? e->last->id : NULL, e->last ? e->last->date : NULL,
 							    e->last ? e->last->subject : NULL };
 	}
-	FILE *out = NULL;
-	if (!rc && !(out = fopen(path, "w")))
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
 	if (!rc) {
 		fg_report r = { .title = "fgbisect diff", .decision = decision, .files = files, .nfiles = nfiles,
 				.diff = d, .svg = &so, .metrics = lens, .generator = "written by fgbisect " FG_VERSION " diff" };
-		rc = fg_report_write(out, &r, names, err);
+		rc = cli_write_report(path, &r, names, err);
 	}
-	if (out && fclose(out) && !rc)
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
-	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
 	free(decision);
 	free(files);
 	free(sources[0]);

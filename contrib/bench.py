@@ -4,6 +4,7 @@ one interleaved run, as medians and ratios, with the load average printed.
 Prints figures; judges nothing.
 
 usage: contrib/bench.py [--runs N] [--fgbisect PATH] [--shared DIR] [--scale-mb MB] [--instructions]
+                        [--only SECTION,...]
 
 With no arguments it works from a fresh clone: it builds build/fgbisect when
 it is missing, takes the large fixture from ../shared/fixtures beside the
@@ -39,7 +40,13 @@ ap.add_argument("--shared", default=os.path.join(os.path.dirname(root), "shared"
                 help="the shared fixtures (default ../shared/fixtures beside the checkout)")
 ap.add_argument("--scale-mb", type=int, default=48, help="size of the 1x collapsed input in MB (default 48)")
 ap.add_argument("--instructions", action="store_true", help="also count instructions with callgrind")
+SECTIONS = ("large", "gzip", "startup", "many", "collapsed")
+ap.add_argument("--only", default=",".join(SECTIONS),
+                help=f"the sections to run, comma-separated (default all: {','.join(SECTIONS)})")
 args = ap.parse_args()
+only = set(args.only.split(","))
+if only - set(SECTIONS):
+    ap.error(f"--only: unknown section {', '.join(sorted(only - set(SECTIONS)))}")
 
 PATTERN = "com/sun/tools/javac/comp/Attr."  # the large fixture's ground-truth pattern
 fg = os.path.abspath(args.fgbisect)
@@ -159,6 +166,7 @@ with tempfile.TemporaryDirectory() as tmp:
             shutil.copyfileobj(src, dst)
         size = os.path.getsize(plain)
         share = [fg, "share", "--frame", PATTERN]
+    if have_shared and "large" in only:
         rows = [
             Row("wc -l", ["wc", "-l", plain]),
             Row("share (html)", share + [plain], "wc -l"),
@@ -175,6 +183,7 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"collapse writes {count_bytes([fg, 'collapse', plain]):,} bytes, "
               f"--annotate {count_bytes([fg, 'collapse', '--annotate', plain]):,} bytes")
 
+    if have_shared and "gzip" in only:
         rows = [
             Row("gzip -dc >/dev/null", ["gzip", "-dc", large_gz]),
             Row("zcat | wc -l", ["sh", "-c", f"zcat '{large_gz}' | wc -l"], "gzip -dc >/dev/null"),
@@ -185,6 +194,7 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"share (html.gz) / (zcat | wc -l): wall {ratio(rows[2], rows[1], 0):.2f}, "
               f"cpu {ratio(rows[2], rows[1], 1):.2f}")
 
+    if have_shared and "startup" in only:
         tiny = os.path.join(root, "fixtures", "tiny-3x.html")
         rows = [
             Row("/bin/true", ["/bin/true"], rss=False),
@@ -194,6 +204,7 @@ with tempfile.TemporaryDirectory() as tmp:
         bench(rows)
         report("start-up: a tiny profile against /bin/true", rows)
 
+    if have_shared and "many" in only:
         htmls = sorted(os.path.join(daily, f) for f in os.listdir(daily) if f.endswith(".html"))
         many = [htmls[i % len(htmls)] for i in range(30)]
         links = []
@@ -212,53 +223,57 @@ with tempfile.TemporaryDirectory() as tmp:
     # Collapsed input at 1x, 2x, 4x, 8x: the first lines of the large
     # fixture's collapsed stacks (or the project's own samples, repeated),
     # then that file repeated.
-    base = os.path.join(tmp, "x1.collapsed")
-    want = args.scale_mb << 20
-    with open(base, "wb") as out:
-        if have_shared:
-            p = subprocess.Popen([fg, "collapse", plain], stdout=subprocess.PIPE)
-            while out.tell() < want:
-                line = p.stdout.readline()
-                if not line:
-                    break
-                out.write(line)
-            p.kill()
-            p.wait()
-        else:
-            samples = []
-            for f in sorted(os.listdir(os.path.join(root, "fixtures"))):
-                if f.endswith(".collapsed.gz"):
-                    with gzip.open(os.path.join(root, "fixtures", f), "rb") as src:
-                        samples.append(src.read())
-            while out.tell() < want:
-                for s in samples:
-                    out.write(s)
-    inputs = {1: base}
-    for k in (2, 4, 8):
-        inputs[k] = os.path.join(tmp, f"x{k}.collapsed")
-        with open(inputs[k], "wb") as out:
-            for _ in range(k):
-                with open(base, "rb") as src:
-                    shutil.copyfileobj(src, out)
-    rows = []
-    first = None
-    for k in (1, 2, 4, 8):
-        mb = os.path.getsize(inputs[k]) / (1 << 20)
-        name = f"share, collapsed {k}x ({mb:.0f} MB)"
-        rows.append(Row(name, [fg, "share", "--frame", "Attr.", inputs[k]], first))
-        rows.append(Row(f"top, collapsed {k}x", [fg, "top", inputs[k]], name))
-        first = first or name
-    bench(rows)
-    report("collapsed input at 1x, 2x, 4x, 8x (memory must not grow with the input)", rows)
+    if "collapsed" in only:
+        base = os.path.join(tmp, "x1.collapsed")
+        want = args.scale_mb << 20
+        with open(base, "wb") as out:
+            if have_shared:
+                p = subprocess.Popen([fg, "collapse", plain], stdout=subprocess.PIPE)
+                while out.tell() < want:
+                    line = p.stdout.readline()
+                    if not line:
+                        break
+                    out.write(line)
+                p.kill()
+                p.wait()
+            else:
+                samples = []
+                for f in sorted(os.listdir(os.path.join(root, "fixtures"))):
+                    if f.endswith(".collapsed.gz"):
+                        with gzip.open(os.path.join(root, "fixtures", f), "rb") as src:
+                            samples.append(src.read())
+                while out.tell() < want:
+                    for s in samples:
+                        out.write(s)
+        inputs = {1: base}
+        for k in (2, 4, 8):
+            inputs[k] = os.path.join(tmp, f"x{k}.collapsed")
+            with open(inputs[k], "wb") as out:
+                for _ in range(k):
+                    with open(base, "rb") as src:
+                        shutil.copyfileobj(src, out)
+        rows = []
+        first = None
+        for k in (1, 2, 4, 8):
+            mb = os.path.getsize(inputs[k]) / (1 << 20)
+            name = f"share, collapsed {k}x ({mb:.0f} MB)"
+            rows.append(Row(name, [fg, "share", "--frame", "Attr.", inputs[k]], first))
+            rows.append(Row(f"top, collapsed {k}x", [fg, "top", inputs[k]], name))
+            first = first or name
+        bench(rows)
+        report("collapsed input at 1x, 2x, 4x, 8x (memory must not grow with the input)", rows)
 
     if args.instructions and shutil.which("valgrind") and have_shared:
         print("\n## instructions (callgrind, exact)")
-        for name, cmd in [("wc -l", ["wc", "-l", plain]), ("share (html)", share + [plain]),
-                          ("top (html)", [fg, "top", plain]), ("subsystems (html)", [fg, "subsystems", plain]),
-                          ("diff (html vs itself)", [fg, "diff", plain, plain]),
-                          ("share (html.gz)", share + [large_gz])]:
-            n = instructions(cmd)
-            print(f"{name:34} {n:>15,}" if n else f"{name:34} (not measured)")
+        counts = {}
+        for name, cmd, ref in [("wc -l", ["wc", "-l", plain], None), ("share (html)", share + [plain], "wc -l"),
+                               ("top (html)", [fg, "top", plain], "share (html)"),
+                               ("subsystems (html)", [fg, "subsystems", plain], "share (html)"),
+                               ("diff (html vs itself)", [fg, "diff", plain, plain], "share (html)"),
+                               ("share (html.gz)", share + [large_gz], None)]:
+            n = counts[name] = instructions(cmd)
+            rel = f"  {n / counts[ref]:6.2f} x {ref}" if n and ref and counts.get(ref) else ""
+            print(f"{name:34} {n:>15,}{rel}" if n else f"{name:34} (not measured)")
 
 load = os.getloadavg()
 print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")

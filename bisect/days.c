@@ -362,7 +362,7 @@ int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, 
 	ho.good = good;
 	ho.bad = bad;
 	if (!rc && g.nframes)
-		rc = fg_hotfiles_look_up(&out->hot, dir, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
+		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
 					 (const char *const *)g.stack, g.nstack, err);
 	fg_days_growth_clear(&g);
 	return rc;

@@ -15,6 +15,7 @@
 #include "javaclass.h"
 #include "linemap.h"
 #include "method.h"
+#include "repo.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -183,7 +184,8 @@ typedef struct tcache_slot {
 } tcache_slot;
 
 struct fg_history {
-	git_repository *repo;
+	git_repository *repo;    /* borrowed from the fg_repo (src/repo.h) */
+	fg_repo *owned_repo;     /* fg_history_open's own, NULL when borrowed */
 	git_odb *odb;
 	git_repository *blob_repo;
 	fg_commitgraph *graph; /* NULL: none, or not usable */
@@ -833,13 +835,29 @@ static void graph_check(fg_history *h, const git_commit *bad)
 
 int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err)
 {
+	*out = NULL;
+	fg_repo *repo;
+	int rc = fg_repo_open(&repo, dir, err);
+	if (rc == FG_ECONFIG)
+		return fg_error_set(err, FG_EUSAGE, dir, "not a git repository (nor inside one)");
+	if (rc)
+		return rc;
+	if ((rc = fg_history_open_repo(out, repo, opts, err)) < 0) {
+		fg_repo_free(repo);
+		return rc;
+	}
+	(*out)->owned_repo = repo;
+	return 0;
+}
+
+int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_options *opts, fg_error *err)
+{
 	fg_history_options defaults;
 	if (!opts) {
 		fg_history_options_init(&defaults);
 		opts = &defaults;
 	}
 	*out = NULL;
-	git_libgit2_init();
 	/* libgit2 hashes every object it reads again to verify it (with the
 	 * collision-detecting SHA-1): a third of a history walk.  git itself
 	 * does not on reads (fsck does), and a corrupt object still fails to
@@ -850,10 +868,8 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 	 * blobs by default; source files are small. */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, (size_t)256 * 1024);
 	fg_history *h = calloc(1, sizeof(*h));
-	if (!h) {
-		git_libgit2_shutdown();
+	if (!h)
 		return oom(err);
-	}
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;
@@ -862,12 +878,9 @@ int fg_history_open(fg_history **out, const char *dir, const fg_history_options 
 		rc = oom(err);
 		goto fail;
 	}
-	if (git_repository_open_ext(&h->repo, dir, 0, NULL) < 0) {
-		rc = fg_error_set(err, FG_EUSAGE, dir, "not a git repository (nor inside one)");
-		goto fail;
-	}
+	h->repo = fg_repo_git(repo);
 	if (git_repository_odb(&h->odb, h->repo) < 0 || git_repository_wrap_odb(&h->blob_repo, h->odb) < 0) {
-		rc = git_fail(err, dir, "cannot open the object database");
+		rc = git_fail(err, fg_repo_workdir(repo) ? fg_repo_workdir(repo) : "", "cannot open the object database");
 		goto fail;
 	}
 	const char *p = git_repository_workdir(h->repo);
@@ -943,9 +956,8 @@ void fg_history_free(fg_history *h)
 	fg_commitgraph_free(h->graph);
 	git_odb_free(h->odb);
 	git_repository_free(h->blob_repo);
-	git_repository_free(h->repo);
+	fg_repo_free(h->owned_repo);
 	free(h);
-	git_libgit2_shutdown();
 }
 
 const char *fg_history_repo_path(const fg_history *h) { return h->repo_path; }

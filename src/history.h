@@ -55,6 +55,12 @@ void fg_history_options_init(fg_history_options *opts);
  * revision (the revision is the error's source), FG_ECONFIG for an unreadable
  * or malformed ignore-revs file, FG_EGIT for other repository problems. */
 int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err);
+
+/* The same on a repository already open (src/repo.h: one libgit2 handle per
+ * command, `days --repo` looks up its window and its hot files in one),
+ * which must outlive the history. */
+struct fg_repo;
+int fg_history_open_repo(fg_history **out, struct fg_repo *repo, const fg_history_options *opts, fg_error *err);
 void fg_history_free(fg_history *h);
 
 /* The repository's directory (working tree, or the git dir when bare), and the

@@ -2,12 +2,12 @@
 
 #include <string.h>
 
-int fg_hotfiles_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
+int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	int rc = fg_history_open(&out->history, repo, opts, err);
+	int rc = repo ? fg_history_open_repo(&out->history, repo, opts, err) : fg_history_open(&out->history, dir, opts, err);
 	if (!rc)
 		rc = (methods ? fg_history_query_methods : fg_history_query)(&out->result, out->history, frames, nframes,
 									       err);

@@ -10,7 +10,7 @@ int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_opt
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
-	int rc = fg_hotfiles_look_up(out, repo, opts, methods, frames, nframes, hot_frames, stack, nstack, err);
+	int rc = fg_hotfiles_look_up(out, repo, NULL, opts, methods, frames, nframes, hot_frames, stack, nstack, err);
 	cli_history_warn_shallow(out->result);
 	return rc;
 }

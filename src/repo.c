@@ -67,6 +67,11 @@ void fg_repo_free(fg_repo *repo)
 	git_libgit2_shutdown();
 }
 
+struct git_repository *fg_repo_git(const fg_repo *repo)
+{
+	return repo->git;
+}
+
 const char *fg_repo_workdir(const fg_repo *repo)
 {
 	return git_repository_workdir(repo->git);

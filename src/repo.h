@@ -36,6 +36,11 @@ int fg_repo_open(fg_repo **out, const char *start, fg_error *err);
 
 void fg_repo_free(fg_repo *repo);
 
+/* The libgit2 handle, for the library modules that walk history themselves
+ * (src/history.c); owned by repo. */
+struct git_repository;
+struct git_repository *fg_repo_git(const fg_repo *repo);
+
 /* The top of the work tree (ends with '/'), or NULL for a bare repository. */
 const char *fg_repo_workdir(const fg_repo *repo);
 

@@ -842,14 +842,16 @@ static size_t kt_property(parser *p, size_t cls, size_t from, size_t to, size_t 
 	const char *prop = tok_name(p, name, &plen);
 	size_t end = name, resume = name;
 	size_t last = name;
+	bool init = false; /* past `=` or `by`: an accessor then starts its own line (`= get(0)` is a call) */
 	for (k = name + 1; k < to && !p->oom; k++) {
 		if (p->t[k].bol && p->t[k].col <= indent && !continues_expr(p, k) && !ends_incomplete(p, last))
 			break;
 		if (punct(p, k, ';'))
 			break;
+		init |= punct(p, k, '=') || is(p, k, "by");
 		bool get = is(p, k, "get"), set_ = is(p, k, "set");
-		if ((get || set_) && punct(p, k + 1, '(') && !punct(p, k - 1, '.')) {
-			size_t ah = kt_head(p, k, name + 1);
+		size_t ah = get || set_ ? kt_head(p, k, name + 1) : k;
+		if ((get || set_) && punct(p, k + 1, '(') && !punct(p, k - 1, '.') && (!init || p->t[ah].bol)) {
 			size_t b = skip_group(p, k + 1) + 1, aend = b - 1;
 			/* `get(): T = …`: past the return type. */
 			while (b < to && !punct(p, b, '=') && !punct(p, b, '{') && !p->t[b].bol)

@@ -141,6 +141,10 @@ static const struct expect kotlin_props[] = {
 	{ "io/x/Props$Companion.getDEFAULT", "found 37-37" },
 	{ "io/x/Props.getMissing", "not-found" },
 	{ "io/x/Props.size", "not-found" },
+	/* `= get(0)` is a call in the initialiser, not an accessor */
+	{ "io/x/Calls.getFirst", "unresolved" },
+	{ "io/x/Calls.getSecond", "found 44-44" },
+	{ "io/x/Calls.get", "found 46-46" },
 };
 
 static const struct expect scala[] = {

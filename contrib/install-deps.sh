@@ -9,8 +9,9 @@ case "${1:-}" in
 --tests)
 	# git (test repositories, git bisect), python3 (HTTP server, independent
 	# computations), jq, clang + libclang-rt (libFuzzer), chromium (the SVG
-	# rendered headless), prometheus (the metrics client against a real server), ca-certificates (for apt over https mirrors).
-	packages="$packages git ca-certificates python3 jq prometheus clang libclang-rt-14-dev chromium"
+	# rendered headless), prometheus (the metrics client against a real server), ca-certificates (for apt over https mirrors),
+	# openjdk-17-jdk-headless (JDK recordings and `jfr print` for the JFR reader), linux-perf (a real `perf script`).
+	packages="$packages git ca-certificates python3 jq prometheus clang libclang-rt-14-dev chromium openjdk-17-jdk-headless linux-perf"
 	;;
 "") ;;
 *)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stackbuf.h"
+
 static const char *const suffixes[FG_FRAME_TYPE_COUNT] = {
 	[FG_FRAME_INTERPRETED] = "_[0]", [FG_FRAME_JIT] = "_[j]", [FG_FRAME_INLINED] = "_[i]",
 	[FG_FRAME_NATIVE] = "", [FG_FRAME_CPP] = "", [FG_FRAME_KERNEL] = "_[k]", [FG_FRAME_C1] = "_[1]",
@@ -46,31 +48,6 @@ size_t fg_collapsed_frame_type(const char *name, size_t len, uint8_t *type)
 	return len;
 }
 
-struct stack_buf {
-	uint32_t *names;
-	uint8_t *types;
-	size_t cap;
-};
-
-static int reserve(struct stack_buf *b, size_t n)
-{
-	if (n <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap * 2 : 256;
-	while (cap < n)
-		cap *= 2;
-	uint32_t *names = realloc(b->names, cap * sizeof(*names));
-	if (!names)
-		return -1;
-	b->names = names;
-	uint8_t *types = realloc(b->types, cap);
-	if (!types)
-		return -1;
-	b->types = types;
-	b->cap = cap;
-	return 0;
-}
-
 static int bad_line(fg_input *in, fg_error *err, const char *what)
 {
 	return fg_error_set(err, FG_EINVALID, fg_input_name(in), "line %llu: %s",
@@ -80,17 +57,13 @@ static int bad_line(fg_input *in, fg_error *err, const char *what)
 int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool reversed, fg_stack_fn fn,
 		      void *ctx, fg_error *err)
 {
-	struct stack_buf b = { 0 };
+	fg_stackbuf b = { 0 };
 	char *line;
 	size_t len;
 	int rc;
-	uint64_t stacks = 0, total = 0;
 	info->format = FG_FORMAT_COLLAPSED;
-	if (reserve(&b, 1))
-		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
-	if ((rc = fg_names_intern(&b.names[0], names, "all", 3, err)) != 0)
+	if ((rc = fg_stackbuf_init(&b, names, err)) != 0)
 		goto out;
-	b.types[0] = FG_FRAME_NATIVE;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		/* As FlameGraph's scripts (`\s+(\d+)\s*$`): blanks after the count
 		 * are dropped, and a tab may separate it from the stack. */
@@ -122,11 +95,10 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool
 			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
 			break;
 		}
-		if (total > UINT64_MAX - count) {
+		if (b.total > UINT64_MAX - count) {
 			rc = bad_line(in, err, "sample counts overflow 64 bits");
 			break;
 		}
-		total += count;
 		size_t n = 1; /* names[0] is the root */
 		for (char *f = line; f <= sp; n++) {
 			char *e = memchr(f, ';', (size_t)(sp - f));
@@ -136,27 +108,17 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool
 				rc = bad_line(in, err, "empty frame name");
 				goto out;
 			}
-			if (reserve(&b, n + 1)) {
-				rc = fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+			if ((rc = fg_stackbuf_reserve(&b, n + 1, err)) != 0)
 				goto out;
-			}
 			size_t nl = fg_collapsed_frame_type(f, (size_t)(e - f), &b.types[n]);
 			if ((rc = fg_names_intern(&b.names[n], names, f, nl, err)) != 0)
 				goto out;
 			f = e + 1;
 		}
-		if (reversed) {
-			for (size_t i = 1, j = n - 1; i < j; i++, j--) {
-				uint32_t t = b.names[i];
-				b.names[i] = b.names[j];
-				b.names[j] = t;
-				uint8_t y = b.types[i];
-				b.types[i] = b.types[j];
-				b.types[j] = y;
-			}
-		}
-		fg_stack stack = { b.names, b.types, n - 1, count };
-		if ((rc = fn(ctx, &stack, err)) != 0) {
+		b.len = n;
+		if (reversed)
+			fg_stackbuf_reverse(&b, 1);
+		if ((rc = fg_stackbuf_emit(&b, count, fn, ctx, err)) != 0) {
 			/* The message is formatted into the record it comes from:
 			 * copy it first (snprintf's source and target must not overlap). */
 			char why[sizeof(err->message)];
@@ -165,20 +127,18 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool
 				     (unsigned long long)fg_input_line_number(in), why);
 			break;
 		}
-		stacks++;
 	}
-	if (rc == 0 && stacks == 0)
+	if (rc == 0 && b.stacks == 0)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no stacks: an empty profile");
 	/* Lines of 0 samples only: as an HTML graph of width 0, no profile (every
 	 * share would be 0/0). */
-	else if (rc == 0 && total == 0)
+	else if (rc == 0 && b.total == 0)
 		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: every stack counts 0");
 	info->missing_final_newline = fg_input_missing_final_newline(in);
-	info->total = total;
-	info->frames = stacks;
+	info->total = b.total;
+	info->frames = b.stacks;
 out:
-	free(b.names);
-	free(b.types);
+	fg_stackbuf_free(&b);
 	return rc < 0 ? rc : 0;
 }
 

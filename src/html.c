@@ -794,6 +794,16 @@ static void header_line(struct parser *p, const char *line, size_t len)
 		p->info->inverted = !strncmp(v, "true", 4);
 	} else if ((v = js_value(line, len, "maxdiff"))) {
 		p->info->differential = *v >= '0' && *v <= '9';
+	} else if ((v = js_value(line, len, "units")) && (*v == '\'' || *v == '"')) {
+		/* Templates that name the counter: units = 'bytes'. */
+		const char *e = strchr(v + 1, *v);
+		size_t n = e ? (size_t)(e - v - 1) : 0;
+		if (n > 0 && n < sizeof(p->info->unit)) {
+			memcpy(p->info->unit, v + 1, n);
+			p->info->unit[n] = '\0';
+			if (!strcmp(p->info->unit, "nanoseconds"))
+				strcpy(p->info->unit, "ns");
+		}
 	}
 }
 

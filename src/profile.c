@@ -4,8 +4,12 @@
 #include <string.h>
 
 #include "collapsed.h"
+#include "flamesvg.h"
 #include "html.h"
 #include "input.h"
+#include "jfr.h"
+#include "perfscript.h"
+#include "pprof.h"
 #include "tree.h"
 
 void fg_read_options_init(fg_read_options *opts)
@@ -13,6 +17,10 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->reversed = false;
 	opts->max_size = 0;
 	opts->max_line = 0;
+	opts->threads = false;
+	opts->event = NULL;
+	opts->sample_type = NULL;
+	opts->from = opts->to = (fg_time_bound){ 0 };
 }
 
 const char *fg_format_name(enum fg_format format)
@@ -21,11 +29,40 @@ const char *fg_format_name(enum fg_format format)
 	case FG_FORMAT_HTML_V2: return "html-2.x";
 	case FG_FORMAT_HTML_V3: return "html-3.x-4.x";
 	case FG_FORMAT_COLLAPSED: return "collapsed";
+	case FG_FORMAT_JFR: return "jfr";
+	case FG_FORMAT_PPROF: return "pprof";
+	case FG_FORMAT_SVG: return "svg";
+	case FG_FORMAT_PERF_SCRIPT: return "perf-script";
 	default: return "unknown";
 	}
 }
 
-enum kind { KIND_HTML, KIND_COLLAPSED };
+const char *fg_profile_unit(const fg_profile_info *info)
+{
+	if (info->unit[0])
+		return !strcmp(info->unit, "samples") ? "samples" : info->unit;
+	/* async-profiler --total: "<title> (<units>)". */
+	const char *t = info->title, *open = strrchr(t, '(');
+	size_t n = strlen(t);
+	if (open && open > t && open[-1] == ' ' && n > 0 && t[n - 1] == ')') {
+		static const struct { const char *says, *unit; } units[] = {
+			{ "bytes", "bytes" }, { "ns", "ns" }, { "nanoseconds", "ns" }, { "samples", "samples" },
+			{ "counts", "samples" },
+		};
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strlen(units[i].says) == (size_t)(t + n - 1 - open - 1) &&
+			    !memcmp(open + 1, units[i].says, strlen(units[i].says)))
+				return units[i].unit;
+	}
+	return "samples";
+}
+
+bool fg_profile_counts_samples(const fg_profile_info *info)
+{
+	return !strcmp(fg_profile_unit(info), "samples");
+}
+
+enum kind { KIND_HTML, KIND_COLLAPSED, KIND_JFR, KIND_PPROF, KIND_SVG, KIND_PERF_SCRIPT };
 
 /* Decides by content what the input is; binary formats get a message that
  * says what to do with them. */
@@ -39,19 +76,15 @@ static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 	const char *name = fg_input_name(in);
 	if (n == 0)
 		return fg_error_set(err, FG_EINVALID, name, "empty file, not a profile");
-	if (n >= 4 && !memcmp(d, "FLR\0", 4))
-		return fg_error_set(err, FG_EINVALID, name,
-				    "a JFR recording, not a flame graph: convert it with async-profiler's "
-				    "jfrconv to html or collapsed");
-	/* pprof is a protobuf whose first field (sample_type) has tag 0x0a, then
-	 * a small length: binary bytes right away.  (A NUL later in a text file
-	 * is the line reader's to report, with its line number.) */
+	if (n >= 4 && !memcmp(d, "FLR\0", 4)) {
+		*kind = KIND_JFR;
+		return 0;
+	}
+	if (fg_pprof_sniff((const unsigned char *)d, n)) {
+		*kind = KIND_PPROF;
+		return 0;
+	}
 	unsigned char c0 = (unsigned char)d[0];
-	if (c0 == 0x0a && n > 2 && (unsigned char)d[1] < 0x20 && d[1] != '\n' && d[1] != '\r')
-		return fg_error_set(err, FG_EINVALID, name,
-				    "looks like a pprof (protobuf) profile, which fgbisect does not read: "
-				    "convert the JFR recording with async-profiler's jfrconv to html or "
-				    "collapsed, or export collapsed stacks");
 	if (c0 < 0x09 || (c0 > 0x0d && c0 < 0x20))
 		return fg_error_set(err, FG_EINVALID, name, "binary data, not a flame graph or collapsed stacks");
 	size_t i = 0;
@@ -60,13 +93,13 @@ static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 	while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'))
 		i++;
 	if (i < n && d[i] == '<') {
-		if (memmem(d, n, "<svg", 4) && !memmem(d, n, "<html", 5) && !memmem(d, n, "<!DOCTYPE html", 14))
-			return fg_error_set(err, FG_EINVALID, name,
-					    "an SVG flame graph (async-profiler 1.x or FlameGraph), which fgbisect "
-					    "does not read: use the collapsed stacks it was made from");
+		if (memmem(d, n, "<svg", 4) && !memmem(d, n, "<html", 5) && !memmem(d, n, "<!DOCTYPE html", 14)) {
+			*kind = KIND_SVG;
+			return 0;
+		}
 		*kind = KIND_HTML;
 	} else {
-		*kind = KIND_COLLAPSED;
+		*kind = fg_perfscript_sniff(d, n) ? KIND_PERF_SCRIPT : KIND_COLLAPSED;
 	}
 	return 0;
 }
@@ -126,6 +159,19 @@ static int add_stack(void *tree, const fg_stack *stack, fg_error *err)
 	return fg_tree_add_stack(tree, stack->names + 1, stack->types + 1, stack->depth, stack->count, err);
 }
 
+/* The stack-based readers, one way in. */
+static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_names *names,
+		       const fg_read_options *opts, fg_stack_fn fn, void *ctx, fg_error *err)
+{
+	switch (kind) {
+	case KIND_JFR: return fg_jfr_read(info, in, names, opts, fn, ctx, err);
+	case KIND_PPROF: return fg_pprof_read(info, in, names, opts, fn, ctx, err);
+	case KIND_SVG: return fg_flamesvg_read(info, in, names, fn, ctx, err);
+	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, fn, ctx, err);
+	default: return fg_collapsed_read(info, in, names, opts && opts->reversed, fn, ctx, err);
+	}
+}
+
 static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		      const fg_visitor *v, fg_error *err)
 {
@@ -134,7 +180,8 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	int rc = sniff(&kind, in, err);
 	if (rc)
 		return rc;
-	fg_input_reject_nul(in);
+	if (kind != KIND_JFR && kind != KIND_PPROF)
+		fg_input_reject_nul(in);
 	uint32_t root;
 	if ((rc = fg_names_intern(&root, names, "all", 3, err)) != 0)
 		return rc;
@@ -144,9 +191,10 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		info->gzip = fg_input_is_gzip(in);
 		return rc;
 	}
-	if (kind == KIND_COLLAPSED && v->stack) {
-		/* Stack by stack: memory bounded by the longest line. */
-		rc = fg_collapsed_read(info, in, names, reversed, v->stack, v->ctx, err);
+	if (kind != KIND_HTML && v->stack) {
+		/* Stack by stack: memory bounded by the longest stack (and, for
+		 * JFR, a chunk; for pprof, the message). */
+		rc = read_stacks(kind, info, in, names, opts, v->stack, v->ctx, err);
 		if (!rc)
 			rc = v->frames(v->ctx, NULL, 0, err);
 		info->gzip = fg_input_is_gzip(in);
@@ -156,14 +204,23 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	 * stacks (in any order) and reversed stacks (to be turned around)
 	 * give only once the whole tree is built. */
 	fg_tree *tree = NULL, *fixed = NULL;
+	fg_jfr_typing *typing = NULL;
 	if ((rc = fg_tree_new(&tree, root, err)) != 0)
 		return rc;
+	/* JFR frames get their types as async-profiler's converter merges them. */
+	if (kind == KIND_JFR && (rc = fg_jfr_typing_new(&typing, tree, err)) != 0) {
+		fg_tree_free(tree);
+		return rc;
+	}
 	if (kind == KIND_HTML) {
 		rc = fg_html_read(info, in, names, fg_tree_add_frames, tree, err);
 		if (!rc)
 			rc = unreverse(&fixed, tree, root, err);
 	} else {
-		rc = fg_collapsed_read(info, in, names, reversed, add_stack, tree, err);
+		rc = read_stacks(kind, info, in, names, opts, typing ? fg_jfr_typing_add_stack : add_stack,
+				 typing ? (void *)typing : tree, err);
+		if (!rc && typing)
+			fg_jfr_typing_apply(typing);
 		if (!rc)
 			rc = fg_tree_finish(tree, err);
 	}
@@ -174,6 +231,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		rc = fg_tree_visit(t, names, v->frames, v->ctx, err);
 	}
 	info->gzip = fg_input_is_gzip(in);
+	fg_jfr_typing_free(typing);
 	fg_tree_free(tree);
 	fg_tree_free(fixed);
 	return rc;

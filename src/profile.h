@@ -85,12 +85,29 @@ enum fg_format {
 	FG_FORMAT_HTML_V2_8,     /* 2.8-2.10: + optional inln,c1,int */
 	FG_FORMAT_HTML_V3,       /* 3.x-4.x: cpool + f/u/n */
 	FG_FORMAT_COLLAPSED,
+	FG_FORMAT_JFR,           /* JDK Flight Recorder (async-profiler -o jfr, the JDK's own) */
+	FG_FORMAT_PPROF,         /* profile.proto */
+	FG_FORMAT_SVG,           /* flamegraph.pl / inferno / async-profiler 1.x */
+	FG_FORMAT_PERF_SCRIPT,   /* `perf script` text */
 };
+
+/* A point of a time-stamped recording (JFR): seconds from its start, or a
+ * percentage of its length. */
+typedef struct fg_time_bound {
+	bool set;
+	bool percent;
+	double value;
+} fg_time_bound;
 
 typedef struct fg_read_options {
 	bool reversed;       /* the stacks are leaf-first (a --reverse graph): rebuild root-first. Default false. */
 	uint64_t max_size;   /* cap on the decompressed input; 0 = FG_INPUT_DEFAULT_MAX_SIZE (4 GiB) */
 	uint64_t max_line;   /* cap on one line; 0 = FG_INPUT_DEFAULT_MAX_LINE (64 MiB) */
+	bool threads;        /* JFR: a thread frame "[name tid=N]" under the root, as -t graphs have. Default false. */
+	const char *event;   /* JFR: "cpu", "wall", "alloc" or "lock"; NULL (default) = the first of these present */
+	const char *sample_type; /* pprof: a sample type "TYPE" or "TYPE/UNIT"; NULL (default) = the first
+				    samples/cpu count type, else the first */
+	fg_time_bound from, to; /* JFR: keep only events in [from, to); default unset = all */
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);
@@ -101,7 +118,12 @@ typedef struct fg_profile_info {
 	bool inverted;        /* HTML drawing flag inverted/reverse = true: the stacks may be reversed */
 	bool differential;    /* 4.4+ differential graph (maxdiff >= 0); its tree is the second profile */
 	bool missing_final_newline; /* collapsed input whose last line had no '\n' */
+	bool narrow_frames_lost; /* an SVG where one sample is narrower than flamegraph.pl's --minwidth
+				    (0.1 px): frames that narrow were not drawn, their samples are their callers' self */
 	char title[256];      /* the HTML <h1>, or "" */
+	char event[16];       /* what was recorded when the format says: "cpu", "alloc", "wall", "lock"; or "" */
+	char unit[24];        /* what the counts count: "samples", "bytes", "ns", "lock waits", a pprof unit;
+				 "" when the format does not say (then samples are assumed) */
 	uint64_t total;       /* samples in the profile (the root's total) */
 	uint64_t frames;      /* frames visited, root included (stacks when streamed as stacks) */
 } fg_profile_info;
@@ -120,6 +142,15 @@ int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names,
 int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
 			   fg_names *names, const fg_read_options *opts, const fg_visitor *visitor,
 			   fg_error *err);
+
+/* What a profile's counts count: the reader's unit, else the units an
+ * async-profiler title names under --total ("Allocation profile (bytes)"),
+ * else "samples".  A static string or info->unit. */
+const char *fg_profile_unit(const fg_profile_info *info);
+
+/* True when the counts are samples, so that a share has a binomial (Wilson)
+ * interval; bytes, nanoseconds or lock waits have none. */
+bool fg_profile_counts_samples(const fg_profile_info *info);
 
 /* The collapsed-stack suffix of a type ("_[j]"...; "" for native and C++). */
 const char *fg_frame_type_suffix(enum fg_frame_type type);

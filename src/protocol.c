@@ -266,6 +266,11 @@ const char *fg_profile_event(const fg_profile_info *info)
 		{ "Wall clock profile", "wall" },
 		{ "Lock profile", "lock" },
 	};
+	/* Formats that say (JFR, pprof, perf script): as a static string. */
+	static const char *const known[] = { "cpu", "alloc", "wall", "lock" };
+	for (size_t i = 0; info->event[0] && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(info->event, known[i]))
+			return known[i];
 	const char *t = info->title;
 	/* --total graphs: "<title> (<units>)". */
 	const char *units = strstr(t, " (");

@@ -128,6 +128,12 @@ uint32_t fg_tree_find_child(const fg_tree *t, uint32_t parent, uint32_t name, ui
 	return s->node ? (s->node & ~SLOT_KERNEL) - 1 : FG_TREE_NONE;
 }
 
+void fg_tree_set_type(fg_tree *t, uint32_t id, uint8_t type)
+{
+	if (id < t->count && is_kernel(t->nodes[id].type) == is_kernel(type))
+		t->nodes[id].type = type;
+}
+
 static int index_child(fg_tree *t, uint32_t id)
 {
 	const fg_tree_node *n = &t->nodes[id];

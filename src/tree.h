@@ -65,6 +65,11 @@ int fg_tree_walk(const fg_tree *tree, const fg_names *names, fg_tree_walk_fn fn,
 uint32_t fg_tree_size(const fg_tree *tree);
 const fg_tree_node *fg_tree_node_at(const fg_tree *tree, uint32_t id);
 
+/* Sets a node's frame type (a reader that merges frame types per node, as
+ * async-profiler's converter does, decides them once the tree is whole).
+ * The kernel-ness of the type must not change: it is part of the key. */
+void fg_tree_set_type(fg_tree *tree, uint32_t id, uint8_t type);
+
 /* Child of parent with this name (and kernel-ness of type), or FG_TREE_NONE. */
 uint32_t fg_tree_find_child(const fg_tree *tree, uint32_t parent, uint32_t name, uint8_t type);
 

@@ -87,6 +87,63 @@ const char *cli_check_header_host(const struct cli_option *opt, const char *arg,
 	return msg;
 }
 
+/* "10", "2.5s", "500ms" (seconds from the start) or "20%" (of the length). */
+static bool parse_time_bound(const char *s, fg_time_bound *b)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !(v >= 0) || v > 1e12)
+		return false;
+	if (!strcmp(end, "%")) {
+		if (v > 100)
+			return false;
+		*b = (fg_time_bound){ .set = true, .percent = true, .value = v };
+		return true;
+	}
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (*end && strcmp(end, "s"))
+		return false;
+	*b = (fg_time_bound){ .set = true, .value = v };
+	return true;
+}
+
+const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	fg_time_bound b;
+	if (parse_time_bound(arg, &b))
+		return NULL;
+	snprintf(msg, size, "--%s wants seconds from the start (10, 2.5s, 500ms) or a percentage of the "
+		 "recording (20%%), not '%s'", opt->long_name, arg);
+	return msg;
+}
+
+const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	(void)opt;
+	if (!strcmp(arg, "cpu") || !strcmp(arg, "wall") || !strcmp(arg, "alloc") || !strcmp(arg, "lock"))
+		return NULL;
+	snprintf(msg, size, "--event wants cpu, wall, alloc or lock, not '%s'", arg);
+	return msg;
+}
+
+void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
+{
+	fg_read_options_init(ro);
+	ro->reversed = o->reversed;
+	ro->max_size = o->max_size;
+	ro->max_line = o->max_line;
+	ro->threads = o->threads;
+	ro->event = o->event;
+	ro->sample_type = o->sample_type;
+	/* Checked when parsed (cli_check_time_bound). */
+	if (o->from)
+		parse_time_bound(o->from, &ro->from);
+	if (o->to)
+		parse_time_bound(o->to, &ro->to);
+}
+
 void cli_fetch_options(fg_fetch_options *fo, const struct cli_profile_options *o)
 {
 	fg_fetch_options_init(fo);
@@ -197,10 +254,7 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err)
 {
 	fg_read_options ro;
-	fg_read_options_init(&ro);
-	ro.reversed = o->reversed;
-	ro.max_size = o->max_size;
-	ro.max_line = o->max_line;
+	cli_read_options(&ro, o);
 	fg_fetch_options fo;
 	cli_fetch_options(&fo, o);
 	char warning[256];
@@ -212,6 +266,9 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	if (info->inverted && !o->reversed)
 		cli_warn("%s: the graph is drawn inverted; if it was made with --reverse its stacks are "
 			 "leaf-first: then pass --reversed", cli_shown(source));
+	if (info->narrow_frames_lost)
+		cli_warn("%s: one sample is narrower than 0.1 px in this SVG: flamegraph.pl leaves frames that "
+			 "narrow out (--minwidth), so their samples show as their callers' own", cli_shown(source));
 	if (info->missing_final_newline)
 		cli_warn("%s: the last line has no newline: the file may be cut short", cli_shown(source));
 	return 0;

@@ -60,15 +60,49 @@ struct cli_profile_options {
 	struct cli_list header_hosts; /* --header-host */
 	bool netrc, no_cache, refresh;
 	uint64_t timeout_s; /* 0 = the fetch default */
+	/* Formats with more than one graph in them (docs/formats.md); the
+	 * strings point into argv. */
+	bool threads;            /* --threads: JFR thread frames */
+	const char *event;       /* --event: which JFR event */
+	const char *sample_type; /* --sample-type: which pprof sample type */
+	const char *from, *to;   /* --from, --to: a JFR time window (checked by cli_check_time_bound) */
 };
+
+/* The reader options these command-line options give. */
+void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o);
 
 /* The fetch options these command-line options give. */
 struct fg_fetch_options;
 void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_options *o);
 
 /* Table entries (src/cmd/options.h) of the options above.  Every option but
- * --json is handed on by bisect to run (CLI_OPT_FORWARD). */
+ * --json, --event and --threads is handed on by bisect to run
+ * (CLI_OPT_FORWARD). */
 const char *cli_check_header_host(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+/* --event (cpu, wall, alloc, lock) and --from/--to (seconds "10", "2.5s",
+ * "500ms", or a percentage "20%" of the recording). */
+const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+/* The options of formats that hold more than one graph (docs/formats.md).
+ * --event and --threads are not among them (CLI_GRAPH_OPTIONS): run, bisect
+ * and days have their own --event (the runs file's, which chooses the JFR
+ * event too), and thread frames do not change a judged frame's share. */
+#define CLI_FORMAT_OPTIONS(po) \
+	CLI_OPT_CHECKED(0, "from", &(po)->from, "T", cli_check_time_bound, \
+			"JFR: only events from T on, in seconds from the start (10, 2.5s,\n" \
+			"500ms) or percent of the recording (20%): --from 20% cuts warm-up", \
+			.flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_CHECKED(0, "to", &(po)->to, "T", cli_check_time_bound, "JFR: only events before T (as --from)", \
+			.flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_STRING(0, "sample-type", &(po)->sample_type, "T", \
+		       "pprof: the sample type to read (TYPE or TYPE/UNIT; default the\nfirst samples/count or cpu type)", \
+		       .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
+#define CLI_GRAPH_OPTIONS(po) \
+	CLI_OPT_CHECKED(0, "event", &(po)->event, "E", cli_check_read_event, \
+			"JFR: read the cpu, wall, alloc or lock events (default: the first\npresent)", \
+			.flags = CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "threads", &(po)->threads, "JFR: a thread frame [name tid=N] under the root, as -t graphs have", \
+		     .flags = CLI_OPT_COMMON)
 #define CLI_FETCH_OPTIONS(po) \
 	CLI_OPT_LIST(0, "header", &(po)->headers, "'Name: value'", \
 		     "an HTTP header for URLs (repeatable; never printed or cached),\nsent only to the origin " \
@@ -91,13 +125,20 @@ const char *cli_check_header_host(const struct cli_option *opt, const char *arg,
 		     "refuse inputs larger than N bytes decompressed (K, M, G; default 4G)", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_OPT_SIZE(0, "max-line", &(po)->max_line, "N", \
 		     "refuse a line longer than N bytes (at least 256K; default 64M)", .min = 256u << 10, \
-		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
-#define CLI_PROFILE_OPTIONS(po) \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_FORMAT_OPTIONS(po)
+/* The profile options of run, bisect and days (no CLI_GRAPH_OPTIONS: their
+ * --event is the runs file's, CLI_JUDGE_OPTIONS, and chooses the JFR event). */
+#define CLI_JUDGED_PROFILE_OPTIONS(po) \
 	CLI_OPT_BOOL(0, "json", &(po)->json, "one JSON object on stdout", .flags = CLI_OPT_COMMON), \
 	CLI_OPT_BOOL(0, "raw", &(po)->raw, "compare raw frame names (no normalisation of per-run ids)", \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_READ_OPTIONS(po), \
 	CLI_FETCH_OPTIONS(po)
+/* The profile options of a command that reads the profiles it is given. */
+#define CLI_PROFILE_OPTIONS(po) \
+	CLI_JUDGED_PROFILE_OPTIONS(po), \
+	CLI_GRAPH_OPTIONS(po)
 
 /* Reads one profile (a path, "-", or a file://, http:// or https:// URL,
  * downloaded through the cache with a progress line when stderr is a

@@ -70,9 +70,10 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	                  : o->aggregate == FG_AGGREGATE_POOLED ? 0 : CLI_POINT_MIN_SAMPLES;
 	vo->protocol = o->protocol;
 	vo->event = o->event;
-	vo->read.reversed = o->po.reversed;
-	vo->read.max_size = o->po.max_size;
-	vo->read.max_line = o->po.max_line;
+	cli_read_options(&vo->read, &o->po);
+	/* A JFR recording holds several events: judge the one the runs file
+	 * names (cpu by default). */
+	vo->read.event = o->event && (!strcmp(o->event, "itimer") || !strcmp(o->event, "ctimer")) ? "cpu" : o->event;
 	vo->fetch = fo;
 	/* A --profile template's headers are for its own host only. */
 	if (o->profile && fg_source_is_url(o->profile))

@@ -368,7 +368,7 @@ int cmd_bisect(int argc, char **argv)
 			       "against it"),
 		CLI_JUDGE_OPTIONS(&o),
 		CLI_SOURCE_OPTIONS(&o),
-		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_JUDGED_PROFILE_OPTIONS(&o.po),
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {

@@ -46,6 +46,7 @@ int cmd_collapse(int argc, char **argv)
 		CLI_OPT_BOOL(0, "normalize", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
 		CLI_OPT_BOOL(0, "stable-names", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
 		CLI_READ_OPTIONS(&po),
+		CLI_GRAPH_OPTIONS(&po),
 		CLI_FETCH_OPTIONS(&po),
 		CLI_OPT_END(),
 	};

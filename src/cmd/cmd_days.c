@@ -438,7 +438,7 @@ int cmd_days(int argc, char **argv)
 		CLI_METRICS_OPTIONS(&mo),
 		CLI_JUDGE_OPTIONS(&o),
 		CLI_RUNS_OPTION(&o, "the runs file (default $FGBISECT_RUNS)"),
-		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_JUDGED_PROFILE_OPTIONS(&o.po),
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {

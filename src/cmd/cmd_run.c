@@ -32,7 +32,7 @@ int cmd_run(int argc, char **argv)
 	const struct cli_option table[] = {
 		CLI_JUDGE_OPTIONS(&o),
 		CLI_SOURCE_OPTIONS(&o),
-		CLI_PROFILE_OPTIONS(&o.po),
+		CLI_JUDGED_PROFILE_OPTIONS(&o.po),
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {

@@ -41,6 +41,19 @@ static inline int analyses_frames(void *ctx, const fg_frame *frames, size_t n, f
 	return rc;
 }
 
+/* The stack path of stack-based formats: the same analyses, stack by stack
+ * (the tree is finished by the frames end call). */
+static inline int analyses_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	struct analyses *a = ctx;
+	int rc = fg_share_stack(a->share, st, err);
+	if (!rc)
+		rc = fg_top_stack(a->top, st, err);
+	if (!rc)
+		rc = fg_tree_add_stack(a->tree, st->names + 1, st->types + 1, st->depth, st->count, err);
+	return rc;
+}
+
 /* names: another analyses' interner to share (ids then agree), or NULL for
  * a new one. */
 static inline int analyses_new(struct analyses *a, fg_names *names, fg_error *err)
@@ -124,23 +137,31 @@ static inline void analyses_free(struct analyses *a)
 		fg_names_free(a->names);
 }
 
-/* Reads data as a profile into every analysis. */
-static inline void analyses_run(const void *data, size_t size, bool reversed, FILE *sink)
+/* Reads data as a profile, with these options, into every analysis: as
+ * frames, or through the stack path when stacks is set. */
+static inline void analyses_run_with(const void *data, size_t size, const fg_read_options *o, bool stacks,
+				     FILE *sink)
 {
 	struct analyses a = { 0 };
 	fg_error err;
 	fg_error_clear(&err);
 	if (!analyses_new(&a, NULL, &err)) {
-		fg_read_options o;
-		fg_read_options_init(&o);
-		o.reversed = reversed;
-		o.max_size = FUZZ_MAX_SIZE;
 		fg_profile_info info;
-		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, &o, &(fg_visitor){ analyses_frames, NULL, &a },
-					    &err))
+		fg_visitor v = { analyses_frames, stacks ? analyses_stack : NULL, &a };
+		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, o, &v, &err))
 			analyses_report(&a, sink);
 	}
 	analyses_free(&a);
+}
+
+/* Reads data as a profile into every analysis. */
+static inline void analyses_run(const void *data, size_t size, bool reversed, FILE *sink)
+{
+	fg_read_options o;
+	fg_read_options_init(&o);
+	o.reversed = reversed;
+	o.max_size = FUZZ_MAX_SIZE;
+	analyses_run_with(data, size, &o, false, sink);
 }
 
 /* Output goes nowhere, but through stdio like the commands' output. */

@@ -57,7 +57,7 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
-for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph"):
+for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -91,8 +91,23 @@ for d in dirs:
                 put("metrics", b"\x01" + raw)
                 put("metrics", b"\x03" + raw)
                 continue
+            if name.endswith(".jfr"):
+                if len(raw) <= 256 << 10:
+                    put("jfr", raw)
+                continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
+            if stem.endswith(".perf"):
+                put("perf", data[:64 << 10])
+                continue
+            if stem.endswith(".svg"):
+                if len(data) <= 256 << 10:
+                    put("svg", data)
+                continue
+            if stem.endswith(".pb"):
+                if len(data) <= 256 << 10:
+                    put("pprof", data)
+                continue
             if stem.endswith(".html"):
                 if len(data) > MAX_LEN:
                     data = skeleton(data)
@@ -124,6 +139,10 @@ fuzz() {
 	fuzz_method) corpus=method ;;
 	fuzz_metrics) corpus=metrics ;;
 	fuzz_commitgraph) corpus=commitgraph ;;
+	fuzz_jfr) corpus=jfr ;;
+	fuzz_pprof) corpus=pprof ;;
+	fuzz_svg) corpus=svg ;;
+	fuzz_perf) corpus=perf ;;
 	*) corpus=profile ;;
 	esac
 	mkdir -p "$tmp/work/$name"

@@ -164,10 +164,10 @@ for i in 0 1 2 3 4; do
 done
 each3 "text" 3 "not a collapsed stack" "$FG_SOURCE_DIR/README.md"
 each3 "HTML page, no flame graph" 3 "without async-profiler flame graph data" "$TMP/page.html"
-each3 "JFR" 3 "a JFR recording, not a flame graph: convert it with async-profiler's jfrconv" "$TMP/x.jfr"
-each3 "pprof" 3 "pprof (protobuf)" "$TMP/x.pb"
-each3 "gzip pprof" 3 "pprof (protobuf)" "$TMP/x.pb.gz"
-each3 "SVG" 3 "an SVG flame graph" "$TMP/x.svg"
+each3 "JFR header, garbage after it" 3 "truncated: chunk 1 should hold" "$TMP/x.jfr"
+each3 "pprof header, garbage after it" 3 "pprof: malformed protobuf" "$TMP/x.pb"
+each3 "gzip pprof, garbage" 3 "pprof: malformed protobuf" "$TMP/x.pb.gz"
+each3 "SVG without frames" 3 "an SVG without flame graph frames" "$TMP/x.svg"
 
 # ---- files that cannot be read ------------------------------------------------
 each3 "directory" 4 "a directory, not a regular file" "$TMP"

@@ -224,9 +224,9 @@ static void test_malformed(void)
 	check_error("<?xml version=\"1.0\"?>\n<svg version=\"1.1\">\n", "SVG");
 	check_error("", "empty");
 	static const char jfr[] = "FLR\0\0\2\0\0";
-	CHECK(strstr(read_text(jfr, sizeof(jfr) - 1, false, 0), "jfrconv") != NULL);
+	CHECK(strstr(read_text(jfr, sizeof(jfr) - 1, false, 0), "truncated: chunk 1 ends inside its header") != NULL);
 	static const char pprof[] = "\x0a\x04\x08\x01\x10\x02\x12\x00";
-	CHECK(strstr(read_text(pprof, sizeof(pprof) - 1, false, 0), "pprof") != NULL);
+	CHECK(strstr(read_text(pprof, sizeof(pprof) - 1, false, 0), "pprof: string index out of range") != NULL);
 	static const char binary[] = "\x01\x02\x03";
 	CHECK(strstr(read_text(binary, sizeof(binary) - 1, false, 0), "binary data") != NULL);
 	check_error("hello world\n", "not a collapsed stack");

@@ -1,0 +1,1211 @@
+#include "jfr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "stackbuf.h"
+
+/* The chunk layout (all integers LEB128 except the header's):
+ *   header: "FLR\0", u16 major, u16 minor, i64 size, i64 constant pool
+ *           offset, i64 metadata offset, i64 start (ns), i64 duration (ns),
+ *           i64 start ticks, i64 ticks per second, u32 flags (68 bytes)
+ *   events: size, type id, fields as the metadata declares them; type 0 is
+ *           the metadata event, type 1 a checkpoint (constant pools).
+ * A chunk is read whole (its metadata and pools may sit after its events),
+ * in three passes over it in memory: metadata; constant pools and which
+ * events are present; the events of the chosen kind, aggregated by (stack,
+ * thread, class).  The aggregated stacks are then resolved once each. */
+
+#define HEADER_SIZE 68
+#define MAX_NESTING 32  /* inline structs within structs; JDK types nest 2-3 deep */
+
+enum kind { K_STRUCT, K_BYTE, K_VARINT, K_FLOAT, K_DOUBLE, K_STRING };
+
+/* What a field means to fgbisect, from its name (the class it belongs to
+ * tells which meaning applies). */
+enum role {
+	R_NONE, R_START, R_DURATION, R_STACK, R_SAMPLED_THREAD, R_EVENT_THREAD, R_CLASS, R_ALLOC_SIZE,
+	R_TLAB_SIZE, R_WEIGHT, R_SAMPLES, R_OS_NAME, R_OS_TID, R_JAVA_NAME, R_FRAMES, R_METHOD, R_TYPE,
+	R_NAME, R_STRING, R_DESCRIPTION, R_COUNT
+};
+
+static const char *const role_names[R_COUNT] = {
+	[R_START] = "startTime", [R_DURATION] = "duration", [R_STACK] = "stackTrace",
+	[R_SAMPLED_THREAD] = "sampledThread", [R_EVENT_THREAD] = "eventThread",
+	[R_CLASS] = "objectClass", [R_ALLOC_SIZE] = "allocationSize", [R_TLAB_SIZE] = "tlabSize",
+	[R_WEIGHT] = "weight", [R_SAMPLES] = "samples", [R_OS_NAME] = "osName",
+	[R_OS_TID] = "osThreadId", [R_JAVA_NAME] = "javaName", [R_FRAMES] = "frames",
+	[R_METHOD] = "method", [R_TYPE] = "type", [R_NAME] = "name", [R_STRING] = "string",
+	[R_DESCRIPTION] = "description",
+};
+
+/* The events fgbisect reads, by kind. */
+enum event { EV_NONE = -1, EV_CPU, EV_WALL, EV_ALLOC, EV_LOCK, EV_COUNT };
+static const char *const event_names[EV_COUNT] = { "cpu", "wall", "alloc", "lock" };
+static const char *const event_units[EV_COUNT] = { "samples", "samples", "bytes", "ns" };
+
+static const struct {
+	const char *name;
+	enum event event;
+	uint8_t class_frame; /* type of the allocated / locked class frame (async-profiler's converter) */
+} event_types[] = {
+	{ "jdk.ExecutionSample", EV_CPU, 0 },
+	{ "profiler.WallClockSample", EV_WALL, 0 },
+	{ "jdk.ObjectAllocationInNewTLAB", EV_ALLOC, FG_FRAME_INLINED },
+	{ "jdk.ObjectAllocationOutsideTLAB", EV_ALLOC, FG_FRAME_KERNEL },
+	{ "jdk.ObjectAllocationSample", EV_ALLOC, FG_FRAME_INLINED },
+	{ "jdk.JavaMonitorEnter", EV_LOCK, FG_FRAME_INLINED },
+	{ "jdk.ThreadPark", EV_LOCK, FG_FRAME_INLINED },
+};
+
+struct field {
+	uint64_t type_id;
+	uint32_t cls;   /* index into classes */
+	uint8_t role;
+	bool cpool;     /* the value is a constant-pool key */
+	bool array;
+};
+
+struct jclass {
+	uint64_t id;
+	const char *name;
+	uint32_t field0, nfields;
+	uint8_t kind;
+	int8_t event;        /* enum event, for event types */
+	uint8_t class_frame;
+};
+
+struct cur {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+/* A field's value in an event or struct: where it starts, and its field. */
+struct at {
+	const uint8_t *p;
+	const struct field *f;
+};
+
+struct str {
+	const char *s;
+	size_t len;
+};
+
+struct jfr {
+	fg_input *in;
+	fg_names *names;
+	fg_stack_fn fn;
+	void *ctx;
+	fg_profile_info *info;
+	const fg_read_options *opts;
+	fg_error *err;
+
+	/* The chunk being read. */
+	const uint8_t *base;
+	size_t size;
+	int64_t start_nanos, start_ticks, ticks_per_second;
+	uint64_t chunk_no;
+
+	/* Its metadata. */
+	char *arena;             /* decoded metadata strings */
+	size_t arena_len, arena_cap;
+	uint32_t *mstr;          /* string index -> arena offset */
+	size_t nmstr, mstr_cap;
+	struct jclass *classes;
+	size_t nclasses, classes_cap;
+	struct field *fields;
+	size_t nfields, fields_cap;
+	fg_keymap class_by_id;   /* class id -> index */
+	uint32_t c_string, c_method, c_class, c_thread, c_stack; /* or UINT32_MAX */
+	uint64_t last_type;      /* a one-entry cache of class_by_id for events */
+	uint32_t last_cls;
+
+	/* Its constant pools and memoised names. */
+	fg_keymap pool;          /* (class index, key) -> offset of the value in the chunk */
+	fg_keymap name_cache;    /* (enum name_kind, key, variant) -> name id */
+	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
+
+	enum event event;        /* the event read; EV_NONE until chosen */
+	bool have_samples;
+	int64_t rec_start;       /* ns: the first chunk's start */
+	bool have_rec_start;
+	int64_t from_ns, to_ns;  /* the kept window, relative to rec_start */
+	bool window;
+
+	char *scratch;           /* converted strings (UTF-16, Latin-1), valid until the next */
+	size_t scratch_cap;
+	char *name;              /* a name being built */
+	size_t name_len, name_cap;
+	fg_stackbuf stack;
+};
+
+static int bad(struct jfr *j, const char *what)
+{
+	return fg_error_set(j->err, FG_EINVALID, fg_input_name(j->in), "chunk %llu: %s",
+			    (unsigned long long)j->chunk_no, what);
+}
+
+static int nomem(struct jfr *j)
+{
+	return fg_error_set(j->err, FG_ENOMEM, fg_input_name(j->in), "out of memory");
+}
+
+/* ---- primitives ---------------------------------------------------------- */
+
+/* JFR's compressed integer: 7 bits a byte, low first, the 9th byte whole. */
+static uint64_t varint(struct cur *c)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++) {
+		if (c->p >= c->end) {
+			c->bad = true;
+			return 0;
+		}
+		uint8_t b = *c->p++;
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80))
+			return v;
+	}
+	if (c->p >= c->end) {
+		c->bad = true;
+		return 0;
+	}
+	return v | (uint64_t)*c->p++ << 56;
+}
+
+static void skip(struct cur *c, uint64_t n)
+{
+	if (n > (uint64_t)(c->end - c->p)) {
+		c->bad = true;
+		c->p = c->end;
+	} else {
+		c->p += n;
+	}
+}
+
+static uint8_t byte(struct cur *c)
+{
+	if (c->p >= c->end) {
+		c->bad = true;
+		return 0;
+	}
+	return *c->p++;
+}
+
+static uint64_t be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static bool reserve(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *b = realloc(*buf, c * elem);
+	if (!b)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}
+
+static bool utf8_put(struct jfr *j, size_t *len, uint32_t cp)
+{
+	if (!reserve((void **)&j->scratch, &j->scratch_cap, *len + 4, 1))
+		return false;
+	char *o = j->scratch + *len;
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		*len += 1;
+	} else if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		*len += 2;
+	} else if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		*len += 3;
+	} else {
+		o[0] = (char)(0xf0 | cp >> 18);
+		o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[3] = (char)(0x80 | (cp & 0x3f));
+		*len += 4;
+	}
+	return true;
+}
+
+static bool pool_cursor(struct jfr *j, uint32_t cls, uint64_t key, struct cur *c)
+{
+	uint64_t *off = fg_keymap_get(&j->pool, cls, key, 0);
+	if (!off)
+		return false;
+	*c = (struct cur){ j->base + *off, j->base + j->size, false };
+	return true;
+}
+
+/* A string: encoding byte 0 null, 1 empty, 2 a java.lang.String pool key,
+ * 3 UTF-8, 4 UTF-16 code units as integers, 5 Latin-1.  The text is in the
+ * chunk or in the scratch buffer (valid until the next string).  A null,
+ * or a pool key without an entry, gives s = NULL.  False when malformed. */
+static bool string(struct jfr *j, struct cur *c, struct str *out, int depth)
+{
+	uint8_t enc = byte(c);
+	out->s = NULL;
+	out->len = 0;
+	switch (enc) {
+	case 0:
+		return !c->bad;
+	case 1:
+		out->s = "";
+		return !c->bad;
+	case 2: {
+		uint64_t key = varint(c);
+		struct cur pc;
+		if (c->bad || depth > 0)
+			return false;
+		if (j->c_string == UINT32_MAX || !pool_cursor(j, j->c_string, key, &pc))
+			return true;
+		return string(j, &pc, out, depth + 1);
+	}
+	case 3:
+	case 5: {
+		uint64_t n = varint(c);
+		const uint8_t *s = c->p;
+		skip(c, n);
+		if (c->bad)
+			return false;
+		bool ascii = true;
+		for (uint64_t i = 0; enc == 5 && i < n && ascii; i++)
+			ascii = s[i] < 0x80;
+		if (ascii) {
+			out->s = (const char *)s;
+			out->len = n;
+			return true;
+		}
+		size_t len = 0;
+		for (uint64_t i = 0; i < n; i++)
+			if (!utf8_put(j, &len, s[i]))
+				return false;
+		out->s = j->scratch;
+		out->len = len;
+		return true;
+	}
+	case 4: {
+		uint64_t n = varint(c);
+		if (c->bad || n > (uint64_t)(c->end - c->p))
+			return false;
+		size_t len = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			uint32_t u = (uint32_t)varint(c) & 0xffff;
+			if (u >= 0xd800 && u < 0xdc00 && i + 1 < n) {
+				struct cur peek = *c;
+				uint32_t lo = (uint32_t)varint(&peek) & 0xffff;
+				if (lo >= 0xdc00 && lo < 0xe000) {
+					*c = peek;
+					i++;
+					u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+				}
+			}
+			if (!utf8_put(j, &len, u))
+				return false;
+		}
+		out->s = j->scratch;
+		out->len = len;
+		return !c->bad;
+	}
+	default:
+		return false;
+	}
+}
+
+/* ---- values, as the metadata lays them out ---------------------------- */
+
+static bool skip_value(struct jfr *j, struct cur *c, uint32_t cls, int depth);
+
+static bool skip_one(struct jfr *j, struct cur *c, const struct field *f, int depth)
+{
+	if (f->cpool) {
+		varint(c);
+		return !c->bad;
+	}
+	return skip_value(j, c, f->cls, depth);
+}
+
+static bool skip_field(struct jfr *j, struct cur *c, const struct field *f, int depth)
+{
+	if (!f->array)
+		return skip_one(j, c, f, depth);
+	uint64_t n = varint(c);
+	/* Every element takes a byte at least: a larger count is damage (and
+	 * would loop for long over zero-sized elements). */
+	if (c->bad || n > (uint64_t)(c->end - c->p))
+		return false;
+	for (uint64_t i = 0; i < n; i++)
+		if (!skip_one(j, c, f, depth))
+			return false;
+	return true;
+}
+
+/* Walks a struct value, noting where each field with a role starts (at may
+ * be NULL: skip only). */
+static bool walk(struct jfr *j, struct cur *c, uint32_t cls, struct at *at, int depth)
+{
+	if (depth > MAX_NESTING)
+		return false;
+	const struct jclass *k = &j->classes[cls];
+	for (uint32_t i = 0; i < k->nfields; i++) {
+		const struct field *f = &j->fields[k->field0 + i];
+		if (at && f->role)
+			at[f->role] = (struct at){ c->p, f };
+		if (!skip_field(j, c, f, depth + 1))
+			return false;
+	}
+	return !c->bad;
+}
+
+static bool skip_value(struct jfr *j, struct cur *c, uint32_t cls, int depth)
+{
+	switch (j->classes[cls].kind) {
+	case K_BYTE: skip(c, 1); break;
+	case K_VARINT: varint(c); break;
+	case K_FLOAT: skip(c, 4); break;
+	case K_DOUBLE: skip(c, 8); break;
+	case K_STRING: {
+		/* Not string(): no conversion, no pool lookup. */
+		uint8_t enc = byte(c);
+		if (enc == 2)
+			varint(c);
+		else if (enc == 3 || enc == 5)
+			skip(c, varint(c));
+		else if (enc == 4) {
+			uint64_t n = varint(c);
+			if (n > (uint64_t)(c->end - c->p))
+				return false;
+			for (uint64_t i = 0; i < n && !c->bad; i++)
+				varint(c);
+		} else if (enc > 1)
+			return false;
+		break;
+	}
+	default: return walk(j, c, cls, NULL, depth);
+	}
+	return !c->bad;
+}
+
+/* An integer field (a pool key for pool fields); 0 when absent. */
+static uint64_t field_u64(struct jfr *j, struct at a)
+{
+	if (!a.p)
+		return 0;
+	struct cur c = { a.p, j->base + j->size, false };
+	if (a.f->cpool || j->classes[a.f->cls].kind == K_VARINT)
+		return varint(&c);
+	if (j->classes[a.f->cls].kind == K_BYTE)
+		return byte(&c);
+	return 0;
+}
+
+/* The value of a field, through the constant pool when it is a key:
+ * 1 found (c, *cls set), 0 absent or a key without an entry. */
+static int field_value(struct jfr *j, struct at a, struct cur *c, uint32_t *cls)
+{
+	if (!a.p)
+		return 0;
+	*cls = a.f->cls;
+	*c = (struct cur){ a.p, j->base + j->size, false };
+	if (!a.f->cpool)
+		return 1;
+	uint64_t key = varint(c);
+	return pool_cursor(j, a.f->cls, key, c) ? 1 : 0;
+}
+
+/* The text of a field: a string, or the string/description/name field of
+ * the struct it holds (a Symbol, a FrameType, a Class's name...). */
+static bool field_text(struct jfr *j, struct at a, struct str *out, int depth)
+{
+	struct cur c;
+	uint32_t cls;
+	out->s = NULL;
+	out->len = 0;
+	if (depth > 4)
+		return false;
+	if (!field_value(j, a, &c, &cls))
+		return true;
+	if (j->classes[cls].kind == K_STRING)
+		return string(j, &c, out, 0);
+	if (j->classes[cls].kind != K_STRUCT)
+		return true;
+	struct at at[R_COUNT] = { 0 };
+	if (!walk(j, &c, cls, at, 0))
+		return false;
+	struct at t = at[R_STRING].p ? at[R_STRING] : at[R_DESCRIPTION].p ? at[R_DESCRIPTION] : at[R_NAME];
+	return field_text(j, t, out, depth + 1);
+}
+
+/* ---- metadata ------------------------------------------------------------ */
+
+static const char *mstring(struct jfr *j, uint64_t i)
+{
+	return i < j->nmstr ? j->arena + j->mstr[i] : NULL;
+}
+
+static int metadata_element(struct jfr *j, struct cur *c, int depth, bool in_class)
+{
+	if (depth > 16)
+		return bad(j, "metadata nests too deeply");
+	const char *name = mstring(j, varint(c));
+	uint64_t nattr = varint(c);
+	if (c->bad || !name || nattr > (uint64_t)(c->end - c->p))
+		return bad(j, "malformed metadata");
+	const char *a_name = NULL, *a_id = NULL, *a_class = NULL, *a_cpool = NULL, *a_dim = NULL;
+	for (uint64_t i = 0; i < nattr; i++) {
+		const char *k = mstring(j, varint(c)), *v = mstring(j, varint(c));
+		if (c->bad || !k || !v)
+			return bad(j, "malformed metadata attribute");
+		if (!strcmp(k, "name"))
+			a_name = v;
+		else if (!strcmp(k, "id"))
+			a_id = v;
+		else if (!strcmp(k, "class"))
+			a_class = v;
+		else if (!strcmp(k, "constantPool"))
+			a_cpool = v;
+		else if (!strcmp(k, "dimension"))
+			a_dim = v;
+	}
+	bool is_class = !strcmp(name, "class") && !in_class;
+	if (is_class) {
+		if (!a_name || !a_id)
+			return bad(j, "metadata class without a name or id");
+		if (!reserve((void **)&j->classes, &j->classes_cap, j->nclasses + 1, sizeof(*j->classes)))
+			return nomem(j);
+		struct jclass *k = &j->classes[j->nclasses];
+		*k = (struct jclass){ .id = strtoull(a_id, NULL, 10), .name = a_name,
+				      .field0 = (uint32_t)j->nfields, .event = EV_NONE };
+		static const struct { const char *name; uint8_t kind; } prims[] = {
+			{ "boolean", K_BYTE }, { "byte", K_BYTE }, { "char", K_VARINT }, { "short", K_VARINT },
+			{ "int", K_VARINT }, { "long", K_VARINT }, { "float", K_FLOAT }, { "double", K_DOUBLE },
+			{ "java.lang.String", K_STRING },
+		};
+		for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
+			if (!strcmp(a_name, prims[i].name))
+				k->kind = prims[i].kind;
+		for (size_t i = 0; i < sizeof(event_types) / sizeof(event_types[0]); i++)
+			if (!strcmp(a_name, event_types[i].name)) {
+				k->event = (int8_t)event_types[i].event;
+				k->class_frame = event_types[i].class_frame;
+			}
+		uint64_t *v;
+		bool added;
+		int rc = fg_keymap_put(&v, &added, &j->class_by_id, k->id, 0, 0, j->err);
+		if (rc)
+			return rc;
+		if (!added)
+			return bad(j, "metadata declares a class id twice");
+		*v = j->nclasses++;
+	} else if (in_class && !strcmp(name, "field")) {
+		if (!a_name || !a_class)
+			return bad(j, "metadata field without a name or class");
+		if (!reserve((void **)&j->fields, &j->fields_cap, j->nfields + 1, sizeof(*j->fields)))
+			return nomem(j);
+		struct field *f = &j->fields[j->nfields++];
+		*f = (struct field){ .type_id = strtoull(a_class, NULL, 10),
+				     .cpool = a_cpool && !strcmp(a_cpool, "true"),
+				     .array = a_dim && strcmp(a_dim, "0") };
+		for (int r = 1; r < R_COUNT; r++)
+			if (!strcmp(a_name, role_names[r]))
+				f->role = (uint8_t)r;
+		/* Lock events name their class monitorClass / parkedClass. */
+		if (!strcmp(a_name, "monitorClass") || !strcmp(a_name, "parkedClass"))
+			f->role = R_CLASS;
+		j->classes[j->nclasses - 1].nfields++;
+	}
+	uint64_t nchildren = varint(c);
+	if (c->bad || nchildren > (uint64_t)(c->end - c->p))
+		return bad(j, "malformed metadata");
+	for (uint64_t i = 0; i < nchildren; i++) {
+		/* Only a class's direct children are its fields. */
+		int rc = metadata_element(j, c, depth + 1, is_class);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static uint32_t class_named(struct jfr *j, const char *name)
+{
+	for (size_t i = 0; i < j->nclasses; i++)
+		if (!strcmp(j->classes[i].name, name))
+			return (uint32_t)i;
+	return UINT32_MAX;
+}
+
+static int read_metadata(struct jfr *j, uint64_t off)
+{
+	if (off < HEADER_SIZE || off >= j->size)
+		return bad(j, "metadata offset outside the chunk");
+	struct cur c = { j->base + off, j->base + j->size, false };
+	uint64_t size = varint(&c);
+	if (c.bad || size > j->size - off)
+		return bad(j, "metadata event runs past the chunk");
+	c.end = j->base + off + size;
+	if (varint(&c) != 0)
+		return bad(j, "no metadata event at the metadata offset");
+	varint(&c); /* start */
+	varint(&c); /* duration */
+	varint(&c); /* metadata id */
+	uint64_t n = varint(&c);
+	if (c.bad || n > (uint64_t)(c.end - c.p))
+		return bad(j, "malformed metadata string table");
+	j->nmstr = j->arena_len = j->nclasses = j->nfields = 0;
+	fg_keymap_clear(&j->class_by_id);
+	if (!reserve((void **)&j->mstr, &j->mstr_cap, n + 1, sizeof(*j->mstr)))
+		return nomem(j);
+	j->c_string = UINT32_MAX;
+	for (uint64_t i = 0; i < n; i++) {
+		struct str s;
+		if (!string(j, &c, &s, 1))
+			return bad(j, "malformed metadata string");
+		if (!s.s)
+			s.s = "";
+		if (!reserve((void **)&j->arena, &j->arena_cap, j->arena_len + s.len + 1, 1))
+			return nomem(j);
+		memcpy(j->arena + j->arena_len, s.s, s.len);
+		j->arena[j->arena_len + s.len] = '\0';
+		if (memchr(s.s, '\0', s.len))
+			return bad(j, "NUL in a metadata string");
+		j->mstr[j->nmstr++] = (uint32_t)j->arena_len;
+		j->arena_len += s.len + 1;
+	}
+	int rc = metadata_element(j, &c, 0, false);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < j->nfields; i++) {
+		uint64_t *k = fg_keymap_get(&j->class_by_id, j->fields[i].type_id, 0, 0);
+		if (!k)
+			return bad(j, "metadata field of an undeclared type");
+		j->fields[i].cls = (uint32_t)*k;
+	}
+	j->c_string = class_named(j, "java.lang.String");
+	j->c_method = class_named(j, "jdk.types.Method");
+	j->c_class = class_named(j, "java.lang.Class");
+	j->c_thread = class_named(j, "java.lang.Thread");
+	j->c_stack = class_named(j, "jdk.types.StackTrace");
+	j->last_type = UINT64_MAX;
+	return 0;
+}
+
+/* ---- constant pools ------------------------------------------------------ */
+
+static int read_checkpoint(struct jfr *j, struct cur *c)
+{
+	varint(c); /* start */
+	varint(c); /* duration */
+	varint(c); /* delta to the next checkpoint: every event is scanned anyway */
+	byte(c);   /* flush / checkpoint type */
+	uint64_t npools = varint(c);
+	if (c->bad || npools > (uint64_t)(c->end - c->p))
+		return bad(j, "malformed constant pool");
+	for (uint64_t i = 0; i < npools; i++) {
+		uint64_t type = varint(c), count = varint(c);
+		uint64_t *k = fg_keymap_get(&j->class_by_id, type, 0, 0);
+		if (c->bad || !k || count > (uint64_t)(c->end - c->p))
+			return bad(j, k || c->bad ? "corrupt constant pool" : "constant pool of an undeclared type");
+		for (uint64_t e = 0; e < count; e++) {
+			uint64_t key = varint(c), *off;
+			bool added;
+			int rc = fg_keymap_put(&off, &added, &j->pool, *k, key, 0, j->err);
+			if (rc)
+				return rc;
+			*off = (uint64_t)(c->p - j->base);
+			if (!skip_value(j, c, (uint32_t)*k, 0))
+				return bad(j, "corrupt constant pool");
+		}
+	}
+	return 0;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+static bool name_append(struct jfr *j, const char *s, size_t n)
+{
+	if (!reserve((void **)&j->name, &j->name_cap, j->name_len + n + 1, 1))
+		return false;
+	memcpy(j->name + j->name_len, s, n);
+	j->name_len += n;
+	return true;
+}
+
+/* A JVM class name as async-profiler's converter writes it: arrays as
+ * "elem[]" ("[Ljava/lang/String;" -> "java/lang/String[]", "[B" -> "byte[]"). */
+static bool java_class_name(struct jfr *j, struct str s)
+{
+	size_t dims = 0;
+	while (dims < s.len && s.s[dims] == '[')
+		dims++;
+	if (dims == 0 || dims == s.len)
+		return name_append(j, s.s, s.len);
+	const char *e = s.s + dims;
+	size_t el = s.len - dims;
+	static const char *const prims[] = { ['B' - 'B'] = "byte", ['C' - 'B'] = "char", ['D' - 'B'] = "double",
+					     ['F' - 'B'] = "float", ['I' - 'B'] = "int", ['J' - 'B'] = "long",
+					     ['S' - 'B'] = "short", ['Z' - 'B'] = "boolean" };
+	bool ok;
+	if (e[0] == 'L')
+		ok = name_append(j, e + 1, el > 1 && e[el - 1] == ';' ? el - 2 : el - 1);
+	else if (el == 1 && e[0] >= 'B' && e[0] <= 'Z' && prims[e[0] - 'B'])
+		ok = name_append(j, prims[e[0] - 'B'], strlen(prims[e[0] - 'B']));
+	else
+		ok = name_append(j, e, el);
+	for (size_t i = 0; ok && i < dims; i++)
+		ok = name_append(j, "[]", 2);
+	return ok;
+}
+
+enum name_kind { NAME_METHOD, NAME_THREAD, NAME_CLASS };
+
+/* Names are memoised per chunk by (kind, pool key, variant); a miss starts
+ * an empty name in j->name. */
+static bool cached_name(struct jfr *j, enum name_kind kind, uint64_t key, uint64_t variant, uint32_t *id)
+{
+	uint64_t *v = fg_keymap_get(&j->name_cache, kind, key, variant);
+	if (v)
+		*id = (uint32_t)*v;
+	j->name_len = 0;
+	return v != NULL;
+}
+
+/* Interns the name built in j->name ("unknown" when empty) and memoises it. */
+static int remember_name(struct jfr *j, enum name_kind kind, uint64_t key, uint64_t variant, uint32_t *id)
+{
+	int rc;
+	if (j->name_len && memchr(j->name, '\0', j->name_len))
+		return bad(j, "NUL in a name");
+	if (j->name_len == 0)
+		rc = fg_names_intern(id, j->names, "unknown", 7, j->err);
+	else
+		rc = fg_names_intern(id, j->names, j->name, j->name_len, j->err);
+	uint64_t *v;
+	bool added;
+	if (rc || (rc = fg_keymap_put(&v, &added, &j->name_cache, kind, key, variant, j->err)) != 0)
+		return rc;
+	*v = *id;
+	return 0;
+}
+
+/* Appends the name of the java.lang.Class value at c. */
+static int class_name_at(struct jfr *j, struct cur *c, uint32_t cls)
+{
+	if (j->classes[cls].kind != K_STRUCT)
+		return 0;
+	struct at at[R_COUNT] = { 0 };
+	struct str s;
+	if (!walk(j, c, cls, at, 0) || !field_text(j, at[R_NAME], &s, 0))
+		return bad(j, "corrupt class in the constant pool");
+	if (s.s && !java_class_name(j, s))
+		return nomem(j);
+	return 0;
+}
+
+/* "Class.method" as the converter names a frame; a native, C++ or kernel
+ * frame is the method's name alone. */
+static int method_name(struct jfr *j, uint64_t key, bool native, uint32_t *id)
+{
+	if (cached_name(j, NAME_METHOD, key, native, id))
+		return 0;
+	struct cur c;
+	uint32_t cls;
+	int rc;
+	if (j->c_method != UINT32_MAX && pool_cursor(j, j->c_method, key, &c)) {
+		struct at at[R_COUNT] = { 0 };
+		if (!walk(j, &c, j->c_method, at, 0))
+			return bad(j, "corrupt method in the constant pool");
+		if (!native && field_value(j, at[R_TYPE], &c, &cls) && (rc = class_name_at(j, &c, cls)) != 0)
+			return rc;
+		struct str m;
+		if (!field_text(j, at[R_NAME], &m, 0))
+			return bad(j, "corrupt method name in the constant pool");
+		if (m.s && m.len && ((j->name_len && !name_append(j, ".", 1)) || !name_append(j, m.s, m.len)))
+			return nomem(j);
+	}
+	return remember_name(j, NAME_METHOD, key, native, id);
+}
+
+/* "[name tid=N]" as -t graphs have it ("[tid=N]" without a name). */
+static int thread_name(struct jfr *j, uint64_t key, uint32_t *id)
+{
+	if (cached_name(j, NAME_THREAD, key, 0, id))
+		return 0;
+	struct str name = { NULL, 0 };
+	uint64_t tid = key;
+	struct cur c;
+	if (j->c_thread != UINT32_MAX && pool_cursor(j, j->c_thread, key, &c)) {
+		struct at at[R_COUNT] = { 0 };
+		if (!walk(j, &c, j->c_thread, at, 0))
+			return bad(j, "corrupt thread in the constant pool");
+		uint64_t os = field_u64(j, at[R_OS_TID]);
+		if (os)
+			tid = os;
+		if (!field_text(j, at[R_JAVA_NAME], &name, 0))
+			return bad(j, "corrupt thread name");
+		if (!name.s && !field_text(j, at[R_OS_NAME], &name, 0))
+			return bad(j, "corrupt thread name");
+	}
+	char num[32];
+	int nl = snprintf(num, sizeof(num), "tid=%llu]", (unsigned long long)tid);
+	bool ok;
+	if (name.s && name.len >= 5 && !memcmp(name.s, "[tid=", 5))
+		ok = name_append(j, name.s, name.len);
+	else if (name.s)
+		ok = name_append(j, "[", 1) && name_append(j, name.s, name.len) && name_append(j, " ", 1) &&
+		     name_append(j, num, (size_t)nl);
+	else
+		ok = name_append(j, "[", 1) && name_append(j, num, (size_t)nl);
+	if (!ok)
+		return nomem(j);
+	return remember_name(j, NAME_THREAD, key, 0, id);
+}
+
+/* The allocated or locked class, as a leaf frame. */
+static int class_frame_name(struct jfr *j, uint64_t key, uint32_t *id)
+{
+	if (cached_name(j, NAME_CLASS, key, 0, id))
+		return 0;
+	struct cur c;
+	int rc;
+	if (j->c_class != UINT32_MAX && pool_cursor(j, j->c_class, key, &c) &&
+	    (rc = class_name_at(j, &c, j->c_class)) != 0)
+		return rc;
+	return remember_name(j, NAME_CLASS, key, 0, id);
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+static uint32_t event_class(struct jfr *j, uint64_t type)
+{
+	if (type != j->last_type) {
+		uint64_t *k = fg_keymap_get(&j->class_by_id, type, 0, 0);
+		j->last_type = type;
+		j->last_cls = k ? (uint32_t)*k : UINT32_MAX;
+	}
+	return j->last_cls;
+}
+
+/* Nanoseconds since the recording's start for a tick count of this chunk. */
+static int64_t event_time(const struct jfr *j, uint64_t ticks)
+{
+	/* 128 bits: damaged headers and time stamps must not overflow. */
+	__int128 d = ((__int128)ticks - j->start_ticks) * 1000000000 / j->ticks_per_second +
+		     ((__int128)j->start_nanos - j->rec_start);
+	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
+}
+
+static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls)
+{
+	struct at at[R_COUNT] = { 0 };
+	if (!walk(j, c, cls, at, 0))
+		return bad(j, "malformed event");
+	if (j->window) {
+		int64_t t = event_time(j, field_u64(j, at[R_START]));
+		if (t < j->from_ns || t >= j->to_ns)
+			return 0;
+	}
+	uint64_t stack = field_u64(j, at[R_STACK]);
+	if (!at[R_STACK].p || !at[R_STACK].f->cpool)
+		return bad(j, "an event without a stack trace reference");
+	if (stack == 0)
+		return 0; /* no stack recorded */
+	uint64_t weight = 1;
+	switch (j->event) {
+	case EV_WALL:
+		if (at[R_SAMPLES].p)
+			weight = field_u64(j, at[R_SAMPLES]);
+		break;
+	case EV_ALLOC:
+		weight = at[R_WEIGHT].p ? field_u64(j, at[R_WEIGHT])
+		       : at[R_TLAB_SIZE].p && field_u64(j, at[R_TLAB_SIZE]) ? field_u64(j, at[R_TLAB_SIZE])
+		       : field_u64(j, at[R_ALLOC_SIZE]);
+		break;
+	case EV_LOCK: {
+		/* Durations are in ticks. */
+		__int128 ns = (__int128)field_u64(j, at[R_DURATION]) * 1000000000 / j->ticks_per_second;
+		weight = ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+		break;
+	}
+	default: break;
+	}
+	if (weight == 0)
+		return 0;
+	struct at th = at[R_SAMPLED_THREAD].p ? at[R_SAMPLED_THREAD] : at[R_EVENT_THREAD];
+	uint64_t thread = j->opts && j->opts->threads ? field_u64(j, th) : 0;
+	uint64_t cls_key = k->class_frame ? field_u64(j, at[R_CLASS]) : 0;
+	uint64_t *v;
+	bool added;
+	fg_keymap *m = &j->samples[k->class_frame == FG_FRAME_KERNEL];
+	int rc = fg_keymap_put(&v, &added, m, stack, thread, cls_key, j->err);
+	if (rc)
+		return rc;
+	if (*v > UINT64_MAX - weight)
+		return bad(j, "sample counts overflow 64 bits");
+	*v += weight;
+	return 0;
+}
+
+/* The stack of one aggregated entry, root first, to the visitor. */
+static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_frame)
+{
+	fg_stackbuf *s = &j->stack;
+	int rc;
+	uint32_t id;
+	fg_stackbuf_reset(s);
+	/* Built leaf first, then turned around. */
+	if (class_frame) {
+		if ((rc = class_frame_name(j, e->key[2], &id)) != 0 || (rc = fg_stackbuf_push(s, id, class_frame, j->err)))
+			return rc;
+	}
+	struct cur c;
+	if (j->c_stack == UINT32_MAX || !pool_cursor(j, j->c_stack, e->key[0], &c))
+		return bad(j, "corrupt constant pool: a sample's stack trace is missing");
+	struct at at[R_COUNT] = { 0 };
+	if (!walk(j, &c, j->c_stack, at, 0) || !at[R_FRAMES].p || !at[R_FRAMES].f->array)
+		return bad(j, "corrupt stack trace in the constant pool");
+	struct cur fc = { at[R_FRAMES].p, j->base + j->size, false };
+	uint64_t n = varint(&fc);
+	if (fc.bad || n > (uint64_t)(fc.end - fc.p))
+		return bad(j, "corrupt stack trace in the constant pool");
+	const struct field *ff = at[R_FRAMES].f;
+	for (uint64_t i = 0; i < n; i++) {
+		struct at fa[R_COUNT] = { 0 };
+		if (ff->cpool || j->classes[ff->cls].kind != K_STRUCT || !walk(j, &fc, ff->cls, fa, 0) ||
+		    !fa[R_METHOD].p || !fa[R_METHOD].f->cpool)
+			return bad(j, "corrupt stack frame in the constant pool");
+		uint8_t type = FG_FRAME_JIT;
+		if (fa[R_TYPE].p && fa[R_TYPE].f->cpool) {
+			uint64_t t = field_u64(j, fa[R_TYPE]);
+			type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
+		}
+		bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
+		if ((rc = method_name(j, field_u64(j, fa[R_METHOD]), native, &id)) != 0 ||
+		    (rc = fg_stackbuf_push(s, id, type, j->err)) != 0)
+			return rc;
+	}
+	if (j->opts && j->opts->threads) {
+		if ((rc = thread_name(j, e->key[1], &id)) != 0 || (rc = fg_stackbuf_push(s, id, FG_FRAME_NATIVE, j->err)))
+			return rc;
+	}
+	fg_stackbuf_reverse(s, 1);
+	return fg_stackbuf_emit(s, e->value, j->fn, j->ctx, j->err);
+}
+
+static int read_chunk(struct jfr *j)
+{
+	const uint8_t *b = j->base;
+	j->start_nanos = (int64_t)be(b + 32, 8);
+	j->start_ticks = (int64_t)be(b + 48, 8);
+	j->ticks_per_second = (int64_t)be(b + 56, 8);
+	if (j->ticks_per_second <= 0)
+		return bad(j, "no tick frequency in the chunk header");
+	if (!j->have_rec_start) {
+		j->rec_start = j->start_nanos;
+		j->have_rec_start = true;
+	}
+	fg_keymap_clear(&j->pool);
+	fg_keymap_clear(&j->name_cache);
+	fg_keymap_clear(&j->samples[0]);
+	fg_keymap_clear(&j->samples[1]);
+	int rc = read_metadata(j, be(b + 24, 8));
+	if (rc)
+		return rc;
+	/* Pass 1: the constant pools, and which events the chunk holds. */
+	uint64_t present[EV_COUNT] = { 0 };
+	for (size_t pos = HEADER_SIZE; pos < j->size;) {
+		struct cur c = { b + pos, b + j->size, false };
+		uint64_t size = varint(&c), type = varint(&c);
+		if (c.bad || size < 2 || size > j->size - pos)
+			return bad(j, "event size runs past the chunk");
+		c.end = b + pos + size;
+		if (type == 1) {
+			if ((rc = read_checkpoint(j, &c)) != 0)
+				return rc;
+		} else if (type > 1) {
+			uint32_t cls = event_class(j, type);
+			if (cls != UINT32_MAX && j->classes[cls].event != EV_NONE)
+				present[j->classes[cls].event]++;
+		}
+		pos += size;
+	}
+	if (j->event == EV_NONE)
+		for (int e = 0; e < EV_COUNT && j->event == EV_NONE; e++)
+			if (present[e])
+				j->event = (enum event)e;
+	if (j->event == EV_NONE || !present[j->event])
+		return 0;
+	/* Pass 2: the chosen event's samples. */
+	for (size_t pos = HEADER_SIZE; pos < j->size;) {
+		struct cur c = { b + pos, b + j->size, false };
+		uint64_t size = varint(&c), type = varint(&c);
+		c.end = b + pos + size;
+		pos += size;
+		if (type <= 1)
+			continue;
+		uint32_t cls = event_class(j, type);
+		if (cls == UINT32_MAX || j->classes[cls].event != (int8_t)j->event)
+			continue;
+		if ((rc = read_event(j, &c, &j->classes[cls], cls)) != 0)
+			return rc;
+	}
+	/* The aggregated stacks, resolved once each. */
+	for (int k = 0; k < 2; k++) {
+		for (uint32_t i = 0; i < fg_keymap_capacity(&j->samples[k]); i++) {
+			const fg_keymap_entry *e = &j->samples[k].entries[i];
+			if (!e->used)
+				continue;
+			uint8_t frame = 0;
+			if (j->event == EV_ALLOC || j->event == EV_LOCK)
+				frame = k ? FG_FRAME_KERNEL : FG_FRAME_INLINED;
+			if ((rc = add_stack(j, e, frame)) != 0)
+				return rc;
+			j->have_samples = true;
+		}
+	}
+	return 0;
+}
+
+/* A chunk header's start and end (ns) for the recording's extent. */
+static int check_header(struct jfr *j, const uint8_t *h, size_t avail, uint64_t *size)
+{
+	if (avail < HEADER_SIZE)
+		return fg_error_set(j->err, FG_EINVALID, fg_input_name(j->in),
+				    "truncated: chunk %llu ends inside its header", (unsigned long long)j->chunk_no);
+	if (memcmp(h, "FLR\0", 4))
+		return bad(j, "not a JFR chunk (no FLR magic): trailing garbage?");
+	uint64_t major = be(h + 4, 2);
+	if (major != 1 && major != 2)
+		return bad(j, "unsupported JFR version");
+	*size = be(h + 8, 8);
+	if (*size == 0)
+		return bad(j, "the recording was not finished (chunk size 0: still being written?)");
+	if (*size < HEADER_SIZE)
+		return bad(j, "chunk size smaller than its header");
+	return 0;
+}
+
+static int64_t bound_ns(const fg_time_bound *b, int64_t extent, int64_t dflt)
+{
+	if (!b->set)
+		return dflt;
+	double v = b->percent ? b->value / 100.0 * (double)extent : b->value * 1e9;
+	if (v >= 9e18)
+		return INT64_MAX;
+	if (v <= -9e18)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+/* The recording's start and length, for percentage bounds: the whole input
+ * is peeked (the only case that holds more than a chunk in memory). */
+static int recording_extent(struct jfr *j, int64_t *start, int64_t *length)
+{
+	const char *d;
+	size_t n;
+	int rc = fg_input_peek(&d, &n, j->in, SIZE_MAX, j->err);
+	if (rc)
+		return rc;
+	int64_t first = 0, last = 0;
+	for (size_t pos = 0; pos < n;) {
+		uint64_t size;
+		const uint8_t *h = (const uint8_t *)d + pos;
+		j->chunk_no++;
+		if ((rc = check_header(j, h, n - pos, &size)) != 0)
+			return rc;
+		int64_t s = (int64_t)be(h + 32, 8), e;
+		if (__builtin_add_overflow(s, (int64_t)be(h + 40, 8), &e))
+			return bad(j, "chunk start and duration out of range");
+		if (pos == 0 || s < first)
+			first = s;
+		if (pos == 0 || e > last)
+			last = e;
+		if (size > n - pos)
+			break;
+		pos += size;
+	}
+	j->chunk_no = 0;
+	*start = first;
+	if (__builtin_sub_overflow(last, first, length))
+		return bad(j, "chunk times out of range");
+	return 0;
+}
+
+int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		fg_stack_fn fn, void *ctx, fg_error *err)
+{
+	struct jfr j = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .opts = opts, .err = err,
+			 .event = EV_NONE };
+	int rc = fg_stackbuf_init(&j.stack, names, err);
+	if (rc)
+		return rc;
+	info->format = FG_FORMAT_JFR;
+	if (opts && opts->event) {
+		for (int e = 0; e < EV_COUNT; e++)
+			if (!strcmp(opts->event, event_names[e]))
+				j.event = (enum event)e;
+		if (j.event == EV_NONE)
+			return fg_error_set(err, FG_EUSAGE, fg_input_name(in),
+					    "unknown event '%s' (a JFR recording holds cpu, wall, alloc or lock events)",
+					    opts->event);
+	}
+	if (opts && (opts->from.set || opts->to.set)) {
+		int64_t start = 0, length = 0;
+		if ((opts->from.percent || opts->to.percent) && (rc = recording_extent(&j, &start, &length)) != 0)
+			return rc;
+		j.window = true;
+		j.rec_start = start;
+		j.have_rec_start = opts->from.percent || opts->to.percent;
+		j.from_ns = bound_ns(&opts->from, length, INT64_MIN);
+		j.to_ns = bound_ns(&opts->to, length, INT64_MAX);
+		if (j.from_ns >= j.to_ns)
+			return fg_error_set(err, FG_EUSAGE, fg_input_name(in), "--from is not before --to");
+	}
+	for (;;) {
+		const char *d;
+		size_t n;
+		uint64_t size;
+		if ((rc = fg_input_peek(&d, &n, in, HEADER_SIZE, err)) != 0)
+			break;
+		if (n == 0 && j.chunk_no > 0)
+			break;
+		j.chunk_no++;
+		if ((rc = check_header(&j, (const uint8_t *)d, n, &size)) != 0)
+			break;
+		if (size > SIZE_MAX / 2)
+			return bad(&j, "chunk too large");
+		if ((rc = fg_input_peek(&d, &n, in, (size_t)size, err)) != 0)
+			break;
+		if (n < size) {
+			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),
+					  "truncated: chunk %llu should hold %llu bytes, the file has %zu left",
+					  (unsigned long long)j.chunk_no, (unsigned long long)size, n);
+			break;
+		}
+		j.base = (const uint8_t *)d;
+		j.size = (size_t)size;
+		if ((rc = read_chunk(&j)) != 0)
+			break;
+		fg_input_consume_lines(in, d + size, 0);
+	}
+	if (!rc && !j.have_samples) {
+		if (j.event == EV_NONE)
+			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),
+					  "no samples: the recording holds no execution, wall-clock, allocation or lock events");
+		else
+			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: no %s events%s",
+					  event_names[j.event], j.window ? " between --from and --to" : "");
+	}
+	info->total = j.stack.total;
+	info->frames = j.stack.stacks;
+	if (j.event != EV_NONE) {
+		snprintf(info->event, sizeof(info->event), "%s", event_names[j.event]);
+		snprintf(info->unit, sizeof(info->unit), "%s", event_units[j.event]);
+	}
+	free(j.arena);
+	free(j.mstr);
+	free(j.classes);
+	free(j.fields);
+	free(j.scratch);
+	free(j.name);
+	fg_keymap_free(&j.class_by_id);
+	fg_keymap_free(&j.pool);
+	fg_keymap_free(&j.name_cache);
+	fg_keymap_free(&j.samples[0]);
+	fg_keymap_free(&j.samples[1]);
+	fg_stackbuf_free(&j.stack);
+	return rc;
+}
+
+/* ---- frame types as the converter merges them --------------------------- */
+
+/* Java frame types per tree node, weighed by samples: async-profiler's
+ * converter merges the interpreted, C1, JIT and inlined frames of a method at
+ * one place of the tree into one node and types it by majority. */
+struct fg_jfr_typing {
+	fg_tree *tree;
+	struct java_types { uint64_t total, inlined, c1, interpreted; } *counts; /* by node id */
+	uint32_t cap;
+};
+
+int fg_jfr_typing_new(fg_jfr_typing **out, fg_tree *tree, fg_error *err)
+{
+	if (!(*out = calloc(1, sizeof(**out))))
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	(*out)->tree = tree;
+	return 0;
+}
+
+void fg_jfr_typing_free(fg_jfr_typing *t)
+{
+	if (t)
+		free(t->counts);
+	free(t);
+}
+
+static bool is_java(uint8_t type)
+{
+	return type == FG_FRAME_INTERPRETED || type == FG_FRAME_JIT || type == FG_FRAME_INLINED || type == FG_FRAME_C1;
+}
+
+int fg_jfr_typing_add_stack(void *ctx, const fg_stack *stack, fg_error *err)
+{
+	fg_jfr_typing *t = ctx;
+	int rc = fg_tree_add_stack(t->tree, stack->names + 1, stack->types + 1, stack->depth, stack->count, err);
+	uint32_t node = 0;
+	for (size_t i = 1; !rc && i <= stack->depth; i++) {
+		uint8_t type = stack->types[i];
+		node = fg_tree_find_child(t->tree, node, stack->names[i], type);
+		if (!is_java(type))
+			continue;
+		if (node >= t->cap) {
+			uint32_t cap = t->cap ? t->cap : 1024;
+			while (cap <= node)
+				cap *= 2;
+			struct java_types *n = realloc(t->counts, (size_t)cap * sizeof(*n));
+			if (!n)
+				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			memset(n + t->cap, 0, (size_t)(cap - t->cap) * sizeof(*n));
+			t->counts = n;
+			t->cap = cap;
+		}
+		struct java_types *c = &t->counts[node];
+		uint64_t w = stack->count;
+		c->total += w;
+		c->inlined += type == FG_FRAME_INLINED ? w : 0;
+		c->c1 += type == FG_FRAME_C1 ? w : 0;
+		c->interpreted += type == FG_FRAME_INTERPRETED ? w : 0;
+	}
+	return rc;
+}
+
+/* Frame.getType of the converter: inlined when a third of the node's
+ * samples were, else C1 or interpreted by half, else JIT compiled. */
+void fg_jfr_typing_apply(fg_jfr_typing *t)
+{
+	for (uint32_t id = 1; id < t->cap && id < fg_tree_size(t->tree); id++) {
+		const struct java_types *c = &t->counts[id];
+		if (!c->total)
+			continue;
+		uint8_t type = (unsigned __int128)c->inlined * 3 >= c->total        ? FG_FRAME_INLINED
+			       : (unsigned __int128)c->c1 * 2 >= c->total          ? FG_FRAME_C1
+			       : (unsigned __int128)c->interpreted * 2 >= c->total ? FG_FRAME_INTERPRETED
+										: FG_FRAME_JIT;
+		fg_tree_set_type(t->tree, id, type);
+	}
+}

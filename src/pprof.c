@@ -1,0 +1,525 @@
+#include "pprof.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collapsed.h"
+#include "keymap.h"
+#include "stackbuf.h"
+
+/* profile.proto field numbers. */
+enum {
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
+	LINE_FUNCTION_ID = 1,
+	FUNCTION_ID = 1, FUNCTION_NAME = 2,
+};
+
+enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
+
+#define MAX_SAMPLE_TYPES 64
+
+struct pb {
+	const uint8_t *p, *end;
+};
+
+/* One field: its number, wire type, and value (a varint) or bytes. */
+struct pb_field {
+	uint64_t num;
+	int wire;
+	uint64_t v;
+	struct pb sub;
+};
+
+struct span {
+	const uint8_t *p;
+	size_t len;
+};
+
+struct pprof {
+	fg_input *in;
+	fg_names *names;
+	fg_stack_fn fn;
+	void *ctx;
+	fg_error *err;
+
+	struct span *strings;
+	size_t nstrings, strings_cap;
+	struct { uint64_t type, unit; } types[MAX_SAMPLE_TYPES];
+	size_t ntypes;
+	uint64_t default_type;
+	fg_keymap functions;   /* function id -> name string index */
+	fg_keymap mappings;    /* mapping id -> filename string index */
+	fg_keymap locations;   /* location id -> index into locs */
+	struct loc {
+		struct span msg;
+		uint32_t first, n; /* its frames in frames[], leaf first, once expanded */
+		bool expanded;
+	} *locs;
+	size_t nlocs, locs_cap;
+	fg_stackbuf frames;       /* the expanded locations' frames */
+	fg_stackbuf stack;
+};
+
+static int bad(struct pprof *pp, const char *what)
+{
+	return fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "pprof: %s", what);
+}
+
+static int nomem(struct pprof *pp)
+{
+	return fg_error_set(pp->err, FG_ENOMEM, fg_input_name(pp->in), "out of memory");
+}
+
+/* A base-128 varint of at most 10 bytes (non-minimal forms allowed, as
+ * async-profiler pads lengths). */
+static bool pb_varint(struct pb *b, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 10; i++) {
+		if (b->p >= b->end)
+			return false;
+		uint8_t c = *b->p++;
+		v |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The next field; 1, 0 at the end, -1 when malformed. */
+static int pb_next(struct pb *b, struct pb_field *f)
+{
+	uint64_t key;
+	if (b->p == b->end)
+		return 0;
+	if (!pb_varint(b, &key) || key >> 3 == 0)
+		return -1;
+	f->num = key >> 3;
+	f->wire = (int)(key & 7);
+	switch (f->wire) {
+	case WIRE_VARINT:
+		return pb_varint(b, &f->v) ? 1 : -1;
+	case WIRE_FIXED64:
+	case WIRE_FIXED32: {
+		size_t n = f->wire == WIRE_FIXED64 ? 8 : 4;
+		if ((size_t)(b->end - b->p) < n)
+			return -1;
+		b->p += n;
+		return 1;
+	}
+	case WIRE_LEN: {
+		uint64_t n;
+		if (!pb_varint(b, &n) || n > (uint64_t)(b->end - b->p))
+			return -1;
+		f->sub = (struct pb){ b->p, b->p + n };
+		b->p += n;
+		return 1;
+	}
+	default:
+		return -1; /* groups (3, 4) and unknown wire types */
+	}
+}
+
+/* A repeated integer field: packed (one length-delimited run) or not.
+ * Calls back for every value; false when malformed. */
+static bool pb_each_int(const struct pb_field *f, bool (*fn)(void *, uint64_t), void *ctx)
+{
+	if (f->wire == WIRE_VARINT)
+		return fn(ctx, f->v);
+	if (f->wire != WIRE_LEN)
+		return false;
+	struct pb b = f->sub;
+	while (b.p < b.end) {
+		uint64_t v;
+		if (!pb_varint(&b, &v) || !fn(ctx, v))
+			return false;
+	}
+	return true;
+}
+
+bool fg_pprof_sniff(const unsigned char *d, size_t n)
+{
+	/* Field 1 (sample_type, length-delimited), a short message of fields:
+	 * text cannot start so (a newline, then a control byte as a length). */
+	if (n < 4 || d[0] != 0x0a || d[1] == 0 || d[1] > 40 || (size_t)d[1] + 2 > n)
+		return false;
+	struct pb b = { d + 2, d + 2 + d[1] };
+	struct pb_field f;
+	int rc;
+	while ((rc = pb_next(&b, &f)) > 0)
+		;
+	return rc == 0;
+}
+
+static bool reserve(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	void *b = realloc(*buf, c * elem);
+	if (!b)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}
+
+static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, const char *what)
+{
+	uint64_t *v;
+	bool added;
+	int rc = fg_keymap_put(&v, &added, m, id, 0, 0, pp->err);
+	if (rc)
+		return rc;
+	if (!added) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "two %s with id %llu", what, (unsigned long long)id);
+		return bad(pp, msg);
+	}
+	*v = value;
+	return 0;
+}
+
+/* Pass 1: the tables (strings, sample types, functions, mappings,
+ * locations); samples are read once these are all known. */
+static int read_tables(struct pprof *pp, struct pb top)
+{
+	struct pb_field f, g;
+	int rc, r;
+	while ((r = pb_next(&top, &f)) > 0) {
+		if (f.wire != WIRE_LEN && f.num != PROFILE_DEFAULT_SAMPLE_TYPE)
+			continue;
+		switch (f.num) {
+		case PROFILE_STRING_TABLE:
+			if (!reserve((void **)&pp->strings, &pp->strings_cap, pp->nstrings + 1, sizeof(*pp->strings)))
+				return nomem(pp);
+			pp->strings[pp->nstrings++] = (struct span){ f.sub.p, (size_t)(f.sub.end - f.sub.p) };
+			break;
+		case PROFILE_SAMPLE_TYPE: {
+			if (pp->ntypes == MAX_SAMPLE_TYPES)
+				return bad(pp, "more than 64 sample types");
+			uint64_t type = 0, unit = 0;
+			while ((r = pb_next(&f.sub, &g)) > 0) {
+				if (g.num == VALUE_TYPE_TYPE && g.wire == WIRE_VARINT)
+					type = g.v;
+				else if (g.num == VALUE_TYPE_UNIT && g.wire == WIRE_VARINT)
+					unit = g.v;
+			}
+			if (r < 0)
+				return bad(pp, "malformed sample type");
+			pp->types[pp->ntypes].type = type;
+			pp->types[pp->ntypes++].unit = unit;
+			break;
+		}
+		case PROFILE_DEFAULT_SAMPLE_TYPE:
+			if (f.wire == WIRE_VARINT)
+				pp->default_type = f.v;
+			break;
+		case PROFILE_FUNCTION:
+		case PROFILE_MAPPING: {
+			bool fn = f.num == PROFILE_FUNCTION;
+			uint64_t id = 0, name = 0;
+			while ((r = pb_next(&f.sub, &g)) > 0) {
+				if (g.wire != WIRE_VARINT)
+					continue;
+				if (g.num == (fn ? FUNCTION_ID : MAPPING_ID))
+					id = g.v;
+				else if (g.num == (fn ? FUNCTION_NAME : MAPPING_FILENAME))
+					name = g.v;
+			}
+			if (r < 0)
+				return bad(pp, fn ? "malformed function" : "malformed mapping");
+			if ((rc = put_id(pp, fn ? &pp->functions : &pp->mappings, id, name, fn ? "functions" : "mappings")))
+				return rc;
+			break;
+		}
+		case PROFILE_LOCATION: {
+			uint64_t id = 0;
+			struct pb s = f.sub;
+			while ((r = pb_next(&s, &g)) > 0)
+				if (g.num == LOCATION_ID && g.wire == WIRE_VARINT)
+					id = g.v;
+			if (r < 0)
+				return bad(pp, "malformed location");
+			if (!reserve((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
+				return nomem(pp);
+			pp->locs[pp->nlocs] = (struct loc){ .msg = { f.sub.p, (size_t)(f.sub.end - f.sub.p) } };
+			if ((rc = put_id(pp, &pp->locations, id, pp->nlocs++, "locations")) != 0)
+				return rc;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return r < 0 ? bad(pp, "malformed protobuf (truncated or not a pprof profile)") : 0;
+}
+
+static const struct span *string_at(const struct pprof *pp, uint64_t i)
+{
+	return i < pp->nstrings ? &pp->strings[i] : NULL;
+}
+
+static bool span_is(const struct span *s, const char *text)
+{
+	size_t n = strlen(text);
+	return s && s->len == n && !memcmp(s->p, text, n);
+}
+
+static int add_frame(struct pprof *pp, const char *name, size_t len)
+{
+	if (len == 0) {
+		name = "unknown";
+		len = 7;
+	}
+	if (memchr(name, '\0', len))
+		return bad(pp, "NUL in a function name");
+	uint8_t type;
+	uint32_t id;
+	size_t n = fg_collapsed_frame_type(name, len, &type);
+	int rc = fg_names_intern(&id, pp->names, name, n, pp->err);
+	return rc ? rc : fg_stackbuf_push(&pp->frames, id, type, pp->err);
+}
+
+/* A location's frames, leaf first: one per line (line[0] is the innermost
+ * inlined function), or its address when it has no line. */
+static int expand_location(struct pprof *pp, struct loc *l)
+{
+	struct pb s = { l->msg.p, l->msg.p + l->msg.len };
+	struct pb_field f, g;
+	uint64_t address = 0, mapping = 0;
+	int r, rc;
+	l->first = (uint32_t)pp->frames.len;
+	while ((r = pb_next(&s, &f)) > 0) {
+		if (f.num == LOCATION_ADDRESS && f.wire == WIRE_VARINT)
+			address = f.v;
+		else if (f.num == LOCATION_MAPPING_ID && f.wire == WIRE_VARINT)
+			mapping = f.v;
+		else if (f.num == LOCATION_LINE && f.wire == WIRE_LEN) {
+			uint64_t fn = 0;
+			while ((r = pb_next(&f.sub, &g)) > 0)
+				if (g.num == LINE_FUNCTION_ID && g.wire == WIRE_VARINT)
+					fn = g.v;
+			if (r < 0)
+				return bad(pp, "malformed location line");
+			uint64_t *name = fg_keymap_get(&pp->functions, fn, 0, 0);
+			if (!name)
+				return bad(pp, "a location names a function that is not in the profile");
+			const struct span *str = string_at(pp, *name);
+			if (!str)
+				return bad(pp, "string index out of range");
+			if ((rc = add_frame(pp, (const char *)str->p, str->len)) != 0)
+				return rc;
+		}
+	}
+	if (r < 0)
+		return bad(pp, "malformed location");
+	if (pp->frames.len == l->first) {
+		/* Not symbolised: the address, in its mapping when it has a name. */
+		char buf[600];
+		uint64_t *file = mapping ? fg_keymap_get(&pp->mappings, mapping, 0, 0) : NULL;
+		const struct span *fs = file ? string_at(pp, *file) : NULL;
+		int n;
+		if (fs && fs->len) {
+			const uint8_t *base = fs->p + fs->len;
+			while (base > fs->p && base[-1] != '/')
+				base--;
+			int bl = (int)(fs->p + fs->len - base);
+			n = snprintf(buf, sizeof(buf), "%.*s+0x%llx", bl > 500 ? 500 : bl, (const char *)base,
+				     (unsigned long long)address);
+		} else {
+			n = snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)address);
+		}
+		if ((rc = add_frame(pp, buf, (size_t)n)) != 0)
+			return rc;
+	}
+	l->n = (uint32_t)(pp->frames.len - l->first);
+	l->expanded = true;
+	return 0;
+}
+
+struct sample_ctx {
+	struct pprof *pp;
+	int rc;
+	size_t value_index, nvalues;
+	uint64_t value;
+	bool negative;
+};
+
+static bool sample_location(void *ctx, uint64_t id)
+{
+	struct sample_ctx *c = ctx;
+	struct pprof *pp = c->pp;
+	uint64_t *idx = fg_keymap_get(&pp->locations, id, 0, 0);
+	if (!idx) {
+		c->rc = bad(pp, "a sample names a location that is not in the profile");
+		return false;
+	}
+	struct loc *l = &pp->locs[*idx];
+	if (!l->expanded && (c->rc = expand_location(pp, l)) != 0)
+		return false;
+	for (uint32_t i = 0; i < l->n; i++)
+		if ((c->rc = fg_stackbuf_push(&pp->stack, pp->frames.names[l->first + i], pp->frames.types[l->first + i],
+					   pp->err)) != 0)
+			return false;
+	return true;
+}
+
+static bool sample_value(void *ctx, uint64_t v)
+{
+	struct sample_ctx *c = ctx;
+	if (c->nvalues++ == c->value_index) {
+		c->value = v;
+		c->negative = (int64_t)v < 0;
+	}
+	return true;
+}
+
+/* Which sample type to read: asked for by name, else the first samples or
+ * cpu type, else the profile's default, else the first. */
+static int choose_type(size_t *out, struct pprof *pp, const char *want)
+{
+	if (pp->ntypes == 0)
+		return bad(pp, "no sample types");
+	for (size_t i = 0; i < pp->ntypes; i++) {
+		const struct span *t = string_at(pp, pp->types[i].type), *u = string_at(pp, pp->types[i].unit);
+		if (!t || !u)
+			return bad(pp, "string index out of range");
+		if (want) {
+			const char *slash = strchr(want, '/');
+			size_t tl = slash ? (size_t)(slash - want) : strlen(want);
+			if (t->len == tl && !memcmp(t->p, want, tl) && (!slash || span_is(u, slash + 1))) {
+				*out = i;
+				return 0;
+			}
+		} else if (span_is(t, "samples") || span_is(t, "cpu")) {
+			*out = i;
+			return 0;
+		}
+	}
+	if (want) {
+		char list[512];
+		size_t len = 0;
+		list[0] = '\0';
+		for (size_t i = 0; i < pp->ntypes && len < sizeof(list) - 1; i++) {
+			const struct span *t = string_at(pp, pp->types[i].type), *u = string_at(pp, pp->types[i].unit);
+			int n = snprintf(list + len, sizeof(list) - len, "%s%.*s/%.*s", i ? ", " : "", (int)t->len,
+					 (const char *)t->p, (int)u->len, (const char *)u->p);
+			len += n > 0 ? (size_t)n : 0;
+			if (len >= sizeof(list))
+				len = sizeof(list) - 1;
+		}
+		return fg_error_set(pp->err, FG_EUSAGE, fg_input_name(pp->in),
+				    "no sample type '%s' in this pprof profile (it has %s)", want, list);
+	}
+	*out = 0;
+	for (size_t i = 0; pp->default_type && i < pp->ntypes; i++)
+		if (pp->types[i].type == pp->default_type)
+			*out = i;
+	return 0;
+}
+
+/* What the chosen type measures, in the words of the rest of fgbisect. */
+static void describe(fg_profile_info *info, const struct span *type, const struct span *unit)
+{
+	static const struct { const char *type, *event; } events[] = {
+		{ "samples", "cpu" }, { "cpu", "cpu" }, { "wall", "wall" }, { "alloc", "alloc" },
+		{ "alloc_objects", "alloc" }, { "alloc_space", "alloc" }, { "inuse_objects", "alloc" },
+		{ "inuse_space", "alloc" }, { "contentions", "lock" }, { "delay", "lock" }, { "lock", "lock" },
+	};
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (span_is(type, events[i].type))
+			snprintf(info->event, sizeof(info->event), "%s", events[i].event);
+	if (!info->event[0])
+		snprintf(info->event, sizeof(info->event), "%.*s", (int)type->len, (const char *)type->p);
+	if (span_is(unit, "count"))
+		snprintf(info->unit, sizeof(info->unit), "%s",
+			 span_is(type, "contentions") ? "lock waits" : "samples");
+	else if (span_is(unit, "nanoseconds"))
+		snprintf(info->unit, sizeof(info->unit), "ns");
+	else
+		snprintf(info->unit, sizeof(info->unit), "%.*s", (int)unit->len, (const char *)unit->p);
+}
+
+static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
+{
+	struct pb_field f, g;
+	int r;
+	uint64_t samples = 0;
+	while ((r = pb_next(&top, &f)) > 0) {
+		if (f.num != PROFILE_SAMPLE || f.wire != WIRE_LEN)
+			continue;
+		struct sample_ctx c = { .pp = pp, .value_index = value_index };
+		fg_stackbuf_reset(&pp->stack);
+		while ((r = pb_next(&f.sub, &g)) > 0) {
+			bool ok = true;
+			if (g.num == SAMPLE_LOCATION_ID)
+				ok = pb_each_int(&g, sample_location, &c);
+			else if (g.num == SAMPLE_VALUE)
+				ok = pb_each_int(&g, sample_value, &c);
+			if (!ok)
+				return c.rc ? c.rc : bad(pp, "malformed sample");
+		}
+		if (r < 0)
+			return bad(pp, "malformed sample");
+		if (c.nvalues != pp->ntypes)
+			return bad(pp, "a sample's values do not match the sample types");
+		if (c.negative)
+			return bad(pp, "a negative sample value");
+		if (c.value == 0)
+			continue;
+		fg_stackbuf_reverse(&pp->stack, 1);
+		int rc = fg_stackbuf_emit(&pp->stack, c.value, pp->fn, pp->ctx, pp->err);
+		if (rc)
+			return rc;
+		samples++;
+	}
+	if (r < 0)
+		return bad(pp, "malformed protobuf");
+	if (samples == 0)
+		return fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+	return 0;
+}
+
+int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		  fg_stack_fn fn, void *ctx, fg_error *err)
+{
+	struct pprof pp = { .in = in, .names = names, .fn = fn, .ctx = ctx, .err = err };
+	const char *d;
+	size_t n = 0, type = 0;
+	info->format = FG_FORMAT_PPROF;
+	/* The string table comes after the samples that index it: the message
+	 * is read whole (bounded by --max-size). */
+	int rc = fg_stackbuf_init(&pp.stack, names, err);
+	if (!rc)
+		rc = fg_input_peek(&d, &n, in, SIZE_MAX, err);
+	struct pb top = { rc ? NULL : (const uint8_t *)d, rc ? NULL : (const uint8_t *)d + n };
+	if (!rc)
+		rc = read_tables(&pp, top);
+	if (!rc)
+		rc = choose_type(&type, &pp, opts ? opts->sample_type : NULL);
+	if (!rc) {
+		describe(info, string_at(&pp, pp.types[type].type), string_at(&pp, pp.types[type].unit));
+		rc = read_samples(&pp, top, type);
+		info->total = pp.stack.total;
+		info->frames = pp.stack.stacks;
+	}
+	free(pp.strings);
+	free(pp.locs);
+	fg_stackbuf_free(&pp.frames);
+	fg_keymap_free(&pp.functions);
+	fg_keymap_free(&pp.mappings);
+	fg_keymap_free(&pp.locations);
+	fg_stackbuf_free(&pp.stack);
+	return rc;
+}

@@ -1,0 +1,25 @@
+/* fgbisect — pprof profiles (profile.proto: Go's runtime/pprof, async-profiler's
+ * jfrconv -o pprof, continuous-profiling exports), plain or gzip.
+ *
+ * A small hand-written protobuf wire reader (varints, length-delimited
+ * fields, fixed 32/64-bit fields skipped; groups refused), bounded by the
+ * input: every length is checked against the bytes left. */
+#ifndef FG_PPROF_H
+#define FG_PPROF_H
+
+#include "input.h"
+#include "profile.h"
+
+/* Hands every sample's value of the sample type opts->sample_type ("TYPE" or
+ * "TYPE/UNIT"; default: the first samples or cpu type, else the profile's
+ * default type, else the first) to fn as a stack, root first; locations with inlined
+ * functions expand to one frame per function, callers first, as the pprof
+ * tool shows them.  Labels are ignored.  Sets info->event and info->unit. */
+int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		  fg_stack_fn fn, void *ctx, fg_error *err);
+
+/* True when data (the first bytes of an input) look like a protobuf whose
+ * first field is a pprof sample type. */
+bool fg_pprof_sniff(const unsigned char *data, size_t len);
+
+#endif

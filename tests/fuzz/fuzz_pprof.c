@@ -1,0 +1,20 @@
+/* libFuzzer target: the pprof reader (the protobuf wire format, the
+ * tables, locations with inlined lines, sample types), read with the default
+ * sample type and with one asked for by name, streamed into the analyses. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_analyses.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	analyses_run(data, size, false, analyses_sink());
+	fg_read_options o;
+	fg_read_options_init(&o);
+	o.max_size = FUZZ_MAX_SIZE;
+	o.sample_type = size % 2 ? "cpu" : "samples/count";
+	analyses_run_with(data, size, &o, true, analyses_sink());
+	return 0;
+}

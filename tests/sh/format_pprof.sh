@@ -1,0 +1,89 @@
+# pprof profiles read natively: async-profiler's own (jfrconv) against the
+# collapsed twin of the same samples, and profiles written here from
+# collapsed stacks (inlined frames as extra lines of a location, two sample
+# types, unsymbolised addresses, labels) read back; damaged ones refused.
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+W="$FG_SOURCE_DIR/tests/tools/write_pprof.py"
+
+if [[ -n "${FG_SHARED_FIXTURES:-}" && -d "$FG_SHARED_FIXTURES" ]]; then
+	F=$FG_SHARED_FIXTURES/formats
+	out=$("$FGBISECT" share --json --frame TransactionalColumnFamily "$F/jfr-v4.5-healthy.pb.gz")
+	check_eq "pprof total" "$(json_get 'j["profiles"][0]["total"]' <<<"$out")" 5728
+	check_eq "pprof samples" "$(json_get 'j["profiles"][0]["matches"][0]["samples"]' <<<"$out")" 159
+	check_eq "pprof format" "$(json_get 'j["profiles"][0]["format"]' <<<"$out")" pprof
+	"$FGBISECT" collapse "$F/jfr-v4.5-healthy.pb.gz" | canonical >"$TMP/a"
+	canonical <"$F/jfr-v4.5-healthy.collapsed" >"$TMP/b"
+	CHECKS=$((CHECKS + 1))
+	cmp -s "$TMP/a" "$TMP/b" || fail "pprof collapse differs from its twin: $(diff "$TMP/a" "$TMP/b" | head -3)"
+	zcat "$F/jfr-v4.5-healthy.pb.gz" >"$TMP/plain.pb"
+	"$FGBISECT" collapse "$TMP/plain.pb" | canonical >"$TMP/a"
+	CHECKS=$((CHECKS + 1))
+	cmp -s "$TMP/a" "$TMP/b" || fail "uncompressed pprof differs from its twin"
+else
+	echo "SKIP (part): the shared fixtures are not at '${FG_SHARED_FIXTURES:-}': async-profiler's pprof not checked" >&2
+fi
+
+# Inlined functions expand callers first; an address without symbols is named
+# after its mapping; the cpu/nanoseconds type is chosen by name.
+printf '%s\n' 'a/A.main;a/B.work_[i];a/C.leaf_[i] 3' 'a/A.main;0x4a5b 2' 'a/A.main;a/B.work_[i] 1' 'sys_write_[k] 4' >"$TMP/inl.collapsed"
+python3 "$W" "$TMP/inl.collapsed" "$TMP/inl.pb.gz"
+check_eq "inlined frames expanded" "$("$FGBISECT" collapse "$TMP/inl.pb.gz" | tr '\n' '|')" \
+	"a/A.main;a/B.work 1|a/A.main;a/B.work;a/C.leaf 3|a/A.main;libfake.so+0x4a5b 2|sys_write_[k] 4|"
+check_eq "--sample-type cpu" "$("$FGBISECT" collapse --sample-type cpu "$TMP/inl.pb.gz" | head -1)" "a/A.main;a/B.work 10000000"
+check_eq "--sample-type cpu/nanoseconds" "$("$FGBISECT" collapse --sample-type cpu/nanoseconds "$TMP/inl.pb.gz" | head -1)" "a/A.main;a/B.work 10000000"
+err=$("$FGBISECT" top --sample-type alloc_space "$TMP/inl.pb.gz" 2>&1 >/dev/null) && fail "an absent sample type read"
+CHECKS=$((CHECKS + 1))
+[[ "$err" == *"no sample type 'alloc_space' in this pprof profile (it has samples/count, cpu/nanoseconds)"* ]] || fail "absent sample type: $err"
+
+# A whole profile through the writer: the same stacks back.
+python3 "$W" "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" "$TMP/z.pb.gz"
+"$FGBISECT" collapse "$TMP/z.pb.gz" | canonical >"$TMP/a"
+zcat "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" | canonical >"$TMP/b"
+CHECKS=$((CHECKS + 1))
+cmp -s "$TMP/a" "$TMP/b" || fail "pprof written from zeebe-healthy differs: $(diff "$TMP/a" "$TMP/b" | head -3)"
+
+# Damaged profiles: exit 3 and a message naming the problem.
+python3 "$W" "$TMP/inl.collapsed" "$TMP/inl.pb"
+PYTHONPATH="$FG_SOURCE_DIR/tests/tools" python3 - "$TMP" <<'PY'
+import os, sys
+from write_pprof import field, varint
+out = sys.argv[1]
+good = open(os.path.join(out, "inl.pb"), "rb").read()
+for k in range(1, 10):
+    open(os.path.join(out, "cut%d0.pb" % k), "wb").write(good[: len(good) * k // 10])
+st = field(1, field(1, 1) + field(2, 2))
+strs = b"".join(field(6, x) for x in (b"", b"samples", b"count", b"f"))
+fn = field(5, field(1, 1) + field(2, 3))
+loc = field(4, field(1, 1) + field(4, field(1, 1)))
+cases = {
+    "bad-varint.pb": st + b"\x12" + b"\xff" * 11 + strs,
+    "missing-function.pb": st + field(2, field(1, 1) + field(2, 1)) + field(4, field(1, 1) + field(4, field(1, 9))) + strs,
+    "missing-location.pb": st + field(2, field(1, 7) + field(2, 1)) + fn + loc + strs,
+    "negative.pb": st + field(2, field(1, 1) + field(2, 2**64 - 5)) + fn + loc + strs,
+    "values.pb": st + field(2, field(1, 1) + field(2, varint(1) + varint(2))) + fn + loc + strs,
+    "zero.pb": st + field(2, field(1, 1) + field(2, 0)) + fn + loc + strs,
+    "group.pb": st + b"\x13" + strs,
+}
+for name, data in cases.items():
+    open(os.path.join(out, name), "wb").write(data)
+PY
+expect() {
+	local what=$1 msg=$2 rc=0
+	"$FGBISECT" share --frame f "$TMP/$what" >/dev/null 2>"$TMP/err" || rc=$?
+	check_eq "$what: exit status ($(head -c 200 "$TMP/err"))" "$rc" 3
+	CHECKS=$((CHECKS + 1))
+	grep -qF -- "$msg" "$TMP/err" || fail "$what: stderr lacks '$msg': $(head -c 300 "$TMP/err")"
+}
+for k in 1 2 3 4 5 6 7 8 9; do
+	expect "cut${k}0.pb" "pprof: "
+done
+expect bad-varint.pb "pprof: malformed protobuf"
+expect missing-function.pb "a location names a function that is not in the profile"
+expect missing-location.pb "a sample names a location that is not in the profile"
+expect negative.pb "a negative sample value"
+expect values.pb "a sample's values do not match the sample types"
+expect zero.pb "no samples: every sample is 0"
+expect group.pb "pprof: malformed protobuf"
+finish

@@ -22,3 +22,18 @@ int fg_idarray_resize(void *array, size_t elem, uint32_t old, uint32_t cap, int 
 	*slot = p;
 	return 0;
 }
+
+bool fg_array_reserve(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *b = realloc(*buf, c * elem);
+	if (!b)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
 #include "keymap.h"
 #include "stackbuf.h"
 
@@ -202,24 +203,9 @@ static uint64_t be(const uint8_t *p, int n)
 	return v;
 }
 
-static bool reserve(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *b = realloc(*buf, c * elem);
-	if (!b)
-		return false;
-	*buf = b;
-	*cap = c;
-	return true;
-}
-
 static bool utf8_put(struct jfr *j, size_t *len, uint32_t cp)
 {
-	if (!reserve((void **)&j->scratch, &j->scratch_cap, *len + 4, 1))
+	if (!fg_array_reserve((void **)&j->scratch, &j->scratch_cap, *len + 4, 1))
 		return false;
 	char *o = j->scratch + *len;
 	if (cp < 0x80) {
@@ -487,7 +473,7 @@ static int metadata_element(struct jfr *j, struct cur *c, int depth, bool in_cla
 	if (is_class) {
 		if (!a_name || !a_id)
 			return bad(j, "metadata class without a name or id");
-		if (!reserve((void **)&j->classes, &j->classes_cap, j->nclasses + 1, sizeof(*j->classes)))
+		if (!fg_array_reserve((void **)&j->classes, &j->classes_cap, j->nclasses + 1, sizeof(*j->classes)))
 			return nomem(j);
 		struct jclass *k = &j->classes[j->nclasses];
 		*k = (struct jclass){ .id = strtoull(a_id, NULL, 10), .name = a_name,
@@ -516,7 +502,7 @@ static int metadata_element(struct jfr *j, struct cur *c, int depth, bool in_cla
 	} else if (in_class && !strcmp(name, "field")) {
 		if (!a_name || !a_class)
 			return bad(j, "metadata field without a name or class");
-		if (!reserve((void **)&j->fields, &j->fields_cap, j->nfields + 1, sizeof(*j->fields)))
+		if (!fg_array_reserve((void **)&j->fields, &j->fields_cap, j->nfields + 1, sizeof(*j->fields)))
 			return nomem(j);
 		struct field *f = &j->fields[j->nfields++];
 		*f = (struct field){ .type_id = strtoull(a_class, NULL, 10),
@@ -569,7 +555,7 @@ static int read_metadata(struct jfr *j, uint64_t off)
 		return bad(j, "malformed metadata string table");
 	j->nmstr = j->arena_len = j->nclasses = j->nfields = 0;
 	fg_keymap_clear(&j->class_by_id);
-	if (!reserve((void **)&j->mstr, &j->mstr_cap, n + 1, sizeof(*j->mstr)))
+	if (!fg_array_reserve((void **)&j->mstr, &j->mstr_cap, n + 1, sizeof(*j->mstr)))
 		return nomem(j);
 	j->c_string = UINT32_MAX;
 	for (uint64_t i = 0; i < n; i++) {
@@ -578,7 +564,7 @@ static int read_metadata(struct jfr *j, uint64_t off)
 			return bad(j, "malformed metadata string");
 		if (!s.s)
 			s.s = "";
-		if (!reserve((void **)&j->arena, &j->arena_cap, j->arena_len + s.len + 1, 1))
+		if (!fg_array_reserve((void **)&j->arena, &j->arena_cap, j->arena_len + s.len + 1, 1))
 			return nomem(j);
 		memcpy(j->arena + j->arena_len, s.s, s.len);
 		j->arena[j->arena_len + s.len] = '\0';
@@ -639,7 +625,7 @@ static int read_checkpoint(struct jfr *j, struct cur *c)
 
 static bool name_append(struct jfr *j, const char *s, size_t n)
 {
-	if (!reserve((void **)&j->name, &j->name_cap, j->name_len + n + 1, 1))
+	if (!fg_array_reserve((void **)&j->name, &j->name_cap, j->name_len + n + 1, 1))
 		return false;
 	memcpy(j->name + j->name_len, s, n);
 	j->name_len += n;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "collapsed.h"
+#include "idarray.h"
 #include "keymap.h"
 #include "stackbuf.h"
 
@@ -159,21 +160,6 @@ bool fg_pprof_sniff(const unsigned char *d, size_t n)
 	return rc == 0;
 }
 
-static bool reserve(void **buf, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *b = realloc(*buf, c * elem);
-	if (!b)
-		return false;
-	*buf = b;
-	*cap = c;
-	return true;
-}
-
 static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, const char *what)
 {
 	uint64_t *v;
@@ -201,7 +187,7 @@ static int read_tables(struct pprof *pp, struct pb top)
 			continue;
 		switch (f.num) {
 		case PROFILE_STRING_TABLE:
-			if (!reserve((void **)&pp->strings, &pp->strings_cap, pp->nstrings + 1, sizeof(*pp->strings)))
+			if (!fg_array_reserve((void **)&pp->strings, &pp->strings_cap, pp->nstrings + 1, sizeof(*pp->strings)))
 				return nomem(pp);
 			pp->strings[pp->nstrings++] = (struct span){ f.sub.p, (size_t)(f.sub.end - f.sub.p) };
 			break;
@@ -251,7 +237,7 @@ static int read_tables(struct pprof *pp, struct pb top)
 					id = g.v;
 			if (r < 0)
 				return bad(pp, "malformed location");
-			if (!reserve((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
+			if (!fg_array_reserve((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
 				return nomem(pp);
 			pp->locs[pp->nlocs] = (struct loc){ .msg = { f.sub.p, (size_t)(f.sub.end - f.sub.p) } };
 			if ((rc = put_id(pp, &pp->locations, id, pp->nlocs++, "locations")) != 0)

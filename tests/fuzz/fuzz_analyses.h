@@ -164,6 +164,17 @@ static inline void analyses_run(const void *data, size_t size, bool reversed, FI
 	analyses_run_with(data, size, &o, false, sink);
 }
 
+/* Both paths of a stack-based reader with the default options: frames
+ * through a tree, and stack by stack. */
+static inline void analyses_run_paths(const void *data, size_t size, FILE *sink)
+{
+	fg_read_options o;
+	fg_read_options_init(&o);
+	o.max_size = FUZZ_MAX_SIZE;
+	analyses_run_with(data, size, &o, false, sink);
+	analyses_run_with(data, size, &o, true, sink);
+}
+
 /* Output goes nowhere, but through stdio like the commands' output. */
 static inline FILE *analyses_sink(void)
 {

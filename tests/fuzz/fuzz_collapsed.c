@@ -12,18 +12,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The stack path, and the tree of the frame path, from one read. */
-static int each_stack(void *ctx, const fg_stack *st, fg_error *err)
-{
-	struct analyses *a = ctx;
-	int rc = fg_share_stack(a->share, st, err);
-	if (!rc)
-		rc = fg_top_stack(a->top, st, err);
-	if (!rc)
-		rc = fg_tree_add_stack(a->tree, st->names + 1, st->types + 1, st->depth, st->count, err);
-	return rc;
-}
-
 /* share and top only: the tree is the source here. */
 static int share_and_top(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
@@ -42,7 +30,7 @@ static void run(const uint8_t *data, size_t size, bool reversed)
 	    !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
 		fg_profile_info info = { 0 };
 		fg_input_reject_nul(in);
-		if (!fg_collapsed_read(&info, in, a.names, reversed, each_stack, &a, &err) &&
+		if (!fg_collapsed_read(&info, in, a.names, reversed, analyses_stack, &a, &err) &&
 		    !fg_share_frames(a.share, NULL, 0, &err) && !fg_top_frames(a.top, NULL, 0, &err) &&
 		    !fg_tree_finish(a.tree, &err) && !fg_tree_visit(a.tree, a.names, share_and_top, &b, &err)) {
 			analyses_same(&a, &b);

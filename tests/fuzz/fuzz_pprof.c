@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	analyses_run(data, size, false, analyses_sink());
+	analyses_run_paths(data, size, analyses_sink());
 	fg_read_options o;
 	fg_read_options_init(&o);
 	o.max_size = FUZZ_MAX_SIZE;

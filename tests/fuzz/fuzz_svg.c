@@ -1,5 +1,6 @@
 /* libFuzzer target: the SVG flame-graph reader (titles, XML entities,
- * rectangles, the tree rebuilt from geometry), streamed into the analyses. */
+ * rectangles, the tree rebuilt from geometry), streamed
+ * into the analyses as frames (through a tree) and stack by stack. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -9,10 +10,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fg_read_options o;
-	fg_read_options_init(&o);
-	o.max_size = FUZZ_MAX_SIZE;
-	analyses_run(data, size, false, analyses_sink());
-	analyses_run_with(data, size, &o, true, analyses_sink());
+	analyses_run_paths(data, size, analyses_sink());
 	return 0;
 }

@@ -10,7 +10,9 @@ Each line's count becomes that many events, spread evenly over S seconds
 (default 10) in line order; N chunks (default 1) split the events, each chunk
 with its own metadata and pools.  Frame types come from the _[j] _[i] _[k]
 _[0] _[1] suffixes, else native for names without '/' or '.'."""
-import gzip, struct, sys
+import struct, sys
+
+from collapsed_io import read_collapsed
 
 def varint(v):
     out = bytearray()
@@ -147,17 +149,11 @@ def main():
             seconds = float(args[1])
         args = args[2:]
     src, dst = args
-    opener = gzip.open if open(src, "rb").read(2) == b"\x1f\x8b" else open
     stacks, counts = {}, []
-    with opener(src, "rt", encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            st, _, n = line.rpartition(" ")
-            tid = len(stacks) + 1
-            stacks[tid] = st.split(";")
-            counts.append((tid, int(n)))
+    for frames, n in read_collapsed(src):
+        tid = len(stacks) + 1
+        stacks[tid] = frames
+        counts.append((tid, n))
     total = sum(n for _, n in counts)
     dur = int(seconds * 1e9)
     start_ns = 1_700_000_000_000_000_000

@@ -13,6 +13,8 @@ Sample values are packed, location ids not, and every message carries a
 label that readers must ignore."""
 import gzip, sys
 
+from collapsed_io import read_collapsed
+
 def varint(v):
     out = bytearray()
     while True:
@@ -29,7 +31,6 @@ def field(num, payload):
 
 def main():
     src, dst = sys.argv[1:3]
-    opener = gzip.open if open(src, "rb").read(2) == b"\x1f\x8b" else open
     strings, sidx = [""], {"": 0}
     def s(x):
         if x not in sidx:
@@ -38,27 +39,21 @@ def main():
         return sidx[x]
     functions, locations = {}, {}
     samples = []
-    with opener(src, "rt", encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            st, _, n = line.rpartition(" ")
-            frames = st.split(";")
-            # Group callers with the inlined frames below them: one location each.
-            groups = []
-            for fr in frames:
-                if fr.endswith("_[i]") and groups and not groups[-1][0].startswith("0x"):
-                    groups[-1].append(fr[:-4])
-                else:
-                    groups.append([fr])
-            locs = []
-            for g in groups:
-                key = tuple(g)
-                if key not in locations:
-                    locations[key] = len(locations) + 1
-                locs.append(locations[key])
-            samples.append((list(reversed(locs)), int(n)))
+    for frames, n in read_collapsed(src):
+        # Group callers with the inlined frames below them: one location each.
+        groups = []
+        for fr in frames:
+            if fr.endswith("_[i]") and groups and not groups[-1][0].startswith("0x"):
+                groups[-1].append(fr[:-4])
+            else:
+                groups.append([fr])
+        locs = []
+        for g in groups:
+            key = tuple(g)
+            if key not in locations:
+                locations[key] = len(locations) + 1
+            locs.append(locations[key])
+        samples.append((list(reversed(locs)), int(n)))
     out = field(1, field(1, s("samples")) + field(2, s("count")))
     out += field(1, field(1, s("cpu")) + field(2, s("nanoseconds")))
     for locs, n in samples:

@@ -12,7 +12,9 @@ frames narrower than 0.1 px left out (flamegraph.pl's --minwidth); inferno:
 the same with x/width in percent and exact fg:x / fg:w sample attributes;
 ap1: async-profiler 1.x, frames in DFS order, thousands separators in the
 titles."""
-import gzip, html, random, sys
+import html, random, sys
+
+from collapsed_io import read_collapsed
 
 def main():
     args = sys.argv[1:]
@@ -30,23 +32,16 @@ def main():
         elif o == "--title":
             title = args.pop(0)
     src, dst = args
-    opener = gzip.open if open(src, "rb").read(2) == b"\x1f\x8b" else open
     root = {"name": "all", "total": 0, "kids": {}}
-    with opener(src, "rt", encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            st, _, n = line.rpartition(" ")
-            n = int(n)
-            node = root
+    for frames, n in read_collapsed(src):
+        node = root
+        node["total"] += n
+        for fr in frames:
+            # Titles lose the type suffixes.
+            if fr[-4:-2] == "_[" and fr[-1] == "]":
+                fr = fr[:-4]
+            node = node["kids"].setdefault(fr, {"name": fr, "total": 0, "kids": {}})
             node["total"] += n
-            for fr in st.split(";"):
-                # Titles lose the type suffixes.
-                if fr[-4:-2] == "_[" and fr[-1] == "]":
-                    fr = fr[:-4]
-                node = node["kids"].setdefault(fr, {"name": fr, "total": 0, "kids": {}})
-                node["total"] += n
     total = root["total"]
     xpad, fh = 10, 16
     wpt = (width - 2 * xpad) / total

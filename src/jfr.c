@@ -76,7 +76,14 @@ struct jclass {
 	uint8_t kind;
 	int8_t event;        /* enum event, for event types */
 	uint8_t class_frame;
+	/* Every field a plain integer or a pool key (a StackFrame: method, line,
+	 * bytecode index, type): the count of them, else 0.  Such values are
+	 * read and skipped as that many varints, without the generic walk. */
+	uint8_t flat;
 };
+
+#define MAX_FLAT 16
+#define DIRECT_METHODS (UINT64_C(1) << 22)
 
 struct cur {
 	const uint8_t *p, *end;
@@ -126,6 +133,8 @@ struct jfr {
 	/* Its constant pools and memoised names. */
 	fg_keymap pool;          /* (class index, key) -> offset of the value in the chunk */
 	fg_keymap name_cache;    /* (enum name_kind, key, variant) -> name id */
+	uint32_t *method_ids;    /* (method key << 1 | native) -> name id, UINT32_MAX unknown, for small keys */
+	size_t method_ids_len;
 	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
 
 	enum event event;        /* the event read; EV_NONE until chosen */
@@ -156,7 +165,7 @@ static int nomem(struct jfr *j)
 /* ---- primitives ---------------------------------------------------------- */
 
 /* JFR's compressed integer: 7 bits a byte, low first, the 9th byte whole. */
-static uint64_t varint(struct cur *c)
+static uint64_t varint_long(struct cur *c)
 {
 	uint64_t v = 0;
 	for (int i = 0; i < 8; i++) {
@@ -174,6 +183,21 @@ static uint64_t varint(struct cur *c)
 		return 0;
 	}
 	return v | (uint64_t)*c->p++ << 56;
+}
+
+/* Most integers (keys, line numbers, types) fit in one or two bytes. */
+static inline uint64_t varint(struct cur *c)
+{
+	if (c->p + 1 < c->end) {
+		if (c->p[0] < 0x80)
+			return *c->p++;
+		if (c->p[1] < 0x80) {
+			uint64_t v = (uint64_t)(c->p[0] & 0x7f) | (uint64_t)c->p[1] << 7;
+			c->p += 2;
+			return v;
+		}
+	}
+	return varint_long(c);
 }
 
 static void skip(struct cur *c, uint64_t n)
@@ -336,6 +360,12 @@ static bool skip_field(struct jfr *j, struct cur *c, const struct field *f, int 
 	 * would loop for long over zero-sized elements). */
 	if (c->bad || n > (uint64_t)(c->end - c->p))
 		return false;
+	uint8_t flat = f->cpool ? 0 : j->classes[f->cls].flat;
+	if (flat) {
+		for (uint64_t i = 0, m = n * flat; i < m; i++)
+			varint(c);
+		return !c->bad;
+	}
 	for (uint64_t i = 0; i < n; i++)
 		if (!skip_one(j, c, f, depth))
 			return false;
@@ -343,8 +373,9 @@ static bool skip_field(struct jfr *j, struct cur *c, const struct field *f, int 
 }
 
 /* Walks a struct value, noting where each field with a role starts (at may
- * be NULL: skip only). */
-static bool walk(struct jfr *j, struct cur *c, uint32_t cls, struct at *at, int depth)
+ * be NULL: skip only); stops at the field of role `until` (R_NONE: walks it
+ * all) without skipping it. */
+static bool walk_until(struct jfr *j, struct cur *c, uint32_t cls, struct at *at, int depth, uint8_t until)
 {
 	if (depth > MAX_NESTING)
 		return false;
@@ -353,10 +384,17 @@ static bool walk(struct jfr *j, struct cur *c, uint32_t cls, struct at *at, int 
 		const struct field *f = &j->fields[k->field0 + i];
 		if (at && f->role)
 			at[f->role] = (struct at){ c->p, f };
+		if (until && f->role == until)
+			return !c->bad;
 		if (!skip_field(j, c, f, depth + 1))
 			return false;
 	}
 	return !c->bad;
+}
+
+static bool walk(struct jfr *j, struct cur *c, uint32_t cls, struct at *at, int depth)
+{
+	return walk_until(j, c, cls, at, depth, R_NONE);
 }
 
 static bool skip_value(struct jfr *j, struct cur *c, uint32_t cls, int depth)
@@ -383,7 +421,13 @@ static bool skip_value(struct jfr *j, struct cur *c, uint32_t cls, int depth)
 			return false;
 		break;
 	}
-	default: return walk(j, c, cls, NULL, depth);
+	default:
+		if (j->classes[cls].flat) {
+			for (uint8_t i = 0; i < j->classes[cls].flat; i++)
+				varint(c);
+			break;
+		}
+		return walk(j, c, cls, NULL, depth);
 	}
 	return !c->bad;
 }
@@ -587,6 +631,15 @@ static int read_metadata(struct jfr *j, uint64_t off)
 	j->c_class = class_named(j, "java.lang.Class");
 	j->c_thread = class_named(j, "java.lang.Thread");
 	j->c_stack = class_named(j, "jdk.types.StackTrace");
+	for (size_t i = 0; i < j->nclasses; i++) {
+		struct jclass *k = &j->classes[i];
+		bool flat = k->kind == K_STRUCT && k->nfields > 0 && k->nfields <= MAX_FLAT;
+		for (uint32_t f = 0; flat && f < k->nfields; f++) {
+			const struct field *fd = &j->fields[k->field0 + f];
+			flat = !fd->array && (fd->cpool || j->classes[fd->cls].kind == K_VARINT);
+		}
+		k->flat = flat ? (uint8_t)k->nfields : 0;
+	}
 	j->last_type = UINT64_MAX;
 	return 0;
 }
@@ -703,9 +756,38 @@ static int class_name_at(struct jfr *j, struct cur *c, uint32_t cls)
 	return 0;
 }
 
+static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *id);
+
 /* "Class.method" as the converter names a frame; a native, C++ or kernel
  * frame is the method's name alone. */
 static int method_name(struct jfr *j, uint64_t key, bool native, uint32_t *id)
+{
+	/* Per frame: small keys (async-profiler numbers its methods from 1)
+	 * are looked up in an array, others in the hash map. */
+	uint64_t slot = key << 1 | native;
+	if (slot < j->method_ids_len && j->method_ids[slot] != UINT32_MAX) {
+		*id = j->method_ids[slot];
+		return 0;
+	}
+	int rc = method_name_slow(j, key, native, id);
+	if (rc || slot >= DIRECT_METHODS)
+		return rc;
+	if (slot >= j->method_ids_len) {
+		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
+		while (len <= slot)
+			len *= 2;
+		uint32_t *m = realloc(j->method_ids, len * sizeof(*m));
+		if (!m)
+			return nomem(j);
+		memset(m + j->method_ids_len, 0xff, (len - j->method_ids_len) * sizeof(*m));
+		j->method_ids = m;
+		j->method_ids_len = len;
+	}
+	j->method_ids[slot] = *id;
+	return 0;
+}
+
+static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *id)
 {
 	if (cached_name(j, NAME_METHOD, key, native, id))
 		return 0;
@@ -863,13 +945,40 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 	if (j->c_stack == UINT32_MAX || !pool_cursor(j, j->c_stack, e->key[0], &c))
 		return bad(j, "corrupt constant pool: a sample's stack trace is missing");
 	struct at at[R_COUNT] = { 0 };
-	if (!walk(j, &c, j->c_stack, at, 0) || !at[R_FRAMES].p || !at[R_FRAMES].f->array)
+	/* Up to the frames only: walking them all to find them would read them twice. */
+	if (!walk_until(j, &c, j->c_stack, at, 0, R_FRAMES) || !at[R_FRAMES].p || !at[R_FRAMES].f->array)
 		return bad(j, "corrupt stack trace in the constant pool");
 	struct cur fc = { at[R_FRAMES].p, j->base + j->size, false };
 	uint64_t n = varint(&fc);
 	if (fc.bad || n > (uint64_t)(fc.end - fc.p))
 		return bad(j, "corrupt stack trace in the constant pool");
 	const struct field *ff = at[R_FRAMES].f;
+	const struct jclass *fk = &j->classes[ff->cls];
+	if (!ff->cpool && fk->flat) {
+		/* The usual StackFrame: its fields as varints, method and type
+		 * picked by position. */
+		int mi = -1, ti = -1;
+		for (uint32_t f = 0; f < fk->nfields; f++) {
+			uint8_t role = j->fields[fk->field0 + f].role;
+			mi = role == R_METHOD && j->fields[fk->field0 + f].cpool ? (int)f : mi;
+			ti = role == R_TYPE && j->fields[fk->field0 + f].cpool ? (int)f : ti;
+		}
+		if (mi < 0)
+			return bad(j, "corrupt stack frame in the constant pool");
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t v[MAX_FLAT];
+			for (uint8_t f = 0; f < fk->flat; f++)
+				v[f] = varint(&fc);
+			if (fc.bad)
+				return bad(j, "corrupt stack trace in the constant pool");
+			uint64_t t = ti >= 0 ? v[ti] : FG_FRAME_JIT;
+			uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
+			bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
+			if ((rc = method_name(j, v[mi], native, &id)) != 0 || (rc = fg_stackbuf_push(s, id, type, j->err)) != 0)
+				return rc;
+		}
+		n = 0;
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		struct at fa[R_COUNT] = { 0 };
 		if (ff->cpool || j->classes[ff->cls].kind != K_STRUCT || !walk(j, &fc, ff->cls, fa, 0) ||
@@ -907,6 +1016,8 @@ static int read_chunk(struct jfr *j)
 	}
 	fg_keymap_clear(&j->pool);
 	fg_keymap_clear(&j->name_cache);
+	if (j->method_ids)
+		memset(j->method_ids, 0xff, j->method_ids_len * sizeof(*j->method_ids));
 	fg_keymap_clear(&j->samples[0]);
 	fg_keymap_clear(&j->samples[1]);
 	int rc = read_metadata(j, be(b + 24, 8));
@@ -1112,6 +1223,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 	fg_keymap_free(&j.class_by_id);
 	fg_keymap_free(&j.pool);
 	fg_keymap_free(&j.name_cache);
+	free(j.method_ids);
 	fg_keymap_free(&j.samples[0]);
 	fg_keymap_free(&j.samples[1]);
 	fg_stackbuf_free(&j.stack);

@@ -29,16 +29,6 @@ int fg_stackbuf_init(fg_stackbuf *b, fg_names *names, fg_error *err)
 	return rc;
 }
 
-int fg_stackbuf_push(fg_stackbuf *b, uint32_t name, uint8_t type, fg_error *err)
-{
-	int rc = fg_stackbuf_reserve(b, b->len + 1, err);
-	if (rc)
-		return rc;
-	b->names[b->len] = name;
-	b->types[b->len++] = type;
-	return 0;
-}
-
 void fg_stackbuf_reverse(fg_stackbuf *b, size_t from)
 {
 	for (size_t i = from, j = b->len; i + 1 < j; i++, j--) {

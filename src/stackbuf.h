@@ -42,8 +42,16 @@ static inline int fg_stackbuf_reserve(fg_stackbuf *b, size_t n, fg_error *err)
 	return n <= b->cap ? 0 : fg_stackbuf_grow(b, n, err);
 }
 
-/* Appends a frame. */
-int fg_stackbuf_push(fg_stackbuf *b, uint32_t name, uint8_t type, fg_error *err);
+/* Appends a frame (inline: readers call it per frame). */
+static inline int fg_stackbuf_push(fg_stackbuf *b, uint32_t name, uint8_t type, fg_error *err)
+{
+	int rc = fg_stackbuf_reserve(b, b->len + 1, err);
+	if (rc)
+		return rc;
+	b->names[b->len] = name;
+	b->types[b->len++] = type;
+	return 0;
+}
 
 /* Turns the frames from index `from` on around (1: every frame, for
  * leaf-first sources). */

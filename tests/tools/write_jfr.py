@@ -109,17 +109,22 @@ def chunk(stacks, events, start_ns, dur_ns, tps=1_000_000_000, extra_classes=(),
         return methods.setdefault((c, m), len(methods) + 1)
     evs = bytearray()
     for trace_id, t in events:
-        evs += event(101, varint(t) + varint(1) + varint(trace_id))
+        body = b"\x65" + varint(t) + b"\x01" + varint(trace_id)  # type 101, thread 1
+        evs += varint(len(body) + 1) + body if len(body) + 1 < 0x80 else event(101, body[1:])
     pools = []
     def pool(type_id, entries):
         pools.append(varint(type_id) + varint(len(entries)) + b"".join(varint(k) + v for k, v in entries))
     tr = []
+    encoded = {}  # frame name -> its StackFrame bytes (large inputs repeat frames)
+    def frame_bytes(name):
+        b = encoded.get(name)
+        if b is None:
+            c, m, t = frame(name)
+            b = encoded[name] = varint(method(c, m)) + b"\x00\x00" + varint(t)
+        return b
     for tid in sorted({e[0] for e in events} - {drop_trace}):
-        fr = b""
-        frames = [frame(f) for f in stacks[tid]]
-        for c, m, t in reversed(frames):
-            fr += varint(method(c, m)) + varint(0) + varint(0) + varint(t)
-        tr.append((tid, b"\x00" + varint(len(frames)) + fr))
+        names = stacks[tid]
+        tr.append((tid, b"\x00" + varint(len(names)) + b"".join(frame_bytes(f) for f in reversed(names))))
     pool(20, [(1, jstr("main") + varint(1) + jstr("main") + varint(1))])
     pool(23, tr)
     pool(22, [(k, varint(cls(c)) + varint(sym(m)) + varint(sym("()V")) + varint(1) + b"\x00") for (c, m), k in methods.items()])

@@ -56,8 +56,9 @@ def main():
         samples.append((list(reversed(locs)), int(n)))
     out = field(1, field(1, s("samples")) + field(2, s("count")))
     out += field(1, field(1, s("cpu")) + field(2, s("nanoseconds")))
+    loc_field = {}  # location id -> its encoded sample field (large inputs repeat them)
     for locs, n in samples:
-        body = b"".join(field(1, l) for l in locs)
+        body = b"".join(loc_field.get(l) or loc_field.setdefault(l, field(1, l)) for l in locs)
         body += field(2, varint(n) + varint(n * 10_000_000))
         body += field(3, field(1, s("thread")) + field(2, s("main")))
         out += field(2, body)

@@ -84,6 +84,7 @@ struct jclass {
 
 #define MAX_FLAT 16
 #define DIRECT_METHODS (UINT64_C(1) << 22)
+#define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
 
 struct cur {
 	const uint8_t *p, *end;
@@ -133,6 +134,13 @@ struct jfr {
 	/* Its constant pools and memoised names. */
 	fg_keymap pool;          /* (class index, key) -> offset of the value in the chunk */
 	fg_keymap name_cache;    /* (enum name_kind, key, variant) -> name id */
+	uint64_t *sdirect;       /* stack key -> weight, for samples without thread or class */
+	size_t sdirect_len;
+	uint32_t *sused;         /* the stack keys of sdirect in use */
+	size_t nsused, sused_cap;
+	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), small keys */
+	size_t *pdirect_len;
+	size_t npdirect;
 	uint32_t *method_ids;    /* (method key << 1 | native) -> name id, UINT32_MAX unknown, for small keys */
 	size_t method_ids_len;
 	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
@@ -256,11 +264,61 @@ static bool utf8_put(struct jfr *j, size_t *len, uint32_t cp)
 
 static bool pool_cursor(struct jfr *j, uint32_t cls, uint64_t key, struct cur *c)
 {
-	uint64_t *off = fg_keymap_get(&j->pool, cls, key, 0);
-	if (!off)
-		return false;
-	*c = (struct cur){ j->base + *off, j->base + j->size, false };
+	uint64_t off;
+	if (key < DIRECT_KEYS && j->size <= UINT32_MAX) {
+		if (cls >= j->npdirect || key >= j->pdirect_len[cls] || !j->pdirect[cls][key])
+			return false;
+		off = j->pdirect[cls][key];
+	} else {
+		uint64_t *o = fg_keymap_get(&j->pool, cls, key, 0);
+		if (!o)
+			return false;
+		off = *o;
+	}
+	*c = (struct cur){ j->base + off, j->base + j->size, false };
 	return true;
+}
+
+/* Where a pool entry's value starts: small keys in a per-type array (an
+ * offset is never 0: the chunk header comes first), others in the map. */
+static int pool_put(struct jfr *j, uint32_t cls, uint64_t key, uint64_t off)
+{
+	if (key >= DIRECT_KEYS || j->size > UINT32_MAX) {
+		uint64_t *v;
+		bool added;
+		int rc = fg_keymap_put(&v, &added, &j->pool, cls, key, 0, j->err);
+		if (!rc)
+			*v = off;
+		return rc;
+	}
+	if (cls >= j->npdirect) {
+		size_t n = j->nclasses;
+		uint32_t **d = realloc(j->pdirect, n * sizeof(*d));
+		size_t *l = d ? realloc(j->pdirect_len, n * sizeof(*l)) : NULL;
+		if (d)
+			j->pdirect = d;
+		if (!l)
+			return nomem(j);
+		j->pdirect_len = l;
+		for (size_t i = j->npdirect; i < n; i++) {
+			j->pdirect[i] = NULL;
+			j->pdirect_len[i] = 0;
+		}
+		j->npdirect = n;
+	}
+	if (key >= j->pdirect_len[cls]) {
+		size_t len = j->pdirect_len[cls] ? j->pdirect_len[cls] : 256;
+		while (len <= key)
+			len *= 2;
+		uint32_t *a = realloc(j->pdirect[cls], len * sizeof(*a));
+		if (!a)
+			return nomem(j);
+		memset(a + j->pdirect_len[cls], 0, (len - j->pdirect_len[cls]) * sizeof(*a));
+		j->pdirect[cls] = a;
+		j->pdirect_len[cls] = len;
+	}
+	j->pdirect[cls][key] = (uint32_t)off;
+	return 0;
 }
 
 /* A string: encoding byte 0 null, 1 empty, 2 a java.lang.String pool key,
@@ -661,12 +719,10 @@ static int read_checkpoint(struct jfr *j, struct cur *c)
 		if (c->bad || !k || count > (uint64_t)(c->end - c->p))
 			return bad(j, k || c->bad ? "corrupt constant pool" : "constant pool of an undeclared type");
 		for (uint64_t e = 0; e < count; e++) {
-			uint64_t key = varint(c), *off;
-			bool added;
-			int rc = fg_keymap_put(&off, &added, &j->pool, *k, key, 0, j->err);
+			uint64_t key = varint(c);
+			int rc = pool_put(j, (uint32_t)*k, key, (uint64_t)(c->p - j->base));
 			if (rc)
 				return rc;
-			*off = (uint64_t)(c->p - j->base);
 			if (!skip_value(j, c, (uint32_t)*k, 0))
 				return bad(j, "corrupt constant pool");
 		}
@@ -878,35 +934,108 @@ static int64_t event_time(const struct jfr *j, uint64_t ticks)
 	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
 }
 
-static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls)
+/* Aggregates weight on (stack, thread, class); the common (stack) alone with
+ * a small key goes to an array. */
+static int add_sample(struct jfr *j, uint64_t stack, uint64_t thread, uint64_t cls_key, bool kernel, uint64_t weight)
 {
+	uint64_t *v;
+	if (!thread && !cls_key && !kernel && stack < DIRECT_KEYS) {
+		if (stack >= j->sdirect_len) {
+			size_t len = j->sdirect_len ? j->sdirect_len : 4096;
+			while (len <= stack)
+				len *= 2;
+			uint64_t *d = realloc(j->sdirect, len * sizeof(*d));
+			if (!d)
+				return nomem(j);
+			memset(d + j->sdirect_len, 0, (len - j->sdirect_len) * sizeof(*d));
+			j->sdirect = d;
+			j->sdirect_len = len;
+		}
+		v = &j->sdirect[stack];
+		if (*v == 0) {
+			if (!fg_array_reserve((void **)&j->sused, &j->sused_cap, j->nsused + 1, sizeof(*j->sused)))
+				return nomem(j);
+			j->sused[j->nsused++] = (uint32_t)stack;
+		}
+	} else {
+		bool added;
+		int rc = fg_keymap_put(&v, &added, &j->samples[kernel], stack, thread, cls_key, j->err);
+		if (rc)
+			return rc;
+	}
+	if (*v > UINT64_MAX - weight)
+		return bad(j, "sample counts overflow 64 bits");
+	*v += weight;
+	return 0;
+}
+
+/* The fields of an event that matter, by role: read the generic way, or as
+ * plain varints for an all-integer layout (the usual one). */
+struct ev {
+	uint64_t v[R_COUNT];
+	bool has[R_COUNT];
+	bool stack_ref; /* the stack trace is a pool key */
+};
+
+static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls, struct ev *e)
+{
+	memset(e->has, 0, sizeof(e->has));
+	e->stack_ref = false;
+	if (k->flat) {
+		for (uint32_t i = 0; i < k->flat; i++) {
+			const struct field *f = &j->fields[k->field0 + i];
+			uint64_t v = varint(c);
+			if (f->role) {
+				e->v[f->role] = v;
+				e->has[f->role] = true;
+				e->stack_ref = e->stack_ref || (f->role == R_STACK && f->cpool);
+			}
+		}
+		return c->bad ? bad(j, "malformed event") : 0;
+	}
 	struct at at[R_COUNT] = { 0 };
 	if (!walk(j, c, cls, at, 0))
 		return bad(j, "malformed event");
+	for (int r = 1; r < R_COUNT; r++) {
+		if (!at[r].p)
+			continue;
+		e->v[r] = field_u64(j, at[r]);
+		e->has[r] = true;
+	}
+	e->stack_ref = at[R_STACK].p && at[R_STACK].f->cpool;
+	return 0;
+}
+
+static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls)
+{
+	struct ev e;
+	int rc = event_fields(j, c, k, cls, &e);
+	if (rc)
+		return rc;
 	if (j->window) {
-		int64_t t = event_time(j, field_u64(j, at[R_START]));
+		int64_t t = event_time(j, e.has[R_START] ? e.v[R_START] : 0);
 		if (t < j->from_ns || t >= j->to_ns)
 			return 0;
 	}
-	uint64_t stack = field_u64(j, at[R_STACK]);
-	if (!at[R_STACK].p || !at[R_STACK].f->cpool)
+	if (!e.stack_ref)
 		return bad(j, "an event without a stack trace reference");
+	uint64_t stack = e.v[R_STACK];
 	if (stack == 0)
 		return 0; /* no stack recorded */
 	uint64_t weight = 1;
 	switch (j->event) {
 	case EV_WALL:
-		if (at[R_SAMPLES].p)
-			weight = field_u64(j, at[R_SAMPLES]);
+		if (e.has[R_SAMPLES])
+			weight = e.v[R_SAMPLES];
 		break;
 	case EV_ALLOC:
-		weight = at[R_WEIGHT].p ? field_u64(j, at[R_WEIGHT])
-		       : at[R_TLAB_SIZE].p && field_u64(j, at[R_TLAB_SIZE]) ? field_u64(j, at[R_TLAB_SIZE])
-		       : field_u64(j, at[R_ALLOC_SIZE]);
+		weight = e.has[R_WEIGHT] ? e.v[R_WEIGHT]
+		       : e.has[R_TLAB_SIZE] && e.v[R_TLAB_SIZE] ? e.v[R_TLAB_SIZE]
+		       : e.has[R_ALLOC_SIZE] ? e.v[R_ALLOC_SIZE] : 0;
 		break;
 	case EV_LOCK: {
 		/* Durations are in ticks. */
-		__int128 ns = (__int128)field_u64(j, at[R_DURATION]) * 1000000000 / j->ticks_per_second;
+		__int128 ns = (__int128)(e.has[R_DURATION] ? e.v[R_DURATION] : 0) * 1000000000 / j->ticks_per_second;
 		weight = ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 		break;
 	}
@@ -914,19 +1043,11 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 	}
 	if (weight == 0)
 		return 0;
-	struct at th = at[R_SAMPLED_THREAD].p ? at[R_SAMPLED_THREAD] : at[R_EVENT_THREAD];
-	uint64_t thread = j->opts && j->opts->threads ? field_u64(j, th) : 0;
-	uint64_t cls_key = k->class_frame ? field_u64(j, at[R_CLASS]) : 0;
-	uint64_t *v;
-	bool added;
-	fg_keymap *m = &j->samples[k->class_frame == FG_FRAME_KERNEL];
-	int rc = fg_keymap_put(&v, &added, m, stack, thread, cls_key, j->err);
-	if (rc)
-		return rc;
-	if (*v > UINT64_MAX - weight)
-		return bad(j, "sample counts overflow 64 bits");
-	*v += weight;
-	return 0;
+	uint64_t thread = 0;
+	if (j->opts && j->opts->threads)
+		thread = e.has[R_SAMPLED_THREAD] ? e.v[R_SAMPLED_THREAD] : e.has[R_EVENT_THREAD] ? e.v[R_EVENT_THREAD] : 0;
+	uint64_t cls_key = k->class_frame && e.has[R_CLASS] ? e.v[R_CLASS] : 0;
+	return add_sample(j, stack, thread, cls_key, k->class_frame == FG_FRAME_KERNEL, weight);
 }
 
 /* The stack of one aggregated entry, root first, to the visitor. */
@@ -1015,6 +1136,10 @@ static int read_chunk(struct jfr *j)
 		j->have_rec_start = true;
 	}
 	fg_keymap_clear(&j->pool);
+	/* A new chunk's metadata may number its types otherwise. */
+	for (size_t i = 0; i < j->npdirect; i++)
+		if (j->pdirect[i])
+			memset(j->pdirect[i], 0, j->pdirect_len[i] * sizeof(*j->pdirect[i]));
 	fg_keymap_clear(&j->name_cache);
 	if (j->method_ids)
 		memset(j->method_ids, 0xff, j->method_ids_len * sizeof(*j->method_ids));
@@ -1062,6 +1187,15 @@ static int read_chunk(struct jfr *j)
 			return rc;
 	}
 	/* The aggregated stacks, resolved once each. */
+	uint8_t leaf = j->event == EV_ALLOC || j->event == EV_LOCK ? FG_FRAME_INLINED : 0;
+	for (size_t i = 0; i < j->nsused; i++) {
+		fg_keymap_entry e = { .key = { j->sused[i], 0, 0 }, .value = j->sdirect[j->sused[i]], .used = true };
+		j->sdirect[j->sused[i]] = 0;
+		if ((rc = add_stack(j, &e, leaf)) != 0)
+			return rc;
+		j->have_samples = true;
+	}
+	j->nsused = 0;
 	for (int k = 0; k < 2; k++) {
 		for (uint32_t i = 0; i < fg_keymap_capacity(&j->samples[k]); i++) {
 			const fg_keymap_entry *e = &j->samples[k].entries[i];
@@ -1224,6 +1358,12 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 	fg_keymap_free(&j.pool);
 	fg_keymap_free(&j.name_cache);
 	free(j.method_ids);
+	free(j.sdirect);
+	free(j.sused);
+	for (size_t i = 0; i < j.npdirect; i++)
+		free(j.pdirect[i]);
+	free(j.pdirect);
+	free(j.pdirect_len);
 	fg_keymap_free(&j.samples[0]);
 	fg_keymap_free(&j.samples[1]);
 	fg_stackbuf_free(&j.stack);

@@ -1,4 +1,5 @@
 #include "days.h"
+#include "reader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -258,7 +259,7 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 		if (!rc)
 			rc = fg_diff_begin(diff, side, err);
 		if (!rc)
-			rc = fg_profile_read(&info, fetched[i].path, names, read,
+			rc = fg_reader_read(&info, fetched[i].path, names, read,
 					     &(fg_visitor){ fg_diff_frames, NULL, diff }, err);
 	}
 	for (size_t i = 0; fetched && i < run->nlines; i++)

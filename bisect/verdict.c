@@ -1,4 +1,5 @@
 #include "verdict.h"
+#include "reader.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -171,7 +172,7 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	fg_profile_info info;
 	fg_share_reset(j->share);
 	fg_protocol_reset(j->detector);
-	int rc = fg_profile_read(&info, path, j->names, &j->opts.read, &(fg_visitor){ judge_frames, judge_stack, j },
+	int rc = fg_reader_read(&info, path, j->names, &j->opts.read, &(fg_visitor){ judge_frames, judge_stack, j },
 				 err);
 	if (rc == FG_EINVALID || rc == FG_EFETCH) {
 		skip(v, p->source, err->message);
@@ -182,7 +183,7 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	p->read = true;
 	p->total = info.total;
 	p->samples = fg_share_samples(j->share, 0);
-	p->share = fg_percent(p->samples, p->total);
+	p->share = fg_stats_percent(p->samples, p->total);
 	p->detected = fg_protocol_name(fg_protocol_result(j->detector));
 	if (fg_share_matched(j->share, 0))
 		v->matched = true;
@@ -199,7 +200,7 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 		return 1;
 	}
 	/* async-profiler's cpu event may be sampled by itimer or ctimer too. */
-	const char *measured = fg_profile_event(&info), *want = p->expected_event;
+	const char *measured = fg_protocol_event(&info), *want = p->expected_event;
 	if (want && (!strcmp(want, "itimer") || !strcmp(want, "ctimer")))
 		want = "cpu";
 	if (want && measured && strcmp(want, measured)) {
@@ -242,7 +243,7 @@ static void dispersion(fg_verdict *v)
 			kk[i] = v->profiles[i].samples;
 			nn[i] = v->profiles[i].total;
 		}
-		fg_overdispersion(&d, kk, nn, v->nprofiles);
+		fg_stats_overdispersion(&d, kk, nn, v->nprofiles);
 	} else {
 		/* Out of memory: an unbounded disagreement, so the interval is
 		 * [0, 100] and the build a skip, never a guess. */
@@ -266,7 +267,7 @@ static void disagreement(char *out, size_t size, const fg_verdict *v)
 		return;
 	const fg_verdict_profile *p = &v->profiles[v->disagreeing];
 	snprintf(out, size, "%s %.2f%% disagrees with the other nodes (%.2f%%, phi %.1f)", fg_verdict_profile_label(p),
-	         p->share, fg_percent(v->samples - p->samples, v->total - p->total), v->phi);
+	         p->share, fg_stats_percent(v->samples - p->samples, v->total - p->total), v->phi);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -321,13 +322,13 @@ static void decide_point(fg_verdict *v, const fg_verdict_options *o)
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
 {
 	double margin = o->margin >= 0 ? o->margin : 0, t = o->threshold;
-	v->pooled = v->share = fg_percent(v->samples, v->total);
+	v->pooled = v->share = fg_stats_percent(v->samples, v->total);
 	v->aggregate = o->aggregate;
-	fg_wilson95(&v->lo, &v->hi, v->samples, v->total);
+	fg_stats_wilson95(&v->lo, &v->hi, v->samples, v->total);
 	dispersion(v);
 	v->noise = fg_verdict_noise(o);
 	v->noise_given = o->noise >= 0;
-	fg_share_interval(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise);
+	fg_stats_share_interval(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise);
 	if (o->aggregate != FG_AGGREGATE_POOLED) {
 		decide_point(v, o);
 		return;
@@ -493,7 +494,7 @@ void fg_verdict_noise_estimate(fg_noise_estimate *out, const fg_verdict *const *
 		sumsq[g] += v->pooled * v->pooled;
 		count[g]++;
 		double lo, hi;
-		fg_share_interval(&lo, &hi, v->samples, v->total, v->phi, 0);
+		fg_stats_share_interval(&lo, &hi, v->samples, v->total, v->phi, 0);
 		double sd = (hi - lo) / (2 * FG_Z95);
 		sampling[g] += sd * sd;
 	}

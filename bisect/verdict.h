@@ -137,7 +137,7 @@ typedef struct fg_verdict {
 	enum fg_aggregate aggregate; /* how share was made */
 	double pooled;         /* the pooled share, percent */
 	double lo, hi;         /* the 95% Wilson interval of the pooled counts (sampling only) */
-	double interval_lo, interval_hi; /* the interval the decision used (fg_share_interval) */
+	double interval_lo, interval_hi; /* the interval the decision used (fg_stats_share_interval) */
 	double phi;            /* over-dispersion of the nodes' counts (1: no more than sampling) */
 	double noise;          /* the run-to-run noise assumed, points */
 	bool noise_given;      /* from --noise, not the default */

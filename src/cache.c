@@ -166,7 +166,7 @@ static char *entry_path(const fg_cache *cache, const char *key)
 	return join(cache->dir, name);
 }
 
-int fg_gzip_verify(const char *path, fg_error *err)
+int fg_cache_verify_gzip(const char *path, fg_error *err)
 {
 	/* Regular files only, never through a symlink, never blocking in open
 	 * (a FIFO planted under an entry's name would hang the reader). */
@@ -247,7 +247,7 @@ int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err)
 	if (!path)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	fg_error ignored;
-	int rc = fg_gzip_verify(path, &ignored);
+	int rc = fg_cache_verify_gzip(path, &ignored);
 	if (rc == FG_ENOMEM) {
 		free(path);
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
@@ -404,7 +404,7 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 	/* Our own deflate output is known good; a served gzip is checked once
 	 * here so that a damaged download never becomes an entry. */
 	if (e->mode == ENTRY_AS_IS)
-		rc = fg_gzip_verify(e->tmp_path, err);
+		rc = fg_cache_verify_gzip(e->tmp_path, err);
 	if (rc == 0 && rename(e->tmp_path, e->final_path) < 0)
 		rc = fg_error_set(err, FG_EFETCH, e->final_path, "cannot store cache entry: %s", strerror(errno));
 	if (rc < 0) {

@@ -39,7 +39,7 @@ void fg_cache_free(fg_cache *cache);
 
 /* Looks key up.  On a hit, *out is the path of the entry (caller frees) and
  * the return is 1.  A missing, unreadable or damaged entry is a miss (0).
- * Each hit is verified by inflating the entry once (see fg_gzip_verify);
+ * Each hit is verified by inflating the entry once (see fg_cache_verify_gzip);
  * an entry that is not a regular file (a FIFO, a symlink) is a miss.
  * Negative only for FG_ENOMEM. */
 int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err);
@@ -74,6 +74,6 @@ void fg_cache_entry_free(fg_cache_entry *entry);
 /* Checks that path holds one or more complete gzip members and nothing else,
  * by inflating it all: every member's CRC-32 and length must match.  0 when
  * valid, FG_EINVALID when damaged or not gzip, FG_EFETCH when unreadable. */
-int fg_gzip_verify(const char *path, fg_error *err);
+int fg_cache_verify_gzip(const char *path, fg_error *err);
 
 #endif

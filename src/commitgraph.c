@@ -405,7 +405,7 @@ static uint32_t byte_at(const unsigned char *p, bool signed_bytes)
 	return signed_bytes && *p >= 0x80 ? *p | 0xffffff00u : *p;
 }
 
-uint32_t fg_murmur3(uint32_t seed, const void *data, size_t len, bool signed_bytes)
+uint32_t fg_commitgraph_murmur3(uint32_t seed, const void *data, size_t len, bool signed_bytes)
 {
 	const uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
 	const unsigned char *p = data;
@@ -470,8 +470,8 @@ void fg_commitgraph_bloom_key(fg_bloom_key *key, const fg_commitgraph *g, const 
 	key->variants = both ? 2 : 1;
 	for (unsigned v = 0; v < key->variants; v++) {
 		bool signed_bytes = both && v == 0;
-		key->h[v][0] = fg_murmur3(SEED0, path, len, signed_bytes);
-		key->h[v][1] = fg_murmur3(SEED1, path, len, signed_bytes);
+		key->h[v][0] = fg_commitgraph_murmur3(SEED0, path, len, signed_bytes);
+		key->h[v][1] = fg_commitgraph_murmur3(SEED1, path, len, signed_bytes);
 	}
 }
 

@@ -61,7 +61,7 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
  * is usually built: with signed_bytes, bytes of 0x80 and above are taken
  * sign-extended, as version 1 on those machines; version 2 (and version 1
  * on machines with unsigned char) takes them as they are. */
-uint32_t fg_murmur3(uint32_t seed, const void *data, size_t len, bool signed_bytes);
+uint32_t fg_commitgraph_murmur3(uint32_t seed, const void *data, size_t len, bool signed_bytes);
 
 /* A path's key in the graph's filters: the two seeded hashes of every
  * reading of the bytes the filters' version allows (two for a version-1

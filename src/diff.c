@@ -191,7 +191,7 @@ static int update_noise(fg_diff *d, uint64_t total, bool first, fg_error *err)
 		bool seen = i < p->size;
 		uint64_t count[2] = { n->total - (seen ? p->before_total[i] : 0), n->self - (seen ? p->before_self[i] : 0) };
 		for (int k = 0; k < 2; k++) {
-			float s = (float)fg_percent(count[k], total);
+			float s = (float)fg_stats_percent(count[k], total);
 			if (!seen) /* the earlier profiles lacked the path: 0% */
 				p->lo[k][i] = p->hi[k][i] = first ? s : 0.0f;
 			p->lo[k][i] = fminf(p->lo[k][i], s);
@@ -353,7 +353,7 @@ static int pool(struct pooled *p, const fg_diff *d, bool self, uint32_t nn, fg_e
 			p->samples[pr->side][e->name] += c;
 			if (pr->side != FG_DIFF_BASE)
 				continue;
-			double s = fg_percent(c, pr->total);
+			double s = fg_stats_percent(c, pr->total);
 			if (p->present[e->name]++ == 0) {
 				p->lo[e->name] = p->hi[e->name] = s;
 			} else {
@@ -391,7 +391,7 @@ int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error 
 		uint64_t b = p.samples[FG_DIFF_BASE][name], c = p.samples[FG_DIFF_CANDIDATE][name];
 		if (!b && !c)
 			continue;
-		fg_diff_entry e = { .name = name, .base = fg_percent(b, total[0]), .candidate = fg_percent(c, total[1]) };
+		fg_diff_entry e = { .name = name, .base = fg_stats_percent(b, total[0]), .candidate = fg_stats_percent(c, total[1]) };
 		e.delta = e.candidate - e.base;
 		/* A base profile without the name has a 0% share of it. */
 		double lo = p.present[name] < nbase ? 0.0 : p.lo[name];
@@ -454,7 +454,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
 		const struct profile *pr = &d->profiles[i];
 		for (size_t k = 0; pr->side == FG_DIFF_BASE && k < pr->n; k++)
-			sum[pr->entries[k].name] += fg_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
+			sum[pr->entries[k].name] += fg_stats_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
 	}
 	size_t peer = 0;
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
@@ -466,7 +466,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 		peer++;
 		out->npeers = peer;
 		for (size_t k = 0; k < pr->n; k++)
-			share[pr->entries[k].name] = fg_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
+			share[pr->entries[k].name] = fg_stats_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
 		size_t m = 0;
 		for (uint32_t name = 0; name < nn && !rc; name++) {
 			if (sum[name] == 0.0)

@@ -1942,8 +1942,8 @@ static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_
 			git_oid tree = h->nodes[bad_idx].tree, id;
 			bool found;
 			git_blob *blob = NULL;
-			fg_source_lang lang = FG_SOURCE_JAVA;
-			fg_source_lang_of_path(&lang, files[fi].path);
+			fg_method_lang lang = FG_METHOD_JAVA;
+			fg_method_lang_of_path(&lang, files[fi].path);
 			if ((rc = blob_at(&id, &found, h, &tree, &files[fi], err)) < 0)
 				break;
 			if (!found || git_blob_lookup(&blob, h->repo, &id) < 0) {

@@ -22,7 +22,7 @@ typedef struct lexer {
 	size_t n, i;
 	uint32_t line;
 	size_t line_start;
-	fg_source_lang lang;
+	fg_method_lang lang;
 	tok *t;
 	size_t nt, capt;
 	bool line_has_tok;
@@ -84,7 +84,7 @@ static bool ident_part(unsigned char c)
 
 static void skip_block_comment(lexer *lx)
 {
-	bool nests = lx->lang != FG_SOURCE_JAVA;
+	bool nests = lx->lang != FG_METHOD_JAVA;
 	int depth = 0;
 	lx->i += 2;
 	while (lx->i < lx->n) {
@@ -113,7 +113,7 @@ static void skip_string(lexer *lx, bool raw, bool templates, int depth)
 		if (raw && at(lx, "\"\"\"")) {
 			lx->i += 3;
 			/* Kotlin and Scala raw strings may end in more quotes. */
-			while (lx->lang != FG_SOURCE_JAVA && lx->i < lx->n && lx->s[lx->i] == '"')
+			while (lx->lang != FG_METHOD_JAVA && lx->i < lx->n && lx->s[lx->i] == '"')
 				lx->i++;
 			return;
 		}
@@ -123,7 +123,7 @@ static void skip_string(lexer *lx, bool raw, bool templates, int depth)
 		}
 		if (!raw && c == '\n')
 			return; /* unterminated: the line ends it */
-		if (c == '\\' && (!raw || lx->lang == FG_SOURCE_JAVA) && lx->i + 1 < lx->n) {
+		if (c == '\\' && (!raw || lx->lang == FG_METHOD_JAVA) && lx->i + 1 < lx->n) {
 			lx->i++;
 			adv(lx);
 			continue;
@@ -187,8 +187,8 @@ static void lex(lexer *lx, int depth)
 		}
 		size_t start = lx->i, ls = lx->line_start;
 		uint32_t line = lx->line;
-		bool templates = lx->lang == FG_SOURCE_KOTLIN;
-		if (lx->lang == FG_SOURCE_SCALA && ident_start(c) && c != '$') {
+		bool templates = lx->lang == FG_METHOD_KOTLIN;
+		if (lx->lang == FG_METHOD_SCALA && ident_start(c) && c != '$') {
 			/* s"…", f"…", raw"…" interpolators: an identifier glued to a quote. */
 			size_t j = lx->i;
 			while (j < lx->n && ident_part((unsigned char)lx->s[j]) && lx->s[j] != '$')
@@ -212,7 +212,7 @@ static void lex(lexer *lx, int depth)
 				push(lx, T_LIT, start, lx->i - start, line, ls);
 			continue;
 		}
-		if (c == '`' && lx->lang != FG_SOURCE_JAVA) {
+		if (c == '`' && lx->lang != FG_METHOD_JAVA) {
 			/* A backquoted identifier (Kotlin, Scala). */
 			size_t j = lx->i + 1;
 			while (j < lx->n && lx->s[j] != '`' && lx->s[j] != '\n')
@@ -283,7 +283,7 @@ typedef struct parser {
 	size_t n;
 	size_t *match;        /* the matching bracket of ( [ { ) ] }, or n when unmatched */
 	fg_method_scan *s;
-	fg_source_lang lang;
+	fg_method_lang lang;
 	bool oom;
 	int depth;            /* recursion, bounded */
 } parser;
@@ -676,7 +676,7 @@ static bool ends_incomplete(const parser *p, size_t k)
  * the declaration it ends): the marker's last token, else SIZE_MAX. */
 static size_t scala_end_marker(const parser *p, size_t k, size_t to, uint32_t indent)
 {
-	if (p->lang != FG_SOURCE_SCALA || !is(p, k, "end") || !p->t[k].bol || p->t[k].col != indent ||
+	if (p->lang != FG_METHOD_SCALA || !is(p, k, "end") || !p->t[k].bol || p->t[k].col != indent ||
 	    !ident(p, k + 1) || p->t[k + 1].bol || (k + 2 < to && !p->t[k + 2].bol))
 		return SIZE_MAX;
 	return k + 1;
@@ -733,7 +733,7 @@ static bool kt_class_keyword(const parser *p, size_t i)
 {
 	if (i > 0 && (punct(p, i - 1, '.') || punct(p, i - 1, ':')))
 		return false; /* Foo::class, x.class */
-	if (p->lang == FG_SOURCE_KOTLIN)
+	if (p->lang == FG_METHOD_KOTLIN)
 		return is(p, i, "class") || is(p, i, "interface") || is(p, i, "object");
 	return is(p, i, "class") || is(p, i, "object") || is(p, i, "trait") ||
 	       (is(p, i, "enum") && ident(p, i + 1) && !is(p, i + 1, "class"));
@@ -752,7 +752,7 @@ static size_t kt_find_body(const parser *p, size_t k, size_t to, uint32_t indent
 			*end = skip_group(p, k);
 			return k;
 		}
-		if (p->lang == FG_SOURCE_SCALA && !fn && punct(p, k, ':') && (k + 1 >= to || p->t[k + 1].bol)) {
+		if (p->lang == FG_METHOD_SCALA && !fn && punct(p, k, ':') && (k + 1 >= to || p->t[k + 1].bol)) {
 			*end = scala_block_end(p, k + 1, to, indent);
 			return k;
 		}
@@ -880,7 +880,7 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 		p->depth--;
 		return;
 	}
-	bool kotlin = p->lang == FG_SOURCE_KOTLIN;
+	bool kotlin = p->lang == FG_METHOD_KOTLIN;
 	for (size_t i = from; i < to && !p->oom; i++) {
 		if (kotlin && (is(p, i, "val") || is(p, i, "var")) && !(i > 0 && punct(p, i - 1, '.'))) {
 			i = kt_property(p, cls, from, to, i);
@@ -973,15 +973,15 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 
 /* ---- scan entry ------------------------------------------------------------------- */
 
-int fg_source_lang_of_path(fg_source_lang *out, const char *path)
+int fg_method_lang_of_path(fg_method_lang *out, const char *path)
 {
 	size_t len = strlen(path);
 	if (len > 5 && !strcmp(path + len - 5, ".java"))
-		*out = FG_SOURCE_JAVA;
+		*out = FG_METHOD_JAVA;
 	else if (len > 3 && !strcmp(path + len - 3, ".kt"))
-		*out = FG_SOURCE_KOTLIN;
+		*out = FG_METHOD_KOTLIN;
 	else if (len > 6 && !strcmp(path + len - 6, ".scala"))
-		*out = FG_SOURCE_SCALA;
+		*out = FG_METHOD_SCALA;
 	else
 		return 0;
 	return 1;
@@ -997,7 +997,7 @@ static bool mentions(const char *s, size_t n, const char *what)
 	return false;
 }
 
-int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_source_lang lang, fg_error *err)
+int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_method_lang lang, fg_error *err)
 {
 	*out = NULL;
 	fg_method_scan *s = calloc(1, sizeof(*s));
@@ -1053,7 +1053,7 @@ int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_sou
 		}
 	}
 	if (!p.oom && p.n) {
-		if (lang == FG_SOURCE_JAVA)
+		if (lang == FG_METHOD_JAVA)
 			java_class_body(&p, SIZE_MAX, 0, p.n);
 		else
 			kt_body(&p, SIZE_MAX, 0, p.n);

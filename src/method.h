@@ -48,14 +48,14 @@
 #include "javaclass.h"
 
 typedef enum {
-	FG_SOURCE_JAVA = 0,
-	FG_SOURCE_KOTLIN,
-	FG_SOURCE_SCALA,
-} fg_source_lang;
+	FG_METHOD_JAVA = 0,
+	FG_METHOD_KOTLIN,
+	FG_METHOD_SCALA,
+} fg_method_lang;
 
 /* The language of a path by its extension (.java, .kt, .scala): 1, or 0
  * for other files. */
-int fg_source_lang_of_path(fg_source_lang *out, const char *path);
+int fg_method_lang_of_path(fg_method_lang *out, const char *path);
 
 typedef enum {
 	FG_DECL_CLASS = 0,           /* also interfaces, enums, records, objects, traits */
@@ -82,7 +82,7 @@ typedef struct fg_method_scan fg_method_scan;
 /* Scans one source file.  Never fails on malformed text (unbalanced braces,
  * unterminated strings and comments end at the end of the file); errors are
  * FG_ENOMEM only. */
-int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_source_lang lang, fg_error *err);
+int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_method_lang lang, fg_error *err);
 void fg_method_scan_free(fg_method_scan *s);
 
 /* The declarations in order of their first token. */

@@ -84,10 +84,10 @@ static int oom(const struct parser *p)
 /* A name: letters, digits, '_', '-', '.'; copied to dst. */
 static int take_name(const struct parser *p, char *dst, const char **s, const char *end, const char *what)
 {
-	while (*s < end && fg_text_is_blank(**s))
+	while (*s < end && fg_textfile_is_blank(**s))
 		(*s)++;
 	const char *n = *s;
-	while (*s < end && fg_text_is_name_byte(**s))
+	while (*s < end && fg_textfile_is_name_byte(**s))
 		(*s)++;
 	size_t len = (size_t)(*s - n);
 	if (len == 0)
@@ -142,19 +142,19 @@ static int parse_signal(struct parser *p, const char *s, const char *end)
 	memset(sig, 0, sizeof(*sig));
 	if ((rc = take_name(p, sig->name, &s, end, "'signal'")))
 		return rc;
-	if (s < end && !fg_text_is_blank(*s))
+	if (s < end && !fg_textfile_is_blank(*s))
 		return parse_error(p, "signal name: use letters, digits, '_', '-' and '.'");
 	if (find_signal(r, sig->name, strlen(sig->name)) >= 0)
 		return parse_error(p, "signal '%s' is already defined", sig->name);
 	sig->unit = "";
 	sig->line = p->line;
 	for (;;) {
-		while (s < end && fg_text_is_blank(*s))
+		while (s < end && fg_textfile_is_blank(*s))
 			s++;
 		if (s == end || *s == '#')
 			break;
 		const char *opt = s;
-		while (s < end && !fg_text_is_blank(*s))
+		while (s < end && !fg_textfile_is_blank(*s))
 			s++;
 		size_t olen = (size_t)(s - opt);
 		if (olen > 5 && !memcmp(opt, "unit=", 5)) {
@@ -191,7 +191,7 @@ static int parse_ratio(struct parser *p, fg_mrules_signal *sig, const char *s, c
 {
 	char a[FG_MRULES_MAX_NAME + 1], b[FG_MRULES_MAX_NAME + 1];
 	int rc = take_name(p, a, &s, end, "'ratio'");
-	while (!rc && s < end && fg_text_is_blank(*s))
+	while (!rc && s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (!rc && (s == end || *s != '/'))
 		return parse_error(p, "'ratio' wants 'NUMERATOR / DENOMINATOR [* K]'");
@@ -201,16 +201,16 @@ static int parse_ratio(struct parser *p, fg_mrules_signal *sig, const char *s, c
 		rc = take_name(p, b, &s, end, "'ratio' denominator");
 	if (rc)
 		return rc;
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	sig->scale = 1;
 	if (s < end && *s == '*') {
 		char num[64];
 		s++;
-		while (s < end && fg_text_is_blank(*s))
+		while (s < end && fg_textfile_is_blank(*s))
 			s++;
 		size_t len = (size_t)(end - s);
-		while (len && fg_text_is_blank(s[len - 1]))
+		while (len && fg_textfile_is_blank(s[len - 1]))
 			len--;
 		if (len == 0 || len >= sizeof(num))
 			return parse_error(p, "'* K' wants a number");
@@ -243,10 +243,10 @@ static int parse_by(struct parser *p, fg_mrules_signal *sig, const char *s, cons
 	if (sig->nby)
 		return parse_error(p, "'by' given twice");
 	while (s < end) {
-		while (s < end && (fg_text_is_blank(*s) || *s == ','))
+		while (s < end && (fg_textfile_is_blank(*s) || *s == ','))
 			s++;
 		const char *l = s;
-		while (s < end && !fg_text_is_blank(*s) && *s != ',')
+		while (s < end && !fg_textfile_is_blank(*s) && *s != ',')
 			s++;
 		if (s == l)
 			break;
@@ -266,7 +266,7 @@ static int parse_by(struct parser *p, fg_mrules_signal *sig, const char *s, cons
 static int parse_signal_line(struct parser *p, const char *word, size_t wlen, const char *s, const char *end)
 {
 	fg_mrules_signal *sig = &p->r->signals[p->r->nsignals - 1];
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (wlen == 5 && !memcmp(word, "title", 5)) {
 		if (s == end)
@@ -310,7 +310,7 @@ static int parse_rule(struct parser *p, const char *s, const char *end)
 	memset(rule, 0, sizeof(*rule));
 	if ((rc = take_name(p, rule->pub.name, &s, end, "'rule'")))
 		return rc;
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (s < end && *s != '#')
 		return parse_error(p, "unexpected text after the rule name");
@@ -331,9 +331,9 @@ static int parse_condition(struct parser *p, fg_mrules_condition *c, const char 
 		{ "base", FG_TERM_BASE }, { "candidate", FG_TERM_CANDIDATE }, { "ratio", FG_TERM_RATIO },
 		{ "delta", FG_TERM_DELTA },
 	};
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
-	while (end > s && fg_text_is_blank(end[-1]))
+	while (end > s && fg_textfile_is_blank(end[-1]))
 		end--;
 	if (!(c->text = keep(p, s, (size_t)(end - s))))
 		return oom(p);
@@ -371,7 +371,7 @@ static int parse_condition(struct parser *p, fg_mrules_condition *c, const char 
 		c->signal = (size_t)i;
 	}
 	s = close + 1;
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (end - s >= 2 && s[0] == '<' && s[1] == '=') {
 		c->op = FG_OP_LE;
@@ -388,7 +388,7 @@ static int parse_condition(struct parser *p, fg_mrules_condition *c, const char 
 	} else {
 		return parse_error(p, "a condition compares with <, <=, > or >=");
 	}
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	char num[64];
 	size_t nlen = (size_t)(end - s);
@@ -407,7 +407,7 @@ static int parse_rule_line(struct parser *p, const char *word, size_t wlen, cons
 {
 	struct rule *rule = &p->r->rules[p->r->nrules - 1];
 	if (wlen == 10 && !memcmp(word, "hypothesis", 10)) {
-		while (s < end && fg_text_is_blank(*s))
+		while (s < end && fg_textfile_is_blank(*s))
 			s++;
 		if (s == end)
 			return parse_error(p, "empty hypothesis");
@@ -432,14 +432,14 @@ static int parse_rule_line(struct parser *p, const char *word, size_t wlen, cons
 
 static int parse_line(struct parser *p, const char *s, const char *end)
 {
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
-	while (end > s && fg_text_is_blank(end[-1]))
+	while (end > s && fg_textfile_is_blank(end[-1]))
 		end--;
 	if (s == end || *s == '#')
 		return 0;
 	const char *word = s;
-	while (s < end && !fg_text_is_blank(*s))
+	while (s < end && !fg_textfile_is_blank(*s))
 		s++;
 	size_t len = (size_t)(s - word);
 	if (len == 6 && !memcmp(word, "signal", 6))

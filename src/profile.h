@@ -132,17 +132,6 @@ typedef struct fg_profile_info {
  * (reports add "+gzip" for compressed input). */
 const char *fg_format_name(enum fg_format format);
 
-/* Reads the profile at path ("-" = stdin) and streams it to the visitor.
- * Fails with FG_EINVALID for anything that is not a complete, consistent
- * profile; what was already visited is then to be discarded. */
-int fg_profile_read(fg_profile_info *info, const char *path, fg_names *names,
-		    const fg_read_options *opts, const fg_visitor *visitor, fg_error *err);
-
-/* The same from memory (tests, fuzzing). */
-int fg_profile_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
-			   fg_names *names, const fg_read_options *opts, const fg_visitor *visitor,
-			   fg_error *err);
-
 /* What a profile's counts count: the reader's unit, else the units an
  * async-profiler title names under --total ("Allocation profile (bytes)"),
  * else "samples".  A static string or info->unit. */

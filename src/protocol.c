@@ -258,7 +258,7 @@ const char *fg_protocol_name(fg_protocol_kind k)
 	}
 }
 
-const char *fg_profile_event(const fg_profile_info *info)
+const char *fg_protocol_event(const fg_profile_info *info)
 {
 	static const struct { const char *title, *event; } events[] = {
 		{ "CPU profile", "cpu" },

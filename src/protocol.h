@@ -62,6 +62,6 @@ const char *fg_protocol_name(fg_protocol_kind k);
  * profile", "Allocation profile", "Wall clock profile" or "Lock profile",
  * with " (<units>)" appended under --total; the converter's default "Flame
  * Graph" and collapsed input (no title) say nothing. */
-const char *fg_profile_event(const fg_profile_info *info);
+const char *fg_protocol_event(const fg_profile_info *info);
 
 #endif

@@ -83,16 +83,16 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 	int rc = check_last_rule(p);
 	if (rc)
 		return rc;
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	const char *name = s;
-	while (s < end && !fg_text_is_blank(*s))
+	while (s < end && !fg_textfile_is_blank(*s))
 		s++;
 	size_t len = (size_t)(s - name);
 	if (len == 0 || *name == '#')
 		return parse_error(p, "'subsystem' wants a name");
 	for (size_t i = 0; i < len; i++)
-		if (!fg_text_is_name_byte(name[i]))
+		if (!fg_textfile_is_name_byte(name[i]))
 			return parse_error(p, "subsystem name '%.*s': use letters, digits, '_', '-' and '.'",
 					   (int)len, name);
 	if (len > FG_RULES_MAX_NAME)
@@ -104,12 +104,12 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 			return parse_error(p, "subsystem '%.*s' is already defined on line %zu", (int)len, name,
 					   r->rules[i].line);
 	for (;;) {
-		while (s < end && fg_text_is_blank(*s))
+		while (s < end && fg_textfile_is_blank(*s))
 			s++;
 		if (s == end || *s == '#')
 			break;
 		const char *opt = s;
-		while (s < end && !fg_text_is_blank(*s))
+		while (s < end && !fg_textfile_is_blank(*s))
 			s++;
 		size_t olen = (size_t)(s - opt);
 		if (olen == strlen("scope=stack") && !memcmp(opt, "scope=stack", olen))
@@ -144,9 +144,9 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 	fg_rules *r = p->r;
 	if (r->nrules == 0)
 		return parse_error(p, "'pattern' before any 'subsystem'");
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
-	while (end > s && fg_text_is_blank(end[-1]))
+	while (end > s && fg_textfile_is_blank(end[-1]))
 		end--;
 	if (s == end)
 		return parse_error(p, "empty pattern");
@@ -173,12 +173,12 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 
 static int parse_line(struct parser *p, const char *s, const char *end)
 {
-	while (s < end && fg_text_is_blank(*s))
+	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (s == end || *s == '#')
 		return 0;
 	const char *word = s;
-	while (s < end && !fg_text_is_blank(*s))
+	while (s < end && !fg_textfile_is_blank(*s))
 		s++;
 	size_t len = (size_t)(s - word);
 	if (len == strlen("subsystem") && !memcmp(word, "subsystem", len))

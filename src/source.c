@@ -1,4 +1,5 @@
 #include "source.h"
+#include "reader.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -108,13 +109,13 @@ int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *
 	if (warning)
 		warning[0] = '\0';
 	if (!fg_source_is_url(source))
-		return fg_profile_read(info, source, names, read, visitor, err);
+		return fg_reader_read(info, source, names, read, visitor, err);
 	fg_fetch_result fetched;
 	int rc = fg_fetch(&fetched, source, fetch, err);
 	if (warning)
 		snprintf(warning, 256, "%s", fetched.warning);
 	if (!rc) {
-		rc = fg_profile_read(info, fetched.path, names, read, visitor, err);
+		rc = fg_reader_read(info, fetched.path, names, read, visitor, err);
 		/* Name what the user gave, not the cache file. */
 		if (rc)
 			name_source(err, source);

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "fetch.h"
 #include "profile.h"
+#include "reader.h"
 
 /* Reads the whole source into *out (malloc'ed, NUL after the *len bytes),
  * decompressed, at most max bytes.  what names the input in messages ("runs
@@ -29,7 +30,7 @@ int fg_source_read_all(char **out, size_t *len, const char *source, const char *
 		       const fg_fetch_options *fetch, char warning[256], fg_error *err);
 
 /* Reads a profile from source and streams it to the visitor
- * (fg_profile_read), the download through the cache first when source is a
+ * (fg_reader_read), the download through the cache first when source is a
  * URL; fetch may be NULL.  warning as above. */
 int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 			   const fg_read_options *read, const fg_fetch_options *fetch, const fg_visitor *visitor,

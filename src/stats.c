@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-void fg_wilson95_real(double *lo, double *hi, double k, double n)
+void fg_stats_wilson95_real(double *lo, double *hi, double k, double n)
 {
 	if (!(n > 0)) {
 		*lo = 0.0;
@@ -23,17 +23,17 @@ void fg_wilson95_real(double *lo, double *hi, double k, double n)
 	*hi = 100.0 * (h > 1.0 ? 1.0 : h);
 }
 
-void fg_wilson95(double *lo, double *hi, uint64_t k, uint64_t n)
+void fg_stats_wilson95(double *lo, double *hi, uint64_t k, uint64_t n)
 {
-	fg_wilson95_real(lo, hi, (double)k, (double)n);
+	fg_stats_wilson95_real(lo, hi, (double)k, (double)n);
 }
 
-double fg_percent(uint64_t part, uint64_t whole)
+double fg_stats_percent(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-void fg_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m)
+void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m)
 {
 	out->chi2 = 0.0;
 	out->phi = 1.0;
@@ -64,15 +64,15 @@ void fg_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n,
 	out->phi = phi > 1.0 ? phi : 1.0;
 }
 
-void fg_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise)
+void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise)
 {
 	if (!n) {
 		*lo = 0.0;
 		*hi = 100.0;
 		return;
 	}
-	double share = fg_percent(k, n), wlo, whi;
-	fg_wilson95_real(&wlo, &whi, (double)k / phi, (double)n / phi);
+	double share = fg_stats_percent(k, n), wlo, whi;
+	fg_stats_wilson95_real(&wlo, &whi, (double)k / phi, (double)n / phi);
 	double below = share - wlo, above = whi - share, spread = FG_Z95 * noise;
 	double l = share - sqrt(below * below + spread * spread);
 	double h = share + sqrt(above * above + spread * spread);

@@ -12,14 +12,14 @@
 
 /* The 95% Wilson score interval of k successes in n trials, in percent.
  * n == 0 gives [0, 100]. */
-void fg_wilson95(double *lo, double *hi, uint64_t k, uint64_t n);
+void fg_stats_wilson95(double *lo, double *hi, uint64_t k, uint64_t n);
 
 /* The same for fractional (effective) counts: k = K/phi, n = N/phi is the
  * Wilson interval widened by about sqrt(phi).  n <= 0 gives [0, 100]. */
-void fg_wilson95_real(double *lo, double *hi, double k, double n);
+void fg_stats_wilson95_real(double *lo, double *hi, double k, double n);
 
 /* 100 * part / whole, 0 when whole is 0. */
-double fg_percent(uint64_t part, uint64_t whole);
+double fg_stats_percent(uint64_t part, uint64_t whole);
 
 /* Pearson's chi-square of m profiles' counts (k[i] matching of n[i]) against
  * their pooled share, and the over-dispersion phi = max(1, chi2 / (m - 1)):
@@ -32,13 +32,13 @@ typedef struct fg_dispersion {
 	double residual;  /* its residual (k - n p) / sqrt(n p (1 - p)), signed */
 } fg_dispersion;
 
-void fg_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m);
+void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m);
 
 /* The 95% interval of a run's share, in percent, around the pooled share
  * 100 K / N: the Wilson interval of the counts divided by phi, each side
  * widened in quadrature by z * noise (noise: the standard deviation of a
  * run's share around the build's, in percentage points), clamped to
  * [0, 100]. */
-void fg_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise);
+void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise);
 
 #endif

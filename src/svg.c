@@ -229,8 +229,8 @@ static int write_node(void *ctx, uint32_t id, fg_error *err)
 				   w->total[w->o->base_widths ? FG_DIFF_CANDIDATE : FG_DIFF_BASE] };
 	double incl[2], selfp[2];
 	for (int k = 0; k < 2; k++) {
-		incl[k] = fg_percent(total[k], side_total[k]);
-		selfp[k] = fg_percent(self[k], side_total[k]);
+		incl[k] = fg_stats_percent(total[k], side_total[k]);
+		selfp[k] = fg_stats_percent(self[k], side_total[k]);
 	}
 	bool by_self = w->o->color == FG_SVG_COLOR_SELF;
 	double delta_incl = incl[c] - incl[b], delta_self = selfp[c] - selfp[b];

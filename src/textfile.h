@@ -28,12 +28,12 @@ int fg_textfile_verror(fg_error *err, int code, const char *source, size_t line,
 	__attribute__((format(printf, 5, 0)));
 
 /* The bytes the rules files' lines are made of. */
-static inline bool fg_text_is_blank(char c)
+static inline bool fg_textfile_is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
-static inline bool fg_text_is_name_byte(char c)
+static inline bool fg_textfile_is_name_byte(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
 	       c == '-' || c == '.';

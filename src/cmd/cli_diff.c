@@ -78,7 +78,7 @@ int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
 			rc = fg_protocol_name_seen(protocol, fg_diff_last_name(d, k), err);
 		if (!rc) {
 			x->protocol = fg_protocol_result(protocol);
-			x->event = fg_profile_event(&info);
+			x->event = fg_protocol_event(&info);
 			x->total = info.total;
 		}
 	}

@@ -73,7 +73,7 @@ int cmd_protocol(int argc, char **argv)
 		if (rc)
 			break;
 		r->kind = fg_protocol_result(detector);
-		r->event = fg_profile_event(&info);
+		r->event = fg_protocol_event(&info);
 		r->nevidence = fg_protocol_evidence_count(detector);
 		for (size_t e = 0; e < r->nevidence; e++)
 			r->evidence[e] = fg_protocol_evidence(detector, e);

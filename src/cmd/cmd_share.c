@@ -123,11 +123,11 @@ static void print_json(const struct result *results, size_t nprofiles, const cha
 		fg_json_array(&j);
 		for (size_t p = 0; p < npatterns; p++) {
 			double lo, hi;
-			fg_wilson95(&lo, &hi, r->samples[p], total);
+			fg_stats_wilson95(&lo, &hi, r->samples[p], total);
 			fg_json_object(&j);
 			fg_json_member_string(&j, "pattern", patterns[p]);
 			fg_json_member_u64(&j, "samples", r->samples[p]);
-			fg_json_member_fixed(&j, "share", fg_percent(r->samples[p], total), 4);
+			fg_json_member_fixed(&j, "share", fg_stats_percent(r->samples[p], total), 4);
 			fg_json_key(&j, "ci95");
 			fg_json_array(&j);
 			fg_json_fixed(&j, lo, 4);
@@ -151,8 +151,8 @@ static void print_text(const struct result *results, size_t nprofiles, const cha
 		printf("%s  %s%s  %llu samples\n", cli_shown(r->source), fg_format_name(r->info.format), r->info.gzip ? "+gzip" : "",
 		       (unsigned long long)total);
 		for (size_t p = 0; p < npatterns; p++) {
-			double lo, hi, pct = fg_percent(r->samples[p], total);
-			fg_wilson95(&lo, &hi, r->samples[p], total);
+			double lo, hi, pct = fg_stats_percent(r->samples[p], total);
+			fg_stats_wilson95(&lo, &hi, r->samples[p], total);
 			printf("  %-40s %10llu  %6.2f%%  (95%% CI %.2f-%.2f%%)%s\n", patterns[p],
 			       (unsigned long long)r->samples[p], pct, lo, hi, self ? "  self" : "");
 		}

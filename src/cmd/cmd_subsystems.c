@@ -77,7 +77,7 @@ static void print_text(const char *source, const char *rules_path, const fg_prof
 		size_t k = fg_subsystems_top_frames(top, TOP_FRAMES, subs, i);
 		for (size_t f = 0; f < k; f++)
 			printf("    %10llu %6.2f%%  %s\n", (unsigned long long)top[f].samples,
-			       fg_percent(top[f].samples, total), fg_names_get(names, top[f].name));
+			       fg_stats_percent(top[f].samples, total), fg_names_get(names, top[f].name));
 	}
 }
 

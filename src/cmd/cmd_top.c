@@ -31,9 +31,9 @@ static void print_json(const char *source, const fg_profile_info *info, const fg
 		fg_json_object(&j);
 		fg_json_member_string(&j, "frame", fg_names_get(names, e->name));
 		fg_json_member_u64(&j, "samples", e->samples);
-		fg_json_member_fixed(&j, "share", fg_percent(e->samples, info->total), 4);
+		fg_json_member_fixed(&j, "share", fg_stats_percent(e->samples, info->total), 4);
 		fg_json_member_u64(&j, "self_samples", e->self_samples);
-		fg_json_member_fixed(&j, "self_share", fg_percent(e->self_samples, info->total), 4);
+		fg_json_member_fixed(&j, "self_share", fg_stats_percent(e->self_samples, info->total), 4);
 		fg_json_end(&j);
 	}
 	fg_json_end(&j);
@@ -49,8 +49,8 @@ static void print_text(const char *source, const fg_profile_info *info, const fg
 	printf("%8s %10s %8s %10s  %s\n", "incl%", "samples", "self%", "samples", "frame");
 	for (size_t i = 0; i < n; i++) {
 		const fg_top_entry *e = &entries[i];
-		printf("%7.2f%% %10llu %7.2f%% %10llu  ", fg_percent(e->samples, total),
-		       (unsigned long long)e->samples, fg_percent(e->self_samples, total),
+		printf("%7.2f%% %10llu %7.2f%% %10llu  ", fg_stats_percent(e->samples, total),
+		       (unsigned long long)e->samples, fg_stats_percent(e->self_samples, total),
 		       (unsigned long long)e->self_samples);
 		cli_put_text(stdout, fg_names_get(names, e->name));
 		putchar('\n');

@@ -12,6 +12,7 @@
 #include "match.h"
 #include "namemap.h"
 #include "profile.h"
+#include "reader.h"
 #include "share.h"
 #include "top.h"
 #include "tree.h"
@@ -148,7 +149,7 @@ static inline void analyses_run_with(const void *data, size_t size, const fg_rea
 	if (!analyses_new(&a, NULL, &err)) {
 		fg_profile_info info;
 		fg_visitor v = { analyses_frames, stacks ? analyses_stack : NULL, &a };
-		if (!fg_profile_read_memory(&info, data, size, "fuzz", a.names, o, &v, &err))
+		if (!fg_reader_read_memory(&info, data, size, "fuzz", a.names, o, &v, &err))
 			analyses_report(&a, sink);
 	}
 	analyses_free(&a);

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	fg_source_lang lang = (fg_source_lang)(data[0] % 3);
+	fg_method_lang lang = (fg_method_lang)(data[0] % 3);
 	const char *rest = (const char *)data + 1;
 	size_t n = size - 1;
 	const char *nl = memchr(rest, '\n', n < 256 ? n : 256);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "reader.h"
 #include "protocol.h"
 #include "rules.h"
 #include "subsystems.h"
@@ -17,7 +18,7 @@ static int read_text(fg_profile_info *info, const char *text, fg_frames_fn frame
 	fg_error err;
 	fg_read_options ro;
 	fg_read_options_init(&ro);
-	int rc = fg_profile_read_memory(info, text, strlen(text), "mem", names, &ro,
+	int rc = fg_reader_read_memory(info, text, strlen(text), "mem", names, &ro,
 					&(fg_visitor){ frames, stack, ctx }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
@@ -81,19 +82,19 @@ static void test_protocol(void)
 
 	/* Events from titles. */
 	fg_profile_info t = { 0 };
-	CHECK(fg_profile_event(&t) == NULL);
+	CHECK(fg_protocol_event(&t) == NULL);
 	strcpy(t.title, "CPU profile");
-	CHECK_STR(fg_profile_event(&t), "cpu");
+	CHECK_STR(fg_protocol_event(&t), "cpu");
 	strcpy(t.title, "Allocation profile (bytes)");
-	CHECK_STR(fg_profile_event(&t), "alloc");
+	CHECK_STR(fg_protocol_event(&t), "alloc");
 	strcpy(t.title, "Wall clock profile");
-	CHECK_STR(fg_profile_event(&t), "wall");
+	CHECK_STR(fg_protocol_event(&t), "wall");
 	strcpy(t.title, "Lock profile (ns)");
-	CHECK_STR(fg_profile_event(&t), "lock");
+	CHECK_STR(fg_protocol_event(&t), "lock");
 	strcpy(t.title, "Flame Graph");
-	CHECK(fg_profile_event(&t) == NULL);
+	CHECK(fg_protocol_event(&t) == NULL);
 	strcpy(t.title, "CPU profiles");
-	CHECK(fg_profile_event(&t) == NULL);
+	CHECK(fg_protocol_event(&t) == NULL);
 }
 
 static void test_subsystems(void)

@@ -161,7 +161,7 @@ static void test_entries(void)
 	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0 && !hit);
 	CHECK(fill(&path, cache, "http://h/a", text, strlen(text), &err) == 0);
 	CHECK(path && stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
-	CHECK(fg_gzip_verify(path, &err) == 0);
+	CHECK(fg_cache_verify_gzip(path, &err) == 0);
 	char *back = gunzip(path, &len);
 	CHECK(back && len == strlen(text) && !memcmp(back, text, len));
 	free(back);
@@ -182,7 +182,7 @@ static void test_entries(void)
 	FILE *f = fopen(path, "ab");
 	fputs("junk", f);
 	fclose(f);
-	CHECK(fg_gzip_verify(path, &err) == FG_EINVALID);
+	CHECK(fg_cache_verify_gzip(path, &err) == FG_EINVALID);
 	good[size / 2] ^= 0x40;
 	write_file(path, good, size);
 	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0);
@@ -225,7 +225,7 @@ static void test_entries(void)
 
 	/* Empty and one-byte downloads become valid gzip too. */
 	CHECK(fill(&path, cache, "http://h/empty", "", 0, &err) == 0);
-	CHECK(path && fg_gzip_verify(path, &err) == 0);
+	CHECK(path && fg_cache_verify_gzip(path, &err) == 0);
 	back = path ? gunzip(path, &len) : NULL;
 	CHECK(back && len == 0);
 	free(back);

@@ -59,22 +59,22 @@ static void test_murmur3(void)
 {
 	/* murmur3_x86_32 as other implementations compute it, and git's own
 	 * test values (t0095): version 2 is plain murmur3. */
-	CHECK_U64(fg_murmur3(0, "", 0, false), 0);
-	CHECK_U64(fg_murmur3(1, "", 0, false), 0x514e28b7);
-	CHECK_U64(fg_murmur3(0, "Hello world!", 12, false), 0x627b0c2c);
-	CHECK_U64(fg_murmur3(0, "The quick brown fox jumps over the lazy dog", 43, false), 0x2e4ff723);
-	CHECK_U64(fg_murmur3(0, "\x99\xaa\xbb\xcc\xdd\xee\xff", 7, false), 0xa183ccfd);
+	CHECK_U64(fg_commitgraph_murmur3(0, "", 0, false), 0);
+	CHECK_U64(fg_commitgraph_murmur3(1, "", 0, false), 0x514e28b7);
+	CHECK_U64(fg_commitgraph_murmur3(0, "Hello world!", 12, false), 0x627b0c2c);
+	CHECK_U64(fg_commitgraph_murmur3(0, "The quick brown fox jumps over the lazy dog", 43, false), 0x2e4ff723);
+	CHECK_U64(fg_commitgraph_murmur3(0, "\x99\xaa\xbb\xcc\xdd\xee\xff", 7, false), 0xa183ccfd);
 	/* The key of the empty path: git's seeds, 7 hashes h0 + i*h1. */
-	uint32_t h0 = fg_murmur3(0x293ae76f, "", 0, false), h1 = fg_murmur3(0x7e646e2c, "", 0, false);
+	uint32_t h0 = fg_commitgraph_murmur3(0x293ae76f, "", 0, false), h1 = fg_commitgraph_murmur3(0x7e646e2c, "", 0, false);
 	CHECK_U64(h0, 0x5615800c);
 	CHECK_U64((uint32_t)(h0 + h1), 0x5b966560);
 	CHECK_U64((uint32_t)(h0 + 6 * h1), 0x771ae004);
 	/* Version 1's signed bytes change only what has a high byte, in a
 	 * block or in the tail. */
-	CHECK(fg_murmur3(7, "src/Main.java", 13, true) == fg_murmur3(7, "src/Main.java", 13, false));
-	CHECK(fg_murmur3(0, "\x99\xaa\xbb\xcc\xdd\xee\xff", 7, true) != 0xa183ccfd);
-	CHECK(fg_murmur3(0, "abcd\xe9", 5, true) != fg_murmur3(0, "abcd\xe9", 5, false));
-	CHECK(fg_murmur3(0, "\xe9" "bcd", 4, true) != fg_murmur3(0, "\xe9" "bcd", 4, false));
+	CHECK(fg_commitgraph_murmur3(7, "src/Main.java", 13, true) == fg_commitgraph_murmur3(7, "src/Main.java", 13, false));
+	CHECK(fg_commitgraph_murmur3(0, "\x99\xaa\xbb\xcc\xdd\xee\xff", 7, true) != 0xa183ccfd);
+	CHECK(fg_commitgraph_murmur3(0, "abcd\xe9", 5, true) != fg_commitgraph_murmur3(0, "abcd\xe9", 5, false));
+	CHECK(fg_commitgraph_murmur3(0, "\xe9" "bcd", 4, true) != fg_commitgraph_murmur3(0, "\xe9" "bcd", 4, false));
 }
 
 /* ---- a generated history ---------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include "namemap.h"
 #include "names.h"
 #include "profile.h"
+#include "reader.h"
 #include "share.h"
 #include "top.h"
 
@@ -30,7 +31,7 @@ static void read_into(fg_names *names, const fg_visitor *v)
 {
 	fg_profile_info info;
 	fg_error err;
-	CHECK(fg_profile_read_memory(&info, profile, strlen(profile), "t", names, NULL, v, &err) == 0);
+	CHECK(fg_reader_read_memory(&info, profile, strlen(profile), "t", names, NULL, v, &err) == 0);
 	CHECK_U64(info.total, 10);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "reader.h"
 #include "diff.h"
 #include "svg.h"
 
@@ -17,7 +18,7 @@ static void add(fg_diff *d, fg_diff_side side, const char *collapsed)
 	fg_error err;
 	fg_profile_info info;
 	CHECK(fg_diff_begin(d, side, &err) == 0);
-	int rc = fg_profile_read_memory(&info, collapsed, strlen(collapsed), "mem", names, NULL,
+	int rc = fg_reader_read_memory(&info, collapsed, strlen(collapsed), "mem", names, NULL,
 					&(fg_visitor){ fg_diff_frames, NULL, d }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);

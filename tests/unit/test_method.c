@@ -32,7 +32,7 @@ static void describe(char *out, size_t size, const fg_method_match *m)
 		at += (size_t)snprintf(out + at, size - at, " %u-%u", m->ranges[i].first, m->ranges[i].last);
 }
 
-static void check_file(const char *name, fg_source_lang lang, const struct expect *cases, size_t n)
+static void check_file(const char *name, fg_method_lang lang, const struct expect *cases, size_t n)
 {
 	const char *dir = getenv("FG_SOURCE_DIR");
 	char path[4096];
@@ -193,7 +193,7 @@ static void check_malformed(void)
 		fg_method_scan *s;
 		fg_error err;
 		fg_error_clear(&err);
-		CHECK(fg_method_scan_new(&s, texts[i], strlen(texts[i]), FG_SOURCE_JAVA, &err) == 0);
+		CHECK(fg_method_scan_new(&s, texts[i], strlen(texts[i]), FG_METHOD_JAVA, &err) == 0);
 		fg_javaclass_parts parts;
 		CHECK(fg_javaclass_parse(&parts, "p/A.a", &err) == 1);
 		fg_method_match m;
@@ -207,12 +207,12 @@ static void check_malformed(void)
 		fg_method_scan_free(s);
 	}
 	/* Cut Kotlin properties and Scala 3 bodies. */
-	static const struct { fg_source_lang lang; const char *text; } cut[] = {
-		{ FG_SOURCE_KOTLIN, "val" }, { FG_SOURCE_KOTLIN, "class A { val x get(" },
-		{ FG_SOURCE_KOTLIN, "val <T" }, { FG_SOURCE_KOTLIN, "var x: Int\n  get() =" },
-		{ FG_SOURCE_KOTLIN, "val `q" }, { FG_SOURCE_KOTLIN, "val a.b.\n" },
-		{ FG_SOURCE_SCALA, "class A:" }, { FG_SOURCE_SCALA, "class A:\n  def f =\nend" },
-		{ FG_SOURCE_SCALA, "object O:\n  end" }, { FG_SOURCE_SCALA, "trait T:\n\n" },
+	static const struct { fg_method_lang lang; const char *text; } cut[] = {
+		{ FG_METHOD_KOTLIN, "val" }, { FG_METHOD_KOTLIN, "class A { val x get(" },
+		{ FG_METHOD_KOTLIN, "val <T" }, { FG_METHOD_KOTLIN, "var x: Int\n  get() =" },
+		{ FG_METHOD_KOTLIN, "val `q" }, { FG_METHOD_KOTLIN, "val a.b.\n" },
+		{ FG_METHOD_SCALA, "class A:" }, { FG_METHOD_SCALA, "class A:\n  def f =\nend" },
+		{ FG_METHOD_SCALA, "object O:\n  end" }, { FG_METHOD_SCALA, "trait T:\n\n" },
 	};
 	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
 		fg_method_scan *s;
@@ -230,7 +230,7 @@ static void check_malformed(void)
 		strcat(deep, "${\"");
 	fg_method_scan *s;
 	fg_error err;
-	CHECK(fg_method_scan_new(&s, deep, strlen(deep), FG_SOURCE_KOTLIN, &err) == 0);
+	CHECK(fg_method_scan_new(&s, deep, strlen(deep), FG_METHOD_KOTLIN, &err) == 0);
 	CHECK(fg_method_scan_count(s) >= 1);
 	fg_method_scan_free(s);
 }
@@ -241,27 +241,27 @@ static void check_generated(void)
 	static const char plain[] = "package p;\nclass G { void a() {} }\n";
 	fg_method_scan *s;
 	fg_error err;
-	CHECK(fg_method_scan_new(&s, gen, strlen(gen), FG_SOURCE_JAVA, &err) == 0);
+	CHECK(fg_method_scan_new(&s, gen, strlen(gen), FG_METHOD_JAVA, &err) == 0);
 	CHECK(fg_method_scan_generated(s));
 	CHECK_U64(fg_method_scan_lines(s), 3);
 	fg_method_scan_free(s);
-	CHECK(fg_method_scan_new(&s, plain, strlen(plain), FG_SOURCE_JAVA, &err) == 0);
+	CHECK(fg_method_scan_new(&s, plain, strlen(plain), FG_METHOD_JAVA, &err) == 0);
 	CHECK(!fg_method_scan_generated(s));
 	fg_method_scan_free(s);
 }
 
 int main(void)
 {
-	fg_source_lang lang;
-	CHECK(fg_source_lang_of_path(&lang, "a/B.java") == 1 && lang == FG_SOURCE_JAVA);
-	CHECK(fg_source_lang_of_path(&lang, "a/B.kt") == 1 && lang == FG_SOURCE_KOTLIN);
-	CHECK(fg_source_lang_of_path(&lang, "a/B.scala") == 1 && lang == FG_SOURCE_SCALA);
-	CHECK(fg_source_lang_of_path(&lang, "a/B.c") == 0);
-	check_file("Sample.java", FG_SOURCE_JAVA, java, sizeof(java) / sizeof(java[0]));
-	check_file("Sample.kt", FG_SOURCE_KOTLIN, kotlin, sizeof(kotlin) / sizeof(kotlin[0]));
-	check_file("Props.kt", FG_SOURCE_KOTLIN, kotlin_props, sizeof(kotlin_props) / sizeof(kotlin_props[0]));
-	check_file("Eval.scala", FG_SOURCE_SCALA, scala, sizeof(scala) / sizeof(scala[0]));
-	check_file("Braceless.scala", FG_SOURCE_SCALA, scala3, sizeof(scala3) / sizeof(scala3[0]));
+	fg_method_lang lang;
+	CHECK(fg_method_lang_of_path(&lang, "a/B.java") == 1 && lang == FG_METHOD_JAVA);
+	CHECK(fg_method_lang_of_path(&lang, "a/B.kt") == 1 && lang == FG_METHOD_KOTLIN);
+	CHECK(fg_method_lang_of_path(&lang, "a/B.scala") == 1 && lang == FG_METHOD_SCALA);
+	CHECK(fg_method_lang_of_path(&lang, "a/B.c") == 0);
+	check_file("Sample.java", FG_METHOD_JAVA, java, sizeof(java) / sizeof(java[0]));
+	check_file("Sample.kt", FG_METHOD_KOTLIN, kotlin, sizeof(kotlin) / sizeof(kotlin[0]));
+	check_file("Props.kt", FG_METHOD_KOTLIN, kotlin_props, sizeof(kotlin_props) / sizeof(kotlin_props[0]));
+	check_file("Eval.scala", FG_METHOD_SCALA, scala, sizeof(scala) / sizeof(scala[0]));
+	check_file("Braceless.scala", FG_METHOD_SCALA, scala3, sizeof(scala3) / sizeof(scala3[0]));
 	check_malformed();
 	check_generated();
 	return check_status("test_method");

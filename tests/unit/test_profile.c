@@ -8,6 +8,7 @@
 #include "gzip_bytes.h"
 #include "html.h"
 #include "profile.h"
+#include "reader.h"
 
 /* Renders the frames a reader streams as "depth name type total" lines. */
 struct dump {
@@ -45,7 +46,7 @@ static const char *read_text(const char *text, size_t len, bool reversed, uint64
 	fg_read_options_init(&o);
 	o.reversed = reversed;
 	o.max_size = max_size;
-	int rc = fg_profile_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d },
+	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d },
 					&err);
 	if (rc)
 		snprintf(out, sizeof(out), "error %d: %s", rc, err.message);

@@ -33,7 +33,7 @@ static fg_verdict *decide(const uint64_t *k, const uint64_t *n, size_t m, const 
 		p->read = true;
 		p->samples = k[i];
 		p->total = n[i];
-		p->share = fg_percent(k[i], n[i]);
+		p->share = fg_stats_percent(k[i], n[i]);
 		v->samples += k[i];
 		v->total += n[i];
 	}
@@ -54,34 +54,34 @@ static fg_verdict_options options(double threshold, double noise)
 static void test_stats(void)
 {
 	double lo, hi;
-	fg_wilson95(&lo, &hi, 145, 5108);
+	fg_stats_wilson95(&lo, &hi, 145, 5108);
 	CHECK_NEAR(lo, 2.4174825120048586);
 	CHECK_NEAR(hi, 3.330768117201541);
-	fg_wilson95(&lo, &hi, 0, 0);
+	fg_stats_wilson95(&lo, &hi, 0, 0);
 	CHECK(lo == 0 && hi == 100);
 	fg_dispersion d;
-	fg_overdispersion(&d, (const uint64_t[]){ 148, 139, 127 }, (const uint64_t[]){ 5616, 5714, 5504 }, 3);
+	fg_stats_overdispersion(&d, (const uint64_t[]){ 148, 139, 127 }, (const uint64_t[]){ 5616, 5714, 5504 }, 3);
 	CHECK_NEAR(d.chi2, 1.271698728121978);
 	CHECK(d.phi == 1.0);
 	CHECK_U64(d.worst, 0);
 	CHECK_NEAR(d.residual, 0.8516750103840262);
 	/* One profile, or a share of 0: nothing to disagree about. */
-	fg_overdispersion(&d, (const uint64_t[]){ 5 }, (const uint64_t[]){ 10 }, 1);
+	fg_stats_overdispersion(&d, (const uint64_t[]){ 5 }, (const uint64_t[]){ 10 }, 1);
 	CHECK(d.phi == 1.0 && d.worst == SIZE_MAX);
-	fg_overdispersion(&d, (const uint64_t[]){ 0, 0 }, (const uint64_t[]){ 10, 20 }, 2);
+	fg_stats_overdispersion(&d, (const uint64_t[]){ 0, 0 }, (const uint64_t[]){ 10, 20 }, 2);
 	CHECK(d.phi == 1.0 && d.chi2 == 0.0);
 	/* The interval: Wilson only, then widened by noise in quadrature. */
-	fg_share_interval(&lo, &hi, 525, 15000, 1.0, 0.0);
+	fg_stats_share_interval(&lo, &hi, 525, 15000, 1.0, 0.0);
 	CHECK_NEAR(lo, 3.2175987590);
 	CHECK_NEAR(hi, 3.8062121878);
-	fg_share_interval(&lo, &hi, 525, 15000, 1.0, 0.24);
+	fg_stats_share_interval(&lo, &hi, 525, 15000, 1.0, 0.24);
 	CHECK_NEAR(lo, 2.9513484813);
 	CHECK_NEAR(hi, 4.0612788362);
 	/* No sample at all: anything is possible. */
-	fg_share_interval(&lo, &hi, 0, 0, 1.0, 0.24);
+	fg_stats_share_interval(&lo, &hi, 0, 0, 1.0, 0.24);
 	CHECK(lo == 0 && hi == 100);
 	/* A share of 0 stays at 0 below. */
-	fg_share_interval(&lo, &hi, 0, 5000, 1.0, 0.24);
+	fg_stats_share_interval(&lo, &hi, 0, 5000, 1.0, 0.24);
 	CHECK(lo == 0 && hi > 0.47);
 }
 

@@ -209,6 +209,23 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 		skip(v, p->source, message);
 		return 1;
 	}
+	/* Units: a pooled share over bytes and samples means nothing, and bytes
+	 * or nanoseconds have no sample interval to decide on. */
+	snprintf(p->unit, sizeof(p->unit), "%s", fg_profile_unit(&info));
+	for (const fg_verdict_profile *q = v->profiles; q < p; q++)
+		if (q->read && q->unit[0] && strcmp(q->unit, p->unit)) {
+			snprintf(message, sizeof(message), "the profile counts %s but %s counts %s: not comparable",
+			         p->unit, q->source, q->unit);
+			skip(v, p->source, message);
+			return 1;
+		}
+	if (!fg_profile_counts_samples(&info) && j->opts.aggregate == FG_AGGREGATE_POOLED) {
+		snprintf(message, sizeof(message),
+		         "the profile counts %s, not samples: there is no sample interval to decide on "
+		         "(--aggregate median judges the share as a point)", p->unit);
+		skip(v, p->source, message);
+		return 1;
+	}
 	fg_protocol_kind kind = fg_protocol_result(j->detector);
 	if (p->expected && kind != FG_PROTOCOL_UNKNOWN && strcmp(p->expected, p->detected)) {
 		snprintf(message, sizeof(message), "the profile serves %s, not %s as %s", p->detected, p->expected,

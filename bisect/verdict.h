@@ -104,6 +104,7 @@ typedef struct fg_verdict_profile {
 	const char *detected;  /* "grpc", "rest", "unknown"; NULL when not read */
 	uint64_t total;        /* samples in the profile */
 	uint64_t samples;      /* samples whose stack matches the pattern */
+	char unit[24];         /* what its counts count (fg_profile_unit); "" when not read */
 	double share;          /* percent */
 	bool read;             /* false: fetching or reading it failed (the verdict says why) */
 	bool downloaded;       /* came over the network, not from the cache or a local file */

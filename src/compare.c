@@ -8,6 +8,8 @@ static fg_compare_kind pair(const fg_compare_input *a, const fg_compare_input *b
 		return FG_COMPARE_PROTOCOL;
 	if (a->event && b->event && strcmp(a->event, b->event))
 		return FG_COMPARE_EVENT;
+	if (a->unit[0] && b->unit[0] && strcmp(a->unit, b->unit))
+		return FG_COMPARE_UNIT;
 	return FG_COMPARE_OK;
 }
 

@@ -1,6 +1,7 @@
 /* fgbisect — which profiles may be compared: a gRPC profile against a REST
  * one has other request paths, a cpu profile against an alloc one measures
- * other things; unknown is compatible with anything.  The guard of `diff`
+ * other things, and so do counts of different units (samples, bytes, ns);
+ * unknown is compatible with anything.  The guard of `diff`
  * and `hotfiles BASE CANDIDATE`; it returns the conflict as data and the
  * command decides (refuse, or warn under --force).  Pure functions. */
 #ifndef FG_COMPARE_H
@@ -20,6 +21,8 @@ typedef struct fg_compare_input {
 	fg_diff_side side;
 	fg_protocol_kind protocol; /* FG_PROTOCOL_UNKNOWN when not detected */
 	const char *event;         /* NULL when the profile does not say */
+	char unit[24];             /* what its counts count (fg_profile_unit): samples, bytes, ns */
+	char title[256];           /* its <h1>, or "" */
 	uint64_t total;
 } fg_compare_input;
 
@@ -27,6 +30,7 @@ typedef enum {
 	FG_COMPARE_OK = 0,
 	FG_COMPARE_PROTOCOL, /* gRPC against REST */
 	FG_COMPARE_EVENT,    /* different events (cpu, alloc, wall, lock) */
+	FG_COMPARE_UNIT,     /* different units (samples against bytes or ns) */
 } fg_compare_kind;
 
 typedef struct fg_compare_conflict {

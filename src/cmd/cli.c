@@ -8,6 +8,7 @@
 #include "exitcode.h"
 #include "fetch.h"
 #include "json_writer.h"
+#include "protocol.h"
 #include "report.h"
 #include "source.h"
 #include <pthread.h>
@@ -236,6 +237,25 @@ const char *cli_text(const char *s)
 	const char *kept = fclose(f) == 0 && escaped ? keep_until_exit(escaped, len) : NULL;
 	free(escaped);
 	return kept ? kept : "(out of memory)";
+}
+
+void cli_print_profile_line(const char *source, const fg_profile_info *info)
+{
+	const char *event = info->event[0] ? info->event : fg_protocol_event(info);
+	printf("%s  %s%s  %llu %s", cli_text(cli_shown(source)), fg_format_name(info->format), info->gzip ? "+gzip" : "",
+	       (unsigned long long)info->total, fg_profile_unit(info));
+	if (event)
+		printf("  event %s", cli_text(event));
+	if (info->title[0])
+		printf("  \"%s\"", cli_text(info->title));
+	putchar('\n');
+}
+
+void cli_json_profile_fields(fg_json *j, const fg_profile_info *info)
+{
+	fg_json_member_string(j, "unit", fg_profile_unit(info));
+	fg_json_member_string(j, "event", info->event[0] ? info->event : fg_protocol_event(info));
+	fg_json_member_string(j, "title", info->title[0] ? info->title : NULL);
 }
 
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total)

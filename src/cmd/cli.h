@@ -171,6 +171,15 @@ bool cli_has_credentials(const char *source);
  * Never NULL (on out of memory: "(source)"). */
 const char *cli_shown(const char *source);
 
+/* The line that names a profile in text output: "SOURCE  FORMAT[+gzip]
+ * TOTAL UNIT", then "  event E" when the profile says and its <h1> title in
+ * quotes when it has one (terminal-safe, cli_text). */
+void cli_print_profile_line(const char *source, const fg_profile_info *info);
+
+/* The same as members of the object j is in: "unit", "event" (null when the
+ * profile does not say), "title" (null without one). */
+void cli_json_profile_fields(fg_json *j, const fg_profile_info *info);
+
 /* The progress line fetches draw on a terminal. */
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 

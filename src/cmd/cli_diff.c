@@ -51,9 +51,12 @@ static int check_inputs(const fg_compare_input *in, size_t n, bool force, fg_err
 	if (c.kind == FG_COMPARE_PROTOCOL)
 		snprintf(why, sizeof(why), "serves %s but %s serves %s: their request paths differ",
 			 protocol_label(a->protocol), b->source, protocol_label(b->protocol));
-	else
+	else if (c.kind == FG_COMPARE_EVENT)
 		snprintf(why, sizeof(why), "measures %s but %s measures %s: the shares are of different things",
 			 a->event, b->source, b->event);
+	else
+		snprintf(why, sizeof(why), "counts %s but %s counts %s: the shares are of different things", a->unit,
+			 b->source, b->unit);
 	if (!force)
 		return fg_error_set(err, FG_EUSAGE, a->source, "%s (--force compares anyway)", why);
 	cli_warn("%s %s; comparing anyway as --force asks", a->source, why);
@@ -79,6 +82,8 @@ int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
 		if (!rc) {
 			x->protocol = fg_protocol_result(protocol);
 			x->event = fg_protocol_event(&info);
+			snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(&info));
+			snprintf(x->title, sizeof(x->title), "%s", info.title);
 			x->total = info.total;
 		}
 	}

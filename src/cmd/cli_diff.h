@@ -23,9 +23,9 @@ int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, s
 		   const struct cli_command_spec *spec, const struct cli_args *args);
 
 /* Reads every input into d in order (with the protocol detector on the same
- * names), then checks every pair: a gRPC profile against a REST one, or
- * different events, fail with FG_EUSAGE naming both, or with force are
- * reported once as a warning. */
+ * names), then checks every pair: a gRPC profile against a REST one,
+ * different events or different units (samples against bytes) fail with
+ * FG_EUSAGE naming both, or with force are reported once as a warning. */
 int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
 		  const struct cli_profile_options *po, bool force, fg_error *err);
 

@@ -120,8 +120,9 @@ static void text_side(const char *label, const fg_compare_input *in, size_t n, f
 {
 	for (size_t i = 0; i < n; i++)
 		if (in[i].side == side)
-			printf("%-10s %-8s %-6s %9llu samples  %s\n", label, fg_protocol_name(in[i].protocol),
-			       in[i].event ? in[i].event : "-", (unsigned long long)in[i].total, in[i].source);
+			printf(in[i].title[0] ? "%-10s %-8s %-6s %9llu %s  %s  \"%s\"\n" : "%-10s %-8s %-6s %9llu %s  %s\n",
+			       label, fg_protocol_name(in[i].protocol), in[i].event ? in[i].event : "-",
+			       (unsigned long long)in[i].total, in[i].unit, cli_text(in[i].source), cli_text(in[i].title));
 }
 
 /* files: as json_entries; frames without a file are not annotated. */
@@ -341,7 +342,7 @@ int cmd_diff(int argc, char **argv)
 		CLI_OPT_STRING(0, "html", &html, "OUT",
 			       "write the report: one self-contained HTML page with the\nlists, the differential flame "
 			       "graph and, with --repo, the\nsource files and the decision"),
-		CLI_OPT_BOOL(0, "force", &force, "compare gRPC with REST, or different events, anyway"),
+		CLI_OPT_BOOL(0, "force", &force, "compare gRPC with REST, different events or units, anyway"),
 		CLI_OPT_BOOL(0, "peers", &peers, "find the outlier among the profiles (at least three)"),
 		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository the profiles were built from: source files"),
 		CLI_OPT_STRING(0, "bad", &bad, "REV", "the candidate's revision (default HEAD)"),

@@ -146,7 +146,7 @@ int cmd_hotfiles(int argc, char **argv)
 		CLI_OPT_U64(0, "hot", &top, "N", 1, 1000,
 			    "with profiles: how many of the frames that grew most to look up\n(default 10)"),
 		CLI_OPT_U64(0, "top", &top, "N", 1, 1000, "the old name of --hot", .flags = CLI_OPT_HIDDEN),
-		CLI_OPT_BOOL(0, "force", &force, "with profiles: compare gRPC with REST, or different events"),
+		CLI_OPT_BOOL(0, "force", &force, "with profiles: compare gRPC with REST, different events or units"),
 		CLI_OPT_STRING(0, "ignore-revs", &opts.ignore_revs_file, "FILE",
 			       "commits to skip for the last meaningful commit (git blame's\n"
 			       "format: one full id per line, # comments); the repository's\n"

@@ -24,6 +24,7 @@ struct result {
 	const char *source;
 	fg_protocol_kind kind;
 	const char *event;
+	char title[256];    /* the <h1>, or "" */
 	const char *evidence[FG_PROTOCOL_MAX_EVIDENCE]; /* interned: valid until the names go */
 	size_t nevidence;
 };
@@ -74,6 +75,7 @@ int cmd_protocol(int argc, char **argv)
 			break;
 		r->kind = fg_protocol_result(detector);
 		r->event = fg_protocol_event(&info);
+		snprintf(r->title, sizeof(r->title), "%s", info.title);
 		r->nevidence = fg_protocol_evidence_count(detector);
 		for (size_t e = 0; e < r->nevidence; e++)
 			r->evidence[e] = fg_protocol_evidence(detector, e);
@@ -95,6 +97,7 @@ int cmd_protocol(int argc, char **argv)
 			fg_json_member_string(&j, "source", cli_shown(r->source));
 			fg_json_member_string(&j, "protocol", fg_protocol_name(r->kind));
 			fg_json_member_string(&j, "event", r->event);
+			fg_json_member_string(&j, "title", r->title[0] ? r->title : NULL);
 			fg_json_key(&j, "evidence");
 			fg_json_array(&j);
 			for (size_t e = 0; e < r->nevidence; e++)
@@ -107,8 +110,9 @@ int cmd_protocol(int argc, char **argv)
 	} else {
 		for (size_t i = 0; i < nprofiles; i++) {
 			const struct result *r = &results[i];
-			printf("%s  %s  event %s\n", cli_shown(r->source), fg_protocol_name(r->kind),
+			printf("%s  %s  event %s", cli_shown(r->source), fg_protocol_name(r->kind),
 			       r->event ? r->event : "unknown");
+			printf(r->title[0] ? "  \"%s\"\n" : "\n", cli_text(r->title));
 			for (size_t e = 0; e < r->nevidence; e++) {
 				fputs("  ", stdout);
 				cli_put_text(stdout, r->evidence[e]);

@@ -119,20 +119,27 @@ static void print_json(const struct result *results, size_t nprofiles, const cha
 		fg_json_member_string(&j, "format", fg_format_name(r->info.format));
 		fg_json_member_bool(&j, "gzip", r->info.gzip);
 		fg_json_member_u64(&j, "total", total);
+		cli_json_profile_fields(&j, &r->info);
+		/* A Wilson interval is for sample counts; bytes or nanoseconds have none. */
+		bool interval = fg_profile_counts_samples(&r->info);
 		fg_json_key(&j, "matches");
 		fg_json_array(&j);
 		for (size_t p = 0; p < npatterns; p++) {
-			double lo, hi;
-			fg_stats_wilson95(&lo, &hi, r->samples[p], total);
 			fg_json_object(&j);
 			fg_json_member_string(&j, "pattern", patterns[p]);
 			fg_json_member_u64(&j, "samples", r->samples[p]);
 			fg_json_member_fixed(&j, "share", fg_stats_percent(r->samples[p], total), 4);
 			fg_json_key(&j, "ci95");
-			fg_json_array(&j);
-			fg_json_fixed(&j, lo, 4);
-			fg_json_fixed(&j, hi, 4);
-			fg_json_end(&j);
+			if (interval) {
+				double lo, hi;
+				fg_stats_wilson95(&lo, &hi, r->samples[p], total);
+				fg_json_array(&j);
+				fg_json_fixed(&j, lo, 4);
+				fg_json_fixed(&j, hi, 4);
+				fg_json_end(&j);
+			} else {
+				fg_json_null(&j);
+			}
 			fg_json_end(&j);
 		}
 		fg_json_end(&j);
@@ -148,10 +155,15 @@ static void print_text(const struct result *results, size_t nprofiles, const cha
 	for (size_t i = 0; i < nprofiles; i++) {
 		const struct result *r = &results[i];
 		uint64_t total = r->info.total;
-		printf("%s  %s%s  %llu samples\n", cli_shown(r->source), fg_format_name(r->info.format), r->info.gzip ? "+gzip" : "",
-		       (unsigned long long)total);
+		bool interval = fg_profile_counts_samples(&r->info);
+		cli_print_profile_line(r->source, &r->info);
 		for (size_t p = 0; p < npatterns; p++) {
 			double lo, hi, pct = fg_stats_percent(r->samples[p], total);
+			if (!interval) {
+				printf("  %-40s %10llu  %6.2f%%  (%s: no sample interval)%s\n", patterns[p],
+				       (unsigned long long)r->samples[p], pct, fg_profile_unit(&r->info), self ? "  self" : "");
+				continue;
+			}
 			fg_stats_wilson95(&lo, &hi, r->samples[p], total);
 			printf("  %-40s %10llu  %6.2f%%  (95%% CI %.2f-%.2f%%)%s\n", patterns[p],
 			       (unsigned long long)r->samples[p], pct, lo, hi, self ? "  self" : "");

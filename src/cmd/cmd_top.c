@@ -23,6 +23,7 @@ static void print_json(const char *source, const fg_profile_info *info, const fg
 	fg_json_object(&j);
 	fg_json_member_string(&j, "source", cli_shown(source));
 	fg_json_member_u64(&j, "total", info->total);
+	cli_json_profile_fields(&j, info);
 	fg_json_member_string(&j, "order", self ? "self" : "inclusive");
 	fg_json_key(&j, "frames");
 	fg_json_array(&j);
@@ -44,9 +45,9 @@ static void print_text(const char *source, const fg_profile_info *info, const fg
 		       const fg_names *names)
 {
 	uint64_t total = info->total;
-	printf("%s  %s%s  %llu samples\n", cli_shown(source), fg_format_name(info->format), info->gzip ? "+gzip" : "",
-	       (unsigned long long)total);
-	printf("%8s %10s %8s %10s  %s\n", "incl%", "samples", "self%", "samples", "frame");
+	const char *unit = fg_profile_unit(info);
+	cli_print_profile_line(source, info);
+	printf("%8s %10s %8s %10s  %s\n", "incl%", unit, "self%", unit, "frame");
 	for (size_t i = 0; i < n; i++) {
 		const fg_top_entry *e = &entries[i];
 		printf("%7.2f%% %10llu %7.2f%% %10llu  ", fg_stats_percent(e->samples, total),

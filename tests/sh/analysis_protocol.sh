@@ -67,7 +67,7 @@ check_profile "$FX/tiny-3x.html" unknown
 # Several profiles at once, JSON shape, the event (collapsed input has none).
 out=$("$FGBISECT" protocol --json "$FX/day01-broker-0-rest.collapsed.gz" "$FX/day01-broker-0-grpc.collapsed.gz" "$FX/tiny-3x.html")
 check_eq "json keys" "$(json_get 'sorted(j.keys()), sorted(j["profiles"][0].keys())' <<<"$out")" \
-	"(['profiles'], ['event', 'evidence', 'protocol', 'source'])"
+	"(['profiles'], ['event', 'evidence', 'protocol', 'source', 'title'])"
 check_eq "json verdicts" "$(json_get '[p["protocol"] for p in j["profiles"]]' <<<"$out")" "['rest', 'grpc', 'unknown']"
 check_eq "json sources" "$(json_get 'j["profiles"][2]["source"]' <<<"$out")" "$FX/tiny-3x.html"
 check_eq "collapsed event" "$(json_get 'j["profiles"][0]["event"]' <<<"$out")" "None"
@@ -78,7 +78,7 @@ check_eq "unknown exits 0" "$(status "$FGBISECT" protocol "$FX/tiny-3x.html")" 0
 out=$("$FGBISECT" protocol "$FX/day01-broker-0-rest.collapsed.gz" "$FX/tiny-3x.html")
 check_eq "text first line" "$(head -1 <<<"$out")" "$FX/day01-broker-0-rest.collapsed.gz  rest  event unknown"
 check_eq "text evidence" "$(sed -n 2p <<<"$out")" "  $(expected_evidence "$FX/day01-broker-0-rest.collapsed.gz" rest | sed -n 1p)"
-check_eq "text unknown" "$(tail -1 <<<"$out")" "$FX/tiny-3x.html  unknown  event cpu"
+check_eq "text unknown" "$(tail -1 <<<"$out")" "$FX/tiny-3x.html  unknown  event cpu  \"CPU profile\""
 
 # Dotted names (async-profiler --dot): the same verdicts.
 for p in grpc rest; do

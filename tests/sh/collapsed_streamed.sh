@@ -9,7 +9,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # Every answer, without the fields that name the input or its format (the
-# event comes from an HTML title), frames of equal counts in name order (top
+# event and the title come from an HTML page), frames of equal counts in name order (top
 # breaks ties by name id, and ids follow the order names first appear).
 answers() {
 	{
@@ -19,7 +19,8 @@ answers() {
 		"$FGBISECT" top --json -n 0 --raw "$1"
 		"$FGBISECT" subsystems --json "$1"
 		"$FGBISECT" protocol --json "$1"
-	} | jq -S 'del(.source, .profiles[]?.source, .profiles[]?.format, .profiles[]?.gzip, .profiles[]?.event)
+	} | jq -S 'del(.source, .profiles[]?.source, .profiles[]?.format, .profiles[]?.gzip, .profiles[]?.event, .event,
+		.title, .profiles[]?.title)
 		| if .frames then .frames |= sort_by(-.samples, -.self_samples, .frame) else . end'
 }
 

@@ -69,4 +69,9 @@ for event in cpu alloc lock; do
 		fail "JDK recording, $event: fgbisect differs from jfr print: $(diff "$TMP/want" "$TMP/got" | head -4)"
 	fi
 done
+# The JDK's allocation samples weigh bytes: said so, no sample interval.
+out=$("$FGBISECT" share --json --frame Work.alloc --event alloc "$TMP/jdk.jfr")
+check_eq "alloc unit" "$(json_get '[j["profiles"][0][k] for k in ("unit", "event")] + [j["profiles"][0]["matches"][0]["ci95"]]' <<<"$out")" "['bytes', 'alloc', None]"
+out=$("$FGBISECT" share --json --frame Work --event lock "$TMP/jdk.jfr")
+check_eq "lock unit" "$(json_get 'j["profiles"][0]["unit"]' <<<"$out")" ns
 finish

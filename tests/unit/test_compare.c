@@ -1,5 +1,6 @@
 /* Which profiles may be compared (src/compare.h) and the frames that grew
  * with their stacks (src/growers.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,14 @@ static void test_conflicts(void)
 	fg_compare_input ev[] = { in[0], in[4] };
 	CHECK(fg_compare_find_conflict(&c, ev, 2));
 	CHECK(c.kind == FG_COMPARE_EVENT && c.a == 0 && c.b == 1);
+	/* Units: samples against bytes, even of the same event; a profile that
+	 * does not say ("") is compatible. */
+	fg_compare_input un[] = { in[0], in[2], in[1] };
+	snprintf(un[0].unit, sizeof(un[0].unit), "samples");
+	snprintf(un[1].unit, sizeof(un[1].unit), "bytes");
+	CHECK(!fg_compare_find_conflict(&c, &un[1], 2));
+	CHECK(fg_compare_find_conflict(&c, un, 3));
+	CHECK(c.kind == FG_COMPARE_UNIT && c.a == 0 && c.b == 1);
 	CHECK(!fg_compare_find_conflict(&c, in, 0));
 }
 

@@ -1290,22 +1290,26 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 		for (int e = 0; e < EV_COUNT; e++)
 			if (!strcmp(opts->event, event_names[e]))
 				j.event = (enum event)e;
-		if (j.event == EV_NONE)
-			return fg_error_set(err, FG_EUSAGE, fg_input_name(in),
-					    "unknown event '%s' (a JFR recording holds cpu, wall, alloc or lock events)",
-					    opts->event);
+		if (j.event == EV_NONE) {
+			rc = fg_error_set(err, FG_EUSAGE, fg_input_name(in),
+					  "unknown event '%s' (a JFR recording holds cpu, wall, alloc or lock events)",
+					  opts->event);
+			goto out;
+		}
 	}
 	if (opts && (opts->from.set || opts->to.set)) {
 		int64_t start = 0, length = 0;
 		if ((opts->from.percent || opts->to.percent) && (rc = recording_extent(&j, &start, &length)) != 0)
-			return rc;
+			goto out;
 		j.window = true;
 		j.rec_start = start;
 		j.have_rec_start = opts->from.percent || opts->to.percent;
 		j.from_ns = bound_ns(&opts->from, length, INT64_MIN);
 		j.to_ns = bound_ns(&opts->to, length, INT64_MAX);
-		if (j.from_ns >= j.to_ns)
-			return fg_error_set(err, FG_EUSAGE, fg_input_name(in), "--from is not before --to");
+		if (j.from_ns >= j.to_ns) {
+			rc = fg_error_set(err, FG_EUSAGE, fg_input_name(in), "--from is not before --to");
+			goto out;
+		}
 	}
 	for (;;) {
 		const char *d;
@@ -1318,8 +1322,10 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 		j.chunk_no++;
 		if ((rc = check_header(&j, (const uint8_t *)d, n, &size)) != 0)
 			break;
-		if (size > SIZE_MAX / 2)
-			return bad(&j, "chunk too large");
+		if (size > SIZE_MAX / 2) {
+			rc = bad(&j, "chunk too large");
+			break;
+		}
 		if ((rc = fg_input_peek(&d, &n, in, (size_t)size, err)) != 0)
 			break;
 		if (n < size) {
@@ -1342,6 +1348,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: no %s events%s",
 					  event_names[j.event], j.window ? " between --from and --to" : "");
 	}
+out:
 	info->total = j.stack.total;
 	info->frames = j.stack.stacks;
 	if (j.event != EV_NONE) {

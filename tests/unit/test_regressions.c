@@ -176,6 +176,18 @@ static void test_fuzz_regressions(void)
 			CHECK_STR(read_bytes(data, n), expected);
 		analyses_run(data, n, false, sink);
 		analyses_run(data, n, true, sink);
+		/* And with the options fuzz_jfr reads with (an event, thread
+		 * frames, a window whose --from is after its --to): the error
+		 * paths before the first chunk leaked the stack buffer. */
+		static const char *const events[] = { NULL, "cpu", "alloc", "lock", "wall" };
+		fg_read_options o;
+		fg_read_options_init(&o);
+		o.max_size = FUZZ_MAX_SIZE;
+		o.threads = true;
+		o.event = events[n % 5];
+		o.from = (fg_time_bound){ .set = true, .percent = true, .value = 10 };
+		o.to = (fg_time_bound){ .set = true, .value = 5 };
+		analyses_run_with(data, n, &o, true, sink);
 		files++;
 		free(data);
 	}

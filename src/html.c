@@ -147,7 +147,8 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, struct c
 						      uint64_t width, uint32_t name, uint8_t type)
 {
 	if (width == 0)
-		return bad_frame(p, c->lines, "frame of zero width");
+		return bad_frame(p, c->lines, c->started ? "frame of zero width"
+							 : "no samples: an empty flame graph (its root has width 0)");
 	if (!c->started) {
 		if (level != 0 || left != 0)
 			return bad_frame(p, c->lines, "the first frame is not the root at level 0");
@@ -172,6 +173,19 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, struct c
 	c->levels[level] = (struct level){ left, left + width, left };
 	c->depth = level;
 	return push(p, c, level, name, type, width);
+}
+
+/* Leading blanks are taken off a line of the frame block: third-party
+ * writers of the template indent calls (the root f(0,0,...) line, the
+ * search() footer), and the page's JavaScript does not care.  A line of
+ * blanks only is then a blank line. */
+static char *unindent(char *line, size_t *len)
+{
+	size_t i = 0;
+	while (i < *len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	*len -= i;
+	return line + i;
 }
 
 static int truncated(struct parser *p)
@@ -205,6 +219,7 @@ static int read_tail(struct parser *p)
 	int rc;
 	bool empty = true, closed = false;
 	while ((rc = fg_input_line(&line, &len, p->in, p->err)) > 0) {
+		line = unindent(line, &len);
 		empty = empty && len == 0;
 		closed = closed || strcasestr(line, "</html>");
 		/* Frames after the footer would be silently dropped: a page
@@ -241,6 +256,7 @@ static int read_footer(struct parser *p)
 			return rc;
 		if (rc == 0)
 			return truncated(p);
+		line = unindent(line, &len);
 	} while (len == 0);
 	return footer_line(p, line);
 }
@@ -635,6 +651,7 @@ static int read_v3(struct parser *p)
 		rc = fg_input_line(&line, &len, p->in, p->err);
 		if (rc <= 0)
 			goto cut;
+		line = unindent(line, &len);
 		if (len >= 2 && line[0] == ']' && line[1] == ';')
 			break;
 		if ((rc = cpool_add(p, line, len)) != 0)
@@ -649,6 +666,7 @@ static int read_v3(struct parser *p)
 		rc = fg_input_line(&line, &len, p->in, p->err);
 		if (rc <= 0)
 			goto cut;
+		unindent(line, &len);
 	} while (len != 0);
 	for (;;) {
 		if ((rc = fast_frames(p)) != 0)
@@ -656,6 +674,7 @@ static int read_v3(struct parser *p)
 		rc = fg_input_line(&line, &len, p->in, p->err);
 		if (rc <= 0)
 			goto cut;
+		line = unindent(line, &len);
 		if (len == 0)
 			break;
 		if (line[0] == 'd' && is_diff_line(line, len)) {
@@ -741,6 +760,7 @@ static int read_v2(struct parser *p, char *line, size_t len)
 		rc = fg_input_line(&line, &len, p->in, p->err);
 		if (rc <= 0)
 			goto cut;
+		line = unindent(line, &len);
 		if (len < 2 || line[0] != 'f' || line[1] != '(')
 			break;
 	}
@@ -826,12 +846,14 @@ int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frames
 		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
 	}
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
-		if (len >= 15 && !strncmp(line, "const cpool = [", 15)) {
+		size_t flen = len;
+		char *f = unindent(line, &flen);
+		if (flen >= 15 && !strncmp(f, "const cpool = [", 15)) {
 			rc = read_v3(p);
 			goto done;
 		}
-		if (line[0] == 'f' && looks_like_v2_frame(line, len)) {
-			rc = read_v2(p, line, len);
+		if (f[0] == 'f' && looks_like_v2_frame(f, flen)) {
+			rc = read_v2(p, f, flen);
 			goto done;
 		}
 		header_line(p, line, len);

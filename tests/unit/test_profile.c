@@ -154,6 +154,48 @@ static void test_v2(void)
 	CHECK_STR(r, "0 all 3 1\n");
 }
 
+static void check_error(const char *text, const char *want);
+
+/* Third-party writers of the templates indent lines: the root f(0,0,...)
+ * and the search() footer of a 2.x page, calls anywhere in a frame block.
+ * Browsers run them all the same. */
+static void test_indented(void)
+{
+	const char *r = read_str("<html>\n    f(0,0,5,3,'all')\n  f(1,0,5,1,'a/Run.run')\n\tf(2,1,4,1,'a/B.get')\n"
+				 "f(2,0,1,3,'x')\n    \n  search();\n</html>\n");
+	CHECK(strstr(r, "overlaps") != NULL); /* x starts left of its sibling: the checks still run */
+	r = read_str("<html>\n    f(0,0,5,3,'all')\n  f(1,0,5,1,'a/Run.run')\n\tf(2,1,4,1,'a/B.get')\n"
+		     "    \n  search();\n</html>\n");
+	CHECK_STR(r, "0 all 3 5\n1 a/Run.run 1 5\n2 a/B.get 1 4\n");
+	CHECK(info.format == FG_FORMAT_HTML_V2);
+	/* A footer right after the frames, indented. */
+	r = read_str("<html>\n\t f(0,0,2,3,'all')\n\t search();\n</html>\n");
+	CHECK_STR(r, "0 all 3 2\n");
+	/* 3.x+: the cpool, the blank lines (blanks only), calls, d= lines and the
+	 * footer indented; the frame loop leaves such lines to the general path. */
+	r = read_str(V3_HEAD "  const cpool = [\n  'all',\n  ' io/camunda/zeebe/db/impl/rocksdb/transaction/"
+		     "TransactionalColumnFamily.get',\n\t'gupsert',\n'1scheduler/ActorThread.run'\n  ];\n"
+		     "unpack(cpool);\n \n  n(3,5)\n\tu(25)\n  f(10,2,1,1)\nn(17,3)\n\t\n  search();\n</script></body></html>\n");
+	CHECK_STR(r, "0 all 3 5\n"
+		     "1 io/camunda/zeebe/scheduler/ActorThread.run 1 5\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get 2 1\n"
+		     "2 io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.upsert 1 3\n");
+	/* Frames after an indented footer are still seen. */
+	check_error(V3_HEAD V3_CPOOL "n(3,5)\n\n search();\n  u(25)\n</html>\n", "frame data after the page footer");
+}
+
+/* An empty graph (the converter of zero samples writes the root alone, of
+ * width 0: n(2) inherits width0 = 0) has no samples; a frame of width 0
+ * below a root is another fault. */
+static void test_empty_graph(void)
+{
+	check_error(V3_HEAD "const cpool = [\n'all'\n];\nunpack(cpool);\n\nn(2)\n" FOOT,
+		    "no samples: an empty flame graph (its root has width 0)");
+	check_error(V3_HEAD V3_CPOOL "n(3,0)\n" FOOT, "no samples");
+	check_error("<html>\nf(0,0,0,3,'all')\nsearch();\n</html>\n", "no samples");
+	check_error("<html>\nf(0,0,2,3,'all')\nf(1,0,0,1,'x')\nsearch();\n</html>\n", "line 3: frame of zero width");
+}
+
 static void check_error(const char *text, const char *want)
 {
 	const char *r = read_str(text);
@@ -217,7 +259,6 @@ static void test_malformed(void)
 	check_error(V3_HEAD "const cpool = [\n'al',\n];\nunpack(cpool);\n\nn(3,1)\n" FOOT, "'all'");
 	check_error(V3_HEAD "const cpool = [\n'all',\n'~toolong',\n];\nunpack(cpool);\n\nn(3,1)\n" FOOT,
 		    "prefix longer");
-	check_error(V3_HEAD V3_CPOOL "n(3,0)\n" FOOT, "zero width");
 	check_error("<html>\nf(0,0,5,3,'all')\nf(1,1,5,1,'x')\nsearch();\n", "wider than its parent");
 	check_error("<html>\nf(0,0,5,9,'all')\nsearch();\n", "unknown frame type");
 	check_error("<html>\nf(0,0,5,3,'all')\nf(1,0,5,1,'x')\n", "truncated");
@@ -314,6 +355,8 @@ int main(void)
 	test_cpool_prefixes();
 	test_unescape();
 	test_v2();
+	test_indented();
+	test_empty_graph();
 	test_malformed();
 	test_collapsed();
 	test_reversed_html();

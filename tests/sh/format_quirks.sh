@@ -1,0 +1,89 @@
+# What real files showed (issue #10): inputs that browsers or other tools take
+# and fgbisect once refused or misread, each written here from a description
+# of what such files hold (no copies of real files).
+source "$(dirname "$0")/../lib.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# run_fg NAME ARGS...: fgbisect ARGS, stdout in $TMP/NAME.out, stderr in
+# $TMP/NAME.err; prints the exit status.
+run_fg() {
+	local name=$1 rc=0
+	shift
+	"$FGBISECT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" || rc=$?
+	echo "$rc"
+}
+
+# has NAME FILE TEXT: FILE holds TEXT.
+has() {
+	CHECKS=$((CHECKS + 1))
+	grep -qF -- "$3" "$2" || fail "$1: $(basename "$2") lacks '$3': $(head -c 400 "$2")"
+}
+
+# ---- a 2.x page whose writer indents the root line and the footer -----------
+# (third-party writers of the template; browsers run the calls all the same)
+cat >"$TMP/indented.html" <<'HTML'
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"></head><body>
+<h1>CPU profile</h1>
+<canvas id="canvas"></canvas>
+<script>
+	function f(level, left, width, type, title, inln, c1, int) {
+		levels[level].push({left: left, width: width, color: getColor(palette[type]), title: title});
+	}
+    f(0,0,10,3,'all')
+    f(1,0,10,1,'io/example/Main.run')
+    f(2,0,4,1,'io/example/Store.get')
+    f(2,4,3,1,'io/example/Store.put')
+    f(3,4,2,3,'memcpy')
+
+    search();
+</script></body></html>
+HTML
+check_eq "indented 2.x page: share" "$(run_fg ind share -f Store "$TMP/indented.html")" 0
+has "indented 2.x page" "$TMP/ind.out" "Store                                             7   70.00%"
+check_eq "indented 2.x page: collapse" "$(run_fg indc collapse "$TMP/indented.html")" 0
+check_eq "indented 2.x page: the stacks" "$(cat "$TMP/indc.out")" "io/example/Main.run 3
+io/example/Main.run;io/example/Store.get 4
+io/example/Main.run;io/example/Store.put 1
+io/example/Main.run;io/example/Store.put;memcpy 2"
+
+# ---- an empty graph: the converter's page for zero samples ------------------
+# (the cpool holds only 'all'; the root inherits width0 = 0)
+cat >"$TMP/empty.html" <<'HTML'
+<!DOCTYPE html>
+<html><body><h1>Flame Graph</h1>
+<script>
+const cpool = [
+'all'
+];
+unpack(cpool);
+
+n(2)
+
+search();
+</script></body></html>
+HTML
+for c in "share -f x" top collapse protocol subsystems; do
+	# shellcheck disable=SC2086
+	check_eq "empty graph: $c" "$(run_fg e $c "$TMP/empty.html")" 3
+	has "empty graph: $c" "$TMP/e.err" "no samples: an empty flame graph (its root has width 0)"
+	check_eq "empty graph: $c prints nothing" "$(cat "$TMP/e.out")" ""
+done
+# No share of an empty profile as a number: the JSON is the error object.
+check_eq "empty graph: share --json" "$(run_fg ej share --json -f x "$TMP/empty.html")" 3
+check_eq "empty graph: share --json" "$(json_get 'sorted(j.keys()), j["error"]["code"]' <"$TMP/ej.out")" \
+	"(['error'], 'invalid-profile')"
+check_eq "empty graph: top --json" "$(run_fg tj top --json "$TMP/empty.html")" 3
+check_eq "empty graph: top --json" "$(json_get 'sorted(j.keys())' <"$TMP/tj.out")" "['error']"
+# A verdict skips the build, with the reason.
+git init -q "$TMP/repo"
+git -C "$TMP/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+head=$(git -C "$TMP/repo" rev-parse HEAD)
+printf '2026-11-04 %s - - cpu %s\n' "${head:0:10}" "$TMP/empty.html" >"$TMP/runs.txt"
+rc=0
+(cd "$TMP/repo" && "$FGBISECT" run --frame x --threshold 5 --runs "$TMP/runs.txt") >"$TMP/v.out" 2>"$TMP/v.err" || rc=$?
+check_eq "empty graph: run skips" "$rc" 125
+has "empty graph: run says why" "$TMP/v.err" "no samples: an empty flame graph"
+
+finish

@@ -54,51 +54,101 @@ static int bad_line(fg_input *in, fg_error *err, const char *what)
 			    (unsigned long long)fg_input_line_number(in), what);
 }
 
-int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool reversed, fg_stack_fn fn,
-		      void *ctx, fg_error *err)
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The count that ends s[0..*len): the digits after the last blank, with
+ * something before the blank.  Moves *len to that blank; false when there
+ * is no such count. */
+static bool last_count(const char *s, size_t *len)
+{
+	const char *e = s + *len, *d = e;
+	while (d > s && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (d == e || d - s < 2 || !is_blank(d[-1]))
+		return false;
+	*len = (size_t)(d - 1 - s);
+	return true;
+}
+
+/* The decimal digits s[0..len) as a number; false when it overflows. */
+static bool parse_count(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		      fg_stack_fn fn, void *ctx, fg_error *err)
 {
 	fg_stackbuf b = { 0 };
 	char *line;
 	size_t len;
 	int rc;
+	bool reversed = opts && opts->reversed, base_column = opts && opts->base_column;
+	unsigned columns = 0; /* counts a line: 1, or 2 (stack BASE CURRENT); 0 before the first line */
 	info->format = FG_FORMAT_COLLAPSED;
 	if ((rc = fg_stackbuf_init(&b, names, err)) != 0)
 		goto out;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		/* As FlameGraph's scripts (`\s+(\d+)\s*$`): blanks after the count
 		 * are dropped, and a tab may separate it from the stack. */
-		while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		while (len > 0 && is_blank(line[len - 1]))
 			len--;
 		if (len == 0)
 			continue;
 		/* The count is the digits after the last blank: names may hold
 		 * spaces (and digits). */
-		char *sp = line + len;
-		while (sp > line && sp[-1] >= '0' && sp[-1] <= '9')
-			sp--;
-		if (sp == line + len || sp - line < 2 || (sp[-1] != ' ' && sp[-1] != '\t')) {
+		size_t stack = len;
+		if (!last_count(line, &stack)) {
 			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
 			break;
 		}
-		sp--;
-		uint64_t count = 0;
-		const char *c = sp + 1;
-		for (; c < line + len && *c >= '0' && *c <= '9'; c++) {
-			unsigned d = (unsigned)(*c - '0');
-			if (count > (UINT64_MAX - d) / 10) {
-				rc = bad_line(in, err, "sample count overflows 64 bits");
-				goto out;
-			}
-			count = count * 10 + d;
-		}
-		if (c != line + len) {
-			rc = bad_line(in, err, "not a collapsed stack (expected 'frame;frame;... COUNT')");
+		/* async-profiler's --diff and difffolded.pl write two counts,
+		 * 'stack BASE CURRENT': a number after a blank at the end of the
+		 * stack is a count, never glued onto the leaf's name.  A file
+		 * holds one kind of line. */
+		size_t cur = stack + 1, base = stack;
+		unsigned counts = last_count(line, &base) ? 2 : 1;
+		if (columns == 0)
+			columns = counts;
+		if (counts != columns) {
+			rc = bad_line(in, err, columns == 2 ? "one count after lines of two (stack BASE CURRENT): "
+							      "the file mixes one- and two-count lines"
+							    : "two counts (stack BASE CURRENT) after lines of one: "
+							      "the file mixes one- and two-count lines");
 			break;
 		}
+		if (columns == 1 && base_column) {
+			rc = fg_error_set(err, FG_EUSAGE, fg_input_name(in),
+					  "line %llu: --base-column reads the first of two counts a line (stack BASE "
+					  "CURRENT), and this file has one",
+					  (unsigned long long)fg_input_line_number(in));
+			break;
+		}
+		uint64_t current, first = 0;
+		if (!parse_count(line + cur, len - cur, &current) ||
+		    (counts == 2 && !parse_count(line + base + 1, stack - base - 1, &first))) {
+			rc = bad_line(in, err, "sample count overflows 64 bits");
+			break;
+		}
+		uint64_t count = base_column ? first : current;
+		if (counts == 2)
+			stack = base;
 		if (b.total > UINT64_MAX - count) {
 			rc = bad_line(in, err, "sample counts overflow 64 bits");
 			break;
 		}
+		char *sp = line + stack;
 		size_t n = 1; /* names[0] is the root */
 		for (char *f = line; f <= sp; n++) {
 			char *e = memchr(f, ';', (size_t)(sp - f));
@@ -133,7 +183,9 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool
 	/* Lines of 0 samples only: as an HTML graph of width 0, no profile (every
 	 * share would be 0/0). */
 	else if (rc == 0 && b.total == 0)
-		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: every stack counts 0");
+		rc = fg_error_set(err, FG_EINVALID, fg_input_name(in), "no samples: every stack counts 0%s",
+				  columns == 2 ? (base_column ? " in the BASE column" : " in the CURRENT column") : "");
+	info->differential = columns == 2;
 	info->missing_final_newline = fg_input_missing_final_newline(in);
 	info->total = b.total;
 	info->frames = b.stacks;

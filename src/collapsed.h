@@ -11,12 +11,17 @@
 #include "tree.h"
 
 /* Streams every line of `in` to fn as a stack (root-first; the file's
- * stacks are leaf-first when reversed is set), in file order, in memory
- * bounded by the longest line.  Sets info->total (the samples) and
- * info->frames (the stacks).  Fails with FG_EINVALID on a malformed line,
- * counts that overflow, or a file without samples. */
-int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, bool reversed, fg_stack_fn fn,
-		      void *ctx, fg_error *err);
+ * stacks are leaf-first when opts->reversed is set), in file order, in
+ * memory bounded by the longest line.  A file of two counts a line, `stack
+ * BASE CURRENT` (async-profiler's --diff, difffolded.pl), gives the CURRENT
+ * counts, or the BASE ones under opts->base_column, and sets
+ * info->differential.  opts may be NULL (the defaults).  Sets info->total
+ * (the samples) and info->frames (the stacks).  Fails with FG_EINVALID on a
+ * malformed line, counts that overflow, a file that mixes one- and
+ * two-count lines, or a file without samples; with FG_EUSAGE when
+ * opts->base_column asks for a column a one-count file does not have. */
+int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		      fg_stack_fn fn, void *ctx, fg_error *err);
 
 /* Splits a type suffix off a frame name: returns the name's length without
  * it and sets *type; without a suffix the type is guessed from the name the

@@ -12,6 +12,7 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->event = NULL;
 	opts->sample_type = NULL;
 	opts->from = opts->to = (fg_time_bound){ 0 };
+	opts->base_column = false;
 }
 
 const char *fg_format_name(enum fg_format format)

@@ -108,6 +108,8 @@ typedef struct fg_read_options {
 	const char *sample_type; /* pprof: a sample type "TYPE" or "TYPE/UNIT"; NULL (default) = the first
 				    samples/cpu count type, else the first */
 	fg_time_bound from, to; /* JFR: keep only events in [from, to); default unset = all */
+	bool base_column;    /* collapsed stacks of two counts a line (stack BASE CURRENT): the BASE counts.
+				Default false: the CURRENT ones */
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);
@@ -116,7 +118,8 @@ typedef struct fg_profile_info {
 	enum fg_format format;
 	bool gzip;
 	bool inverted;        /* HTML drawing flag inverted/reverse = true: the stacks may be reversed */
-	bool differential;    /* 4.4+ differential graph (maxdiff >= 0); its tree is the second profile */
+	bool differential;    /* 4.4+ differential graph (maxdiff >= 0), its tree the second profile; or
+				 collapsed stacks of two counts a line (stack BASE CURRENT) */
 	bool missing_final_newline; /* collapsed input whose last line had no '\n' */
 	bool narrow_frames_lost; /* an SVG where one sample is narrower than flamegraph.pl's --minwidth
 				    (0.1 px): frames that narrow were not drawn, their samples are their callers' self */

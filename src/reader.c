@@ -118,7 +118,7 @@ static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_n
 	case KIND_PPROF: return fg_pprof_read(info, in, names, opts, fn, ctx, err);
 	case KIND_SVG: return fg_flamesvg_read(info, in, names, fn, ctx, err);
 	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, fn, ctx, err);
-	default: return fg_collapsed_read(info, in, names, opts && opts->reversed, fn, ctx, err);
+	default: return fg_collapsed_read(info, in, names, opts, fn, ctx, err);
 	}
 }
 

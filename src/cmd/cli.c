@@ -138,6 +138,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->threads = o->threads;
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;
+	ro->base_column = o->base_column;
 	/* Checked when parsed (cli_check_time_bound). */
 	if (o->from)
 		parse_time_bound(o->from, &ro->from);

@@ -66,6 +66,7 @@ struct cli_profile_options {
 	const char *event;       /* --event: which JFR event */
 	const char *sample_type; /* --sample-type: which pprof sample type */
 	const char *from, *to;   /* --from, --to: a JFR time window (checked by cli_check_time_bound) */
+	bool base_column;        /* --base-column: of collapsed stacks with two counts, the first */
 };
 
 /* The reader options these command-line options give. */
@@ -96,7 +97,11 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 			.flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_OPT_STRING(0, "sample-type", &(po)->sample_type, "T", \
 		       "pprof: the sample type to read (TYPE or TYPE/UNIT; default the\nfirst samples/count or cpu type)", \
-		       .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
+		       .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "base-column", &(po)->base_column, \
+		     "collapsed stacks of two counts a line (stack BASE CURRENT, as\nasync-profiler --diff and " \
+		     "difffolded.pl write): read BASE\n(default: CURRENT)", \
+		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
 #define CLI_GRAPH_OPTIONS(po) \
 	CLI_OPT_CHECKED(0, "event", &(po)->event, "E", cli_check_read_event, \
 			"JFR: read the cpu, wall, alloc or lock events (default: the first\npresent)", \

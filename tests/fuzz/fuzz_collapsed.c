@@ -1,5 +1,5 @@
 /* libFuzzer target: the collapsed reader on its own (whatever the first
- * byte), root-first and leaf-first.  Its stacks go both to share and top
+ * byte), root-first, leaf-first and (two counts a line) the base column.  Its stacks go both to share and top
  * directly (the stack path) and into a tree that is then streamed into a
  * second share and top (the frame path) and written back: the two paths must
  * agree on every count. */
@@ -20,7 +20,7 @@ static int share_and_top(void *ctx, const fg_frame *frames, size_t n, fg_error *
 	return rc ? rc : fg_top_frames(a->top, frames, n, err);
 }
 
-static void run(const uint8_t *data, size_t size, bool reversed)
+static void run(const uint8_t *data, size_t size, bool reversed, bool base_column)
 {
 	struct analyses a = { 0 }, b = { 0 };
 	fg_input *in = NULL;
@@ -29,8 +29,12 @@ static void run(const uint8_t *data, size_t size, bool reversed)
 	if (!analyses_new(&a, NULL, &err) && !analyses_new(&b, a.names, &err) &&
 	    !fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err)) {
 		fg_profile_info info = { 0 };
+		fg_read_options opts;
+		fg_read_options_init(&opts);
+		opts.reversed = reversed;
+		opts.base_column = base_column;
 		fg_input_reject_nul(in);
-		if (!fg_collapsed_read(&info, in, a.names, reversed, analyses_stack, &a, &err) &&
+		if (!fg_collapsed_read(&info, in, a.names, &opts, analyses_stack, &a, &err) &&
 		    !fg_share_frames(a.share, NULL, 0, &err) && !fg_top_frames(a.top, NULL, 0, &err) &&
 		    !fg_tree_finish(a.tree, &err) && !fg_tree_visit(a.tree, a.names, share_and_top, &b, &err)) {
 			analyses_same(&a, &b);
@@ -44,7 +48,8 @@ static void run(const uint8_t *data, size_t size, bool reversed)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	run(data, size, false);
-	run(data, size, true);
+	run(data, size, false, false);
+	run(data, size, true, false);
+	run(data, size, false, true);
 	return 0;
 }

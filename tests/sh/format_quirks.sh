@@ -86,4 +86,42 @@ rc=0
 check_eq "empty graph: run skips" "$rc" 125
 has "empty graph: run says why" "$TMP/v.err" "no samples: an empty flame graph"
 
+# ---- async-profiler's --diff collapsed output: stack BASE CURRENT ----------
+# (jfrconv --diff base current out.collapsed: self counts of both profiles;
+# difffolded.pl writes the same shape)
+cat >"$TMP/diff.collapsed" <<'TXT'
+io/example/Main.run;io/example/Store.get 30 10
+io/example/Main.run;io/example/Store.put 10 60
+io/example/Main.run;io/example/Cache.hit 0 20
+io/example/Main.run 60 10
+TXT
+check_eq "diff collapsed: share of CURRENT" "$(run_fg d share --json -f Store -f Cache "$TMP/diff.collapsed")" 0
+check_eq "diff collapsed: CURRENT counts" \
+	"$(json_get '[j["profiles"][0]["total"]] + [m["samples"] for m in j["profiles"][0]["matches"]]' <"$TMP/d.out")" \
+	"[100, 70, 20]"
+check_eq "diff collapsed: share of BASE" "$(run_fg db share --json --base-column -f Store -f Cache "$TMP/diff.collapsed")" 0
+check_eq "diff collapsed: BASE counts" \
+	"$(json_get '[j["profiles"][0]["total"]] + [m["samples"] for m in j["profiles"][0]["matches"]]' <"$TMP/db.out")" \
+	"[100, 40, 0]"
+# No count glued onto a leaf: collapse writes the names as they are.
+check_eq "diff collapsed: collapse" "$(run_fg dc collapse "$TMP/diff.collapsed")" 0
+check_eq "diff collapsed: collapse names" "$(cat "$TMP/dc.out")" "io/example/Main.run 10
+io/example/Main.run;io/example/Cache.hit 20
+io/example/Main.run;io/example/Store.get 10
+io/example/Main.run;io/example/Store.put 60"
+check_eq "diff collapsed: top" "$(run_fg dt top --json -n 0 "$TMP/diff.collapsed")" 0
+check_eq "diff collapsed: top names" "$(json_get 'sorted(f["frame"] for f in j["frames"])' <"$TMP/dt.out")" \
+	"['io/example/Cache.hit', 'io/example/Main.run', 'io/example/Store.get', 'io/example/Store.put']"
+# A file mixing one- and two-count lines is an error naming the file and line.
+{ cat "$TMP/diff.collapsed"; echo "io/example/Main.run;io/example/Store.scan 5"; } >"$TMP/mixed.collapsed"
+check_eq "mixed counts" "$(run_fg m share -f Store "$TMP/mixed.collapsed")" 3
+has "mixed counts" "$TMP/m.err" "$TMP/mixed.collapsed: line 5: one count after lines of two (stack BASE CURRENT)"
+{ echo "io/example/Main.run 5"; cat "$TMP/diff.collapsed"; } >"$TMP/mixed2.collapsed"
+check_eq "mixed counts (one first)" "$(run_fg m2 top "$TMP/mixed2.collapsed")" 3
+has "mixed counts (one first)" "$TMP/m2.err" "$TMP/mixed2.collapsed: line 2: two counts (stack BASE CURRENT) after lines of one"
+# --base-column on a file of one count a line: a usage error.
+printf 'a;b 3\n' >"$TMP/one.collapsed"
+check_eq "--base-column, one count" "$(run_fg bc share --base-column -f b "$TMP/one.collapsed")" 2
+has "--base-column, one count" "$TMP/bc.err" "--base-column reads the first of two counts a line"
+
 finish

@@ -35,6 +35,7 @@ static int dump_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *er
 /* Reads text as a profile; returns the dump or the error message. */
 static char out[8192];
 static fg_profile_info info;
+static bool base_column; /* read_text's --base-column */
 
 static const char *read_text(const char *text, size_t len, bool reversed, uint64_t max_size)
 {
@@ -46,6 +47,7 @@ static const char *read_text(const char *text, size_t len, bool reversed, uint64
 	fg_read_options_init(&o);
 	o.reversed = reversed;
 	o.max_size = max_size;
+	o.base_column = base_column;
 	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d },
 					&err);
 	if (rc)
@@ -310,6 +312,34 @@ static void test_collapsed(void)
 	CHECK_STR(r, "0 all 3 1\n1 a 3 0\n1 b 3 1\n");
 }
 
+/* async-profiler's --diff (and difffolded.pl) write 'stack BASE CURRENT':
+ * the CURRENT counts by default, BASE with --base-column, never a number
+ * glued onto the leaf; one kind of line a file. */
+static void test_collapsed_two_counts(void)
+{
+	const char *diff = "a;b 3 5\na;c 0 2\nd\t4\t0\n";
+	const char *r = read_str(diff);
+	CHECK_STR(r, "0 all 3 7\n1 a 3 7\n2 b 3 5\n2 c 3 2\n1 d 3 0\n");
+	CHECK(info.differential);
+	base_column = true;
+	r = read_str(diff);
+	CHECK_STR(r, "0 all 3 7\n1 a 3 3\n2 b 3 3\n2 c 3 0\n1 d 3 4\n");
+	/* A one-count file has no BASE column. */
+	check_error("a;b 3\n", "line 1: --base-column reads the first of two counts a line");
+	check_error("a 0 1\nb 0 2\n", "no samples: every stack counts 0 in the BASE column");
+	base_column = false;
+	r = read_str("a;b 3\n");
+	CHECK(!info.differential);
+	/* Names with blanks and digits inside stay whole. */
+	r = read_str("[grpc-nio-worker-ELG-3-1 tid=9194];a 1 2\n");
+	CHECK_STR(r, "0 all 3 2\n1 [grpc-nio-worker-ELG-3-1 tid=9194] 3 2\n2 a 3 2\n");
+	/* Mixed files: the line that breaks the pattern is named. */
+	check_error("a;b 3 5\na;c 2\n", "line 2: one count after lines of two (stack BASE CURRENT)");
+	check_error("a;b 5\n\na;c 1 2\n", "line 3: two counts (stack BASE CURRENT) after lines of one");
+	check_error("a 99999999999999999999 1\n", "line 1: sample count overflows");
+	check_error("a 0 0\n", "no samples: every stack counts 0 in the CURRENT column");
+}
+
 static void test_reversed_html(void)
 {
 	/* A --reverse graph: paths run leaf-first; --reversed rebuilds them. */
@@ -359,6 +389,7 @@ int main(void)
 	test_empty_graph();
 	test_malformed();
 	test_collapsed();
+	test_collapsed_two_counts();
 	test_reversed_html();
 	test_gzip();
 	return check_status("test_profile");

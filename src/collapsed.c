@@ -289,6 +289,7 @@ struct fg_collapsed_stream {
 	struct line line;
 	struct open_frame *open; /* by depth */
 	uint32_t nopen, open_cap;
+	uint64_t root_samples;   /* samples that stopped at the root: not written */
 };
 
 int fg_collapsed_stream_new(fg_collapsed_stream **out, FILE *f, const fg_names *names,
@@ -321,13 +322,20 @@ static int stream_close_to(fg_collapsed_stream *s, uint32_t d, fg_error *err)
 	while (s->nopen > d) {
 		const struct open_frame *o = &s->open[--s->nopen];
 		uint64_t self = o->total - o->children;
-		if (s->nopen > 0 && self > 0) {
+		if (s->nopen == 0)
+			s->root_samples += self;
+		else if (self > 0) {
 			int rc = line_write(s->out, &s->line, s->nopen, self, err);
 			if (rc)
 				return rc;
 		}
 	}
 	return 0;
+}
+
+uint64_t fg_collapsed_stream_root_samples(const fg_collapsed_stream *s)
+{
+	return s->root_samples;
 }
 
 int fg_collapsed_stream_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
@@ -363,6 +371,8 @@ int fg_collapsed_stream_frames(void *ctx, const fg_frame *frames, size_t n, fg_e
 int fg_collapsed_stream_stack(void *ctx, const fg_stack *st, fg_error *err)
 {
 	fg_collapsed_stream *s = ctx;
+	if (st->depth == 0)
+		s->root_samples += st->count;
 	if (st->depth == 0 || st->count == 0)
 		return 0;
 	for (size_t i = 1; i <= st->depth; i++) {

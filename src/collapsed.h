@@ -33,7 +33,9 @@ typedef struct fg_collapsed_write_options {
 } fg_collapsed_write_options;
 
 /* Writes the tree as collapsed stacks, one line per stack with self samples,
- * in the tree's visiting order (callers first, siblings by name bytes). */
+ * in the tree's visiting order (callers first, siblings by name bytes).
+ * Samples that stopped at the root (its self count: a root wider than its
+ * children) are not written: a collapsed line cannot hold an empty stack. */
 int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
 		       const fg_collapsed_write_options *opts, fg_error *err);
 
@@ -52,5 +54,9 @@ void fg_collapsed_stream_free(fg_collapsed_stream *s);
 /* The visitor (ctx = the stream). */
 int fg_collapsed_stream_frames(void *s, const fg_frame *frames, size_t n, fg_error *err);
 int fg_collapsed_stream_stack(void *s, const fg_stack *stack, fg_error *err);
+
+/* The samples streamed so far that stopped at the root (empty stacks): not
+ * written, as fg_collapsed_write leaves them out. */
+uint64_t fg_collapsed_stream_root_samples(const fg_collapsed_stream *s);
 
 #endif

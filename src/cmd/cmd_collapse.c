@@ -99,6 +99,13 @@ int cmd_collapse(int argc, char **argv)
 	}
 	if (!rc && fflush(stdout) != 0)
 		rc = fg_error_set(&err, FG_EOUTPUT, NULL, "cannot write the output");
+	/* share and top count them; a collapsed line cannot say them. */
+	uint64_t lost = rc ? 0 : tree ? fg_tree_node_at(tree, 0)->self : fg_collapsed_stream_root_samples(stream);
+	if (lost)
+		cli_warn("%s: %llu of %llu %s stop at the root (no frame below it): collapsed stacks cannot hold an "
+			 "empty stack, so they are left out (share and top count them)",
+			 cli_shown(source), (unsigned long long)lost, (unsigned long long)info.total,
+			 fg_profile_unit(&info));
 	if (rc)
 		status = cli_report_error(&err, false);
 	fg_collapsed_stream_free(stream);

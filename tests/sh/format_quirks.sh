@@ -124,4 +124,30 @@ printf 'a;b 3\n' >"$TMP/one.collapsed"
 check_eq "--base-column, one count" "$(run_fg bc share --base-column -f b "$TMP/one.collapsed")" 2
 has "--base-column, one count" "$TMP/bc.err" "--base-column reads the first of two counts a line"
 
+# ---- a root wider than its children: samples that stopped at the root ------
+# (a page whose root has self samples: 2 of 10 here)
+cat >"$TMP/rootself.html" <<'HTML'
+<html><body><h1>CPU profile</h1><script>
+f(0,0,10,3,'all')
+f(1,2,8,1,'io/example/Main.run')
+f(2,2,3,1,'io/example/Store.get')
+search();
+</script></body></html>
+HTML
+check_eq "root self: share keeps them" "$(run_fg rs share --json -f Main "$TMP/rootself.html")" 0
+check_eq "root self: share total" "$(json_get 'j["profiles"][0]["total"], j["profiles"][0]["matches"][0]["share"]' <"$TMP/rs.out")" \
+	"(10, 80.0)"
+check_eq "root self: top keeps them" "$(run_fg rt top --json "$TMP/rootself.html")" 0
+check_eq "root self: top total" "$(json_get 'j["total"], j["frames"][0]["share"]' <"$TMP/rt.out")" "(10, 80.0)"
+for mode in "" --unsorted --normalise; do
+	# shellcheck disable=SC2086
+	check_eq "root self: collapse $mode" "$(run_fg rc collapse $mode "$TMP/rootself.html")" 0
+	check_eq "root self: collapse $mode writes 8" "$(awk '{t += $NF} END {print t}' "$TMP/rc.out")" 8
+	has "root self: collapse $mode warns" "$TMP/rc.err" \
+		"rootself.html: 2 of 10 samples stop at the root (no frame below it): collapsed stacks cannot hold an empty stack"
+done
+# No warning when nothing stops at the root.
+check_eq "no root self: collapse" "$(run_fg rn collapse "$TMP/indented.html")" 0
+check_eq "no root self: no warning" "$(cat "$TMP/rn.err")" ""
+
 finish

@@ -18,7 +18,9 @@ static const char description[] =
 	"marker frames of the verdict with the most samples; the event (cpu, alloc,\n"
 	"wall, lock) comes from the graph's title when it has one.\n"
 	"PROFILE: an async-profiler HTML flame graph (2.x-4.x) or collapsed stacks,\n"
-	"plain or gzip, a path, - for stdin, or a URL.\n";
+	"plain or gzip, a path, - for stdin, or a URL.  A profile that cannot be read\n"
+	"is reported (with --json, as an error object in its place) and the others\n"
+	"answered; the exit status is then the first such profile's error.\n";
 
 struct result {
 	const char *source;
@@ -27,6 +29,8 @@ struct result {
 	char title[256];    /* the <h1>, or "" */
 	const char *evidence[FG_PROTOCOL_MAX_EVIDENCE]; /* interned: valid until the names go */
 	size_t nevidence;
+	int rc;             /* the profile could not be read: err says why */
+	fg_error err;
 };
 
 int cmd_protocol(int argc, char **argv)
@@ -64,15 +68,22 @@ int cmd_protocol(int argc, char **argv)
 		rc = fg_names_new(&names, &err);
 	if (!rc)
 		rc = fg_protocol_new(&detector, names, &err);
+	/* Every profile is read: one that fails is reported with the others'
+	 * answers, and the first failure gives the exit status. */
+	size_t nread = 0;
 	for (size_t i = 0; !rc && i < nprofiles; i++) {
 		struct result *r = &results[i];
 		fg_profile_info info;
 		r->source = operands[i];
 		fg_protocol_reset(detector);
-		rc = cli_read_profile(&info, r->source, names, &po,
-				      &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector }, &err);
-		if (rc)
-			break;
+		r->rc = cli_read_profile(&info, r->source, names, &po,
+					 &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector }, &r->err);
+		if (r->rc) {
+			if (!status)
+				status = fg_error_exit_status(&r->err);
+			continue;
+		}
+		nread++;
 		r->kind = fg_protocol_result(detector);
 		r->event = fg_protocol_event(&info);
 		snprintf(r->title, sizeof(r->title), "%s", info.title);
@@ -84,6 +95,12 @@ int cmd_protocol(int argc, char **argv)
 		status = cli_report_error(&err, po.json);
 		goto out;
 	}
+	if (nread == 0) {
+		/* No answer at all: the errors, the first as the JSON output. */
+		for (size_t i = 0; i < nprofiles; i++)
+			cli_report_error(&results[i].err, po.json && i == 0);
+		goto out;
+	}
 
 	if (po.json) {
 		fg_json j;
@@ -93,6 +110,10 @@ int cmd_protocol(int argc, char **argv)
 		fg_json_array(&j);
 		for (size_t i = 0; i < nprofiles; i++) {
 			const struct result *r = &results[i];
+			if (r->rc) {
+				cli_error_json(&j, &r->err);
+				continue;
+			}
 			fg_json_object(&j);
 			fg_json_member_string(&j, "source", cli_shown(r->source));
 			fg_json_member_string(&j, "protocol", fg_protocol_name(r->kind));
@@ -110,6 +131,11 @@ int cmd_protocol(int argc, char **argv)
 	} else {
 		for (size_t i = 0; i < nprofiles; i++) {
 			const struct result *r = &results[i];
+			if (r->rc) {
+				fflush(stdout); /* the answers before it first, on a terminal */
+				cli_report_error(&r->err, false);
+				continue;
+			}
 			printf("%s  %s  event %s", cli_shown(r->source), fg_protocol_name(r->kind),
 			       r->event ? r->event : "unknown");
 			printf(r->title[0] ? "  \"%s\"\n" : "\n", cli_text(r->title));

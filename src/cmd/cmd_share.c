@@ -19,7 +19,9 @@ static const char description[] =
 	"matches (--self), with its 95% Wilson interval.  A pattern is a case-\n"
 	"sensitive substring of the raw or normalised frame name.\n"
 	"PROFILE: an async-profiler HTML flame graph (2.x-4.x) or collapsed stacks,\n"
-	"plain or gzip, a path, - for stdin, or a URL.\n";
+	"plain or gzip, a path, - for stdin, or a URL.  A profile that cannot be read\n"
+	"is reported (with --json, as an error object in its place) and the others\n"
+	"answered; the exit status is then the first such profile's error.\n";
 
 struct result {
 	const char *source;
@@ -41,7 +43,6 @@ struct work {
 	struct result *results;
 	size_t nprofiles;
 	atomic_size_t next;
-	atomic_bool failed; /* stop taking profiles after an error */
 };
 
 static void *worker(void *arg)
@@ -56,7 +57,9 @@ static void *worker(void *arg)
 		rc = fg_matcher_new(&matcher, w->patterns, w->npatterns, w->mo, &err);
 	if (!rc)
 		rc = fg_share_new(&share, matcher, names, &err);
-	for (size_t i; !atomic_load(&w->failed) && (i = atomic_fetch_add(&w->next, 1)) < w->nprofiles;) {
+	/* Every profile is read: one that fails is reported with the others'
+	 * answers. */
+	for (size_t i; (i = atomic_fetch_add(&w->next, 1)) < w->nprofiles;) {
 		struct result *r = &w->results[i];
 		fg_error_clear(&r->err);
 		if (rc) {
@@ -73,8 +76,6 @@ static void *worker(void *arg)
 			if (fg_share_matched(share, p))
 				r->matched |= UINT64_C(1) << p;
 		}
-		if (r->rc)
-			atomic_store(&w->failed, true);
 	}
 	fg_share_free(share);
 	fg_matcher_free(matcher);
@@ -114,6 +115,11 @@ static void print_json(const struct result *results, size_t nprofiles, const cha
 	for (size_t i = 0; i < nprofiles; i++) {
 		const struct result *r = &results[i];
 		uint64_t total = r->info.total;
+		if (r->rc) {
+			/* A profile that could not be read: the design's error object. */
+			cli_error_json(&j, &r->err);
+			continue;
+		}
 		fg_json_object(&j);
 		fg_json_member_string(&j, "source", cli_shown(r->source));
 		fg_json_member_string(&j, "format", fg_format_name(r->info.format));
@@ -156,6 +162,11 @@ static void print_text(const struct result *results, size_t nprofiles, const cha
 		const struct result *r = &results[i];
 		uint64_t total = r->info.total;
 		bool interval = fg_profile_counts_samples(&r->info);
+		if (r->rc) {
+			fflush(stdout); /* the answers before it first, on a terminal */
+			cli_report_error(&r->err, false);
+			continue;
+		}
 		cli_print_profile_line(r->source, &r->info);
 		for (size_t p = 0; p < npatterns; p++) {
 			double lo, hi, pct = fg_stats_percent(r->samples[p], total);
@@ -213,6 +224,7 @@ int cmd_share(int argc, char **argv)
 	struct result *results = calloc(nprofiles, sizeof(*results));
 	uint64_t *counts = calloc(nprofiles * npatterns, sizeof(*counts));
 	uint64_t matched = 0;
+	size_t nread = 0;
 	int rc = !results || !counts ? fg_error_set(&err, FG_ENOMEM, NULL, "out of memory") : 0;
 	/* The patterns are checked once, before any profile is read. */
 	fg_matcher *check = NULL;
@@ -227,17 +239,23 @@ int cmd_share(int argc, char **argv)
 			results[i].samples = counts + i * npatterns;
 		}
 		read_all(&w, (size_t)jobs);
-		/* The first error in the order given (every profile before it has
-		 * been read: profiles are taken in order). */
-		for (size_t i = 0; i < nprofiles && !rc; i++) {
-			rc = results[i].rc;
-			if (rc)
-				err = results[i].err;
+		/* The exit status is the first failing profile's (in the order
+		 * given); the others' answers are printed all the same. */
+		for (size_t i = 0; i < nprofiles; i++) {
+			if (results[i].rc && !status)
+				status = fg_error_exit_status(&results[i].err);
+			nread += !results[i].rc;
 			matched |= results[i].matched;
 		}
 	}
 	if (rc) {
 		status = cli_report_error(&err, po.json);
+		goto out;
+	}
+	if (nread == 0) {
+		/* No answer at all: the errors, the first as the JSON output. */
+		for (size_t i = 0; i < nprofiles; i++)
+			cli_report_error(&results[i].err, po.json && i == 0);
 		goto out;
 	}
 	for (size_t p = 0; p < npatterns; p++)

@@ -150,4 +150,38 @@ done
 check_eq "no root self: collapse" "$(run_fg rn collapse "$TMP/indented.html")" 0
 check_eq "no root self: no warning" "$(cat "$TMP/rn.err")" ""
 
+# ---- one unreadable file among several -------------------------------------
+# (share A B C: the error of the one, the answers of the others, then the
+# exit status of that error)
+for j in 1 2; do
+	check_eq "share -j $j, one missing" "$(run_fg sm share -j $j -f Store "$TMP/indented.html" "$TMP/nope.html" "$TMP/diff.collapsed")" 4
+	check_eq "share -j $j, one missing: answers" "$(grep -c '^  Store ' "$TMP/sm.out")" 2
+	check_eq "share -j $j, one missing: the error" "$(cat "$TMP/sm.err")" "fgbisect: $TMP/nope.html: cannot open: No such file or directory"
+done
+check_eq "share, one invalid" "$(run_fg si share -f Store "$TMP/indented.html" "$TMP/empty.html")" 3
+has "share, one invalid: the answer" "$TMP/si.out" "Store                                             7   70.00%"
+has "share, one invalid: the error" "$TMP/si.err" "empty.html: line 9: no samples"
+# Two failures: both named in order; the first gives the status.
+check_eq "share, two failing" "$(run_fg s2 share -f Store "$TMP/empty.html" "$TMP/indented.html" "$TMP/nope.html")" 3
+check_eq "share, two failing: errors" "$(sed 's/:.*//' "$TMP/s2.err")" "fgbisect
+fgbisect"
+check_eq "share, two failing: order" "$(grep -o '[a-z]*\.html' "$TMP/s2.err")" "empty.html
+nope.html"
+# --json: valid, the error an object in its place among the profiles.
+check_eq "share --json, one missing" "$(run_fg sj share --json -f Store "$TMP/indented.html" "$TMP/nope.html" "$TMP/diff.collapsed")" 4
+check_eq "share --json, one missing: result" \
+	"$(json_get '[p.get("total") or p["error"]["code"] for p in j["profiles"]], j["profiles"][1]["error"]["source"].endswith("nope.html")' <"$TMP/sj.out")" \
+	"([10, 'fetch', 100], True)"
+# Every profile failing: the errors, the first as the JSON output (as with one).
+check_eq "share --json, all failing" "$(run_fg sa share --json -f Store "$TMP/nope.html" "$TMP/empty.html")" 4
+check_eq "share --json, all failing: output" "$(json_get 'list(j), j["error"]["code"]' <"$TMP/sa.out")" "(['error'], 'fetch')"
+check_eq "share --json, all failing: stderr" "$(wc -l <"$TMP/sa.err")" 2
+# protocol has the same shape.
+check_eq "protocol, one missing" "$(run_fg pm protocol "$TMP/indented.html" "$TMP/nope.html" "$TMP/diff.collapsed")" 4
+check_eq "protocol, one missing: answers" "$(grep -c '  unknown  event ' "$TMP/pm.out")" 2
+has "protocol, one missing: the error" "$TMP/pm.err" "nope.html: cannot open: No such file or directory"
+check_eq "protocol --json, one invalid" "$(run_fg pj protocol --json "$TMP/empty.html" "$TMP/indented.html")" 3
+check_eq "protocol --json, one invalid: result" \
+	"$(json_get '[p.get("protocol") or p["error"]["code"] for p in j["profiles"]]' <"$TMP/pj.out")" "['invalid-profile', 'unknown']"
+
 finish

@@ -415,6 +415,15 @@ static int ends_with_lib_ext(const char *out, size_t k)
 	return 0;
 }
 
+/* True when the first segment written, out[0..k) (no '/' yet), is a class
+ * rather than a package: it holds a '$' (a nested, generated or hidden
+ * class), as package names never do.  A class in the unnamed package has
+ * no package before it ("Main$$Lambda$14/0x…" in the dot style). */
+static int is_class_segment(const char *out, size_t k)
+{
+	return memchr(out, '$', k) != NULL;
+}
+
 /* Length of a hidden-class suffix at s, s[0] being one of ". / + _", given
  * what was written so far (out[0..k), which ends with an identifier byte):
  *   ".0x…"  JVMTI GetClassSignature (async-profiler's default style)
@@ -422,15 +431,16 @@ static int ends_with_lib_ext(const char *out, size_t k)
  *   "+0x…"  HotSpot's internal Symbol (receiver classes in 2.x)
  *   "/123"  JDK 8 VM-anonymous classes (lambdas, LambdaForms)
  *   "_0x…"  a hidden class name inside a lambda name, after "$$Lambda"
- * The first '/' of a name is never removed (the name stays a slashed Java
- * name), nor a suffix that would leave the name ending like a library. */
+ * The first '/' of a name is never removed after a package (the name stays
+ * a slashed Java name), nor a suffix that would leave the name ending like
+ * a library. */
 static size_t hidden_suffix_len(const char *s, size_t n, const char *out, size_t k,
 	int wrote_slash)
 {
 	char sep = s[0];
 	size_t j;
 
-	if (sep == '/' && !wrote_slash)
+	if (sep == '/' && !wrote_slash && !is_class_segment(out, k))
 		return 0;
 	if (n >= 4 && s[1] == '0' && s[2] == 'x' && is_hex((unsigned char)s[3])) {
 		j = 3 + span_hex(s + 3, n - 3);
@@ -569,19 +579,98 @@ static size_t normalize_java(char *out, const char *s, size_t n)
 	return k + (n - head);
 }
 
+/* A generated class in the unnamed package ("Main$$Lambda.0x….run",
+ * "Main$$Lambda$123/0x….run", "$Proxy12.invoke",
+ * "Main$$EnhancerBySpringCGLIB$$1a2b.run"): its first identifier holds a
+ * marker only the JDK and CGLIB put into class names, so it is a Java frame
+ * although no package says so.  Other classes of the unnamed package cannot
+ * be told from native symbols and are left alone. */
+static int is_generated_default_package(const char *s, size_t n)
+{
+	const char *paren = memchr(s, '(', n);
+	size_t head = paren ? (size_t)(paren - s) : n;
+	size_t i = 0, t;
+
+	if (n == 0 || !is_ident_start((unsigned char)s[0]))
+		return 0;
+	while (i < head && is_ident((unsigned char)s[i]))
+		i++;
+	if (i < head && s[i] != '.' && s[i] != '/' && s[i] != '+')
+		return 0;
+	for (t = 0; t < head; t++)
+		if (s[t] == ' ' || s[t] == '`' || (s[t] == ':' && t + 1 < head && s[t + 1] == ':'))
+			return 0;
+	if (word_number(s, i, "$Proxy"))
+		return 1;
+	for (t = 0; t < i; t++)
+		if (starts_with(s + t, i - t, "$$Lambda") || starts_with(s + t, i - t, "CGLIB$$"))
+			return 1;
+	return 0;
+}
+
+/* The kernel marks the mapping of a file deleted since it was mapped as
+ * "PATH (deleted)" (/proc/PID/maps, which async-profiler and perf read):
+ * JNI loaders delete their temporary copy once it is loaded, or not, so the
+ * mark comes and goes between runs.  Its length at the end of the library
+ * part s[0..tok) of a path or library name, else 0. */
+static size_t deleted_mark_len(const char *s, size_t tok)
+{
+	static const char mark[] = " (deleted)";
+	size_t ml = sizeof(mark) - 1;
+
+	if (tok <= ml || memcmp(s + tok - ml, mark, ml) != 0)
+		return 0;
+	if (s[0] == '/' || ends_with_lib_ext(s, tok - ml))
+		return ml;
+	return 0;
+}
+
+/* "[libfoo123.so]": perf's name for an unsymbolised frame of a library
+ * (stackcollapse-perf.pl's "[module basename]"), whose name gets the rules
+ * of a library; the brackets stay. */
+static size_t normalize_bracketed_library(char *out, const char *s, size_t n)
+{
+	size_t k, d;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+		return NOT_MATCHED;
+	n -= 2;
+	while ((d = deleted_mark_len(s + 1, n)) != 0)
+		n -= d;
+	k = normalize_library(out + 1, s + 1, n);
+	if (k == NOT_MATCHED)
+		return NOT_MATCHED;
+	out[0] = '[';
+	out[k + 1] = ']';
+	return k + 2;
+}
+
 static size_t normalize_body(char *out, const char *s, size_t n)
 {
-	size_t k, cls, i;
+	size_t k, cls, i, d;
+	const char *tick = memchr(s, '`', n);
+	size_t tok = tick ? (size_t)(tick - s) : n;
 
+	/* Without the deleted mark first; the rest as any name (written at or
+	 * before what is read, so in place). */
+	while ((d = deleted_mark_len(s, tok)) != 0) {
+		memmove(out, s, tok - d);
+		memmove(out + tok - d, s + tok, n - tok);
+		n -= d;
+		tok -= d;
+		s = out;
+	}
 	if (is_bare_address(s, n)) {
 		memcpy(out, "0x?", 3);
 		return 3;
 	}
+	if ((k = normalize_bracketed_library(out, s, n)) != NOT_MATCHED)
+		return k;
 	if ((k = normalize_thread(out, s, n)) != NOT_MATCHED)
 		return k;
 	if ((k = normalize_library(out, s, n)) != NOT_MATCHED)
 		return k;
-	if (is_slashed_java(s, n))
+	if (is_slashed_java(s, n) || is_generated_default_package(s, n))
 		return normalize_java(out, s, n);
 	if ((cls = dotted_java_class(s, n)) != 0) {
 		/* The package dots become slashes; the rest is then a slashed

@@ -7,7 +7,11 @@
  * rules, each with a real example and its source.
  *
  * Rules (applied to one name; the first group that matches decides):
+ *  - deleted mapping   `/tmp/libnetty…x86_64123.so (deleted)` -> the rules of
+ *                      `/tmp/libnetty…x86_64123.so` (the kernel's mark of an
+ *                      unlinked file, after a path or library, goes first)
  *  - bare address      `0x7f3b7b91000`                 -> `0x?`
+ *  - perf's [module]   `[librocksdbjni123.so]`         -> `[librocksdbjni.so]`
  *  - thread frame      `[zb-actors-0 tid=1234]`        -> `[zb-actors-0]`
  *                      `[tid=1234]`                    -> `[tid]`
  *  - temp JNI library  `/tmp/librocksdbjni123.so`      -> `/tmp/librocksdbjni.so`
@@ -22,6 +26,10 @@
  *      JDK proxies     `jdk/proxy2/$Proxy123`          -> `jdk/proxy/$Proxy`
  *      dotted          `io.camunda.zeebe.Foo$$Lambda$20+0x0000000801234.run`
  *                                                      -> `io/camunda/zeebe/Foo$$Lambda.run`
+ *      unnamed package `Main$$Lambda$123/0x0000000800c01234.run` -> `Main$$Lambda.run`
+ *                      (only names marked generated: `$$Lambda`, `CGLIB$$`,
+ *                      `$Proxy<N>`; other classes without a package cannot
+ *                      be told from native symbols)
  * A trailing async-profiler annotation `_[x]` (x one of [0-9a-z]) is kept as
  * it is and ignored by the rules, although callers normally strip it first.
  *

@@ -184,4 +184,28 @@ check_eq "protocol --json, one invalid" "$(run_fg pj protocol --json "$TMP/empty
 check_eq "protocol --json, one invalid: result" \
 	"$(json_get '[p.get("protocol") or p["error"]["code"] for p in j["profiles"]]' <"$TMP/pj.out")" "['invalid-profile', 'unknown']"
 
+# ---- normalisation: deleted temp libraries, unnamed-package lambdas --------
+# (two runs of a Main class with lambdas and Netty's epoll library, which
+# Netty deletes once loaded: the kernel's maps say "(deleted)")
+cat >"$TMP/run1.collapsed" <<'TXT'
+Main.main;Main$$Lambda$14.0x00007f1084016480.run;/tmp/libnetty_transport_native_epoll_x86_64123456789.so (deleted) 3
+Main.main;Main$$Lambda$15.0x00007f1084016a00.run 2
+TXT
+cat >"$TMP/run2.collapsed" <<'TXT'
+Main.main;Main$$Lambda$123/0x0000000800c01234.run;[libnetty_transport_native_epoll_x86_64987654321.so (deleted)] 4
+Main.main;Main$$Lambda.0x0000000800c05678.run;/tmp/libnetty_transport_native_epoll_x86_645551234567890.so 1
+TXT
+check_eq "normalise run 1" "$(run_fg n1 collapse --normalise "$TMP/run1.collapsed")" 0
+check_eq "normalise run 1: names" "$(cat "$TMP/n1.out")" 'Main.main;Main$$Lambda.run 2
+Main.main;Main$$Lambda.run;/tmp/libnetty_transport_native_epoll_x86_64.so 3'
+check_eq "normalise run 2" "$(run_fg n2 collapse --normalise "$TMP/run2.collapsed")" 0
+check_eq "normalise run 2: names" "$(cat "$TMP/n2.out")" 'Main.main;Main$$Lambda.run;/tmp/libnetty_transport_native_epoll_x86_64.so 1
+Main.main;Main$$Lambda.run;[libnetty_transport_native_epoll_x86_64.so] 4'
+# top counts the names as one (normalised unless --raw).
+check_eq "top, normalised" "$(run_fg nt top --json "$TMP/run1.collapsed")" 0
+check_eq "top, normalised: the lambda" "$(json_get '[(f["frame"], f["samples"]) for f in j["frames"] if "Lambda" in f["frame"]]' <"$TMP/nt.out")" \
+	"[('Main\$\$Lambda.run', 5)]"
+check_eq "share of a pattern on the normalised name" "$(run_fg ns share --json -f 'Main$$Lambda.run' "$TMP/run2.collapsed")" 0
+check_eq "share of a pattern on the normalised name: samples" "$(json_get 'j["profiles"][0]["matches"][0]["samples"]' <"$TMP/ns.out")" 5
+
 finish

@@ -214,6 +214,57 @@ static const struct norm_case thread_cases[] = {
 	{ "[tid=7 tid=1234]", "[tid]" },
 };
 
+/* Generated classes of the unnamed package (a "Main" class with lambdas,
+ * as small tools and benchmarks are written): the markers $$Lambda,
+ * $Proxy<N> and CGLIB$$ say Java. */
+static const struct norm_case default_package_cases[] = {
+	/* JDK 17+ JVMTI (async-profiler's default style), JDK 21 */
+	{ "Main$$Lambda$14.0x00007f1084016480.run", "Main$$Lambda.run" },
+	{ "Main$$Lambda.0x00007f1084016480.run", "Main$$Lambda.run" },
+	{ "Main$$Lambda.0x0000000801234.accept_[j]", "Main$$Lambda.accept_[j]" },
+	/* Class.getName() style (--dot, and the JDK 17 form the issue quotes) */
+	{ "Main$$Lambda$123/0x0000000800c01234.run", "Main$$Lambda.run" },
+	{ "Main$$Lambda/0x0000000800c01234.run", "Main$$Lambda.run" },
+	/* HotSpot's internal Symbol, JDK 8 VM-anonymous classes */
+	{ "Main$$Lambda$5+0x0000000800c01234.run", "Main$$Lambda.run" },
+	{ "Main$$Lambda$1/1831932724.run", "Main$$Lambda.run" },
+	/* a lambda of a nested class */
+	{ "Bench$Worker$$Lambda$7.0x00007f1084016480.call", "Bench$Worker$$Lambda.call" },
+	/* a signature (-g) stays */
+	{ "Main$$Lambda$14.0x00007f1084016480.run()V", "Main$$Lambda.run()V" },
+	/* JDK 8 proxies of non-public interfaces live in the unnamed package */
+	{ "$Proxy12.invoke", "$Proxy.invoke" },
+	/* CGLIB subclasses of an unnamed-package class */
+	{ "Main$$EnhancerBySpringCGLIB$$1a2b3c4d.run", "Main$$EnhancerBySpringCGLIB.run" },
+};
+
+/* The kernel's " (deleted)" mark of an unlinked mapped file, and perf's
+ * "[module]" names of unsymbolised library frames. */
+static const struct norm_case deleted_cases[] = {
+	/* async-profiler names a frame of a stripped library by its path as
+	 * /proc/self/maps gives it: Netty deletes its extracted copy */
+	{ "/tmp/libnetty_transport_native_epoll_x86_64123456789.so (deleted)",
+	  "/tmp/libnetty_transport_native_epoll_x86_64.so" },
+	{ "/tmp/libnetty_transport_native_epoll_x86_648016433584318532441.so (deleted)",
+	  "/tmp/libnetty_transport_native_epoll_x86_64.so" },
+	{ "/tmp/librocksdbjni17782880952888685937.so (deleted)", "/tmp/librocksdbjni.so" },
+	/* an installed library replaced under a running process (an upgrade) */
+	{ "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so (deleted)",
+	  "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so" },
+	/* a path that is not a library: the mark goes all the same */
+	{ "/memfd:jit-cache (deleted)", "/memfd:jit-cache" },
+	/* --lib style: the mark on the library part */
+	{ "libnetty_transport_native_epoll_x86_64123456789.so (deleted)`epoll_wait",
+	  "libnetty_transport_native_epoll_x86_64.so`epoll_wait" },
+	/* perf script's [unknown] as stackcollapse-perf.pl names it */
+	{ "[libnetty_transport_native_epoll_x86_64123456789.so (deleted)]",
+	  "[libnetty_transport_native_epoll_x86_64.so]" },
+	{ "[librocksdbjni17782880952888685937.so]", "[librocksdbjni.so]" },
+	{ "[libjvm.so (deleted)]", "[libjvm.so]" },
+	/* a mark twice (a copy of a deleted copy): none left */
+	{ "/tmp/libfoo.so (deleted) (deleted)", "/tmp/libfoo.so" },
+};
+
 /* Rule 3: temp-extracted JNI libraries. */
 static const struct norm_case library_cases[] = {
 	/* versions/v4.5-healthy.collapsed, versions/v3.0-healthy.collapsed */
@@ -423,8 +474,22 @@ static const struct norm_case stable_cases[] = {
 	{ "io/camunda/zeebe/util/Hex0x12.parse", NULL },
 	{ "org/example/Foo$$EnhancerBySpringCGLIB$$Bar.method", NULL },
 	{ "scala/runtime/java8/JFunction0$mcV$sp.apply", NULL },
-	/* a hidden class without a package cannot be told from a native name */
-	{ "Foo$$Lambda$14.0x00007f1084016480.run", NULL },
+	/* classes of the unnamed package without a generated-class marker
+	 * cannot be told from native names */
+	{ "Main.main", NULL },
+	{ "Main$Inner.run", NULL },
+	{ "Main$1.run", NULL },
+	{ "foo$bar", NULL },
+	{ "Proxy12.run", NULL },
+	{ "$Proxy.run", NULL },
+	/* installed libraries in perf's "[module]" form */
+	{ "[libjvm.so]", NULL },
+	{ "[libc.so.6]", NULL },
+	{ "[kernel.kallsyms]", NULL },
+	{ "[vdso]", NULL },
+	/* " (deleted)" only after a path or a library */
+	{ "foo (deleted)", NULL },
+	{ "[zb-actors-0 (deleted)]", NULL },
 	/* dotted names that are not clearly Java */
 	{ "Thread.run", NULL },
 	{ "a.b.C.D", NULL },
@@ -451,7 +516,7 @@ static const char *const pieces[] = {
 	"CGLIB$$", "$$EnhancerBySpringCGLIB$$", "1a2b", "$$1a2b", "$$0", "$$FastClass$$", "_2",
 	"GeneratedMethodAccessor", "$Proxy", "jdk/", "proxy", "LambdaForm$MH", "_0x", "riscv",
 	"libzstd-jni-1.5.5-", "3a8f1c2e-9b4d-4e5f-9a0b-1c2d3e4f5a6b", "a.b.", "java.lang.",
-	"_[j]", "\xc3\xbc", "<init>", "x86_", "/tmp/", "-libsnappyjava",
+	"_[j]", "\xc3\xbc", "<init>", "x86_", "/tmp/", "-libsnappyjava", " (deleted)", "Main", "/0x1",
 };
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -880,6 +945,8 @@ int main(void)
 	RUN("rule 1: hidden classes and lambdas", hidden_cases);
 	RUN("rule 2: thread frames", thread_cases);
 	RUN("rule 3: temp JNI libraries", library_cases);
+	RUN("rule 3: deleted mappings, perf's [module]", deleted_cases);
+	RUN("rule 4: generated classes of the unnamed package", default_package_cases);
 	RUN("rule 4: generated accessors", accessor_cases);
 	RUN("rule 5: CGLIB", cglib_cases);
 	RUN("rule 6: JDK proxies", proxy_cases);

@@ -14,8 +14,86 @@
 
 enum kind { KIND_HTML, KIND_COLLAPSED, KIND_JFR, KIND_PPROF, KIND_SVG, KIND_PERF_SCRIPT };
 
-/* Decides by content what the input is; binary formats get a message that
- * says what to do with them. */
+/* Formats fgbisect does not read, told by their first bytes: what the file
+ * is and what to do with it, for the ecosystem that writes it. */
+#define READ_FORMATS "async-profiler HTML, collapsed stacks, JFR, pprof, perf script text, SVG flame graphs"
+#define CALLGRIND "callgrind output (valgrind --tool=callgrind): costs per function and call arcs, not whole " \
+		  "stacks: not read; profile with 'perf record -g' and read its 'perf script' text"
+#define PPROF_TEXT(how) "pprof's text output (go tool pprof " how "): give fgbisect the profile itself (the " \
+			"profile.proto file, e.g. .pb.gz), which it reads"
+#define CHROME_TRACE "Chrome trace event JSON (chrome://tracing, Perfetto's JSON export): a timeline of " \
+		     "events, not sampled stacks: not read"
+struct foreign {
+	const char *magic;
+	size_t len;
+	const char *message;
+};
+
+static const struct foreign binary_formats[] = {
+	{ "PERFILE2", 8, "a perf.data file (perf record's binary output): not read; write its text with "
+			 "'perf script -i FILE > FILE.txt' and read that" },
+	{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed data: not read (gzip is); decompress it first ('zstd -d FILE')" },
+	{ "\xfd" "7zXZ\0", 6, "xz-compressed data: not read (gzip is); decompress it first ('xz -d FILE')" },
+	{ "BZh91AY&SY", 10, "bzip2-compressed data: not read (gzip is); decompress it first ('bzip2 -d FILE')" },
+	{ "\x04\x22\x4d\x18", 4, "lz4-compressed data: not read (gzip is); decompress it first ('lz4 -d FILE')" },
+	{ "PK\x03\x04", 4, "a zip archive: not read; unpack the profile from it first ('unzip FILE')" },
+	{ "JAVA PROFILE 1.0.", 17, "a Java heap dump (hprof), not a CPU profile: record one with async-profiler "
+				   "(HTML, collapsed or -o jfr) or the JDK's Flight Recorder (.jfr), which fgbisect reads" },
+	{ "Nettrace\x14\0\0\0!FastSerialization", 30, "a .NET EventPipe trace (.nettrace): not read (dotnet-trace converts only to speedscope "
+			 "and Chromium JSON, which fgbisect does not read either); record with 'perf record -g' "
+			 "under DOTNET_PerfMapEnabled=1 and read its 'perf script' text" },
+};
+
+/* Text formats, by what their start holds (within the first 512 bytes; a
+ * mark that starts with a newline starts a line, the first one too). */
+static const struct foreign text_formats[] = {
+	{ "https://www.speedscope.app/file-format-schema.json", 50,
+	  "speedscope JSON: not read; ask the profiler for collapsed stacks instead (py-spy record --format raw, "
+	  "rbspy record --format collapsed), or for pprof (Go, Node.js's pprof package), which fgbisect reads" },
+	{ "\"traceEvents\"", 13, CHROME_TRACE },
+	{ "\"ph\":", 5, CHROME_TRACE }, /* its array form: [{"name": ..., "ph": "X", ...}] */
+	{ "\"callFrame\"", 11, "a V8 CPU profile (.cpuprofile, node --cpu-prof, Chrome DevTools): not read; for "
+			      "Node.js record pprof instead (the pprof npm package) or 'perf record -g' with node "
+			      "--perf-basic-prof, and read that" },
+	{ "\n# Samples: ", 12, "perf report text: a summary, not the stacks: read 'perf script' text instead "
+			      "('perf script -i perf.data > out.txt')" },
+	{ "# callgrind format", 18, CALLGRIND },
+	{ "\nevents: ", 9, CALLGRIND },
+	{ "\nPeriodType: ", 13, PPROF_TEXT("-raw") },
+	{ "\nShowing nodes accounting for ", 30, PPROF_TEXT("-top, -text, -tree") },
+};
+
+static const char *foreign_format(const struct foreign *table, size_t n, const char *d, size_t len, bool anywhere)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct foreign *f = &table[i];
+		bool line = anywhere && f->magic[0] == '\n';
+		if ((anywhere && memmem(d, len, f->magic, f->len)) ||
+		    (len >= f->len - line && !memcmp(d, f->magic + line, f->len - line)))
+			return f->message;
+	}
+	return NULL;
+}
+
+/* JSON: an object, or an array of objects, whose first member is a string
+ * ("[zb-actors-0 tid=1];..." is a collapsed stack, "[{" ... is not). */
+static bool looks_like_json(const char *d, size_t n, size_t i)
+{
+	if (i < n && d[i] == '[') {
+		for (i++; i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'); i++)
+			;
+	}
+	if (i >= n || d[i] != '{')
+		return false;
+	for (i++; i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'); i++)
+		;
+	return i < n && (d[i] == '"' || d[i] == '}');
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Decides by content what the input is; formats it does not read get a
+ * message that says what to do with them. */
 static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 {
 	const char *d;
@@ -34,14 +112,21 @@ static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 		*kind = KIND_PPROF;
 		return 0;
 	}
+	const char *foreign = foreign_format(binary_formats, COUNT(binary_formats), d, n, false);
+	if (foreign)
+		return fg_error_set(err, FG_EINVALID, name, "%s", foreign);
 	unsigned char c0 = (unsigned char)d[0];
 	if (c0 < 0x09 || (c0 > 0x0d && c0 < 0x20))
-		return fg_error_set(err, FG_EINVALID, name, "binary data, not a flame graph or collapsed stacks");
+		return fg_error_set(err, FG_EINVALID, name, "binary data, not a profile fgbisect reads (" READ_FORMATS ")");
 	size_t i = 0;
 	if (n >= 3 && !memcmp(d, "\xef\xbb\xbf", 3))
 		i = 3;
 	while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'))
 		i++;
+	/* Text formats of other tools: each names what converts it. */
+	if ((foreign = foreign_format(text_formats, COUNT(text_formats), d, n, true)) != NULL ||
+	    (foreign = looks_like_json(d, n, i) ? "JSON, not a profile fgbisect reads (" READ_FORMATS ")" : NULL) != NULL)
+		return fg_error_set(err, FG_EINVALID, name, "%s", foreign);
 	if (i < n && d[i] == '<') {
 		if (memmem(d, n, "<svg", 4) && !memmem(d, n, "<html", 5) && !memmem(d, n, "<!DOCTYPE html", 14)) {
 			*kind = KIND_SVG;

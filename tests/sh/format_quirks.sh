@@ -208,4 +208,14 @@ check_eq "top, normalised: the lambda" "$(json_get '[(f["frame"], f["samples"]) 
 check_eq "share of a pattern on the normalised name" "$(run_fg ns share --json -f 'Main$$Lambda.run' "$TMP/run2.collapsed")" 0
 check_eq "share of a pattern on the normalised name: samples" "$(json_get 'j["profiles"][0]["matches"][0]["samples"]' <"$TMP/ns.out")" 5
 
+# ---- formats not read: the message names the format and its converter ------
+printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$TMP/perf.data"
+check_eq "perf.data" "$(run_fg pd share -f x "$TMP/perf.data")" 3
+has "perf.data" "$TMP/pd.err" "perf.data: a perf.data file (perf record's binary output): not read; write its text with 'perf script -i FILE > FILE.txt'"
+printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": []}\n' | gzip >"$TMP/py.speedscope.json.gz"
+check_eq "speedscope (gzip)" "$(run_fg sp top "$TMP/py.speedscope.json.gz")" 3
+has "speedscope (gzip)" "$TMP/sp.err" "speedscope JSON: not read; ask the profiler for collapsed stacks instead (py-spy record --format raw"
+check_eq "speedscope --json" "$(run_fg spj top --json "$TMP/py.speedscope.json.gz")" 3
+check_eq "speedscope --json" "$(json_get 'j["error"]["code"]' <"$TMP/spj.out")" "invalid-profile"
+
 finish

@@ -271,8 +271,6 @@ static void test_malformed(void)
 	CHECK(strstr(read_text(jfr, sizeof(jfr) - 1, false, 0), "truncated: chunk 1 ends inside its header") != NULL);
 	static const char pprof[] = "\x0a\x04\x08\x01\x10\x02\x12\x00";
 	CHECK(strstr(read_text(pprof, sizeof(pprof) - 1, false, 0), "pprof: string index out of range") != NULL);
-	static const char binary[] = "\x01\x02\x03";
-	CHECK(strstr(read_text(binary, sizeof(binary) - 1, false, 0), "binary data") != NULL);
 	check_error("hello world\n", "not a collapsed stack");
 	check_error("a;b 12x\n", "not a collapsed stack");
 	check_error("a;;b 1\n", "empty frame name");
@@ -340,6 +338,50 @@ static void test_collapsed_two_counts(void)
 	check_error("a 0 0\n", "no samples: every stack counts 0 in the CURRENT column");
 }
 
+/* Formats fgbisect does not read: each message names the format and what
+ * converts it in its ecosystem (inputs made from the formats' descriptions:
+ * magic numbers, first lines). */
+static void check_foreign(const char *data, size_t len, const char *want)
+{
+	const char *r = read_text(data, len, false, 0);
+	if (!strstr(r, want) || strncmp(r, "error", 5)) {
+		check_failures++;
+		fprintf(stderr, "wanted an error with '%s', got:\n%s\n", want, r);
+	}
+	check_count++;
+}
+#define FOREIGN(lit, want) check_foreign(lit, sizeof(lit) - 1, want)
+
+static void test_foreign_formats(void)
+{
+	FOREIGN("PERFILE2\x68\0\0\0\0\0\0\0\x10\0", "a perf.data file (perf record's binary output): not read; "
+					     "write its text with 'perf script -i FILE > FILE.txt'");
+	FOREIGN("\x28\xb5\x2f\xfd\x04\x58", "zstd-compressed data: not read (gzip is); decompress it first ('zstd -d FILE')");
+	FOREIGN("\xfd" "7zXZ\0\0\x04", "xz-compressed data");
+	FOREIGN("BZh91AY&SY\x12", "bzip2-compressed data");
+	FOREIGN("\x04\x22\x4d\x18\x64", "lz4-compressed data");
+	FOREIGN("PK\x03\x04\x14\0", "a zip archive");
+	FOREIGN("JAVA PROFILE 1.0.2\0\0\0\0\x08", "a Java heap dump (hprof), not a CPU profile");
+	FOREIGN("Nettrace\x14\0\0\0!FastSerialization.1", "a .NET EventPipe trace (.nettrace): not read");
+	FOREIGN("{\"exporter\": \"speedscope@1.15\", \"$schema\": \"https://www.speedscope.app/file-format-schema.json\"}\n",
+		"speedscope JSON: not read; ask the profiler for collapsed stacks instead (py-spy record --format raw");
+	FOREIGN("{\"traceEvents\":[{\"name\":\"a\",\"ph\":\"X\"}]}", "Chrome trace event JSON");
+	FOREIGN("[\n  {\"name\": \"a\", \"ph\": \"B\", \"ts\": 1}\n]\n", "Chrome trace event JSON");
+	FOREIGN("{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"}}]}", "a V8 CPU profile (.cpuprofile");
+	FOREIGN("# To display the perf.data header info, please use --header/--header-only options.\n#\n"
+		"# Samples: 1K of event 'cpu-clock'\n", "perf report text: a summary, not the stacks");
+	FOREIGN("# callgrind format\nversion: 1\n", "callgrind output");
+	FOREIGN("version: 1\ncreator: callgrind-3.19.0\nevents: Ir\n", "callgrind output");
+	FOREIGN("PeriodType: cpu nanoseconds\nPeriod: 10000000\n", "pprof's text output (go tool pprof -raw)");
+	FOREIGN("File: server\nType: cpu\nShowing nodes accounting for 10ms, 100% of 10ms total\n",
+		"pprof's text output (go tool pprof -top, -text, -tree)");
+	FOREIGN("{\"frames\": []}", "JSON, not a profile fgbisect reads (async-profiler HTML, collapsed stacks, JFR");
+	FOREIGN("\x01\x02\x03", "binary data, not a profile fgbisect reads");
+	/* Collapsed stacks that start like JSON or a magic are still read. */
+	const char *r = read_str("[zb-actors-0 tid=1];a 5\n[{x}];b 1\nBZh9;c 1\n");
+	CHECK(strncmp(r, "error", 5) != 0);
+}
+
 static void test_reversed_html(void)
 {
 	/* A --reverse graph: paths run leaf-first; --reversed rebuilds them. */
@@ -390,6 +432,7 @@ int main(void)
 	test_malformed();
 	test_collapsed();
 	test_collapsed_two_counts();
+	test_foreign_formats();
 	test_reversed_html();
 	test_gzip();
 	return check_status("test_profile");

@@ -22,24 +22,22 @@ has() {
 
 # ---- a 2.x page whose writer indents the root line and the footer -----------
 # (third-party writers of the template; browsers run the calls all the same)
-cat >"$TMP/indented.html" <<'HTML'
-<!DOCTYPE html>
-<html><head><meta charset="utf-8"></head><body>
-<h1>CPU profile</h1>
-<canvas id="canvas"></canvas>
-<script>
-	function f(level, left, width, type, title, inln, c1, int) {
-		levels[level].push({left: left, width: width, color: getColor(palette[type]), title: title});
-	}
-    f(0,0,10,3,'all')
-    f(1,0,10,1,'io/example/Main.run')
-    f(2,0,4,1,'io/example/Store.get')
-    f(2,4,3,1,'io/example/Store.put')
-    f(3,4,2,3,'memcpy')
-
-    search();
-</script></body></html>
-HTML
+# v2_page FILE LINE...: a 2.x page (its template's code left out) with these
+# lines as its frame block and footer.
+v2_page() {
+	local file=$1
+	shift
+	{
+		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n<h1>CPU profile</h1>\n'
+		printf '<canvas id="canvas"></canvas>\n<script>\n'
+		printf '\tfunction f(level, left, width, type, title, inln, c1, int) {\n\t\tlevels[level].push(...);\n\t}\n'
+		printf '%s\n' "$@"
+		printf '</script></body></html>\n'
+	} >"$file"
+}
+v2_page "$TMP/indented.html" "    f(0,0,10,3,'all')" "    f(1,0,10,1,'io/example/Main.run')" \
+	"    f(2,0,4,1,'io/example/Store.get')" "    f(2,4,3,1,'io/example/Store.put')" "    f(3,4,2,3,'memcpy')" \
+	"" "    search();"
 check_eq "indented 2.x page: share" "$(run_fg ind share -f Store "$TMP/indented.html")" 0
 has "indented 2.x page" "$TMP/ind.out" "Store                                             7   70.00%"
 check_eq "indented 2.x page: collapse" "$(run_fg indc collapse "$TMP/indented.html")" 0
@@ -126,14 +124,8 @@ has "--base-column, one count" "$TMP/bc.err" "--base-column reads the first of t
 
 # ---- a root wider than its children: samples that stopped at the root ------
 # (a page whose root has self samples: 2 of 10 here)
-cat >"$TMP/rootself.html" <<'HTML'
-<html><body><h1>CPU profile</h1><script>
-f(0,0,10,3,'all')
-f(1,2,8,1,'io/example/Main.run')
-f(2,2,3,1,'io/example/Store.get')
-search();
-</script></body></html>
-HTML
+v2_page "$TMP/rootself.html" "f(0,0,10,3,'all')" "f(1,2,8,1,'io/example/Main.run')" \
+	"f(2,2,3,1,'io/example/Store.get')" "search();"
 check_eq "root self: share keeps them" "$(run_fg rs share --json -f Main "$TMP/rootself.html")" 0
 check_eq "root self: share total" "$(json_get 'j["profiles"][0]["total"], j["profiles"][0]["matches"][0]["share"]' <"$TMP/rs.out")" \
 	"(10, 80.0)"

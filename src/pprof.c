@@ -14,7 +14,8 @@ enum {
 	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
 	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
-	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3, LABEL_NUM_UNIT = 4,
 	MAPPING_ID = 1, MAPPING_FILENAME = 5,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
@@ -65,6 +66,15 @@ struct pprof {
 	size_t nlocs, locs_cap;
 	fg_stackbuf frames;       /* the expanded locations' frames */
 	fg_stackbuf stack;
+	/* --label: the keys asked for, whether a sample had each, and the
+	 * current sample's labels (the messages) and label frame's name. */
+	const char *const *keys;
+	size_t nkeys;
+	bool *key_seen;
+	struct span *labels;
+	size_t nlabels, labels_cap;
+	char *label_name;
+	size_t label_name_cap;
 };
 
 static int bad(struct pprof *pp, const char *what)
@@ -437,6 +447,74 @@ static void describe(fg_profile_info *info, const struct span *type, const struc
 		snprintf(info->unit, sizeof(info->unit), "%.*s", (int)unit->len, (const char *)unit->p);
 }
 
+/* Appends text to the label frame's name at *len; false when out of memory. */
+static bool name_append(struct pprof *pp, size_t *len, const void *text, size_t n)
+{
+	if (!fg_array_reserve((void **)&pp->label_name, &pp->label_name_cap, *len + n + 1, 1))
+		return false;
+	memcpy(pp->label_name + *len, text, n);
+	*len += n;
+	return true;
+}
+
+/* The frame "[KEY=VALUE]" of key k for the current sample: its values in
+ * the order of its labels, joined by ',' as pprof's -tagroot joins them; a
+ * number with its unit when it has one; "[no KEY]" without a label. */
+static int label_frame(struct pprof *pp, size_t k)
+{
+	const char *key = pp->keys[k];
+	size_t klen = strlen(key), len = 0, values = 0;
+	bool ok = name_append(pp, &len, "[", 1) && name_append(pp, &len, key, klen) && name_append(pp, &len, "=", 1);
+	for (size_t i = 0; ok && i < pp->nlabels; i++) {
+		struct pb b = { pp->labels[i].p, pp->labels[i].p + pp->labels[i].len };
+		struct pb_field f;
+		uint64_t kidx = 0, str = 0, num = 0, unit = 0;
+		bool has_num = false;
+		int r;
+		while ((r = pb_next(&b, &f)) > 0) {
+			if (f.wire != WIRE_VARINT)
+				continue;
+			if (f.num == LABEL_KEY)
+				kidx = f.v;
+			else if (f.num == LABEL_STR)
+				str = f.v;
+			else if (f.num == LABEL_NUM) {
+				num = f.v;
+				has_num = true;
+			} else if (f.num == LABEL_NUM_UNIT)
+				unit = f.v;
+		}
+		if (r < 0)
+			return bad(pp, "malformed label");
+		const struct span *ks = string_at(pp, kidx), *vs = string_at(pp, str), *us = string_at(pp, unit);
+		if (!ks || !vs || !us)
+			return bad(pp, "string index out of range");
+		if (ks->len != klen || memcmp(ks->p, key, klen))
+			continue;
+		ok = !values++ || name_append(pp, &len, ",", 1);
+		if (ok && has_num) {
+			char digits[24];
+			int n = snprintf(digits, sizeof(digits), "%lld", (long long)num);
+			ok = name_append(pp, &len, digits, (size_t)n) &&
+			     (!us->len || (name_append(pp, &len, " ", 1) && name_append(pp, &len, us->p, us->len)));
+		} else if (ok) {
+			ok = name_append(pp, &len, vs->p, vs->len);
+		}
+	}
+	if (ok && values == 0) {
+		len = 0;
+		ok = name_append(pp, &len, "[no ", 4) && name_append(pp, &len, key, klen);
+	}
+	if (!ok || !name_append(pp, &len, "]", 1))
+		return nomem(pp);
+	if (memchr(pp->label_name, '\0', len))
+		return bad(pp, "NUL in a label");
+	pp->key_seen[k] = pp->key_seen[k] || values > 0;
+	uint32_t id;
+	int rc = fg_names_intern(&id, pp->names, pp->label_name, len, pp->err);
+	return rc ? rc : fg_stackbuf_push(&pp->stack, id, FG_FRAME_NATIVE, pp->err);
+}
+
 static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 {
 	struct pb_field f, g;
@@ -447,12 +525,19 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 			continue;
 		struct sample_ctx c = { .pp = pp, .value_index = value_index };
 		fg_stackbuf_reset(&pp->stack);
+		pp->nlabels = 0;
 		while ((r = pb_next(&f.sub, &g)) > 0) {
 			bool ok = true;
 			if (g.num == SAMPLE_LOCATION_ID)
 				ok = pb_each_int(&g, sample_location, &c);
 			else if (g.num == SAMPLE_VALUE)
 				ok = pb_each_int(&g, sample_value, &c);
+			else if (g.num == SAMPLE_LABEL && g.wire == WIRE_LEN && pp->nkeys) {
+				if (!fg_array_reserve((void **)&pp->labels, &pp->labels_cap, pp->nlabels + 1,
+						      sizeof(*pp->labels)))
+					return nomem(pp);
+				pp->labels[pp->nlabels++] = (struct span){ g.sub.p, (size_t)(g.sub.end - g.sub.p) };
+			}
 			if (!ok)
 				return c.rc ? c.rc : bad(pp, "malformed sample");
 		}
@@ -464,6 +549,13 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 			return bad(pp, "a negative sample value");
 		if (c.value == 0)
 			continue;
+		/* Leaf first until reversed: the label frames go last, the
+		 * first key last of all. */
+		for (size_t k = pp->nkeys; k-- > 0;) {
+			int rc = label_frame(pp, k);
+			if (rc)
+				return rc;
+		}
 		fg_stackbuf_reverse(&pp->stack, 1);
 		int rc = fg_stackbuf_emit(&pp->stack, c.value, pp->fn, pp->ctx, pp->err);
 		if (rc)
@@ -474,19 +566,26 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 		return bad(pp, "malformed protobuf");
 	if (samples == 0)
 		return fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+	for (size_t k = 0; k < pp->nkeys; k++)
+		if (!pp->key_seen[k])
+			return fg_error_set(pp->err, FG_EUSAGE, fg_input_name(pp->in),
+					    "no sample of this pprof profile has the label '%s'", pp->keys[k]);
 	return 0;
 }
 
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, void *ctx, fg_error *err)
 {
-	struct pprof pp = { .in = in, .names = names, .fn = fn, .ctx = ctx, .err = err };
+	struct pprof pp = { .in = in, .names = names, .fn = fn, .ctx = ctx, .err = err,
+			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	const char *d;
 	size_t n = 0, type = 0;
 	info->format = FG_FORMAT_PPROF;
 	/* The string table comes after the samples that index it: the message
 	 * is read whole (bounded by --max-size). */
 	int rc = fg_stackbuf_init(&pp.stack, names, err);
+	if (!rc && pp.nkeys && !(pp.key_seen = calloc(pp.nkeys, sizeof(*pp.key_seen))))
+		rc = nomem(&pp);
 	if (!rc)
 		rc = fg_input_peek(&d, &n, in, SIZE_MAX, err);
 	struct pb top = { rc ? NULL : (const uint8_t *)d, rc ? NULL : (const uint8_t *)d + n };
@@ -502,6 +601,9 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 	}
 	free(pp.strings);
 	free(pp.locs);
+	free(pp.key_seen);
+	free(pp.labels);
+	free(pp.label_name);
 	fg_stackbuf_free(&pp.frames);
 	fg_keymap_free(&pp.functions);
 	fg_keymap_free(&pp.mappings);

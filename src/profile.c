@@ -13,6 +13,8 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->sample_type = NULL;
 	opts->from = opts->to = (fg_time_bound){ 0 };
 	opts->base_column = false;
+	opts->labels = NULL;
+	opts->nlabels = 0;
 }
 
 const char *fg_format_name(enum fg_format format)

@@ -110,6 +110,10 @@ typedef struct fg_read_options {
 	fg_time_bound from, to; /* JFR: keep only events in [from, to); default unset = all */
 	bool base_column;    /* collapsed stacks of two counts a line (stack BASE CURRENT): the BASE counts.
 				Default false: the CURRENT ones */
+	const char *const *labels; /* pprof: label keys whose values become frames "[KEY=VALUE]" under the
+				      root, the first nearest it ("[no KEY]" for a sample without one), as
+				      pprof's -tagroot; default none (labels ignored) */
+	size_t nlabels;
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);

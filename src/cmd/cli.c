@@ -139,6 +139,8 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;
 	ro->base_column = o->base_column;
+	ro->labels = o->labels.items;
+	ro->nlabels = o->labels.n;
 	/* Checked when parsed (cli_check_time_bound). */
 	if (o->from)
 		parse_time_bound(o->from, &ro->from);

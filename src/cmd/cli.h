@@ -67,6 +67,7 @@ struct cli_profile_options {
 	const char *sample_type; /* --sample-type: which pprof sample type */
 	const char *from, *to;   /* --from, --to: a JFR time window (checked by cli_check_time_bound) */
 	bool base_column;        /* --base-column: of collapsed stacks with two counts, the first */
+	struct cli_list labels;  /* --label: pprof label keys as frames */
 };
 
 /* The reader options these command-line options give. */
@@ -85,9 +86,10 @@ const char *cli_check_header_host(const struct cli_option *opt, const char *arg,
 const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 /* The options of formats that hold more than one graph (docs/formats.md).
- * --event and --threads are not among them (CLI_GRAPH_OPTIONS): run, bisect
- * and days have their own --event (the runs file's, which chooses the JFR
- * event too), and thread frames do not change a judged frame's share. */
+ * --event, --threads and --label are not among them (CLI_GRAPH_OPTIONS):
+ * run, bisect and days have their own --event (the runs file's, which
+ * chooses the JFR event too), and thread or label frames do not change a
+ * judged frame's share. */
 #define CLI_FORMAT_OPTIONS(po) \
 	CLI_OPT_CHECKED(0, "from", &(po)->from, "T", cli_check_time_bound, \
 			"JFR: only events from T on, in seconds from the start (10, 2.5s,\n" \
@@ -107,6 +109,10 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 			"JFR: read the cpu, wall, alloc or lock events (default: the first\npresent)", \
 			.flags = CLI_OPT_COMMON), \
 	CLI_OPT_BOOL(0, "threads", &(po)->threads, "JFR: a thread frame [name tid=N] under the root, as -t graphs have", \
+		     .flags = CLI_OPT_COMMON), \
+	CLI_OPT_LIST(0, "label", &(po)->labels, "KEY", \
+		     "pprof: a frame [KEY=VALUE] under the root from each sample's\nlabel KEY ([no KEY] without one), " \
+		     "as pprof -tagroot;\nrepeatable, the first nearest the root", \
 		     .flags = CLI_OPT_COMMON)
 #define CLI_FETCH_OPTIONS(po) \
 	CLI_OPT_LIST(0, "header", &(po)->headers, "'Name: value'", \

@@ -1,6 +1,7 @@
 /* libFuzzer target: the pprof reader (the protobuf wire format, the
- * tables, locations with inlined lines, sample types), read with the default
- * sample type and with one asked for by name, streamed into the analyses. */
+ * tables, locations with inlined lines, sample types, labels), read with the
+ * default sample type and with one asked for by name and two label keys as
+ * frames, streamed into the analyses. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fg_read_options_init(&o);
 	o.max_size = FUZZ_MAX_SIZE;
 	o.sample_type = size % 2 ? "cpu" : "samples/count";
+	static const char *const keys[] = { "thread", "span" };
+	o.labels = keys;
+	o.nlabels = 2;
 	analyses_run_with(data, size, &o, true, analyses_sink());
 	return 0;
 }

@@ -37,6 +37,40 @@ err=$("$FGBISECT" top --sample-type alloc_space "$TMP/inl.pb.gz" 2>&1 >/dev/null
 CHECKS=$((CHECKS + 1))
 [[ "$err" == *"no sample type 'alloc_space' in this pprof profile (it has samples/count, cpu/nanoseconds)"* ]] || fail "absent sample type: $err"
 
+# Labels are ignored unless asked: --label KEY puts [KEY=VALUE] under the
+# root (as pprof -tagroot), the first key nearest the root, [no KEY] for a
+# sample without it; values of a key given twice are joined by ','; numeric
+# labels with their unit.  The writer turns the leading [KEY=VALUE] frames of
+# a stack into labels.
+cat >"$TMP/lab.collapsed" <<'TXT'
+[endpoint=/api/jobs];[tenant=a];main;handle;query 5
+[endpoint=/api/jobs];[tenant=b];main;handle;query 3
+[endpoint=/health];main;handle 2
+[tenant=a];main;gc 1
+[endpoint=/api/jobs];[endpoint=/v2/jobs];[bytes=#4096 bytes];main;handle 4
+[req=#17];main;handle 1
+TXT
+python3 "$W" --labels "$TMP/lab.collapsed" "$TMP/lab.pb.gz"
+check_eq "labels ignored" "$("$FGBISECT" collapse "$TMP/lab.pb.gz" | tr '\n' '|')" "main;gc 1|main;handle 7|main;handle;query 8|"
+check_eq "--label endpoint --label tenant" "$("$FGBISECT" collapse --label endpoint --label tenant "$TMP/lab.pb.gz")" \
+"[endpoint=/api/jobs,/v2/jobs];[no tenant];main;handle 4
+[endpoint=/api/jobs];[tenant=a];main;handle;query 5
+[endpoint=/api/jobs];[tenant=b];main;handle;query 3
+[endpoint=/health];[no tenant];main;handle 2
+[no endpoint];[no tenant];main;handle 1
+[no endpoint];[tenant=a];main;gc 1"
+check_eq "--label, numeric" "$("$FGBISECT" collapse --label bytes --label req "$TMP/lab.pb.gz" | grep -v '^\[no bytes\];\[no req\]')" \
+"[bytes=4096 bytes];[no req];main;handle 4
+[no bytes];[req=17];main;handle 1"
+# The label every sample of the writer carries, and the streamed analyses.
+check_eq "--label thread" "$("$FGBISECT" top --json --label thread "$TMP/lab.pb.gz" | json_get '[(f["frame"], f["samples"]) for f in j["frames"] if "thread" in f["frame"]]')" \
+	"[('[thread=main]', 16)]"
+check_eq "share of a label" "$("$FGBISECT" share --json --label tenant -f '[tenant=a]' "$TMP/lab.pb.gz" | json_get 'j["profiles"][0]["matches"][0]["samples"]')" 6
+err=$("$FGBISECT" top --label nope "$TMP/lab.pb.gz" 2>&1 >/dev/null) && fail "an absent label read"
+CHECKS=$((CHECKS + 1))
+[[ "$err" == *"no sample of this pprof profile has the label 'nope'"* ]] || fail "absent label: $err"
+check_eq "absent label: exit 2" "$(status "$FGBISECT" top --label nope "$TMP/lab.pb.gz")" 2
+
 # A whole profile through the writer: the same stacks back.
 python3 "$W" "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" "$TMP/z.pb.gz"
 "$FGBISECT" collapse "$TMP/z.pb.gz" | canonical >"$TMP/a"

@@ -3,14 +3,22 @@
 the name ends in .pb): test data for fgbisect's pprof reader, made by the
 project's own code.
 
-    write_pprof.py IN.collapsed[.gz] OUT.pb[.gz]
+    write_pprof.py [--labels] IN.collapsed[.gz] OUT.pb[.gz]
 
 Two sample types, samples/count (the line's count) and cpu/nanoseconds (the
 count times 10 ms).  Frames marked _[i] (inlined) go into their caller's
 location as extra lines, innermost first, as compilers' profiles have them;
 a frame named 0xADDR becomes a location without lines (not symbolised).
 Sample values are packed, location ids not, and every message carries a
-label that readers must ignore."""
+label thread=main that readers must ignore unless asked.
+
+With --labels, the frames [KEY=VALUE] that start a stack become labels of
+its sample instead of frames: a string label, or with VALUE #N or #N UNIT a
+numeric one (num N, num_unit UNIT); a key given twice gives two labels.
+
+Fast enough for the large fixture's 560,195 stacks (1.17 M samples): the
+output grows in one bytearray, and each location's sample field is encoded
+once (stacks repeat their callers' locations)."""
 import gzip, sys
 
 from collapsed_io import read_collapsed
@@ -30,38 +38,55 @@ def field(num, payload):
     return varint(num << 3 | 2) + varint(len(payload)) + payload
 
 def main():
-    src, dst = sys.argv[1:3]
+    args = sys.argv[1:]
+    labels = args[:1] == ["--labels"]
+    src, dst = args[labels:]
     strings, sidx = [""], {"": 0}
     def s(x):
-        if x not in sidx:
-            sidx[x] = len(strings)
+        i = sidx.get(x)
+        if i is None:
+            i = sidx[x] = len(strings)
             strings.append(x)
-        return sidx[x]
+        return i
     functions, locations = {}, {}
-    samples = []
-    for frames, n in read_collapsed(src):
-        # Group callers with the inlined frames below them: one location each.
-        groups = []
-        for fr in frames:
-            if fr.endswith("_[i]") and groups and not groups[-1][0].startswith("0x"):
-                groups[-1].append(fr[:-4])
-            else:
-                groups.append([fr])
-        locs = []
-        for g in groups:
-            key = tuple(g)
-            if key not in locations:
-                locations[key] = len(locations) + 1
-            locs.append(locations[key])
-        samples.append((list(reversed(locs)), int(n)))
-    out = field(1, field(1, s("samples")) + field(2, s("count")))
+    loc_field = {}  # location id -> its encoded sample field
+    def location(group):
+        key = tuple(group)
+        lid = locations.get(key)
+        if lid is None:
+            lid = locations[key] = len(locations) + 1
+            loc_field[lid] = field(1, lid)
+        return lid
+    def label(frame):
+        k, _, v = frame[1:-1].partition("=")
+        if v.startswith("#"):
+            num, _, unit = v[1:].partition(" ")
+            return field(3, field(1, s(k)) + field(3, int(num)) + (field(4, s(unit)) if unit else b""))
+        return field(3, field(1, s(k)) + field(2, s(v)))
+    out = bytearray(field(1, field(1, s("samples")) + field(2, s("count"))))
     out += field(1, field(1, s("cpu")) + field(2, s("nanoseconds")))
-    loc_field = {}  # location id -> its encoded sample field (large inputs repeat them)
-    for locs, n in samples:
-        body = b"".join(loc_field.get(l) or loc_field.setdefault(l, field(1, l)) for l in locs)
+    thread = field(3, field(1, s("thread")) + field(2, s("main")))
+    for frames, n in read_collapsed(src):
+        extra = b""
+        if labels:
+            while frames and frames[0].startswith("[") and frames[0].endswith("]") and "=" in frames[0]:
+                extra += label(frames.pop(0))
+        # Callers with the inlined frames below them: one location each.
+        locs, group = [], None
+        for fr in frames:
+            if group and fr.endswith("_[i]") and not group[0].startswith("0x"):
+                group.append(fr[:-4])
+                continue
+            if group:
+                locs.append(location(group))
+            group = [fr]
+        if group:
+            locs.append(location(group))
+        locs.reverse()
+        body = bytearray(b"".join(map(loc_field.__getitem__, locs)))
         body += field(2, varint(n) + varint(n * 10_000_000))
-        body += field(3, field(1, s("thread")) + field(2, s("main")))
-        out += field(2, body)
+        body += thread + extra
+        out += field(2, bytes(body))
     out += field(3, field(1, 1) + field(5, s("/usr/lib/libfake.so")))
     for key, lid in locations.items():
         body = field(1, lid) + field(2, 1)
@@ -79,7 +104,7 @@ def main():
     for x in strings:
         out += field(6, x.encode("utf-8", "surrogateescape"))
     out += field(14, s("cpu"))
-    data = gzip.compress(out) if not dst.endswith(".pb") else out
+    data = gzip.compress(out, 6) if not dst.endswith(".pb") else out
     open(dst, "wb").write(data)
 
 if __name__ == "__main__":

@@ -217,6 +217,11 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		return rc;
 	if (kind != KIND_JFR && kind != KIND_PPROF)
 		fg_input_reject_nul(in);
+	else
+		/* A pprof message or a JFR chunk is read whole, and has no lines:
+		 * its bound is --max-size (async-profiler's chunks reach 100 MB),
+		 * which then stops it first, with its own message. */
+		fg_input_set_max_line(in, (opts && opts->max_size ? opts->max_size : FG_INPUT_DEFAULT_MAX_SIZE) + 1);
 	uint32_t root;
 	if ((rc = fg_names_intern(&root, names, "all", 3, err)) != 0)
 		return rc;

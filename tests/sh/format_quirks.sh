@@ -210,4 +210,22 @@ has "speedscope (gzip)" "$TMP/sp.err" "speedscope JSON: not read; ask the profil
 check_eq "speedscope --json" "$(run_fg spj top --json "$TMP/py.speedscope.json.gz")" 3
 check_eq "speedscope --json" "$(json_get 'j["error"]["code"]' <"$TMP/spj.out")" "invalid-profile"
 
+# ---- binary profiles larger than the line cap -------------------------------
+# (a pprof message and a JFR chunk are read whole: async-profiler's chunks
+# reach 100 MB by default, more than the 64 MiB --max-line; --max-size
+# bounds them instead.  Made small here: 40,000 distinct stacks against
+# --max-line 256K.)
+python3 -c 'import sys
+for i in range(40000): print("io/example/Main.run;io/example/Worker%d.step;io/example/Store%d.get %d" % (i % 977, i, 1 + i % 3))' >"$TMP/wide.collapsed"
+python3 "$FG_SOURCE_DIR/tests/tools/write_pprof.py" "$TMP/wide.collapsed" "$TMP/wide.pb"
+python3 "$FG_SOURCE_DIR/tests/tools/write_jfr.py" "$TMP/wide.collapsed" "$TMP/wide.jfr"
+for f in wide.pb wide.jfr; do
+	check_eq "$f is larger than 256K" "$(($(wc -c <"$TMP/$f") > 262144))" 1
+	check_eq "$f under --max-line 256K" "$(run_fg w share --json --max-line 256K -f Store1 "$TMP/$f")" 0
+	check_eq "$f under --max-line 256K: the answer" "$(json_get 'j["profiles"][0]["total"], j["profiles"][0]["matches"][0]["samples"]' <"$TMP/w.out")" \
+		"$(awk '{t += $NF} /Store1/ {h += $NF} END {printf "(%d, %d)", t, h}' "$TMP/wide.collapsed")"
+	check_eq "$f over --max-size" "$(run_fg ws share --max-size 100K -f Store1 "$TMP/$f")" 3
+	has "$f over --max-size" "$TMP/ws.err" "content is larger than --max-size (102400 bytes)"
+done
+
 finish

@@ -62,7 +62,7 @@ large_gz = os.path.join(args.shared, "large", "javac-large.html.gz")
 daily = os.path.join(args.shared, "daily")
 have_shared = os.path.exists(large_gz)
 if not have_shared:
-    print(f"SKIP: no shared fixtures at {args.shared}: the large-fixture, gzip, many-profile and start-up "
+    print(f"SKIP: no shared fixtures at {args.shared}: the large-fixture, gzip and many-profile "
           "rows are skipped; the collapsed-scaling rows use fixtures/", file=sys.stderr)
 
 
@@ -194,12 +194,13 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"share (html.gz) / (zcat | wc -l): wall {ratio(rows[2], rows[1], 0):.2f}, "
               f"cpu {ratio(rows[2], rows[1], 1):.2f}")
 
-    if have_shared and "startup" in only:
+    if "startup" in only:
         tiny = os.path.join(root, "fixtures", "tiny-3x.html")
         rows = [
             Row("/bin/true", ["/bin/true"], rss=False),
             Row("share (tiny profile)", [fg, "share", "--frame", "a", tiny], "/bin/true", rss=False),
             Row("--version", [fg, "--version"], "/bin/true", rss=False),
+            Row("top (tiny profile)", [fg, "top", tiny], "/bin/true", rss=False),
         ]
         bench(rows)
         report("start-up: a tiny profile against /bin/true", rows)
@@ -270,7 +271,10 @@ with tempfile.TemporaryDirectory() as tmp:
                                ("top (html)", [fg, "top", plain], "share (html)"),
                                ("subsystems (html)", [fg, "subsystems", plain], "share (html)"),
                                ("diff (html vs itself)", [fg, "diff", plain, plain], "share (html)"),
-                               ("share (html.gz)", share + [large_gz], None)]:
+                               ("share (html.gz)", share + [large_gz], None),
+                               ("/bin/true", ["/bin/true"], None),
+                               ("share (tiny profile)", [fg, "share", "--frame", "a",
+                                                         os.path.join(root, "fixtures", "tiny-3x.html")], "/bin/true")]:
             n = counts[name] = instructions(cmd)
             rel = f"  {n / counts[ref]:6.2f} x {ref}" if n and ref and counts.get(ref) else ""
             print(f"{name:34} {n:>15,}{rel}" if n else f"{name:34} (not measured)")

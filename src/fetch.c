@@ -22,67 +22,6 @@
  * and an endless one would otherwise run to the timeout. */
 #define DISCARDED_BODY_MAX (64 * 1024)
 
-void fg_fetch_options_init(fg_fetch_options *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->connect_timeout_s = 10;
-	opts->total_timeout_s = 300;
-	opts->stall_timeout_s = 30;
-	opts->tries = 3;
-	opts->retry_delay_ms = 1000;
-	opts->max_redirects = 10;
-	opts->max_parallel = 4;
-	opts->max_size = (uint64_t)4 << 30;
-}
-
-/* The length of a leading "scheme://" (RFC 3986 scheme), else 0. */
-static size_t scheme_length(const char *s)
-{
-	if (!isalpha((unsigned char)s[0]))
-		return 0;
-	size_t i = 1;
-	while (isalnum((unsigned char)s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.')
-		i++;
-	return strncmp(s + i, "://", 3) == 0 ? i + 3 : 0;
-}
-
-static bool has_scheme(const char *s, const char *scheme)
-{
-	size_t n = strlen(scheme);
-	return strncasecmp(s, scheme, n) == 0 && strncmp(s + n, "://", 3) == 0;
-}
-
-static bool is_http(const char *s)
-{
-	return has_scheme(s, "http") || has_scheme(s, "https");
-}
-
-bool fg_source_is_url(const char *source)
-{
-	return is_http(source) || has_scheme(source, "file");
-}
-
-char *fg_source_redact(const char *url)
-{
-	size_t start = scheme_length(url);
-	const char *authority = url + start;
-	size_t len = strcspn(authority, "/?#");
-	const char *at = NULL;
-	/* The last '@' ends the userinfo: a password may hold an unescaped '@'. */
-	for (size_t i = 0; start > 0 && i < len; i++)
-		if (authority[i] == '@')
-			at = authority + i;
-	if (!at)
-		return strdup(url);
-	size_t rest = strlen(at + 1);
-	char *out = malloc(start + rest + 1);
-	if (!out)
-		return NULL;
-	memcpy(out, url, start);
-	memcpy(out + start, at + 1, rest + 1);
-	return out;
-}
-
 static int hex_value(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -130,7 +69,7 @@ int fg_source_resolve(char **out, const char *base, const char *location, fg_err
 	if (!location || !location[0])
 		return fg_error_set(err, FG_ECONFIG, base, "empty profile location");
 
-	if (scheme_length(location) > 0 || !strcmp(location, "-") || !base || !strcmp(base, "-")) {
+	if (fg_source_scheme_length(location) > 0 || !strcmp(location, "-") || !base || !strcmp(base, "-")) {
 		*out = strdup(location);
 	} else if (fg_source_is_url(base)) {
 		/* Any location is a URL reference here: "/x" is on base's host. */
@@ -561,7 +500,7 @@ static void xfer_follow(struct batch *b, struct xfer *x, const char *location, u
 		xfer_fail(x, FG_EFETCH, "too many redirects (more than %d)", b->opts->max_redirects);
 		return;
 	}
-	if (!is_http(location)) {
+	if (!fg_source_is_http(location)) {
 		xfer_fail(x, FG_EFETCH, "redirected to a URL that is not http:// or https://");
 		return;
 	}
@@ -854,7 +793,7 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 			free(shown);
 			continue;
 		}
-		if (is_http(src)) {
+		if (fg_source_is_http(src)) {
 			xs[nx].res = res;
 			xs[nx].opts = opts;
 			xs[nx].source = src;
@@ -863,9 +802,9 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 			nx++;
 			continue;
 		}
-		if (has_scheme(src, "file"))
+		if (fg_source_is_url(src)) /* file:// */
 			file_url_path(&res->path, src, shown, &res->err);
-		else if (scheme_length(src) > 0)
+		else if (fg_source_scheme_length(src) > 0)
 			fg_error_set(&res->err, FG_EUSAGE, shown,
 			             "unsupported URL scheme (fgbisect reads file://, http:// and https://)");
 		else if (!(res->path = strdup(src)))

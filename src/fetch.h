@@ -96,8 +96,17 @@ void fg_fetch_result_clear(fg_fetch_result *r);
  * echoed back in a message.) */
 bool fg_fetch_header_valid(const char *h);
 
-/* True for file://, http:// and https:// URLs (scheme case-insensitive). */
+/* True for file://, http:// and https:// URLs (scheme case-insensitive).
+ * This, fg_source_is_http, fg_source_scheme_length, fg_source_redact and
+ * fg_fetch_options_init need no libcurl (src/url.c): calling them never
+ * loads the network module. */
 bool fg_source_is_url(const char *source);
+
+/* True for http:// and https:// URLs (scheme case-insensitive). */
+bool fg_source_is_http(const char *source);
+
+/* The length of a leading "scheme://" (an RFC 3986 scheme), else 0. */
+size_t fg_source_scheme_length(const char *s);
 
 /* Resolves a runs file's location against the runs file's own name (base,
  * a path, a URL, or "-" / NULL for the current directory): an absolute path

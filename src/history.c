@@ -623,13 +623,6 @@ static int parent_same(bool *same, fg_history *h, size_t ni, uint32_t p, size_t 
 
 /* ---- open ------------------------------------------------------------------- */
 
-void fg_history_options_init(fg_history_options *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->bad = "HEAD";
-	opts->use_repo_ignore_revs = true;
-}
-
 static int resolve_rev(git_oid *out, fg_history *h, const char *spec, fg_error *err)
 {
 	git_object *obj = NULL, *peeled = NULL;

@@ -46,8 +46,11 @@ typedef struct fg_history_options {
 	bool use_repo_ignore_revs;
 } fg_history_options;
 
-/* Sets the defaults documented above. */
-void fg_history_options_init(fg_history_options *opts);
+/* Sets the defaults documented above (inline: options never load the network and git module, src/lazy.c). */
+static inline void fg_history_options_init(fg_history_options *opts)
+{
+	*opts = (fg_history_options){ .bad = "HEAD", .use_repo_ignore_revs = true };
+}
 
 /* Opens the repository at or above `dir` (non-bare, bare, worktree, shallow),
  * resolves the revisions, reads the ignore lists and indexes the source files

@@ -26,15 +26,6 @@ struct fg_prom {
 	struct curl_slist *headers;
 };
 
-void fg_prom_options_init(fg_prom_options *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->connect_timeout_s = 10;
-	opts->timeout_s = 60;
-	opts->tries = 3;
-	opts->retry_delay_ms = 250;
-}
-
 static void series_clear(fg_prom_series *s)
 {
 	for (size_t i = 0; i < s->nlabels; i++) {

@@ -40,8 +40,11 @@ typedef struct fg_prom_options {
 	bool netrc;                 /* false: use ~/.netrc credentials for the host */
 } fg_prom_options;
 
-/* Sets the defaults above. */
-void fg_prom_options_init(fg_prom_options *opts);
+/* Sets the defaults above (inline: options never load the network and git module, src/lazy.c). */
+static inline void fg_prom_options_init(fg_prom_options *opts)
+{
+	*opts = (fg_prom_options){ .connect_timeout_s = 10, .timeout_s = 60, .tries = 3, .retry_delay_ms = 250 };
+}
 
 typedef struct fg_prom_label {
 	char *name;

@@ -212,12 +212,6 @@ int fg_repo_config_path(char **out, fg_repo *repo, const char *key, fg_error *er
 	return rc;
 }
 
-void fg_repo_log_options_init(fg_repo_log_options *opts)
-{
-	opts->max = 1000;
-	opts->first_parent = false;
-}
-
 void fg_repo_log_free(fg_repo_log *log)
 {
 	if (!log)

@@ -77,7 +77,11 @@ typedef struct fg_repo_log_options {
 	bool first_parent;  /* follow only first parents (the commits of the main line) */
 } fg_repo_log_options;
 
-void fg_repo_log_options_init(fg_repo_log_options *opts);
+/* Inline: options never load the network and git module, src/lazy.c. */
+static inline void fg_repo_log_options_init(fg_repo_log_options *opts)
+{
+	*opts = (fg_repo_log_options){ .max = 1000, .first_parent = false };
+}
 
 /* The commits reachable from bad and not from good, in `git log` order
  * (newest committer time first), like `git log good..bad`.  good and bad are

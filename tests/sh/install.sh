@@ -31,4 +31,22 @@ case $rules in
 *) fail "installed fgbisect reads rules from '$rules'" ;;
 esac
 check_eq "installed --version" "$("$bin" --version | cut -d' ' -f1)" "fgbisect"
+# The network and git module (src/lazy.c) is installed below lib and found
+# relative to the binary, also when the installation is moved; never the
+# build tree's.
+module=$(cd "$TMP/prefix" && find . -name fgbisect-netgit.so)
+CHECKS=$((CHECKS + 1))
+[[ $module == ./lib*/fgbisect/fgbisect-netgit.so ]] || fail "module installed as '$module'"
+CHECKS=$((CHECKS + 1))
+if [[ ${FG_SANITIZED:-0} != 1 ]] && grep -qaF "$FG_SOURCE_DIR" "$TMP/prefix/$module"; then
+	fail "the installed module holds the source tree's path $FG_SOURCE_DIR"
+fi
+mv "$TMP/prefix" "$TMP/moved"
+tiny=$FG_SOURCE_DIR/fixtures/tiny-3x.html
+LD_DEBUG=files "$TMP/moved/bin/fgbisect" share -f a "file://$tiny" >"$TMP/out" 2>"$TMP/trace"
+check_eq "moved installation: file:// share" "$(sed -n 2p "$TMP/out")" "$("$FGBISECT" share -f a "$tiny" | sed -n 2p)"
+check_eq "moved installation: the module loaded" \
+	"$(sed -n 's/.*file=\([^ ]*fgbisect-netgit.so\) .*dynamically loaded.*/\1/p' "$TMP/trace" | sort -u |
+		xargs -r realpath)" \
+	"$TMP/moved/${module#./}"
 finish

@@ -15,8 +15,11 @@
 
 #define BUF_INITIAL (256u << 10)
 /* Bytes after the buffer's capacity: the '\n' sentinel (or a last line's
- * '\0'), then zeros, so that a reader may load 8 bytes at any position of a
- * line without running off the allocation (FG_INPUT_PADDING). */
+ * '\0'), then room, so that a reader may load 8 bytes at any position of a
+ * line without running off the allocation (FG_INPUT_PADDING).  The buffer
+ * is not cleared (a 256 KiB calloc was a sixth of reading a 55 KB profile);
+ * instead the FG_INPUT_PADDING bytes after the sentinel are zeroed at each
+ * fill, so that what such a load sees past the data is always defined. */
 #define BUF_EXTRA (1 + FG_INPUT_PADDING)
 #define RAW_SIZE (128u << 10)
 
@@ -155,13 +158,14 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	in->max_line = FG_INPUT_DEFAULT_MAX_LINE;
 	in->nul_at = UINT64_MAX;
 	in->cap = BUF_INITIAL;
-	in->buf = calloc(1, in->cap + BUF_EXTRA);
+	in->buf = malloc(in->cap + BUF_EXTRA);
 	in->raw = malloc(RAW_SIZE);
 	if (!in->buf || !in->raw) {
 		fg_input_free(in);
 		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
 	}
 	in->buf[0] = '\n'; /* the sentinel of fg_input_window */
+	memset(in->buf + 1, 0, FG_INPUT_PADDING);
 	*out = in;
 	return 0;
 }
@@ -361,7 +365,6 @@ static int fill(fg_input *in, fg_error *err)
 		char *b = realloc(in->buf, cap + BUF_EXTRA);
 		if (!b)
 			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory (a line of %zu bytes)", in->cap);
-		memset(b + in->cap, 0, cap - in->cap + BUF_EXTRA);
 		in->buf = b;
 		in->cap = cap;
 	}
@@ -410,6 +413,7 @@ produced:
 	}
 	in->end += got;
 	in->buf[in->end] = '\n'; /* the sentinel of fg_input_window */
+	memset(in->buf + in->end + 1, 0, FG_INPUT_PADDING);
 	in->produced += got;
 	if (in->produced > in->max_size)
 		return fg_error_set(err, FG_EINVALID, in->name,

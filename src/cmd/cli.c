@@ -65,6 +65,13 @@ void cli_error_json(fg_json *j, const fg_error *err)
 	fg_json_end(j);
 }
 
+static _Thread_local FILE *warn_sink;
+
+void cli_warn_to(FILE *sink)
+{
+	warn_sink = sink;
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -72,9 +79,10 @@ void cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vasprintf(&text, fmt, ap);
 	va_end(ap);
-	fputs("fgbisect: warning: ", stderr);
-	cli_put_text(stderr, n >= 0 ? text : "(out of memory)");
-	fputc('\n', stderr);
+	FILE *out = warn_sink ? warn_sink : stderr;
+	fputs("fgbisect: warning: ", out);
+	cli_put_text(out, n >= 0 ? text : "(out of memory)");
+	fputc('\n', out);
 	if (n >= 0)
 		free(text);
 }

@@ -44,8 +44,14 @@ int cli_report_error(const fg_error *err, bool json);
  * next value of j (the whole output under --json, or a member's value). */
 void cli_error_json(fg_json *j, const fg_error *err);
 
-/* Prints "fgbisect: warning: ..." on stderr. */
+/* Prints "fgbisect: warning: ..." on stderr, or into the calling thread's
+ * sink (cli_warn_to). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The calling thread's warnings go to sink instead of stderr until
+ * cli_warn_to(NULL): a command reading inputs on several threads keeps each
+ * input's warnings and prints them in the order the inputs were given. */
+void cli_warn_to(FILE *sink);
 
 /* Options every profile-reading command takes. */
 struct cli_profile_options {

@@ -30,6 +30,8 @@ struct result {
 	uint64_t matched;  /* patterns that matched a frame */
 	int rc;
 	fg_error err;
+	char *warnings;    /* what reading it warned, printed in argument order */
+	size_t warnings_len;
 };
 
 /* The profiles, read by one or more workers, each with its own names,
@@ -68,8 +70,13 @@ static void *worker(void *arg)
 			r->rc = rc;
 		} else {
 			fg_share_reset(share);
+			FILE *sink = open_memstream(&r->warnings, &r->warnings_len);
+			cli_warn_to(sink); /* out of memory: straight to stderr */
 			r->rc = cli_read_profile(&r->info, r->source, names, w->po,
 						 &(fg_visitor){ fg_share_frames, fg_share_stack, share }, &r->err);
+			cli_warn_to(NULL);
+			if (sink)
+				fclose(sink);
 		}
 		for (size_t p = 0; !r->rc && p < w->npatterns; p++) {
 			r->samples[p] = w->self ? fg_share_self(share, p) : fg_share_samples(share, p);
@@ -239,9 +246,12 @@ int cmd_share(int argc, char **argv)
 			results[i].samples = counts + i * npatterns;
 		}
 		read_all(&w, (size_t)jobs);
-		/* The exit status is the first failing profile's (in the order
-		 * given); the others' answers are printed all the same. */
+		/* Each profile's warnings in the order given, as one thread would
+		 * print them; the exit status is the first failing profile's; the
+		 * others' answers are printed all the same. */
 		for (size_t i = 0; i < nprofiles; i++) {
+			if (results[i].warnings_len)
+				fwrite(results[i].warnings, 1, results[i].warnings_len, stderr);
 			if (results[i].rc && !status)
 				status = fg_error_exit_status(&results[i].err);
 			nread += !results[i].rc;
@@ -267,6 +277,8 @@ int cmd_share(int argc, char **argv)
 	else
 		print_text(results, nprofiles, patterns, npatterns, self);
 out:
+	for (size_t i = 0; results && i < nprofiles; i++)
+		free(results[i].warnings);
 	free(results);
 	free(counts);
 	cli_args_free(&args);

@@ -3,10 +3,51 @@
 # reported in the order given, with the others' answers, and the first of
 # them gives the exit status.
 source "$(dirname "$0")/../lib.sh"
+FG_TMP_ERR=$(mktemp)
+trap 'rm -f "$FG_TMP_ERR" "$FG_TMP_ERR".*' EXIT
+
+# The project's own samples, 46 inputs (each several times, gzip and plain,
+# collapsed files without their last newline for warnings, one missing
+# file for an error in the middle): every byte of
+# stdout and stderr, text and JSON, is the same on 1, 2 and 7 threads, the
+# warnings included (in the order of the inputs, whichever thread read them).
+FX=$FG_SOURCE_DIR/fixtures
+mine=()
+for i in 1 2 3 4 5; do
+	zcat "$(ls "$FX"/day*.collapsed.gz | sed -n ${i}p)" | head -c -1 >"$FG_TMP_ERR.cut$i"
+	mine+=("$FX"/*.collapsed.gz "$FG_TMP_ERR.cut$i" "$FX/tiny-3x.html")
+	[[ $i == 3 ]] && mine+=("$FG_TMP_ERR.missing")
+done
+mine+=("$FX/zeebe-healthy.collapsed.gz")
+for fmt in "" --json; do
+	status=0
+	"$FGBISECT" share $fmt -j 1 --frame TransactionalColumnFamily --frame Actor --frame nomatch "${mine[@]}" \
+		>"$FG_TMP_ERR.out1" 2>"$FG_TMP_ERR.err1" || status=$?
+	check_eq "own samples $fmt: exit status" "$status" 4
+	for j in 2 7; do
+		"$FGBISECT" share $fmt -j $j --frame TransactionalColumnFamily --frame Actor --frame nomatch "${mine[@]}" \
+			>"$FG_TMP_ERR.out" 2>"$FG_TMP_ERR.err" || true
+		CHECKS=$((CHECKS + 1))
+		cmp -s "$FG_TMP_ERR.out1" "$FG_TMP_ERR.out" || fail "share $fmt -j $j: stdout differs from -j 1"
+		CHECKS=$((CHECKS + 1))
+		cmp -s "$FG_TMP_ERR.err1" "$FG_TMP_ERR.err" || fail "share $fmt -j $j: stderr differs from -j 1"
+	done
+done
+check_eq "own samples: answers" "$(json_get 'len(j["profiles"])' <"$FG_TMP_ERR.out1")" "${#mine[@]}"
+check_eq "own samples: warnings" "$(cat "$FG_TMP_ERR.err1")" "$(for i in 1 2 3 4 5; do
+	echo "fgbisect: warning: $FG_TMP_ERR.cut$i: the last line has no newline: the file may be cut short"
+done)
+fgbisect: warning: pattern 'nomatch' matches no frame in any profile: is it mistyped?"
+# Each answer is the one of that profile read alone.
+for k in 0 8 17 45; do
+	check_eq "own samples: profile $k alone" \
+		"$(json_get "j['profiles'][$k]" <"$FG_TMP_ERR.out1")" \
+		"$("$FGBISECT" share --json --frame TransactionalColumnFamily --frame Actor --frame nomatch "${mine[k]}" \
+			2>/dev/null | json_get "j['profiles'][0]")"
+done
+
 need_shared
 F=$FG_SHARED_FIXTURES
-FG_TMP_ERR=$(mktemp)
-trap 'rm -f "$FG_TMP_ERR"' EXIT
 profiles=("$F"/daily/*.html "$F"/daily/*.collapsed "$F"/versions/*.html "$F"/formats/g*.html)
 one=$("$FGBISECT" share --json -j 1 --frame TransactionalColumnFamily --frame Lambda "${profiles[@]}")
 for j in 2 3 8; do

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "stats.h"
+
 void fg_metrics_options_init(fg_metrics_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -15,6 +17,11 @@ void fg_metrics_options_init(fg_metrics_options *opts)
 const char *fg_metric_status_name(fg_metric_status s)
 {
 	return s == FG_METRIC_OK ? "ok" : s == FG_METRIC_MISSING ? "missing" : "nan";
+}
+
+const char *fg_cond_state_name(fg_cond_state s)
+{
+	return s == FG_STATE_TRUE ? "true" : s == FG_STATE_FALSE ? "false" : "undecided";
 }
 
 static double ratio_of(const fg_metric_value *b, const fg_metric_value *c)
@@ -78,7 +85,26 @@ static int result_new(fg_metrics_result **out, const fg_mrules *rules, fg_error 
 	return 0;
 }
 
-/* Derived signals: the ratio of the means of two signals above them. */
+/* The ratio candidate / base and its interval. */
+static void ratio_interval(fg_metric_signal *s)
+{
+	const fg_metric_value *b = &s->side[0], *c = &s->side[1];
+	s->ratio = ratio_of(b, c);
+	s->interval = FG_INTERVAL_NONE;
+	if (isnan(s->ratio))
+		return;
+	if (b->points < FG_METRICS_MIN_POINTS || c->points < FG_METRICS_MIN_POINTS) {
+		s->interval = FG_INTERVAL_FEW;
+		return;
+	}
+	fg_stats_ratio_interval95(&s->ci[0], &s->ci[1], b->value, b->se, c->value, c->se);
+	s->interval = FG_INTERVAL_OK;
+}
+
+/* Derived signals: the ratio of the means of two signals above them, its
+ * standard error by the delta method with the two taken as independent
+ * (docs/metrics.md: conservative when they rise and fall together, as CPU
+ * and throughput do). */
 static void derive(fg_metrics_result *r, size_t i)
 {
 	fg_metric_signal *s = &r->signals[i];
@@ -96,11 +122,13 @@ static void derive(fg_metrics_result *r, size_t i)
 			else {
 				v->value = a->value / b->value * d->scale;
 				v->points = a->points < b->points ? a->points : b->points;
+				v->se = fabs(d->scale) * fg_stats_ratio_se(a->value, a->se, b->value, b->se);
 			}
+			v->neff = NAN;
 		}
 	}
 	if (d->kind != FG_SIGNAL_BREAKDOWN)
-		s->ratio = ratio_of(&s->side[0], &s->side[1]);
+		ratio_interval(s);
 }
 
 int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
@@ -122,31 +150,23 @@ int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, cons
 	return 0;
 }
 
-/* The mean and relative spread of a series' points that are numbers. */
+/* The mean of a series' points that are numbers, its relative spread and
+ * its standard error. */
 static void summarise(fg_metric_value *v, const fg_prom_series *s)
 {
-	double sum = 0, sq = 0;
-	size_t n = 0;
-	for (size_t i = 0; i < s->npoints; i++) {
-		double x = s->values[i];
-		if (!isfinite(x))
-			continue;
-		sum += x;
-		n++;
-	}
+	fg_series_mean m;
+	fg_stats_series_mean(&m, s->values, s->npoints);
 	memset(v, 0, sizeof(*v));
-	if (!n) {
+	if (!m.n) {
 		v->status = FG_METRIC_NAN;
 		return;
 	}
-	double mean = sum / (double)n;
-	for (size_t i = 0; i < s->npoints; i++)
-		if (isfinite(s->values[i]))
-			sq += (s->values[i] - mean) * (s->values[i] - mean);
 	v->status = FG_METRIC_OK;
-	v->value = mean;
-	v->points = n;
-	v->spread = n > 1 && mean != 0 ? sqrt(sq / (double)(n - 1)) / fabs(mean) : 0;
+	v->value = m.mean;
+	v->points = m.n;
+	v->spread = m.mean != 0 ? m.sd / fabs(m.mean) : 0;
+	v->se = m.se;
+	v->neff = m.neff;
 }
 
 /* "1800s" */
@@ -355,6 +375,16 @@ static bool compare(double v, fg_op op, double t)
 	return false;
 }
 
+/* A comparison of a ratio over its whole interval (monotone: the ends
+ * decide it); no interval (too few points) decides nothing. */
+static fg_cond_state decide(const fg_metric_signal *s, fg_op op, double t)
+{
+	if (s->interval != FG_INTERVAL_OK)
+		return FG_STATE_UNDECIDED;
+	bool lo = compare(s->ci[0], op, t), hi = compare(s->ci[1], op, t);
+	return lo && hi ? FG_STATE_TRUE : !lo && !hi ? FG_STATE_FALSE : FG_STATE_UNDECIDED;
+}
+
 static void evaluate(fg_metrics_condition *c, const fg_metrics_result *r, const fg_metrics_delta *deltas,
                      size_t ndeltas)
 {
@@ -399,15 +429,20 @@ static void evaluate(fg_metrics_condition *c, const fg_metrics_result *r, const 
 			}
 		break;
 	}
-	bool truth = c->term_known == FG_COND_TRUE && compare(c->value, d->op, d->threshold);
-	c->holds = d->unless ? !truth : truth;
+	fg_cond_state truth = FG_STATE_FALSE;
+	if (c->term_known == FG_COND_TRUE)
+		truth = d->term == FG_TERM_RATIO ? decide(s, d->op, d->threshold)
+		        : compare(c->value, d->op, d->threshold) ? FG_STATE_TRUE : FG_STATE_FALSE;
+	c->state = !d->unless || truth == FG_STATE_UNDECIDED ? truth
+	           : truth == FG_STATE_TRUE ? FG_STATE_FALSE : FG_STATE_TRUE;
+	c->holds = c->state == FG_STATE_TRUE;
 }
 
 int fg_metrics_interpret(fg_metrics_result *r, const fg_metrics_delta *deltas, size_t ndeltas, fg_error *err)
 {
 	rule_results_free(r);
 	size_t n = fg_mrules_rule_count(r->rules);
-	r->fired = -1;
+	r->fired = r->undecided = -1;
 	r->profiles = deltas != NULL;
 	if (n && !(r->rule_results = calloc(n, sizeof(*r->rule_results))))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
@@ -417,14 +452,19 @@ int fg_metrics_interpret(fg_metrics_result *r, const fg_metrics_delta *deltas, s
 		r->nrules++;
 		if (!(rr->conditions = calloc(rr->def->nconditions, sizeof(*rr->conditions))))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		rr->matched = true;
+		rr->state = FG_STATE_TRUE;
 		for (size_t k = 0; k < rr->def->nconditions; k++) {
-			rr->conditions[k].def = &rr->def->conditions[k];
-			evaluate(&rr->conditions[k], r, deltas, ndeltas);
-			rr->matched &= rr->conditions[k].holds;
+			fg_metrics_condition *c = &rr->conditions[k];
+			c->def = &rr->def->conditions[k];
+			evaluate(c, r, deltas, ndeltas);
+			if (c->state == FG_STATE_FALSE || (c->state == FG_STATE_UNDECIDED && rr->state == FG_STATE_TRUE))
+				rr->state = c->state;
 		}
+		rr->matched = rr->state == FG_STATE_TRUE;
 		if (rr->matched && r->fired < 0)
 			r->fired = (long)i;
+		if (rr->state == FG_STATE_UNDECIDED && r->fired < 0 && r->undecided < 0)
+			r->undecided = (long)i;
 	}
 	return 0;
 }
@@ -580,6 +620,14 @@ int fg_metrics_fill(char **out, const char *t, const char *const *keys, const ch
 	o[len] = '\0';
 	*out = o;
 	return 0;
+}
+
+void fg_metric_interval_text(char *buf, size_t len, const fg_metric_signal *s)
+{
+	if (s->interval == FG_INTERVAL_OK)
+		snprintf(buf, len, "%.3f\xe2\x80\x93%.3f", s->ci[0], s->ci[1]);
+	else
+		snprintf(buf, len, "%s", s->interval == FG_INTERVAL_FEW ? "too few points" : "-");
 }
 
 void fg_metric_value_text(char *buf, size_t len, const fg_metric_value *v)

@@ -6,7 +6,16 @@
  *
  * A signal the server has no series for is MISSING, never 0; one whose every
  * point is NaN (a quantile or a ratio over a window without events) is NAN.
- * Neither is a number a rule can compare: a `when` on it does not hold. */
+ * Neither is a number a rule can compare: a `when` on it does not hold.
+ *
+ * Each mean carries its standard error (src/stats.h: lag-1 autocorrelation,
+ * effective sample size), each ratio candidate / base its 95% interval, and
+ * a rule condition on ratio(S) is decided on the interval, not the point
+ * estimate: TRUE when the whole interval satisfies the comparison, FALSE
+ * when none of it does, UNDECIDED (within noise) when the interval holds
+ * the bound, or when the ratio has no interval (fewer than
+ * FG_METRICS_MIN_POINTS points on a side).  A rule with an undecided
+ * condition does not fire. */
 #ifndef FG_METRICS_H
 #define FG_METRICS_H
 
@@ -35,11 +44,16 @@ typedef enum { FG_METRIC_OK = 0, FG_METRIC_MISSING, FG_METRIC_NAN } fg_metric_st
 
 const char *fg_metric_status_name(fg_metric_status s); /* "ok", "missing", "nan" */
 
+/* Points a side needs for its ratio to get an interval. */
+#define FG_METRICS_MIN_POINTS 5
+
 typedef struct fg_metric_value {
 	fg_metric_status status;
 	double value;   /* the mean over the window (OK only) */
 	double spread;  /* relative standard deviation of the points (0 for one point or a ratio) */
-	size_t points;  /* points averaged (not NaN) */
+	size_t points;  /* points averaged (not NaN); a ratio: the fewer of its two signals' */
+	double se;      /* standard error of value (0: exact, e.g. a constant series) */
+	double neff;    /* effective sample size of the points (fg_series_mean); NaN for a ratio */
 } fg_metric_value;
 
 /* One row of a breakdown: a label set and its value on both sides. */
@@ -49,11 +63,19 @@ typedef struct fg_metric_group {
 	double ratio;   /* candidate / base; NaN when either is not OK or base is 0 */
 } fg_metric_group;
 
+typedef enum {
+	FG_INTERVAL_NONE = 0, /* no ratio (a side not OK, or base 0) */
+	FG_INTERVAL_OK,       /* ci holds the 95% interval */
+	FG_INTERVAL_FEW       /* a side has fewer than FG_METRICS_MIN_POINTS points */
+} fg_interval_status;
+
 typedef struct fg_metric_signal {
 	const fg_mrules_signal *def;
 	char *query[2];            /* as sent, base and candidate (NULL for a ratio) */
 	fg_metric_value side[2];   /* base, candidate */
 	double ratio;              /* candidate / base, NaN when not both OK or base is 0 */
+	fg_interval_status interval;
+	double ci[2];              /* the ratio's 95% interval (fg_stats_ratio_interval95), when OK */
 	fg_metric_group *groups;   /* breakdowns: the rows with the largest ratios first */
 	size_t ngroups;
 	size_t ngroups_total;      /* label sets found on either side */
@@ -67,18 +89,27 @@ typedef struct fg_metrics_delta {
 
 typedef enum { FG_COND_FALSE = 0, FG_COND_TRUE = 1, FG_COND_UNKNOWN = -1 } fg_cond_value;
 
+/* A condition's, or a rule's, state.  UNDECIDED: a ratio(S) comparison the
+ * interval of S does not decide (see above); a rule is UNDECIDED when none
+ * of its conditions is FALSE and one is UNDECIDED. */
+typedef enum { FG_STATE_FALSE = 0, FG_STATE_TRUE, FG_STATE_UNDECIDED } fg_cond_state;
+
+const char *fg_cond_state_name(fg_cond_state s); /* "false", "true", "undecided" */
+
 typedef struct fg_metrics_condition {
 	const fg_mrules_condition *def;
 	fg_cond_value term_known;  /* TRUE when the term has a value */
 	double value;              /* the term's value when known */
 	const char *subsystem;     /* delta(*): the subsystem that grew most */
-	bool holds;                /* with unless, when unknown or false */
+	fg_cond_state state;       /* with unless, TRUE when the term is unknown or the comparison FALSE */
+	bool holds;                /* state == FG_STATE_TRUE */
 } fg_metrics_condition;
 
 typedef struct fg_metrics_rule_result {
 	const fg_mrules_rule *def;
 	fg_metrics_condition *conditions;
-	bool matched;              /* every condition holds */
+	fg_cond_state state;       /* TRUE: every condition holds */
+	bool matched;              /* state == FG_STATE_TRUE */
 } fg_metrics_rule_result;
 
 typedef struct fg_metrics_result {
@@ -94,6 +125,8 @@ typedef struct fg_metrics_result {
 	size_t nrules;
 	bool profiles;             /* delta() terms were known */
 	long fired;                /* the first matched rule, or -1 */
+	long undecided;            /* the first UNDECIDED rule before fired (or anywhere when none fired), or -1:
+	                              with fired < 0, the lens cannot tell */
 } fg_metrics_result;
 
 /* Queries every signal of rules for both runs.  A query error fails the
@@ -104,14 +137,18 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
                        const fg_metrics_options *opts, fg_error *err);
 
 /* A result without queries: the values given per signal (base[i],
- * candidate[i], in file order; breakdowns are left empty), as collect would
- * have found them.  For tests and for callers with values from elsewhere. */
+ * candidate[i], in file order: status, value, points, se; breakdowns are
+ * left empty), as collect would have found them; ratios and intervals are
+ * derived from them.  For tests and for callers with values from
+ * elsewhere. */
 int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
                            const fg_metric_value *candidate, fg_error *err);
 
 /* Evaluates every rule against the signals and the subsystem deltas
- * (deltas NULL: no profiles, delta() terms are unknown), and sets fired.
- * May be called again with other deltas. */
+ * (deltas NULL: no profiles, delta() terms are unknown), and sets fired and
+ * undecided.  base()/candidate() and delta() terms are compared as values;
+ * ratio() terms on their interval.  May be called again with other
+ * deltas. */
 int fg_metrics_interpret(fg_metrics_result *r, const fg_metrics_delta *deltas, size_t ndeltas, fg_error *err);
 
 /* The signal named name, or NULL. */
@@ -136,6 +173,10 @@ bool fg_metrics_parse_duration(double *out, const char *s);
 bool fg_metrics_parse_range(double *start, double *end, const char *s);
 /* "2026-11-20T04:00:00Z" (UTC, whole seconds). */
 void fg_metrics_format_time(char out[32], double t);
+
+/* A signal's ratio interval as text: "0.970-1.290" (an en dash), "too few
+ * points" or "-". */
+void fg_metric_interval_text(char *buf, size_t len, const fg_metric_signal *s);
 
 /* A value as text: "missing", "NaN" or "%.4g". */
 void fg_metric_value_text(char *buf, size_t len, const fg_metric_value *v);

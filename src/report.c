@@ -206,20 +206,28 @@ static void metrics_table(FILE *out, const fg_metrics_result *m)
 		text(out, m->rule_results[m->fired].def->name);
 		fputs("</code>): ", out);
 		text(out, m->rule_results[m->fired].def->hypothesis);
+	} else if (m->undecided >= 0) {
+		fputs("Cannot tell: rule <code>", out);
+		text(out, m->rule_results[m->undecided].def->name);
+		fputs("</code> and any other that could fit rest on ratios within noise (their 95% interval holds the "
+		      "bound).", out);
 	} else {
 		fputs("No interpretation rule matched.", out);
 	}
 	fputs("</p>\n<table class=\"frames\"><tr><th>signal</th><th>base</th><th>candidate</th><th>ratio</th>"
-	      "<th>unit</th></tr>\n", out);
+	      "<th>95% interval</th><th>unit</th></tr>\n", out);
 	for (size_t i = 0; i < m->nsignals; i++) {
 		const fg_metric_signal *s = &m->signals[i];
-		char b[32], c[32], ratio[48];
+		char b[32], c[32], ratio[48], ci[48] = "";
 		fg_metric_value_text(b, sizeof(b), &s->side[0]);
 		fg_metric_value_text(c, sizeof(c), &s->side[1]);
 		fg_metric_ratio_text(ratio, sizeof(ratio), s->ratio, s->def->better);
+		if (s->def->kind != FG_SIGNAL_BREAKDOWN)
+			fg_metric_interval_text(ci, sizeof(ci), s);
 		fputs("<tr><td>", out);
 		text(out, s->def->title);
-		fprintf(out, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>", b, c, ratio);
+		fprintf(out, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		        "<td class=\"n\">%s</td><td>", b, c, ratio, ci);
 		text(out, s->def->unit);
 		fputs("</td></tr>\n", out);
 	}

@@ -79,3 +79,66 @@ void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, dou
 	*lo = l < 0.0 ? 0.0 : l;
 	*hi = h > 100.0 ? 100.0 : h;
 }
+
+void fg_stats_series_mean(fg_series_mean *out, const double *x, size_t n)
+{
+	double sum = 0, sq = 0, lag = 0, prev = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i])) {
+			sum += x[i];
+			k++;
+		}
+	*out = (fg_series_mean){ .n = k };
+	if (!k)
+		return;
+	double mean = sum / (double)k;
+	/* Deviations in order over the finite points: the lag-1 pairs are
+	 * consecutive finite points (a NaN gap joins its neighbours). */
+	size_t seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		double d = x[i] - mean;
+		sq += d * d;
+		if (seen++)
+			lag += prev * d;
+		prev = d;
+	}
+	out->mean = mean;
+	out->neff = (double)k;
+	double sd = k < 2 ? 0 : sqrt(sq / (double)(k - 1));
+	if (sd <= FG_STATS_ROUNDING * fabs(mean))
+		return;
+	out->sd = sd;
+	if (k >= 3) {
+		out->r1 = lag / sq;
+		if (out->r1 > -1) {
+			double neff = (double)k * (1 - out->r1) / (1 + out->r1);
+			out->neff = neff < 1 ? 1 : neff > (double)k ? (double)k : neff;
+		}
+	}
+	out->se = out->sd / sqrt(out->neff);
+}
+
+double fg_stats_ratio_se(double a, double se_a, double b, double se_b)
+{
+	return hypot(se_a, a / b * se_b) / fabs(b);
+}
+
+void fg_stats_ratio_interval95(double *lo, double *hi, double b, double se_b, double c, double se_c)
+{
+	double r = c / b;
+	*lo = *hi = r;
+	if (se_b == 0 && se_c == 0)
+		return;
+	if (b > 0 && c > 0) {
+		double w = FG_Z95 * hypot(se_b / b, se_c / c);
+		*lo = r * exp(-w);
+		*hi = r * exp(w);
+	} else {
+		double w = FG_Z95 * fg_stats_ratio_se(c, se_c, b, se_b);
+		*lo = r - w;
+		*hi = r + w;
+	}
+}

@@ -1,6 +1,8 @@
 /* fgbisect — sample statistics: the Wilson interval of a share, the
- * over-dispersion of several profiles' counts, and the interval a verdict
- * rests on (sampling, disagreement between nodes, run-to-run noise). */
+ * over-dispersion of several profiles' counts, the interval a verdict
+ * rests on (sampling, disagreement between nodes, run-to-run noise), and the
+ * mean of an autocorrelated series with its standard error and the interval
+ * of a ratio of two such means (the metrics, docs/metrics.md). */
 #ifndef FG_STATS_H
 #define FG_STATS_H
 
@@ -40,5 +42,39 @@ void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64
  * run's share around the build's, in percentage points), clamped to
  * [0, 100]. */
 void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise);
+
+/* The mean of the finite values of x[0..n) (NaN and infinities skipped)
+ * and its standard error under lag-1 autocorrelation: points of a
+ * Prometheus range query of rate() overlap in time, so n points carry the
+ * information of fewer independent ones.  neff = n (1 - r1) / (1 + r1),
+ * clamped to [1, n] (a negative r1 does not make the mean more precise than
+ * independent points); se = sd / sqrt(neff).  A constant series has sd = 0,
+ * r1 = 0, neff = n, se = 0 exactly; so has one whose points agree to within
+ * FG_STATS_ROUNDING of its mean (a relative SD that small is the rounding of
+ * the float arithmetic that made the points, e.g. rate() over a counter). */
+#define FG_STATS_ROUNDING 1e-9
+typedef struct fg_series_mean {
+	size_t n;    /* finite points */
+	double mean; /* 0 when n is 0 */
+	double sd;   /* sample standard deviation (divisor n - 1); 0 for n < 2 */
+	double r1;   /* lag-1 autocorrelation of the finite points in order; 0 for n < 3 or sd = 0 */
+	double neff; /* effective sample size, in [1, n] (0 when n is 0) */
+	double se;   /* standard error of the mean */
+} fg_series_mean;
+
+void fg_stats_series_mean(fg_series_mean *out, const double *x, size_t n);
+
+/* The standard error of a / b (b != 0) from the standard errors of
+ * independent estimates a and b, by the delta method:
+ * sqrt(se_a^2 + (a/b)^2 se_b^2) / |b|. */
+double fg_stats_ratio_se(double a, double se_a, double b, double se_b);
+
+/* The 95% interval of the ratio c / b (b != 0) of two independent means
+ * with standard errors se_b and se_c.  When both are positive, the delta
+ * method on log(c / b): (c/b) exp(±z sqrt((se_b/b)^2 + (se_c/c)^2)), which
+ * stays positive and is asymmetric as a ratio is; otherwise the delta method
+ * on c / b itself, c/b ± z fg_stats_ratio_se(c, se_c, b, se_b).  Zero
+ * standard errors give lo = hi = c / b exactly. */
+void fg_stats_ratio_interval95(double *lo, double *hi, double b, double se_b, double c, double se_c);
 
 #endif

@@ -201,6 +201,17 @@ void cli_metrics_deltas_free(struct cli_metrics_deltas *d)
 
 /* ---- text ------------------------------------------------------------ */
 
+/* "0.970–1.290; " when the ratio's interval has a width, "too few points; "
+ * when it has none. */
+static void interval_prefix(char *buf, size_t len, const fg_metric_signal *s)
+{
+	buf[0] = '\0';
+	if (s->interval == FG_INTERVAL_FEW || (s->interval == FG_INTERVAL_OK && s->ci[0] != s->ci[1])) {
+		fg_metric_interval_text(buf, len, s);
+		snprintf(buf + strlen(buf), len - strlen(buf), "; ");
+	}
+}
+
 static void term_text(char *buf, size_t len, const fg_metrics_result *r, const fg_metrics_condition *c)
 {
 	const fg_mrules_condition *d = c->def;
@@ -222,10 +233,49 @@ static void term_text(char *buf, size_t len, const fg_metrics_result *r, const f
 		snprintf(buf, len, "%+.2f points", c->value);
 	else if (d->term == FG_TERM_RATIO) {
 		const fg_metric_signal *s = &r->signals[d->signal];
-		snprintf(buf, len, "%.3f (%.4g \xe2\x86\x92 %.4g %s)", c->value, s->side[0].value, s->side[1].value,
+		char ci[48];
+		interval_prefix(ci, sizeof(ci), s);
+		snprintf(buf, len, "%.3f (%s%.4g \xe2\x86\x92 %.4g %s)", c->value, ci, s->side[0].value, s->side[1].value,
 		         s->def->unit);
 	} else
 		snprintf(buf, len, "%.4g %s", c->value, r->signals[d->signal].def->unit);
+}
+
+/* An undecided rule in words: "rule efficiency: processed records per
+ * second ×0.920 (0.850–0.996, within noise) for ratio(records) <= 0.95; …". */
+static void undecided_text(char *buf, size_t len, const fg_metrics_result *r, const fg_metrics_rule_result *rr)
+{
+	size_t n = (size_t)snprintf(buf, len, "rule %s:", rr->def->name);
+	const char *sep = "";
+	for (size_t k = 0; k < rr->def->nconditions && n < len; k++) {
+		const fg_metrics_condition *c = &rr->conditions[k];
+		if (c->state != FG_STATE_UNDECIDED)
+			continue;
+		/* Only a ratio() term can be undecided. */
+		const fg_metric_signal *s = &r->signals[c->def->signal];
+		char ci[48];
+		fg_metric_interval_text(ci, sizeof(ci), s);
+		n += (size_t)snprintf(buf + n, len - n, "%s %s \xc3\x97%.3f (%s%s) for %s", sep,
+		                      s->def->title, s->ratio, ci, s->interval == FG_INTERVAL_OK ? ", within noise" : "",
+		                      c->def->text);
+		sep = ";";
+	}
+}
+
+/* The rules that could not be decided: before the one that fired, or all
+ * when none fired. */
+static bool undecided_before(const fg_metrics_result *r, size_t i)
+{
+	return r->rule_results[i].state == FG_STATE_UNDECIDED && (r->fired < 0 || (long)i < r->fired);
+}
+
+/* Pads s, whose display width counts UTF-8 sequences, to width columns. */
+static void padded(FILE *out, const char *s, int width)
+{
+	int w = 0;
+	for (const char *p = s; *p; p++)
+		w += ((unsigned char)*p & 0xc0) != 0x80;
+	fprintf(out, "%s%*s", s, width > w ? width - w : 0, "");
 }
 
 void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
@@ -241,16 +291,21 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 	}
 	fprintf(out, "means over each steady window (step %.0fs, rate range %.0fs); ratio = candidate / base\n\n",
 	        r->step, r->range);
-	fprintf(out, "%-44s %12s %12s  %-14s %s\n", "signal", "base", "candidate", "ratio", "unit");
+	fprintf(out, "%-44s %12s %12s  %-14s %-15s %s\n", "signal", "base", "candidate", "ratio", "95% interval", "unit");
 	for (size_t i = 0; i < r->nsignals; i++) {
 		const fg_metric_signal *s = &r->signals[i];
 		if (s->def->kind == FG_SIGNAL_BREAKDOWN)
 			continue;
-		char b[32], c[32], q[48];
+		char b[32], c[32], q[48], ci[48];
 		fg_metric_value_text(b, sizeof(b), &s->side[0]);
 		fg_metric_value_text(c, sizeof(c), &s->side[1]);
 		fg_metric_ratio_text(q, sizeof(q), s->ratio, s->def->better);
-		fprintf(out, "%-44.44s %12s %12s  %-14s %s\n", s->def->title, b, c, q, s->def->unit);
+		fg_metric_interval_text(ci, sizeof(ci), s);
+		fprintf(out, "%-44.44s %12s %12s  ", s->def->title, b, c);
+		padded(out, q, 14);
+		fputc(' ', out);
+		padded(out, ci, 15);
+		fprintf(out, " %s\n", s->def->unit);
 	}
 	for (size_t i = 0; i < r->nsignals; i++) {
 		const fg_metric_signal *s = &r->signals[i];
@@ -275,17 +330,32 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 	}
 	if (r->warning[0])
 		fprintf(out, "\nserver warning: %s\n", r->warning);
-	if (r->fired < 0) {
+	if (r->fired < 0 && r->undecided < 0) {
 		fprintf(out, "\nhypothesis: none of the %zu rules of %s fits these runs; read the ratios above\n",
 		        r->nrules, fg_mrules_source(r->rules));
 		return;
 	}
-	const fg_metrics_rule_result *rr = &r->rule_results[r->fired];
-	fprintf(out, "\nhypothesis (rule %s): %s\nevidence:\n", rr->def->name, rr->def->hypothesis);
-	for (size_t k = 0; k < rr->def->nconditions; k++) {
-		char t[160];
-		term_text(t, sizeof(t), r, &rr->conditions[k]);
-		fprintf(out, "  %s %s: %s\n", rr->conditions[k].def->unless ? "unless" : "when", rr->conditions[k].def->text, t);
+	if (r->fired < 0) {
+		fprintf(out, "\nhypothesis: cannot tell: no rule holds beyond the noise; these could, but rest on ratios "
+		        "whose 95%% interval holds their bound:\n");
+	} else {
+		const fg_metrics_rule_result *rr = &r->rule_results[r->fired];
+		fprintf(out, "\nhypothesis (rule %s): %s\nevidence:\n", rr->def->name, rr->def->hypothesis);
+		for (size_t k = 0; k < rr->def->nconditions; k++) {
+			char t[200];
+			term_text(t, sizeof(t), r, &rr->conditions[k]);
+			fprintf(out, "  %s %s: %s\n", rr->conditions[k].def->unless ? "unless" : "when",
+			        rr->conditions[k].def->text, t);
+		}
+		if (r->undecided >= 0)
+			fprintf(out, "rules before it that the noise leaves undecided:\n");
+	}
+	for (size_t i = 0; i < r->nrules; i++) {
+		if (!undecided_before(r, i))
+			continue;
+		char t[1024];
+		undecided_text(t, sizeof(t), r, &r->rule_results[i]);
+		fprintf(out, "  %s\n", t);
 	}
 }
 
@@ -300,6 +370,10 @@ static void json_value(fg_json *j, const fg_metric_value *v)
 	fg_json_key(j, "spread");
 	fg_json_significant(j, v->status == FG_METRIC_OK ? v->spread : NAN, 6);
 	fg_json_member_u64(j, "points", v->points);
+	fg_json_key(j, "se");
+	fg_json_significant(j, v->status == FG_METRIC_OK ? v->se : NAN, 6);
+	fg_json_key(j, "n_eff");
+	fg_json_significant(j, v->status == FG_METRIC_OK ? v->neff : NAN, 6);
 	fg_json_end(j);
 }
 
@@ -323,6 +397,19 @@ static void json_signal(fg_json *j, const fg_metric_signal *s)
 	}
 	fg_json_key(j, "ratio");
 	fg_json_significant(j, s->ratio, 6);
+	if (s->def->kind != FG_SIGNAL_BREAKDOWN) {
+		static const char *const intervals[] = { "none", "ok", "too few points" };
+		fg_json_key(j, "ratio_ci95");
+		if (s->interval == FG_INTERVAL_OK) {
+			fg_json_array(j);
+			fg_json_significant(j, s->ci[0], 6);
+			fg_json_significant(j, s->ci[1], 6);
+			fg_json_end(j);
+		} else {
+			fg_json_null(j);
+		}
+		fg_json_member_string(j, "interval", intervals[s->interval]);
+	}
 	fg_json_key(j, "queries");
 	if (s->query[0]) {
 		fg_json_object(j);
@@ -362,6 +449,7 @@ static void json_rule(fg_json *j, const fg_metrics_rule_result *rr)
 	fg_json_object(j);
 	fg_json_member_string(j, "name", rr->def->name);
 	fg_json_member_bool(j, "matched", rr->matched);
+	fg_json_member_string(j, "state", fg_cond_state_name(rr->state));
 	fg_json_member_string(j, "hypothesis", rr->def->hypothesis);
 	fg_json_key(j, "conditions");
 	fg_json_array(j);
@@ -376,6 +464,7 @@ static void json_rule(fg_json *j, const fg_metrics_rule_result *rr)
 		if (c->subsystem)
 			fg_json_member_string(j, "subsystem", c->subsystem);
 		fg_json_member_bool(j, "holds", c->holds);
+		fg_json_member_string(j, "state", fg_cond_state_name(c->state));
 		fg_json_end(j);
 	}
 	fg_json_end(j);
@@ -412,7 +501,19 @@ void cli_metrics_json(fg_json *j, const fg_metrics_result *r, const char *url)
 		json_rule(j, &r->rule_results[i]);
 	fg_json_end(j);
 	fg_json_member_string(j, "fired", r->fired >= 0 ? r->rule_results[r->fired].def->name : NULL);
-	fg_json_member_string(j, "hypothesis", r->fired >= 0 ? r->rule_results[r->fired].def->hypothesis : NULL);
+	char cannot[1040] = "";
+	if (r->fired < 0 && r->undecided >= 0) {
+		snprintf(cannot, sizeof(cannot), "cannot tell: ");
+		undecided_text(cannot + strlen(cannot), sizeof(cannot) - strlen(cannot), r, &r->rule_results[r->undecided]);
+	}
+	fg_json_member_string(j, "hypothesis", r->fired >= 0 ? r->rule_results[r->fired].def->hypothesis
+	                                       : cannot[0] ? cannot : NULL);
+	fg_json_key(j, "undecided");
+	fg_json_array(j);
+	for (size_t i = 0; i < r->nrules; i++)
+		if (undecided_before(r, i))
+			fg_json_string(j, r->rule_results[i].def->name);
+	fg_json_end(j);
 	fg_json_member_string(j, "warning", r->warning[0] ? r->warning : NULL);
 	fg_json_end(j);
 }

@@ -30,17 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fg_mrules_parse(&rules, text, size, "fuzz.metrics", &err))
 		return 0;
 	size_t n = fg_mrules_signal_count(rules);
-	fg_metric_value *v = calloc(n, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		v[i] = (fg_metric_value){ i % 3 ? FG_METRIC_OK : FG_METRIC_MISSING, (double)(i % 5), 0, 1 };
+	/* Values that reach every state of a condition: zero, negative and
+	 * positive means, standard errors from none to wide, sides with too few
+	 * points. */
+	fg_metric_value *b = calloc(n, sizeof(*b)), *c = calloc(n, sizeof(*c));
+	for (size_t i = 0; b && c && i < n; i++) {
+		fg_metric_status st = i % 3 ? FG_METRIC_OK : FG_METRIC_MISSING;
+		b[i] = (fg_metric_value){ st, (double)(i % 5), 0, (i % 4) * 3, (double)(i % 3) * 0.5, 1 };
+		c[i] = (fg_metric_value){ st, (double)((i * 3) % 7) - 1, 0, (i % 5) * 3, (double)(i % 2) * 0.25, 1 };
+	}
 	fg_metrics_result *r;
 	fg_metrics_delta d[] = { { "processing", 2.0 }, { "exporter", -1.0 } };
-	if (v && !fg_metrics_from_values(&r, rules, v, v, &err)) {
+	if (b && c && !fg_metrics_from_values(&r, rules, b, c, &err)) {
 		fg_metrics_interpret(r, d, 2, &err);
 		fg_metrics_interpret(r, NULL, 0, &err);
 		fg_metrics_result_free(r);
 	}
-	free(v);
+	free(b);
+	free(c);
 	fg_mrules_free(rules);
 	return 0;
 }

@@ -27,7 +27,7 @@ B=1795147200
 C=1795233600
 python3 "$FG_SOURCE_DIR/tests/tools/prom_series.py" "$tmp/series.om" c8-base=$B c8-healthy=$C \
 	c8-efficiency=$C c8-saturated=$C c8-datagrowth=$C c8-queueing=$C c8-missing=$C \
-	c8-medic-daily-2026-11-20-aaaaaaa-test-grpc=$B:base c8-medic-daily-2026-11-21-bbbbbbb-test-grpc=$C:saturated
+	c8-noisy=$C c8-quiet=$C c8-medic-daily-2026-11-20-aaaaaaa-test-grpc=$B:base c8-medic-daily-2026-11-21-bbbbbbb-test-grpc=$C:saturated
 promtool tsdb create-blocks-from openmetrics "$tmp/series.om" "$tmp/tsdb" >/dev/null
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -104,6 +104,70 @@ check_eq "missing: derived from nothing" "$(sig "$json_missing" num_keys ".candi
 check_eq "rules listed" "$(jqr '.rules | length' <<<"$json_healthy")" 10
 check_eq "saturated also matches efficiency? (no: CPU is not flat)" \
 	"$(jq -c '[.rules[] | select(.matched) | .name]' <<<"$json_saturated")" '["saturated"]'
+
+# Constant series: zero spread, an interval of zero width, exactly the ratio.
+check_eq "constant: se" "$(sig "$json_efficiency" records ".candidate.se")" 0
+check_eq "constant: interval" "$(sig "$json_efficiency" cpu_per_record ".ratio_ci95 | @csv")" "1.25,1.25"
+check_eq "constant: conditions decided" "$(jq -r '[.rules[].conditions[].state] | unique | join(",")' <<<"$json_efficiency")" \
+	"false,true"
+
+# --- noise: the same shift of throughput (92% of the records, CPU flat), noisy and quiet ---
+json_noisy=$(lens noisy)
+json_quiet=$(lens quiet)
+# The noisy mean crosses the efficiency rule's bounds, its interval holds them:
+# the rule does not fire, and neither does healthy; the lens cannot tell.
+check_eq "noisy: mean beyond the bound" "$(sig "$json_noisy" records '.ratio <= 0.95 and (.ratio_ci95[0] < 0.95) and (.ratio_ci95[1] > 0.95)')" true
+check_eq "noisy: derived beyond the bound" \
+	"$(sig "$json_noisy" cpu_per_record '.ratio >= 1.05 and (.ratio_ci95[0] < 1.05) and (.ratio_ci95[1] > 1.05)')" true
+check_eq "noisy: nothing fires" "$(jqr .fired <<<"$json_noisy")" null
+check_eq "noisy: undecided rules" "$(jqr '.undecided | join(",")' <<<"$json_noisy")" efficiency,healthy
+check_eq "noisy: condition states" \
+	"$(jq -r '.rules[] | select(.name=="efficiency") | [.conditions[].state] | join(",")' <<<"$json_noisy")" \
+	"true,true,undecided,undecided,true"
+check_eq "noisy: hypothesis" "$(jqr .hypothesis <<<"$json_noisy" | grep -c '^cannot tell: rule efficiency: processed records per second ×0.919 (0.863–0.979, within noise) for ratio(records) <= 0.95; ')" 1
+check_eq "quiet: fires" "$(jqr .fired <<<"$json_quiet")" efficiency
+check_eq "quiet: interval beyond the bound" "$(sig "$json_quiet" records '.ratio_ci95[1] < 0.95')" true
+text=$("$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate 'namespace="c8-noisy"' "${RANGES[@]}")
+check_eq "noisy text: cannot tell" "$(grep -c '^hypothesis: cannot tell: ' <<<"$text")" 1
+check_eq "noisy text: within noise" \
+	"$(grep -c '^  rule efficiency: processed records per second ×0.919 (0.863–0.979, within noise) for ratio(records) <= 0.95; CPU milliseconds per processed record ×1.088 (1.021–1.158, within noise) for ratio(cpu_per_record) >= 1.05$' <<<"$text")" 1
+check_eq "noisy text: the interval column" "$(grep -cE '^processed records per second +300 +275.8 +0.919× worse +0.863–0.979 +records/s$' <<<"$text")" 1
+# Every number of the interval again from the points Prometheus returns for
+# the queries as sent, computed here independently: mean, lag-1
+# autocorrelation, n_eff = n(1-r)/(1+r) clamped to [1, n], se = sd/sqrt(n_eff),
+# the log-ratio interval; the derived CPU per record by the delta method.
+check_eq "noisy: the interval recomputed from the points" "$(LENS=$json_noisy python3 - "$PROM" <<'PY'
+import json, math, os, sys, urllib.parse, urllib.request
+lens = json.loads(os.environ["LENS"])
+def points(q, side):
+    t0, t1 = (lens[side][k] for k in ("start", "end"))
+    args = urllib.parse.urlencode(dict(query=q, start=t0, end=t1, step=lens["step"]))
+    body = json.load(urllib.request.urlopen(sys.argv[1] + "/api/v1/query_range?" + args))
+    return [float(v) for _, v in body["data"]["result"][0]["values"]]
+def mean_se(x):
+    n = len(x); m = sum(x) / n; d = [v - m for v in x]; sq = sum(v * v for v in d)
+    sd = math.sqrt(sq / (n - 1))
+    if sd <= 1e-9 * abs(m):
+        return m, 0.0
+    r = sum(d[i] * d[i + 1] for i in range(n - 1)) / sq
+    return m, sd / math.sqrt(min(n, max(1.0, n * (1 - r) / (1 + r))))
+sig = {s["name"]: s for s in lens["signals"]}
+def side_se(name, side):
+    return mean_se(points(sig[name]["queries"][side], side))
+def g(x):
+    return "%.6g" % x
+out = []
+(b, sb), (c, sc) = side_se("records", "base"), side_se("records", "candidate")
+w = 1.959963984540054 * math.hypot(sb / b, sc / c)
+out.append("%s %s %s" % (g(sc), g(c / b * math.exp(-w)), g(c / b * math.exp(w))))
+(cpu, scpu) = side_se("cpu", "candidate")
+v = cpu / c * 1000
+se = 1000 * math.hypot(scpu, cpu / c * sc) / c
+lo, hi = v / 12 * math.exp(-1.959963984540054 * se / v), v / 12 * math.exp(1.959963984540054 * se / v)
+out.append("%s %s %s" % (g(se), g(lo), g(hi)))
+print(" ".join(out))
+PY
+)" "$(sig "$json_noisy" records '"\(.candidate.se) \(.ratio_ci95[0]) \(.ratio_ci95[1])"') $(sig "$json_noisy" cpu_per_record '"\(.candidate.se) \(.ratio_ci95[0]) \(.ratio_ci95[1])"')"
 
 # The text ends with the hypothesis and its evidence.
 text=$("$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate 'namespace="c8-missing"' "${RANGES[@]}")

@@ -248,8 +248,8 @@ static long run_case(const fg_mrules *rules, const struct rule_case *c)
 		b[i].status = cand[i].status = FG_METRIC_MISSING;
 		for (size_t k = 0; k < N(healthy); k++)
 			if (!strcmp(healthy[k].signal, name)) {
-				b[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].base, 0, 90 };
-				cand[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].candidate, 0, 90 };
+				b[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].base, 0, 90, 0, 90 };
+				cand[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].candidate, 0, 90, 0, 90 };
 			}
 		for (size_t k = 0; k < N(c->changes) && c->changes[k].signal; k++)
 			if (!strcmp(c->changes[k].signal, name)) {
@@ -310,6 +310,121 @@ static void test_zeebe_rules(void)
 	fg_mrules_free(rules);
 }
 
+/* ---- interpretation on intervals ---- */
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static fg_metrics_result *interpreted(const fg_mrules *rules, const fg_metric_value *b, const fg_metric_value *c)
+{
+	fg_metrics_result *r = NULL;
+	fg_error err;
+	CHECK(fg_metrics_from_values(&r, rules, b, c, &err) == 0);
+	CHECK(r && fg_metrics_interpret(r, NULL, 0, &err) == 0);
+	return r;
+}
+
+static void test_uncertainty(void)
+{
+	static const char text[] = "signal a\n\tquery m{sel}\nsignal b\n\tquery n{sel}\nsignal c\n\tratio a / b * 1000\n"
+	                           "rule up\n\twhen ratio(a) > 1.1\n\thypothesis a rose\n"
+	                           "rule not-up\n\tunless ratio(a) > 1.1\n\thypothesis a did not rise\n"
+	                           "rule derived\n\twhen ratio(c) > 1.1\n\twhen base(a) >= 100\n\thypothesis c rose\n"
+	                           "rule derived-more\n\twhen ratio(c) > 1.2\n\thypothesis c rose 20%\n"
+	                           "rule level\n\twhen candidate(a) > 110\n\thypothesis a is high\n";
+	fg_mrules *rules;
+	fg_error err;
+	CHECK(fg_mrules_parse(&rules, text, strlen(text), "t.metrics", &err) == 0);
+	/* a: 100 (se 2) -> 115 (se 4), b: 50 (se 1) -> 50 (se 0), 90 points.
+	 * Python: z = 1.959963984540054; w = z*hypot(2/100, 4/115);
+	 * 1.15*exp(-w), 1.15*exp(w) = 1.0630295784501882, 1.2440857966794288. */
+	fg_metric_value b[3] = { { FG_METRIC_OK, 100, 0, 90, 2, 20 }, { FG_METRIC_OK, 50, 0, 90, 1, 20 } };
+	fg_metric_value c[3] = { { FG_METRIC_OK, 115, 0, 90, 4, 20 }, { FG_METRIC_OK, 50, 0, 90, 0, 90 } };
+	fg_metrics_result *r = interpreted(rules, b, c);
+	const fg_metric_signal *a = fg_metrics_signal(r, "a"), *d = fg_metrics_signal(r, "c");
+	CHECK(a->interval == FG_INTERVAL_OK && NEAR(a->ci[0], 1.0630295784501882) && NEAR(a->ci[1], 1.2440857966794288));
+	/* 1.15 > 1.1, but the interval holds 1.1: undecided, both ways. */
+	CHECK(r->rule_results[0].conditions[0].state == FG_STATE_UNDECIDED && !r->rule_results[0].conditions[0].holds);
+	CHECK(r->rule_results[0].state == FG_STATE_UNDECIDED && !r->rule_results[0].matched);
+	CHECK(r->rule_results[1].conditions[0].state == FG_STATE_UNDECIDED);
+	/* c = a / b * 1000: base 2000, se 1000 hypot(2, 2 * 1) / 50; candidate
+	 * 2300, se 1000 * 4 / 50; interval 1.15 exp(±z hypot(se_b/2000, se_c/2300))
+	 * = 1.0532646697151375, 1.2556198247470682: above 1.1 and 1.2 undecided. */
+	CHECK(NEAR(d->side[0].value, 2000) && NEAR(d->side[0].se, 56.568542494923804) && isnan(d->side[0].neff));
+	CHECK(NEAR(d->side[1].se, 80) && d->side[1].points == 90);
+	CHECK(NEAR(d->ci[0], 1.0532646697151375) && NEAR(d->ci[1], 1.2556198247470682));
+	CHECK(r->rule_results[2].state == FG_STATE_UNDECIDED && r->rule_results[3].state == FG_STATE_UNDECIDED);
+	/* candidate() keeps its meaning (the point value): the last rule fires,
+	 * the first undecided rule before it is named. */
+	CHECK(r->rule_results[4].state == FG_STATE_TRUE);
+	CHECK(r->fired == 4 && r->undecided == 0);
+	char buf[64];
+	fg_metric_interval_text(buf, sizeof(buf), a);
+	CHECK_STR(buf, "1.063\xe2\x80\x93" "1.244");
+	fg_metrics_result_free(r);
+
+	/* Less noise, the same shift: decided.  Python: w = z*hypot(0.5/100, 0.5/115). */
+	b[0].se = c[0].se = 0.5;
+	r = interpreted(rules, b, c);
+	a = fg_metrics_signal(r, "a");
+	CHECK(NEAR(a->ci[0], 1.1351618763108582) && NEAR(a->ci[1], 1.1650320783305095));
+	CHECK(r->rule_results[0].state == FG_STATE_TRUE && r->rule_results[1].state == FG_STATE_FALSE);
+	CHECK(r->fired == 0 && r->undecided == -1);
+	/* The derived signal: se 1000 hypot(0.5, 2) / 50 and 1000 * 0.5 / 50,
+	 * interval 1.1034784552917427 - 1.1984828463645456: above 1.1, not above 1.2. */
+	d = fg_metrics_signal(r, "c");
+	CHECK(NEAR(d->side[0].se, 41.231056256176608) && NEAR(d->side[1].se, 10));
+	CHECK(NEAR(d->ci[0], 1.1034784552917427) && NEAR(d->ci[1], 1.1984828463645456));
+	CHECK(r->rule_results[2].state == FG_STATE_TRUE && r->rule_results[3].state == FG_STATE_FALSE);
+	fg_metrics_result_free(r);
+
+	/* No noise at all (constant series): zero width, decided on the ratio exactly. */
+	b[0].se = c[0].se = b[1].se = 0;
+	c[0].value = 110;
+	r = interpreted(rules, b, c);
+	a = fg_metrics_signal(r, "a");
+	CHECK(a->ci[0] == 1.1 && a->ci[1] == 1.1);
+	CHECK(r->rule_results[0].state == FG_STATE_FALSE && r->rule_results[1].state == FG_STATE_TRUE);
+	CHECK(r->fired == 1);
+	fg_metrics_result_free(r);
+
+	/* Too few points on one side: no interval, every ratio condition on it
+	 * undecided (a derived signal has the fewer points of its two). */
+	c[0].value = 200;
+	c[1].points = FG_METRICS_MIN_POINTS - 1;
+	r = interpreted(rules, b, c);
+	a = fg_metrics_signal(r, "a");
+	d = fg_metrics_signal(r, "c");
+	CHECK(a->interval == FG_INTERVAL_OK && r->rule_results[0].state == FG_STATE_TRUE);
+	CHECK(d->interval == FG_INTERVAL_FEW && d->side[1].points == FG_METRICS_MIN_POINTS - 1 && NEAR(d->ratio, 2));
+	CHECK(r->rule_results[2].conditions[0].state == FG_STATE_UNDECIDED);
+	fg_metric_interval_text(buf, sizeof(buf), d);
+	CHECK_STR(buf, "too few points");
+	CHECK(r->fired == 0 && r->undecided == -1);
+	fg_metrics_result_free(r);
+	c[0].value = 100;
+	r = interpreted(rules, b, c);
+	CHECK(r->fired == 1 && r->rule_results[1].state == FG_STATE_TRUE);
+	fg_metrics_result_free(r);
+	/* Too few points for a: nothing can be decided, nothing fires. */
+	c[0].points = 3;
+	c[1].points = 90;
+	r = interpreted(rules, b, c);
+	CHECK(fg_metrics_signal(r, "a")->interval == FG_INTERVAL_FEW);
+	CHECK(r->fired == -1 && r->undecided == 0);
+	CHECK(r->rule_results[1].state == FG_STATE_UNDECIDED && r->rule_results[2].state == FG_STATE_UNDECIDED);
+	CHECK(r->rule_results[4].state == FG_STATE_FALSE);
+	/* A missing side: no ratio, no interval, the condition false (unless: true). */
+	fg_metrics_result_free(r);
+	c[0].status = FG_METRIC_MISSING;
+	r = interpreted(rules, b, c);
+	CHECK(fg_metrics_signal(r, "a")->interval == FG_INTERVAL_NONE);
+	CHECK(r->rule_results[0].state == FG_STATE_FALSE && r->rule_results[1].state == FG_STATE_TRUE && r->fired == 1);
+	CHECK_STR(fg_cond_state_name(r->rule_results[0].state), "false");
+	CHECK_STR(fg_cond_state_name(FG_STATE_UNDECIDED), "undecided");
+	fg_metrics_result_free(r);
+	fg_mrules_free(rules);
+}
+
 int main(void)
 {
 	test_parser();
@@ -318,5 +433,6 @@ int main(void)
 	test_decode();
 	test_run_templates();
 	test_zeebe_rules();
+	test_uncertainty();
 	return check_status("test_metrics");
 }

@@ -1,6 +1,7 @@
 /* Unit tests of src/stats.h: the Wilson interval, the over-dispersion of
- * several profiles and the interval a verdict rests on.  The expected values
- * were computed independently (Python, the textbook formulas). */
+ * several profiles, the interval a verdict rests on, and the mean of an
+ * autocorrelated series with the interval of a ratio of two.  The expected
+ * values were computed independently (Python, the textbook formulas). */
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -78,8 +79,84 @@ static void test_share_interval(void)
 	CHECK(hi <= 100.0 && hi > 50.0);
 }
 
+static void series_is(const double *x, size_t n, size_t k, double mean, double sd, double r1, double neff, double se)
+{
+	fg_series_mean m;
+	fg_stats_series_mean(&m, x, n);
+	CHECK_U64(m.n, k);
+	CHECK_NEAR(m.mean, mean);
+	CHECK_NEAR(m.sd, sd);
+	CHECK_NEAR(m.r1, r1);
+	CHECK_NEAR(m.neff, neff);
+	CHECK_NEAR(m.se, se);
+}
+
+/* Python: n = len(x); m = sum(x)/n; d = [v - m for v in x]; sq = sum(v*v for v in d);
+ * sd = sqrt(sq/(n-1)); r = sum(d[i]*d[i+1] for i in range(n-1))/sq;
+ * neff = min(n, max(1, n*(1-r)/(1+r))); se = sd/sqrt(neff). */
+static void test_series_mean(void)
+{
+	/* Positively autocorrelated: r 27/56, neff 8 (29/56)/(83/56) = 232/83. */
+	static const double up[] = { 1, 2, 4, 3, 5, 7, 6, 8 };
+	series_is(up, 8, 8, 4.5, sqrt(6.0), 0.48214285714285715, 2.7951807228915659, 1.4651115057011637);
+	/* NaN and infinities are skipped; their neighbours become lag-1 pairs. */
+	static const double gaps[] = { 1, NAN, 2, 4, INFINITY, 3, 5, 7, -INFINITY, 6, 8 };
+	series_is(gaps, 11, 8, 4.5, sqrt(6.0), 0.48214285714285715, 2.7951807228915659, 1.4651115057011637);
+	/* Alternating: r = -5/6 would give neff 66 for 6 points: clamped to n. */
+	static const double alt[] = { 1, 3, 1, 3, 1, 3 };
+	series_is(alt, 6, 6, 2, 1.0954451150103321, -0.83333333333333337, 6, 0.44721359549995793);
+	/* A trend: r 0.7, neff 10 (0.3/1.7). */
+	static const double trend[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	series_is(trend, 10, 10, 5.5, 3.0276503540974917, 0.7, 1.7647058823529416, 2.2791323885295571);
+	/* Two points: no lag-1 estimate, neff = n. */
+	static const double two[] = { 2, 4 };
+	series_is(two, 2, 2, 3, sqrt(2.0), 0, 2, 1);
+	/* Constant, and constant up to float rounding: exactly no spread. */
+	static const double flat[] = { 3, 3, 3, 3, 3 };
+	series_is(flat, 5, 5, 3, 0, 0, 5, 0);
+	static const double rounded[] = { 3, 3 + 3e-12, 3, 3 - 3e-12, 3 };
+	fg_series_mean m;
+	fg_stats_series_mean(&m, rounded, 5);
+	CHECK(m.sd == 0 && m.se == 0 && m.r1 == 0 && m.neff == 5);
+	static const double none[] = { NAN, NAN };
+	fg_stats_series_mean(&m, none, 2);
+	CHECK(m.n == 0 && m.mean == 0 && m.neff == 0 && m.se == 0);
+	/* The most autocorrelated shape (half a cosine): neff falls towards 1,
+	 * not below; the clamp at 1 is a guard for this estimator. */
+	double cosine[100];
+	for (int i = 0; i < 100; i++)
+		cosine[i] = 10 + cos(M_PI * (i + 0.5) / 100);
+	fg_stats_series_mean(&m, cosine, 100);
+	CHECK_NEAR(m.neff, 1.0350283538205882);
+	CHECK(m.neff >= 1);
+}
+
+static void test_ratio_interval(void)
+{
+	double lo, hi;
+	/* Log scale: 1.2 exp(±z hypot(2/100, 3/120)). */
+	fg_stats_ratio_interval95(&lo, &hi, 100, 2, 120, 3);
+	CHECK_NEAR(lo, 1.1270144902328312);
+	CHECK_NEAR(hi, 1.2777120547070417);
+	/* No uncertainty: exactly the ratio. */
+	fg_stats_ratio_interval95(&lo, &hi, 12, 0, 15, 0);
+	CHECK(lo == 15.0 / 12 && hi == 15.0 / 12);
+	/* A zero or negative mean: the delta method on the ratio itself. */
+	fg_stats_ratio_interval95(&lo, &hi, 100, 2, 0, 1);
+	CHECK_NEAR(lo, -0.01959963984540054);
+	CHECK_NEAR(hi, 0.01959963984540054);
+	fg_stats_ratio_interval95(&lo, &hi, -50, 5, 25, 5);
+	CHECK_NEAR(lo, -0.71913063514414544);
+	CHECK_NEAR(hi, -0.28086936485585456);
+	/* A / B: sqrt(0.3^2 + (15/12 0.2)^2) / 12. */
+	CHECK_NEAR(fg_stats_ratio_se(15, 0.3, 12, 0.2), 0.03254270698294439);
+	CHECK(fg_stats_ratio_se(15, 0, 12, 0) == 0);
+}
+
 int main(void)
 {
+	test_series_mean();
+	test_ratio_interval();
 	test_wilson();
 	test_overdispersion();
 	test_share_interval();

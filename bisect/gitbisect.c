@@ -103,6 +103,12 @@ static int git(const struct run *r, char **output, pid_t *pid, const char *const
 	return status;
 }
 
+/* The caller asked to stop. */
+static bool stopped(const struct run *r)
+{
+	return r->o->interrupted && r->o->interrupted(r->o->ctx);
+}
+
 /* Judges a revision; a capture needs its tree checked out, so git checks it
  * out first (the caller restores HEAD). */
 static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, const char *rev, fg_error *err)
@@ -129,7 +135,7 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 		       bool good_end, size_t stop, fg_gitbisect_result *res, fg_error *err)
 {
 	size_t n = fg_repo_log_count(line);
-	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop); k++) {
+	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop) && !stopped(r); k++) {
 		size_t i = good_end ? n - k : k;
 		fg_gitbisect_skip *s = realloc(res->skipped, (res->nskipped + 1) * sizeof(*s));
 		if (!s)
@@ -151,13 +157,19 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 	return 0;
 }
 
-/* Judges both ends, moving an undecidable one inward. */
+/* Judges both ends, moving an undecidable one inward; the outcome is
+ * STOPPED when the caller asks to stop on the way. */
 static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *err)
 {
-	int rc = judge_rev(&res->vgood, &res->good, r, r->o->good, err);
-	if (!rc)
+	int rc = 0;
+	if (!stopped(r))
+		rc = judge_rev(&res->vgood, &res->good, r, r->o->good, err);
+	if (!rc && !stopped(r))
 		rc = judge_rev(&res->vbad, &res->bad, r, r->o->bad, err);
-	if (rc || (res->vgood->kind != FG_VERDICT_SKIP && res->vbad->kind != FG_VERDICT_SKIP))
+	if (!rc && stopped(r))
+		res->outcome = FG_GITBISECT_STOPPED;
+	if (rc || res->outcome == FG_GITBISECT_STOPPED ||
+	    (res->vgood->kind != FG_VERDICT_SKIP && res->vbad->kind != FG_VERDICT_SKIP))
 		return rc;
 	fg_repo_log *line = NULL;
 	fg_repo_log_options lo;
@@ -170,6 +182,8 @@ static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *e
 	if (!rc && res->vgood->kind == FG_VERDICT_FAST)
 		rc = move_inward(&res->vbad, &res->bad, &at_bad, r, line, false, at_good, res, err);
 	fg_repo_log_free(line);
+	if (!rc && stopped(r))
+		res->outcome = FG_GITBISECT_STOPPED;
 	return rc;
 }
 
@@ -192,15 +206,18 @@ static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
 		return 0;
 	}
 	int rc = 0;
-	if (r->o->on_run_prepare && !r->o->on_run_prepare(r->o->ctx))
+	if (stopped(r)) /* a signal while git bisect start ran */
+		res->outcome = FG_GITBISECT_INTERRUPTED;
+	else if (r->o->on_run_prepare && !r->o->on_run_prepare(r->o->ctx))
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	size_t n = 0;
 	while (!rc && r->o->run_argv[n])
 		n++;
-	const char **argv = rc ? NULL : calloc(n + 3, sizeof(*argv));
-	if (!rc && !argv)
+	bool run = !rc && res->outcome != FG_GITBISECT_INTERRUPTED;
+	const char **argv = run ? calloc(n + 3, sizeof(*argv)) : NULL;
+	if (run && !argv)
 		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	if (!rc) {
+	if (run && argv) {
 		argv[0] = "bisect";
 		argv[1] = "run";
 		memcpy(argv + 2, r->o->run_argv, n * sizeof(*argv));
@@ -258,15 +275,20 @@ int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect
 		branch[strcspn(branch, "\n")] = '\0';
 	if (!rc)
 		rc = judge_ends(out, &r, err);
-	if (opts->source->capture && branch)
-		git(&r, NULL, NULL, (const char *[]){ "checkout", "-q", branch[0] ? branch : orig.id, NULL });
+	if (opts->source->capture && branch) {
+		const char *head = branch[0] ? branch : orig.id;
+		if (git(&r, NULL, NULL, (const char *[]){ "checkout", "-q", head, NULL }) == 0)
+			snprintf(out->restored, sizeof(out->restored), "%s", head);
+	}
 	free(branch);
-	if (!rc && out->vgood->kind != FG_VERDICT_FAST)
-		out->outcome = FG_GITBISECT_GOOD_NOT_FAST;
-	else if (!rc && out->vbad->kind != FG_VERDICT_SLOW)
-		out->outcome = FG_GITBISECT_BAD_NOT_SLOW;
-	else if (!rc)
-		rc = bisect(out, &r, err);
+	if (!rc && out->outcome != FG_GITBISECT_STOPPED) {
+		if (out->vgood->kind != FG_VERDICT_FAST)
+			out->outcome = FG_GITBISECT_GOOD_NOT_FAST;
+		else if (out->vbad->kind != FG_VERDICT_SLOW)
+			out->outcome = FG_GITBISECT_BAD_NOT_SLOW;
+		else
+			rc = bisect(out, &r, err);
+	}
 	if (rc)
 		fg_gitbisect_result_clear(out);
 	return rc;

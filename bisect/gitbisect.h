@@ -47,6 +47,10 @@ typedef struct fg_gitbisect_options {
 	/* git bisect run returned: true when the caller was interrupted (the
 	 * bisection is then reset and the outcome is INTERRUPTED); NULL: never. */
 	bool (*on_run_end)(void *ctx, pid_t pid);
+	/* Asked before and after each end is judged: true stops there (a
+	 * signal came while a capture ran); the checkout is undone and the
+	 * outcome is STOPPED.  NULL: never. */
+	bool (*interrupted)(void *ctx);
 } fg_gitbisect_options;
 
 void fg_gitbisect_options_init(fg_gitbisect_options *o);
@@ -58,6 +62,7 @@ typedef enum {
 	FG_GITBISECT_START_FAILED,   /* git bisect start failed (a bisection already running?) */
 	FG_GITBISECT_INTERRUPTED,    /* on_run_end said so; the bisection was reset */
 	FG_GITBISECT_INCONCLUSIVE,   /* git's log names no first slow commit (only skips left) */
+	FG_GITBISECT_STOPPED,        /* interrupted() said so while the ends were judged; no bisection started */
 } fg_gitbisect_outcome;
 
 /* An end that could not be judged and was moved past. */
@@ -69,7 +74,10 @@ typedef struct fg_gitbisect_skip {
 typedef struct fg_gitbisect_result {
 	fg_gitbisect_outcome outcome;
 	fg_repo_commit good, bad;        /* the ends judged last (moved inward when undecidable) */
-	fg_verdict *vgood, *vbad;
+	fg_verdict *vgood, *vbad;        /* NULL for an end not judged when STOPPED */
+	/* A capture checks the ends out: what HEAD was given back (the branch,
+	 * or the commit of a detached HEAD); "" without a capture. */
+	char restored[256];
 	fg_gitbisect_skip *skipped;      /* in the order they were moved past */
 	size_t nskipped;
 	char *log;                       /* `git bisect log` (FOUND, INCONCLUSIVE) */

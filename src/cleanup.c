@@ -93,18 +93,36 @@ void fg_cleanup_remove(fg_cleanup_item *item)
 	unblock(&old);
 }
 
+/* From a handler: takes the list (another thread may be in the middle of
+ * an edit: let it finish, it holds the flag for a few instructions; never
+ * wait for ever) and sends SIGTERM to every group.  Returns whether the
+ * list was taken, and in *groups whether a group was signalled. */
+static bool terminate_groups(bool *groups)
+{
+	long spins = 0;
+	while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire) && spins < 100000000)
+		spins++;
+	*groups = false;
+	for (fg_cleanup_item *i = head; i; i = i->next)
+		if (i->pgid > 0 && kill(-i->pgid, SIGTERM) == 0)
+			*groups = true;
+	return spins < 100000000;
+}
+
+void fg_cleanup_terminate_groups(void)
+{
+	int saved = errno;
+	bool groups;
+	if (terminate_groups(&groups))
+		atomic_flag_clear_explicit(&busy, memory_order_release);
+	errno = saved;
+}
+
 void fg_cleanup_run(void)
 {
 	int saved = errno;
-	/* Another thread may be in the middle of an edit: let it finish (it
-	 * holds the flag for a few instructions); never wait for ever. */
-	for (long spins = 0; atomic_flag_test_and_set_explicit(&busy, memory_order_acquire) && spins < 100000000;
-	     spins++)
-		;
-	bool groups = false;
-	for (fg_cleanup_item *i = head; i; i = i->next)
-		if (i->pgid > 0 && kill(-i->pgid, SIGTERM) == 0)
-			groups = true;
+	bool groups;
+	terminate_groups(&groups); /* the list stays taken: the process exits */
 	/* A moment to exit on SIGTERM (a profiler flushing), then no choice. */
 	for (int tick = 0; groups && tick < 25; tick++) {
 		const struct timespec t = { 0, 20 * 1000 * 1000 };

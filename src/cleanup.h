@@ -37,6 +37,12 @@ int fg_cleanup_mkstemp(fg_cleanup_item *item, char *template);
 /* Unregisters (a no-op for an item not registered). */
 void fg_cleanup_remove(fg_cleanup_item *item);
 
+/* From a signal handler that returns (the caller stops what it is doing
+ * and undoes it before exiting): SIGTERM to every registered process group,
+ * nothing removed; the owners see their children end and clean up as on
+ * any failure.  Async-signal-safe. */
+void fg_cleanup_terminate_groups(void);
+
 /* From a signal handler: SIGTERM to every registered process group, SIGKILL
  * to what is left of them a moment later, then every registered path
  * removed, newest first.  Async-signal-safe. */

@@ -307,12 +307,18 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 
 static volatile sig_atomic_t pending_signal;
 static volatile pid_t forward_pgid;
+static volatile sig_atomic_t deferring;
 
 static void on_terminate(int sig)
 {
 	if (forward_pgid > 0) {
 		pending_signal = sig;
 		kill(-forward_pgid, SIGTERM);
+		return;
+	}
+	if (deferring) {
+		pending_signal = sig;
+		fg_cleanup_terminate_groups();
 		return;
 	}
 	fg_cleanup_run();
@@ -334,6 +340,11 @@ void cli_signals_install(void)
 void cli_signals_forward(pid_t pgid)
 {
 	forward_pgid = pgid;
+}
+
+void cli_signals_defer(bool on)
+{
+	deferring = on;
 }
 
 int cli_signal_pending(void)

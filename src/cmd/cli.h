@@ -174,6 +174,11 @@ void cli_signals_install(void);
  * (SIGTERM) and remembered for cli_signal_pending: the caller then stops
  * what it started and exits.  0 ends the forwarding. */
 void cli_signals_forward(pid_t pgid);
+/* While on (and nothing is forwarded), such a signal is remembered for
+ * cli_signal_pending and the registered process groups (a capture) get
+ * SIGTERM: what runs fails soon, and the caller undoes what it changed (a
+ * checkout) before it exits. */
+void cli_signals_defer(bool on);
 int cli_signal_pending(void);
 
 /* Waits (at most a few seconds, then SIGKILL) until process group pgid is

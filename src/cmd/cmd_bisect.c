@@ -115,6 +115,10 @@ static void on_git_output(void *ctx, const char *data, size_t len)
 static bool on_run_prepare(void *ctx)
 {
 	const struct progress *p = ctx;
+	/* From here to git bisect reset a signal must not end the process
+	 * before the bisection is reset: it stops git bisect run (forwarded)
+	 * or, outside it, is acted on when the step in progress ends. */
+	cli_signals_defer(true);
 	return cli_bisect_secrets_to_env(p->o);
 }
 
@@ -122,6 +126,8 @@ static void on_run_start(void *ctx, pid_t pid)
 {
 	(void)ctx;
 	cli_signals_forward(pid);
+	if (cli_signal_pending()) /* it came just before: forward it now */
+		kill(-pid, SIGTERM);
 }
 
 static bool on_run_end(void *ctx, pid_t pid)
@@ -133,6 +139,17 @@ static bool on_run_end(void *ctx, pid_t pid)
 	if (pid > 0)
 		cli_wait_group(pid); /* the fgbisect run it started cleans up */
 	return true;
+}
+
+static bool interrupted(void *ctx)
+{
+	(void)ctx;
+	return cli_signal_pending() != 0;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
 static void print_json(const fg_gitbisect_result *r, double threshold)
@@ -288,6 +305,7 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 			break;
 		case FG_GITBISECT_START_FAILED:
 		case FG_GITBISECT_INTERRUPTED:
+		case FG_GITBISECT_STOPPED:
 			fputs("The bisection did not run to its end.", d);
 			break;
 		}
@@ -341,7 +359,17 @@ static int report_outcome(const fg_gitbisect_result *r, const char *good, const 
 	case FG_GITBISECT_INTERRUPTED: {
 		int sig = cli_signal_pending();
 		fprintf(stderr, "fgbisect bisect: interrupted by %s: stopped git bisect run and reset the bisection "
-			"(git bisect reset)\n", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal");
+			"(git bisect reset)\n", signal_name(sig));
+		return 128 + sig;
+	}
+	case FG_GITBISECT_STOPPED: {
+		int sig = cli_signal_pending();
+		fprintf(stderr, "fgbisect bisect: interrupted by %s while judging the ends: stopped the capture",
+			signal_name(sig));
+		if (r->restored[0])
+			fprintf(stderr, " and checked out %s again; no bisection was started\n", cli_text(r->restored));
+		else
+			fputs("; HEAD could not be checked out again (see git's message above)\n", stderr);
 		return 128 + sig;
 	}
 	case FG_GITBISECT_INCONCLUSIVE:
@@ -433,6 +461,7 @@ int cmd_bisect(int argc, char **argv)
 	go.on_run_prepare = on_run_prepare;
 	go.on_run_start = on_run_start;
 	go.on_run_end = on_run_end;
+	go.interrupted = interrupted;
 
 	int rc = fg_repo_open(&repo, NULL, &err);
 	if (!rc && !o.profile && !o.capture) {
@@ -443,10 +472,18 @@ int cmd_bisect(int argc, char **argv)
 	if (!rc)
 		rc = fg_verdict_judge_new(&judge, &vo, &err);
 	go.judge = judge;
+	/* A capture checks the ends out: a signal then stops the capture and
+	 * lets the driver check HEAD out again before the command exits.
+	 * Without one, a signal while the ends are judged (downloads) ends the
+	 * process at once, with its temporary files removed. */
+	cli_signals_defer(o.capture != NULL);
 	if (!rc)
 		rc = fg_gitbisect_run(&res, repo, &go, &err);
+	cli_signals_defer(false);
 	if (rc) {
 		status = cli_report_error(&err, o.po.json);
+	} else if (res.outcome == FG_GITBISECT_STOPPED) {
+		status = report_outcome(&res, good, bad);
 	} else {
 		if (!res.vgood->matched && !res.vbad->matched)
 			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
@@ -459,6 +496,12 @@ int cmd_bisect(int argc, char **argv)
 			print_json(&res, o.threshold);
 		else if (res.outcome == FG_GITBISECT_FOUND)
 			print_text(&res);
+	}
+	int sig = cli_signal_pending();
+	if (sig && res.outcome != FG_GITBISECT_STOPPED && res.outcome != FG_GITBISECT_INTERRUPTED) {
+		/* It came while git bisect log or reset ran: the answer is whole. */
+		fprintf(stderr, "fgbisect bisect: interrupted by %s as the bisection ended\n", signal_name(sig));
+		status = 128 + sig;
 	}
 	fg_gitbisect_result_clear(&res);
 	fg_verdict_judge_free(judge);

@@ -107,4 +107,28 @@ CHECKS=$((CHECKS + 1))
 ! pgrep -f "bisect run $ours" >/dev/null || fail "bisect, SIGTERM: git bisect run survived"
 rm -f "$TMP"/docroot/hold-*
 
+# ---- a capture bisection interrupted while it judges its ends: HEAD given back ---------
+# The good end's capture is held; the signal comes while that commit is
+# checked out.
+for sig in INT TERM; do
+	[[ $sig == INT ]] && want=130 || want=143
+	export BG="$TMP/bg.ends$sig" SH="$TMP/sh.ends$sig"
+	git checkout -q main
+	start "ends-$sig" "$FGBISECT" bisect --good "${COMMITS[0]}" --bad "${COMMITS[3]}" \
+		--frame TransactionalColumnFamily --threshold 4 --capture "$capture_cmd"
+	wait_for "$BG"
+	wait_for "$SH"
+	check_eq "ends, SIG$sig: the good end is checked out while it is captured" "$(git rev-parse HEAD)" "${COMMITS[0]}"
+	finish_with "ends-$sig" "ends, SIG$sig" "$sig" "$want"
+	CHECKS=$((CHECKS + 1))
+	grep -q "interrupted by SIG$sig while judging the ends: stopped the capture and checked out main again" \
+		"$TMP/ends-$sig.err" || fail "ends, SIG$sig: no word of the checkout: $(cat "$TMP/ends-$sig.err")"
+	check_eq "ends, SIG$sig: HEAD back on its branch" "$(git symbolic-ref -q HEAD || echo detached)" refs/heads/main
+	CHECKS=$((CHECKS + 3))
+	[[ ! -e "$TMP/repo/.git/BISECT_START" ]] || fail "ends, SIG$sig: a bisection was started"
+	gone "$(cat "$BG")" || fail "ends, SIG$sig: the background process of the capture survived"
+	gone "$(cat "$SH")" || fail "ends, SIG$sig: the capture's shell survived"
+	check_eq "ends, SIG$sig: the bad end was not judged" "$(grep -c "${COMMITS[3]:0:12}" "$TMP/ends-$sig.err" || true)" 0
+done
+
 finish

@@ -270,18 +270,6 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 }
 
 /* A malloc'ed copy of every name of ids. */
-static int copy_names(char ***out, const fg_names *names, const uint32_t *ids, size_t n, fg_error *err)
-{
-	char **v = calloc(n ? n : 1, sizeof(*v));
-	if (!v)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	*out = v;
-	for (size_t i = 0; i < n; i++)
-		if (!(v[i] = strdup(fg_names_get(names, ids[i]))))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	return 0;
-}
-
 int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
@@ -302,70 +290,41 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const 
 	return 0;
 }
 
-int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
-                    const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
-{
-	memset(out, 0, sizeof(*out));
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
-	fg_diff_result result = { 0 };
-	fg_growers g = { 0 };
-	int rc = fg_names_new(&names, err);
-	/* The trees: the first slow run's holds the grown stacks. */
-	if (!rc)
-		rc = fg_days_diff(&diff, names, base, candidate, fetch, read, err);
-	if (!rc)
-		rc = fg_diff_compute(&result, diff, err);
-	if (!rc)
-		rc = fg_growers_find(&g, diff, &result, names, max, max, err);
-	if (!rc) {
-		out->nframes = g.nframes;
-		rc = copy_names(&out->frames, names, g.frame_ids, g.nframes, err);
-	}
-	if (!rc) {
-		out->nstack = g.nstack;
-		rc = copy_names(&out->stack, names, g.stack_ids, g.nstack, err);
-	}
-	fg_growers_clear(&g);
-	fg_diff_result_free(&result);
-	fg_diff_free(diff);
-	fg_names_free(names);
-	if (rc)
-		fg_days_growth_clear(out);
-	return rc;
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-void fg_days_growth_clear(fg_days_growth *g)
-{
-	free_names(g->frames, g->nframes);
-	free_names(g->stack, g->nstack);
-	memset(g, 0, sizeof(*g));
-}
-
 int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   const fg_runs_run *fast, const fg_runs_run *slow, size_t nhot,
-			   const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	int rc = fg_repo_log_range(&out->log, repo, good, bad, NULL, err);
-	fg_days_growth g = { 0 };
-	if (!rc && nhot)
-		rc = fg_days_growers(&g, fast, slow, nhot, fetch, read, err);
-	fg_history_options ho;
-	fg_history_options_init(&ho);
-	ho.good = good;
-	ho.bad = bad;
-	if (!rc && g.nframes)
-		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, (const char *const *)g.frames, g.nframes, SIZE_MAX,
-					 (const char *const *)g.stack, g.nstack, err);
-	fg_days_growth_clear(&g);
+	if (rc || !nhot)
+		return rc;
+	fg_diff_result result = { 0 };
+	fg_growers g = { 0 };
+	rc = fg_diff_compute(&result, diff, err);
+	if (!rc)
+		rc = fg_growers_find(&g, diff, &result, names, nhot, nhot, err);
+	const char **frames = NULL, **stack = NULL;
+	if (!rc && g.nframes) {
+		frames = calloc(g.nframes, sizeof(*frames));
+		stack = calloc(g.nstack ? g.nstack : 1, sizeof(*stack));
+		if (!frames || !stack)
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	if (!rc && g.nframes) {
+		for (size_t i = 0; i < g.nframes; i++)
+			frames[i] = fg_names_get(names, g.frame_ids[i]);
+		for (size_t i = 0; i < g.nstack; i++)
+			stack[i] = fg_names_get(names, g.stack_ids[i]);
+		fg_history_options ho;
+		fg_history_options_init(&ho);
+		ho.good = good;
+		ho.bad = bad;
+		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, g.nframes, SIZE_MAX, stack, g.nstack,
+					 err);
+	}
+	free(frames);
+	free(stack);
+	fg_growers_clear(&g);
+	fg_diff_result_free(&result);
 	return rc;
 }
 

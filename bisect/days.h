@@ -87,35 +87,22 @@ const fg_verdict *fg_days_verdict(const fg_days *d, size_t run);
 size_t fg_days_fetched_profiles(const fg_days *d);
 size_t fg_days_downloaded_profiles(const fg_days *d);
 
-/* The frames whose pooled inclusive share grew most from the profiles of
- * base (the last fast run) to those of candidate (the first slow run), as
- * the diff module reports them (above its noise floor), at most max, the
- * largest growth first: what `days --repo` looks up in the source history;
- * and the frames on their stacks in the candidate's pooled tree (their
- * callers, fg_decision_stack_names), for the decision.  The profiles are
- * fetched again, from the cache after a search.  A profile that fails now
- * fails the call. */
-typedef struct fg_days_growth {
-	char **frames;   /* malloc'ed names */
-	size_t nframes;
-	char **stack;    /* malloc'ed names */
-	size_t nstack;
-} fg_days_growth;
-
-/* The diff (with its trees, for the differential flame graph) of the
- * pooled profiles of base against those of candidate, read with names,
- * default diff options.  Free it with fg_diff_free. */
+/* The diff (with its trees, for the differential flame graph and the
+ * growers) of the pooled profiles of base (the last fast run) against
+ * those of candidate (the first slow run), read with names, default diff
+ * options.  The profiles are fetched again, from the cache after a search;
+ * one that fails now fails the call.  Made once after a search and shared
+ * by the window, the metrics lens and the report.  Free it with
+ * fg_diff_free. */
 int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
-int fg_days_growers(fg_days_growth *out, const fg_runs_run *base, const fg_runs_run *candidate, size_t max,
-                    const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
-void fg_days_growth_clear(fg_days_growth *g);
-
 /* What `days --repo` shows between the last fast run and the first slow
  * one: the commits of (good, bad] in repo, and the hot files (in the
- * repository at dir) of the nhot frames that grew most from fast to slow,
- * with the decision.  hot.result is NULL when no frame grew or nhot is 0.
+ * repository at dir) of the nhot frames whose pooled inclusive share grew
+ * most in diff (fg_days_diff's, names its names), as the diff module reports
+ * them (above its noise floor), with the decision (which also reads the
+ * frames on their stacks in the first slow run's pooled tree).  hot.result is NULL when no frame grew or nhot is 0.
  * Free with fg_days_window_clear whatever the result. */
 typedef struct fg_days_window {
 	fg_repo_log *log;
@@ -123,8 +110,7 @@ typedef struct fg_days_window {
 } fg_days_window;
 
 int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   const fg_runs_run *fast, const fg_runs_run *slow, size_t nhot,
-			   const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
+			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
 
 #endif

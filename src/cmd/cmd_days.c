@@ -76,30 +76,12 @@ struct lens {
 	fg_error err;
 };
 
-/* The subsystems' changes from the last fast run's pooled profiles to the
- * first slow run's (read again, from the cache after the search). */
-static int subsystem_deltas(struct cli_metrics_deltas *out, const fg_runs_run *const runs[2],
-			    const fg_fetch_options *fo, const fg_read_options *ro, fg_error *err)
-{
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
-	int rc = fg_names_new(&names, err);
-	if (!rc)
-		rc = fg_days_diff(&diff, names, runs[0], runs[1], fo, ro, err);
-	if (!rc)
-		rc = cli_metrics_deltas(out, fg_diff_tree(diff, FG_DIFF_BASE), fg_diff_tree(diff, FG_DIFF_CANDIDATE), names,
-					err);
-	fg_diff_free(diff);
-	fg_names_free(names);
-	return rc;
-}
-
 /* The lens of the last fast and the first slow run: their selectors and
  * ranges from the templates.  A failure is kept in l->err (reported as a
  * warning: the metrics explain the search, never decide it). */
 static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, const struct cli_profile_options *po,
                               const char *selector, const char *range, const fg_runs_run *const runs[2],
-                              const char *const ids[2], const fg_fetch_options *fo, const fg_read_options *ro)
+                              const char *const ids[2], const fg_diff *diff, const fg_names *names)
 {
 	static const char *const keys[] = { "date", "commit", "short", "benchmark" };
 	fg_error_clear(&l->err);
@@ -119,8 +101,10 @@ static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, co
 		mo->selector[s] = l->text[s];
 		mo->range[s] = l->text[2 + s];
 	}
+	/* The delta() terms: the subsystems' changes between the two runs. */
 	if (!rc)
-		rc = subsystem_deltas(&l->deltas, runs, fo, ro, &l->err);
+		rc = cli_metrics_deltas(&l->deltas, fg_diff_tree(diff, FG_DIFF_BASE), fg_diff_tree(diff, FG_DIFF_CANDIDATE),
+					names, &l->err);
 	if (!rc)
 		cli_metrics_run(&l->result, &l->rules, mo, po, l->deltas.deltas, l->deltas.n, &l->err);
 	if (!l->result)
@@ -296,11 +280,11 @@ static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run 
 }
 
 /* --html: the report of the search.  w: the window (with --repo), or NULL;
- * a search that found nothing has no window and no flame graph. */
+ * diff: the last fast run against the first slow one (names its names), or
+ * NULL when the search found nothing (no window, no flame graph then). */
 static int write_report(const char *path, const fg_days *days, const fg_runs_selection *sel, fg_repo *repo,
                         const struct cli_bisect_options *o, const fg_days_window *w, const fg_metrics_result *lens,
-                        const fg_fetch_options *fo,
-                        const fg_read_options *ro, fg_error *err)
+                        fg_diff *diff, const fg_names *names, fg_error *err)
 {
 	bool found = fg_days_result(days) == FG_DAYS_FOUND;
 	size_t n = fg_runs_selection_count(sel), nruns = 0, nfiles = 0;
@@ -313,8 +297,6 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	size_t nhot = hot ? fg_history_result_count(hot) : 0, ncommits = w ? fg_repo_log_count(w->log) : 0;
 	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
 	fg_report_commit *commits = calloc(ncommits ? ncommits : 1, sizeof(*commits));
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
 	const char **sources[2] = { NULL, NULL };
 	int rc = runs && ids && d && t && files && commits ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	size_t ifast = found ? fg_days_last_fast(days) : SIZE_MAX, islow = found ? fg_days_first_slow(days) : SIZE_MAX;
@@ -365,9 +347,8 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 		const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
 		sources[0] = calloc(fast->nlines, sizeof(*sources[0]));
 		sources[1] = calloc(slow->nlines, sizeof(*sources[1]));
-		rc = sources[0] && sources[1] ? fg_names_new(&names, err) : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		if (!rc)
-			rc = fg_days_diff(&diff, names, fast, slow, fo, ro, err);
+		if (!sources[0] || !sources[1])
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		if (!rc) {
 			run_side(&so.base, sources[0], fast);
 			run_side(&so.candidate, sources[1], slow);
@@ -388,8 +369,6 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 		};
 		rc = cli_write_report(path, &r, names, err);
 	}
-	fg_diff_free(diff);
-	fg_names_free(names);
 	free(sources[0]);
 	free(sources[1]);
 	free(decision);
@@ -476,6 +455,8 @@ int cmd_days(int argc, char **argv)
 	fg_verdict_judge *judge = NULL;
 	fg_days *days = NULL;
 	fg_days_window window = { 0 };
+	fg_names *names = NULL;
+	fg_diff *diff = NULL;
 	int rc = repo_dir ? fg_repo_open(&repo, repo_dir, &err) : 0;
 	if (!rc)
 		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
@@ -520,7 +501,7 @@ int cmd_days(int argc, char **argv)
 	if (outcome != FG_DAYS_FOUND) {
 		refuse(stderr, "fgbisect days: ", days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
 		status = FG_EXIT_FAILED;
-		if (html && write_report(html, days, sel, repo, &o, NULL, NULL, &fo, &vo.read, &err))
+		if (html && write_report(html, days, sel, repo, &o, NULL, NULL, NULL, NULL, &err))
 			status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
@@ -529,9 +510,15 @@ int cmd_days(int argc, char **argv)
 	char fast_id[41], slow_id[41];
 	commit_id(fast_id, repo, fast->commit);
 	commit_id(slow_id, repo, slow->commit);
+	/* The two runs' profiles again (from the cache), diffed once for the
+	 * window's growers, the lens's subsystem changes and the report. */
+	if ((repo || metrics || html) && ((rc = fg_names_new(&names, &err)) ||
+					  (rc = fg_days_diff(&diff, names, fast, slow, &fo, &vo.read, &err)))) {
+		status = cli_report_error(&err, o.po.json);
+		goto out;
+	}
 	if (repo) {
-		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, fast, slow, (size_t)nhot, &fo,
-					    &vo.read, &err);
+		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot, &err);
 		cli_history_warn_shallow(window.hot.result);
 		if (rc) {
 			status = cli_report_error(&err, o.po.json);
@@ -541,9 +528,9 @@ int cmd_days(int argc, char **argv)
 	if (metrics) {
 		const fg_runs_run *ends[2] = { fast, slow };
 		const char *ids[2] = { fast_id, slow_id };
-		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids, &fo, &vo.read);
+		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids, diff, names);
 	}
-	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, &fo, &vo.read,
+	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, diff, names,
 				       &err))) {
 		status = cli_report_error(&err, o.po.json);
 		goto out;
@@ -642,6 +629,8 @@ int cmd_days(int argc, char **argv)
 out:
 	lens_clear(&lens);
 	fg_days_window_clear(&window);
+	fg_diff_free(diff);
+	fg_names_free(names);
 	fg_days_free(days);
 	fg_verdict_judge_free(judge);
 	fg_runs_selection_free(sel);

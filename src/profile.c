@@ -1,6 +1,5 @@
 #include "profile.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 void fg_read_options_init(fg_read_options *opts)

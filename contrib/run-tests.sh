@@ -1,38 +1,70 @@
 #!/bin/bash
 # The test command of the README and of CI: builds fgbisect twice (plain, and
 # with AddressSanitizer + UndefinedBehaviorSanitizer) and runs the whole ctest
-# suite on each.  Tests that need ../shared/fixtures skip loudly without it.
+# suite on each, then fuzzes.  Tests that need ../shared/fixtures skip loudly
+# without it.
+#
+# What takes the time is arranged so that the two cores stay busy:
+# - the sanitizer and fuzzing builds compile at the lowest priority while
+#   the plain tests run (those wait on servers, browsers and git often
+#   enough to leave a core idle);
+# - generated git histories, git's answers and the other truths the tests
+#   compute without fgbisect are made once, by the first run, and shared
+#   with the second (FG_TEST_CACHE, tests/lib.sh's memo);
+# - the slow tests start first, and the sanitizer run orders its tests by
+#   what each took in the plain run (ctest's cost data).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-
-# Generated git histories and git's answers are built once, by the first
-# run, and shared with the second (FG_TEST_CACHE).
 cache=$PWD/build/test-cache
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
-cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs"
+asan_env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp")
 
-# (zlib inflates here, ISA-L in the plain build and the fuzzers: both are tested)
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFG_SANITIZE=ON -DFG_ISAL=OFF -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
-cmake --build build-asan -j"$jobs"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
-	ctest --test-dir build-asan --output-on-failure -j"$jobs"
-
-# The libFuzzer targets (tests/fuzz/run.sh), FG_FUZZ_SECONDS each (default 20,
-# FG_FUZZ_BUDGET seconds in all, default 60: the whole command stays within
-# 6 minutes on 2 cores; CI fuzzes 60 s a target), when clang and its fuzzer
-# runtime (libclang-rt-14-dev) are installed.  The crashes fuzzing ever
-# found are replayed by unit/test_regressions in both runs above.
+# Fuzzing needs clang and its libFuzzer runtime (libclang-rt-14-dev).
 fuzz_probe=$(mktemp -d)
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 	>"$fuzz_probe/probe.c"
+fuzz=false
 if command -v clang >/dev/null &&
 	clang -fsanitize=fuzzer,address,undefined -o "$fuzz_probe/probe" "$fuzz_probe/probe.c" 2>/dev/null; then
-	rm -rf "$fuzz_probe"
+	fuzz=true
+fi
+rm -rf "$fuzz_probe"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
+cmake --build build -j"$jobs"
+
+# The sanitizer build (zlib inflates there, ISA-L in the plain build and the
+# fuzzers: both are tested; -O1 as ASan's authors advise: the checks are the
+# same, the tests run faster) and the fuzzing build, in the background.
+build_log=$(mktemp)
+(
+	nice -n 19 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
+		-DFG_SANITIZE=ON -DFG_ISAL=OFF -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
+	nice -n 19 cmake --build build-asan -j"$jobs"
+	if $fuzz; then
+		nice -n 19 tests/fuzz/run.sh --build-only
+	fi
+) >"$build_log" 2>&1 &
+builder=$!
+trap 'kill "$builder" 2>/dev/null || true; rm -f "$build_log"' EXIT
+
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if ! wait "$builder"; then
+	cat "$build_log" >&2
+	echo "run-tests: the sanitizer or fuzzing build failed (above)" >&2
+	exit 1
+fi
+mkdir -p build-asan/Testing/Temporary
+cp build/Testing/Temporary/CTestCostData.txt build-asan/Testing/Temporary/ 2>/dev/null || true
+env "${asan_env[@]}" ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+# The libFuzzer targets (tests/fuzz/run.sh), FG_FUZZ_SECONDS each (default 20,
+# FG_FUZZ_BUDGET seconds in all, default 60; CI fuzzes longer).  The crashes
+# fuzzing ever found are replayed by unit/test_regressions in both runs above.
+if $fuzz; then
 	FG_FUZZ_BUDGET=${FG_FUZZ_BUDGET:-60} tests/fuzz/run.sh "${FG_FUZZ_SECONDS:-20}"
 else
-	rm -rf "$fuzz_probe"
 	echo "SKIP: fuzzing: clang with libFuzzer (libclang-rt-14-dev) is not installed" >&2
 fi

@@ -55,6 +55,45 @@ canonical() {
 		END {for (k in c) print k " " c[k]}' | LC_ALL=C sort
 }
 
+# memo FUNC ARGS...: what FUNC ARGS prints, computed once per test cache
+# (FG_TEST_CACHE: the plain and the sanitizer run share it) and replayed
+# after.  For the truth a test checks fgbisect against (awk and Python over
+# the fixtures, git's answers): it does not depend on the build, so the
+# second run need not compute it again.  FUNC must be a function of its
+# arguments and of the files they name: the key is the text of every shell
+# function and the arguments, a file argument by its contents (not its
+# name: temporary paths differ between runs, so FUNC must not print the
+# names it is given).  A failing FUNC is not kept.
+memo() {
+	if [[ -z ${FG_TEST_CACHE:-} ]]; then
+		"$@"
+		return
+	fi
+	local key arg f
+	key=$( {
+		declare -f
+		for arg in "$@"; do
+			if [[ -f $arg ]]; then
+				sha256sum <"$arg"
+			else
+				printf '%s\0' "$arg"
+			fi
+		done
+	} | sha256sum | cut -c1-32)
+	f=$FG_TEST_CACHE/memo/$key
+	if [[ ! -f $f ]]; then
+		mkdir -p "$FG_TEST_CACHE/memo"
+		"$@" >"$f.$$" || { rm -f "$f.$$"; return 1; }
+		mv -f "$f.$$" "$f"
+	fi
+	cat "$f"
+}
+
+# canonical_file FILE: canonical of a (gzipped or plain) collapsed file.
+canonical_file() {
+	zcat -f "$1" | canonical
+}
+
 finish() {
 	echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
 	[[ $FAILS -eq 0 ]]

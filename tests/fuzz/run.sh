@@ -12,8 +12,16 @@
 # ../shared is ever written into the checkout.  Crashing inputs are kept in
 # $FG_FUZZ_ARTIFACTS (default build-fuzz/artifacts) to become regression tests
 # (tests/fuzz/regressions/).
+#
+# `run.sh --build-only` configures and builds build-fuzz and stops there
+# (contrib/run-tests.sh builds it while the plain tests run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+build_only=false
+if [[ ${1:-} == --build-only ]]; then
+	build_only=true
+	shift
+fi
 seconds=${1:-${FG_FUZZ_SECONDS:-60}}
 build=${FG_FUZZ_BUILD:-build-fuzz}
 shared=${FG_SHARED_FIXTURES:-$PWD/../shared/fixtures}
@@ -25,6 +33,9 @@ max_len=${FG_FUZZ_MAX_LEN:-8192}
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DFG_WERROR=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
+if $build_only; then
+	exit 0
+fi
 mkdir -p "$artifacts"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

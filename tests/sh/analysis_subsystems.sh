@@ -63,7 +63,7 @@ share_of() { # PROFILE SUBSYSTEM
 
 # Exact attribution on the project's samples (the default rules: the source tree's).
 for f in "$FX"/*.collapsed.gz; do
-	check_eq "$(basename "$f") exact" "$(fg_subsystems "$f")" "$(awk_subsystems "$f" "$RULES")"
+	check_eq "$(basename "$f") exact" "$(fg_subsystems "$f")" "$(memo awk_subsystems "$f" "$RULES")"
 	check_sums "$f"
 done
 check_sums "$FX/tiny-3x.html"
@@ -73,7 +73,7 @@ p1=$(share_of "$FX/day01-broker-0-grpc.collapsed.gz" processing)
 p10=$(share_of "$FX/day10-broker-0-grpc.collapsed.gz" processing)
 check_eq "processing grows ($p1% -> $p10%)" "$(python3 -c "print($p10 > $p1 + 2)")" True
 # ... and the regressed TransactionalColumnFamily work is processing's, not rocksdb-state's.
-tcf=$(awk_subsystems "$FX/day10-broker-0-grpc.collapsed.gz" "$RULES" TransactionalColumnFamily | awk '$1 == "processing" {print $2}')
+tcf=$(memo awk_subsystems "$FX/day10-broker-0-grpc.collapsed.gz" "$RULES" TransactionalColumnFamily | awk '$1 == "processing" {print $2}')
 read -r _ tcf_all < <(truth "$FX/day10-broker-0-grpc.collapsed.gz" TransactionalColumnFamily)
 check_eq "TCF under processing" "$(python3 -c "print($tcf > 0.9 * $tcf_all)")" True
 
@@ -151,7 +151,7 @@ fi
 SH="$FG_SHARED_FIXTURES"
 for f in "$SH"/daily/*.html "$SH"/versions/*.html "$SH"/formats/jfr-v4.5-healthy.html; do
 	twin=${f%.html}.collapsed
-	check_eq "$(basename "$f") exact" "$(fg_subsystems "$f")" "$(awk_subsystems "$twin" "$RULES")"
+	check_eq "$(basename "$f") exact" "$(fg_subsystems "$f")" "$(memo awk_subsystems "$twin" "$RULES")"
 	check_sums "$f"
 done
 for f in "$SH"/formats/*.html; do check_sums "$f"; done

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # Collapsed input is streamed stack by stack to share, top, subsystems and
 # protocol (no tree): their answers must be those of the HTML twin, which is
 # streamed frame by frame, on every real fixture with a twin; and a sorted or

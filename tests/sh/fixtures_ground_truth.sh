@@ -17,7 +17,7 @@ while read -r name total tcf pct; do
 	done
 	# Loading the HTML and its collapsed twin gives the same stacks.
 	"$FGBISECT" collapse "$F/$name.html" | canonical >"$TMP/html"
-	canonical <"$F/$name.collapsed" >"$TMP/twin"
+	memo canonical_file "$F/$name.collapsed" >"$TMP/twin"
 	CHECKS=$((CHECKS + 1))
 	cmp -s "$TMP/html" "$TMP/twin" || fail "$name: collapse of the HTML differs from its twin: $(diff "$TMP/html" "$TMP/twin" | head -3)"
 done <<'TABLE'
@@ -39,19 +39,19 @@ TABLE
 # against the twin's own count.
 while read -r html twin; do
 	[[ -z "$html" || "$html" == \#* ]] && continue
-	read -r total tcf < <(truth "$F/formats/$twin" TransactionalColumnFamily)
+	read -r total tcf < <(memo truth "$F/formats/$twin" TransactionalColumnFamily)
 	out=$("$FGBISECT" share --json --frame TransactionalColumnFamily "$F/formats/$html" 2>/dev/null)
 	check_eq "$html total" "$(json_get 'j["profiles"][0]["total"]' <<<"$out")" "$total"
 	check_eq "$html samples" "$(json_get 'j["profiles"][0]["matches"][0]["samples"]' <<<"$out")" "$tcf"
 	"$FGBISECT" collapse "$F/formats/$html" 2>/dev/null | canonical >"$TMP/html"
-	zcat -f "$F/formats/$twin" | canonical >"$TMP/twin"
+	memo canonical_file "$F/formats/$twin" >"$TMP/twin"
 	CHECKS=$((CHECKS + 1))
 	cmp -s "$TMP/html" "$TMP/twin" || fail "$html: collapse differs from $twin: $(diff "$TMP/html" "$TMP/twin" | head -3)"
 done <"$F/formats/twins.txt"
 
 # A --reverse graph read with --reversed gives the normal stacks back.
 "$FGBISECT" collapse --reversed "$F/formats/g5-v4.5-healthy.reverse.html" | canonical >"$TMP/html"
-zcat "$F/formats/v4.5-healthy.collapsed.gz" | canonical >"$TMP/twin"
+memo canonical_file "$F/formats/v4.5-healthy.collapsed.gz" >"$TMP/twin"
 CHECKS=$((CHECKS + 1))
 cmp -s "$TMP/html" "$TMP/twin" || fail "reverse.html --reversed differs from the normal twin"
 # ... and warns that an inverted graph may hold reversed stacks.

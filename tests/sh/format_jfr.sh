@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # JFR recordings read natively: async-profiler's own against its collapsed
 # twin (the converter's output: stacks, counts and frame types), and one the
 # JDK records here against what the JDK's `jfr print` says of it.

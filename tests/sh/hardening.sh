@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # Hardening (issue #15), at the command level: credentials scoped to their
 # origin, pathological regular expressions refused before compiling, out of
 # memory in run mode a skip.  Real HTTP over loopback (fetch_server.py),

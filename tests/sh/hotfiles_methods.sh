@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-labels: slow
 # Method histories (hotfiles' "method" fields) against git log -L.
 #
 # 1. A planted history of a Zeebe-like column family: a body change in the

@@ -1,3 +1,4 @@
+# ctest-labels: slow
 # fgbisect metrics against a real Prometheus (Debian's prometheus package):
 # one server on 127.0.0.1 on a free port, with a fresh TSDB backfilled from
 # series this test generates (tests/tools/prom_series.py, constant rates so

@@ -275,6 +275,12 @@ int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect
 		branch[strcspn(branch, "\n")] = '\0';
 	if (!rc)
 		rc = judge_ends(out, &r, err);
+	/* A signal from the terminal also reaches the git checkout in
+	 * progress: its failure is the stop's doing. */
+	if (rc && stopped(&r)) {
+		rc = 0;
+		out->outcome = FG_GITBISECT_STOPPED;
+	}
 	if (opts->source->capture && branch) {
 		const char *head = branch[0] ? branch : orig.id;
 		if (git(&r, NULL, NULL, (const char *[]){ "checkout", "-q", head, NULL }) == 0)

@@ -16,6 +16,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+# done_with WHAT: how long the command has taken so far, on stderr.
+started=$SECONDS
+done_with() {
+	echo "run-tests: $1 done at $((SECONDS - started)) s" >&2
+}
 cache=$PWD/build/test-cache
 asan_env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp")
@@ -33,6 +38,7 @@ rm -rf "$fuzz_probe"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
 cmake --build build -j"$jobs"
+done_with "plain build"
 
 # The sanitizer build (zlib inflates there, ISA-L in the plain build and the
 # fuzzers: both are tested; -O1 as ASan's authors advise: the checks are the
@@ -50,6 +56,7 @@ builder=$!
 trap 'kill "$builder" 2>/dev/null || true; rm -f "$build_log"' EXIT
 
 ctest --test-dir build --output-on-failure -j"$jobs"
+done_with "plain tests"
 
 if ! wait "$builder"; then
 	cat "$build_log" >&2
@@ -58,13 +65,16 @@ if ! wait "$builder"; then
 fi
 mkdir -p build-asan/Testing/Temporary
 cp build/Testing/Temporary/CTestCostData.txt build-asan/Testing/Temporary/ 2>/dev/null || true
+done_with "sanitizer and fuzzing builds"
 env "${asan_env[@]}" ctest --test-dir build-asan --output-on-failure -j"$jobs"
+done_with "sanitizer tests"
 
 # The libFuzzer targets (tests/fuzz/run.sh), FG_FUZZ_SECONDS each (default 20,
 # FG_FUZZ_BUDGET seconds in all, default 60; CI fuzzes longer).  The crashes
 # fuzzing ever found are replayed by unit/test_regressions in both runs above.
 if $fuzz; then
 	FG_FUZZ_BUDGET=${FG_FUZZ_BUDGET:-60} tests/fuzz/run.sh "${FG_FUZZ_SECONDS:-20}"
+	done_with "fuzzing"
 else
 	echo "SKIP: fuzzing: clang with libFuzzer (libclang-rt-14-dev) is not installed" >&2
 fi

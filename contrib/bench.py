@@ -3,13 +3,16 @@
 one interleaved run, as medians and ratios, with the load average printed.
 Prints figures; judges nothing.
 
-usage: contrib/bench.py [--runs N] [--fgbisect PATH] [--shared DIR] [--scale-mb MB] [--instructions]
-                        [--only SECTION,...]
+usage: contrib/bench.py [--runs N] [--fgbisect PATH] [--baseline PATH] [--shared DIR] [--scale-mb MB]
+                        [--instructions] [--only SECTION,...]
 
 With no arguments it works from a fresh clone: it builds build/fgbisect when
 it is missing, takes the large fixture from ../shared/fixtures beside the
 checkout, and skips (loudly) the rows that need ../shared when it is absent;
 the collapsed-scaling rows then use the project's own fixtures/.
+--baseline OLD adds OLD's rows to the start-up and many-profile sections
+(an earlier build, kept aside), each with its ratio to the new binary's, in
+the same interleaved rounds.
 
 Method: every round runs each command once, in turn (back-to-back repeats of
 one command read faster than interleaved ones on a shared machine, so rounds
@@ -36,6 +39,7 @@ root = os.path.dirname(here)
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("--runs", type=int, default=9, help="interleaved rounds (default 9)")
 ap.add_argument("--fgbisect", default=os.path.join(root, "build", "fgbisect"))
+ap.add_argument("--baseline", help="an earlier fgbisect binary to compare start-up and many profiles with")
 ap.add_argument("--shared", default=os.path.join(os.path.dirname(root), "shared", "fixtures"),
                 help="the shared fixtures (default ../shared/fixtures beside the checkout)")
 ap.add_argument("--scale-mb", type=int, default=48, help="size of the 1x collapsed input in MB (default 48)")
@@ -50,6 +54,7 @@ if only - set(SECTIONS):
 
 PATTERN = "com/sun/tools/javac/comp/Attr."  # the large fixture's ground-truth pattern
 fg = os.path.abspath(args.fgbisect)
+baseline = os.path.abspath(args.baseline) if args.baseline else None
 if not os.path.exists(fg):
     print(f"building {fg} (cmake, Release with debug info)", file=sys.stderr)
     build = os.path.dirname(fg)
@@ -116,13 +121,16 @@ def ratio(a, b, i):
     return median([x[i] / y[i] for x, y in zip(a.runs, b.runs) if y[i] > 0])
 
 
-def report(title, rows, size=None):
+def report(title, rows, size=None, unit="s"):
+    """unit "ms" prints milliseconds (start-up and small files)."""
     by = {r.name: r for r in rows}
+    scale = 1000 if unit == "ms" else 1
     print(f"\n## {title}")
-    print(f"{'command':34} {'wall s':>8} {'cpu s':>7} {'peak MiB':>9} {'ratio wall':>10} {'ratio cpu':>9}  reference")
+    print(f"{'command':34} {'wall ' + unit:>8} {'cpu ' + unit:>7} {'peak MiB':>9} {'ratio wall':>10} {'ratio cpu':>9}"
+          "  reference")
     for r in rows:
-        wall = median([x[0] for x in r.runs])
-        cpu = median([x[1] for x in r.runs])
+        wall = median([x[0] for x in r.runs]) * scale
+        cpu = median([x[1] for x in r.runs]) * scale
         rss = max(x[2] for x in r.runs) / 1024
         shown = f"{rss:9.1f}" if rss else f"{'-':>9}"
         rw = f"{ratio(r, by[r.ref], 0):10.2f}" if r.ref else " " * 10
@@ -202,24 +210,37 @@ with tempfile.TemporaryDirectory() as tmp:
             Row("--version", [fg, "--version"], "/bin/true", rss=False),
             Row("top (tiny profile)", [fg, "top", tiny], "/bin/true", rss=False),
         ]
+        if baseline:
+            rows.append(Row("baseline: share (tiny profile)", [baseline, "share", "--frame", "a", tiny],
+                            "share (tiny profile)", rss=False))
         bench(rows)
-        report("start-up: a tiny profile against /bin/true", rows)
+        report("start-up: a tiny profile against /bin/true (baseline: against the new binary)", rows, unit="ms")
 
-    if have_shared and "many" in only:
-        htmls = sorted(os.path.join(daily, f) for f in os.listdir(daily) if f.endswith(".html"))
-        many = [htmls[i % len(htmls)] for i in range(30)]
-        links = []
-        for i in range(8):
-            links.append(os.path.join(tmp, f"copy{i}.html"))
-            os.link(plain, links[-1])
-        rows = [
-            Row("share -j 1, 30 daily files", share + ["-j", "1"] + many),
-            Row("share, 30 daily files", share + many, "share -j 1, 30 daily files"),
-            Row("share -j 1, 8 x large", share + ["-j", "1"] + links),
-            Row("share, 8 x large", share + links, "share -j 1, 8 x large"),
-        ]
+    if "many" in only:
+        # 30 daily files: the real HTML pages of ../shared, and the
+        # project's own daily samples (fixtures/day*.collapsed.gz, the same
+        # captures as collapsed stacks), each of the six five times.
+        own = sorted(os.path.join(root, "fixtures", f) for f in os.listdir(os.path.join(root, "fixtures"))
+                     if f.startswith("day") and f.endswith(".collapsed.gz"))
+        sets = [("30 own daily samples", [own[i % len(own)] for i in range(30)])]
+        if have_shared:
+            htmls = sorted(os.path.join(daily, f) for f in os.listdir(daily) if f.endswith(".html"))
+            sets.insert(0, ("30 daily HTML files", [htmls[i % len(htmls)] for i in range(30)]))
+            links = []
+            for i in range(8):
+                links.append(os.path.join(tmp, f"copy{i}.html"))
+                os.link(plain, links[-1])
+            sets.append(("8 x large", links))
+        rows = []
+        for name, files in sets:
+            cmd = [fg, "share", "--frame", "TransactionalColumnFamily"]
+            rows.append(Row(f"share -j 1, {name}", cmd + ["-j", "1"] + files))
+            rows.append(Row(f"share, {name}", cmd + files, f"share -j 1, {name}"))
+            if baseline:
+                rows.append(Row(f"baseline: share, {name}", [baseline] + cmd[1:] + files, f"share, {name}"))
         bench(rows)
-        report(f"many profiles: one thread against one per core ({os.cpu_count()})", rows)
+        report(f"many profiles: one thread against one per core ({os.cpu_count()}); baseline against the new binary",
+               rows, unit="ms")
 
     # Collapsed input at 1x, 2x, 4x, 8x: the first lines of the large
     # fixture's collapsed stacks (or the project's own samples, repeated),

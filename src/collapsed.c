@@ -16,11 +16,14 @@ const char *fg_frame_type_suffix(enum fg_frame_type type)
 	return type < FG_FRAME_TYPE_COUNT ? suffixes[type] : "";
 }
 
+/* Whether s[0..len) holds what: memchr to each candidate first byte (a
+ * byte loop was a quarter of reading a collapsed file). */
 static bool contains(const char *s, size_t len, const char *what)
 {
 	size_t n = strlen(what);
-	for (size_t i = 0; i + n <= len; i++)
-		if (!memcmp(s + i, what, n))
+	const char *end = s + len;
+	for (const char *p = s; n <= (size_t)(end - p) && (p = memchr(p, what[0], (size_t)(end - p) - n + 1)); p++)
+		if (!memcmp(p, what, n))
 			return true;
 	return false;
 }
@@ -87,10 +90,61 @@ static bool parse_count(const char *s, size_t len, uint64_t *out)
 	return true;
 }
 
+/* The previous line's stack text and where each of its frames ends (the
+ * offset of its ';', or the text's length for the leaf).  A frame this line
+ * shares with it, byte for byte up to and including the ';' after it, has
+ * the same name and type, which the stack buffer still holds: only the
+ * frames after the shared ones are typed and interned.  Sorted collapsed
+ * files (every converter writes them so) share most of a line with the one
+ * before. */
+struct prev_line {
+	char *text;
+	size_t len, cap;
+	size_t *ends;
+	size_t nframes, ends_cap;
+};
+
+/* The number of leading frames of prev that s[0..len) shares. */
+static size_t shared_frames(const struct prev_line *p, const char *s, size_t len)
+{
+	size_t m = len < p->len ? len : p->len, i = 0;
+	while (i < m && s[i] == p->text[i])
+		i++;
+	size_t k = 0;
+	/* A frame ending before the first difference is shared; one ending at
+	 * it only when both texts end there, or this line's next byte is the
+	 * ';' prev's end stood for, or this line ends where prev has its ';'. */
+	while (k < p->nframes && (p->ends[k] < i ||
+				  (p->ends[k] == i && (i == p->len ? i == len || s[i] == ';' : i == len))))
+		k++;
+	return k;
+}
+
+static int prev_reserve(struct prev_line *p, size_t len, size_t nframes, fg_error *err)
+{
+	if (len > p->cap) {
+		char *t = realloc(p->text, len);
+		if (!t)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		p->text = t;
+		p->cap = len;
+	}
+	if (nframes > p->ends_cap) {
+		size_t cap = nframes * 2;
+		size_t *e = realloc(p->ends, cap * sizeof(*e));
+		if (!e)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		p->ends = e;
+		p->ends_cap = cap;
+	}
+	return 0;
+}
+
 int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		      fg_stack_fn fn, void *ctx, fg_error *err)
 {
 	fg_stackbuf b = { 0 };
+	struct prev_line prev = { 0 };
 	char *line;
 	size_t len;
 	int rc;
@@ -149,8 +203,10 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, cons
 			break;
 		}
 		char *sp = line + stack;
-		size_t n = 1; /* names[0] is the root */
-		for (char *f = line; f <= sp; n++) {
+		/* Reversed stacks are turned round in the buffer: nothing to reuse. */
+		size_t shared = reversed ? 0 : shared_frames(&prev, line, stack);
+		size_t n = 1 + shared; /* names[0] is the root */
+		for (char *f = shared ? line + prev.ends[shared - 1] + 1 : line; f <= sp; n++) {
 			char *e = memchr(f, ';', (size_t)(sp - f));
 			if (!e)
 				e = sp;
@@ -158,16 +214,26 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, cons
 				rc = bad_line(in, err, "empty frame name");
 				goto out;
 			}
-			if ((rc = fg_stackbuf_reserve(&b, n + 1, err)) != 0)
+			if ((rc = fg_stackbuf_reserve(&b, n + 1, err)) != 0 ||
+			    (!reversed && (rc = prev_reserve(&prev, stack, n, err)) != 0))
 				goto out;
 			size_t nl = fg_collapsed_frame_type(f, (size_t)(e - f), &b.types[n]);
 			if ((rc = fg_names_intern(&b.names[n], names, f, nl, err)) != 0)
 				goto out;
+			if (!reversed)
+				prev.ends[n - 1] = (size_t)(e - line);
 			f = e + 1;
 		}
 		b.len = n;
-		if (reversed)
+		if (reversed) {
 			fg_stackbuf_reverse(&b, 1);
+		} else {
+			if ((rc = prev_reserve(&prev, stack, n - 1, err)) != 0)
+				goto out;
+			memcpy(prev.text, line, stack);
+			prev.len = stack;
+			prev.nframes = n - 1;
+		}
 		if ((rc = fg_stackbuf_emit(&b, count, fn, ctx, err)) != 0) {
 			/* The message is formatted into the record it comes from:
 			 * copy it first (snprintf's source and target must not overlap). */
@@ -190,6 +256,8 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	info->total = b.total;
 	info->frames = b.stacks;
 out:
+	free(prev.text);
+	free(prev.ends);
 	fg_stackbuf_free(&b);
 	return rc < 0 ? rc : 0;
 }

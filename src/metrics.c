@@ -85,6 +85,17 @@ static int result_new(fg_metrics_result **out, const fg_mrules *rules, fg_error 
 	return 0;
 }
 
+static fg_estimate estimate(const fg_metric_value *v)
+{
+	return (fg_estimate){ v->value, v->se, v->df };
+}
+
+/* The degrees of freedom of a mean's standard error. */
+static void set_df(fg_metric_value *v)
+{
+	v->df = v->se > 0 ? fmax(v->neff - 1, 0) : INFINITY;
+}
+
 /* The ratio candidate / base and its interval. */
 static void ratio_interval(fg_metric_signal *s)
 {
@@ -97,7 +108,8 @@ static void ratio_interval(fg_metric_signal *s)
 		s->interval = FG_INTERVAL_FEW;
 		return;
 	}
-	fg_stats_ratio_interval95(&s->ci[0], &s->ci[1], b->value, b->se, c->value, c->se);
+	fg_estimate eb = estimate(b), ec = estimate(c);
+	fg_stats_ratio_interval95(&s->ci[0], &s->ci[1], &eb, &ec);
 	s->interval = FG_INTERVAL_OK;
 }
 
@@ -120,9 +132,12 @@ static void derive(fg_metrics_result *r, size_t i)
 			else if (a->status == FG_METRIC_NAN || b->status == FG_METRIC_NAN || b->value == 0)
 				v->status = FG_METRIC_NAN;
 			else {
-				v->value = a->value / b->value * d->scale;
+				fg_estimate ea = estimate(a), eb = estimate(b), q;
+				fg_stats_ratio(&q, &ea, &eb);
+				v->value = q.value * d->scale;
 				v->points = a->points < b->points ? a->points : b->points;
-				v->se = fabs(d->scale) * fg_stats_ratio_se(a->value, a->se, b->value, b->se);
+				v->se = fabs(d->scale) * q.se;
+				v->df = q.df;
 			}
 			v->neff = NAN;
 		}
@@ -142,6 +157,8 @@ int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, cons
 		if (r->signals[i].def->kind == FG_SIGNAL_QUERY) {
 			r->signals[i].side[0] = base[i];
 			r->signals[i].side[1] = candidate[i];
+			set_df(&r->signals[i].side[0]);
+			set_df(&r->signals[i].side[1]);
 		}
 		derive(r, i);
 		for (int s = 0; s < 2; s++)
@@ -167,6 +184,7 @@ static void summarise(fg_metric_value *v, const fg_prom_series *s)
 	v->spread = m.mean != 0 ? m.sd / fabs(m.mean) : 0;
 	v->se = m.se;
 	v->neff = m.neff;
+	set_df(v);
 }
 
 /* "1800s" */

@@ -54,6 +54,8 @@ typedef struct fg_metric_value {
 	size_t points;  /* points averaged (not NaN); a ratio: the fewer of its two signals' */
 	double se;      /* standard error of value (0: exact, e.g. a constant series) */
 	double neff;    /* effective sample size of the points (fg_series_mean); NaN for a ratio */
+	double df;      /* degrees of freedom of se: neff - 1, for a ratio Welch-Satterthwaite's; INFINITY when se
+	                   is 0 (derived from se and neff for the values fg_metrics_from_values takes) */
 } fg_metric_value;
 
 /* One row of a breakdown: a label set and its value on both sides. */
@@ -75,7 +77,7 @@ typedef struct fg_metric_signal {
 	fg_metric_value side[2];   /* base, candidate */
 	double ratio;              /* candidate / base, NaN when not both OK or base is 0 */
 	fg_interval_status interval;
-	double ci[2];              /* the ratio's 95% interval (fg_stats_ratio_interval95), when OK */
+	double ci[2];              /* the ratio's 95% interval (fg_stats_ratio_interval95: Student's t), when OK */
 	fg_metric_group *groups;   /* breakdowns: the rows with the largest ratios first */
 	size_t ngroups;
 	size_t ngroups_total;      /* label sets found on either side */
@@ -137,7 +139,7 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
                        const fg_metrics_options *opts, fg_error *err);
 
 /* A result without queries: the values given per signal (base[i],
- * candidate[i], in file order: status, value, points, se; breakdowns are
+ * candidate[i], in file order: status, value, points, se, neff; breakdowns are
  * left empty), as collect would have found them; ratios and intervals are
  * derived from them.  For tests and for callers with values from
  * elsewhere. */

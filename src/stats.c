@@ -121,23 +121,91 @@ void fg_stats_series_mean(fg_series_mean *out, const double *x, size_t n)
 	out->se = out->sd / sqrt(out->neff);
 }
 
-double fg_stats_ratio_se(double a, double se_a, double b, double se_b)
+/* The regularised incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), for the t distribution. */
+static double beta_fraction(double a, double b, double x)
 {
-	return hypot(se_a, a / b * se_b) / fabs(b);
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		for (int odd = 0; odd < 2; odd++) {
+			double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+			                 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+			d = 1 + num * d;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = 1 + num / c;
+			c = fabs(c) < tiny ? tiny : c;
+			h *= d * c;
+			if (odd && fabs(d * c - 1) < 1e-15)
+				return h;
+		}
+	}
+	return h;
 }
 
-void fg_stats_ratio_interval95(double *lo, double *hi, double b, double se_b, double c, double se_c)
+static double incomplete_beta(double a, double b, double x)
 {
-	double r = c / b;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double fg_stats_t975(double df)
+{
+	if (!(df >= 1))
+		df = 1;
+	if (df > 1e7)
+		return FG_Z95;
+	/* P(|T| > t) = I_{df/(df+t^2)}(df/2, 1/2), falling in t; the quantile
+	 * lies between z (df infinite) and 12.71 (df 1). */
+	double lo = FG_Z95, hi = 12.8;
+	for (int i = 0; i < 64; i++) {
+		double t = (lo + hi) / 2;
+		if (incomplete_beta(df / 2, 0.5, df / (df + t * t)) > 0.05)
+			lo = t;
+		else
+			hi = t;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Welch-Satterthwaite: the degrees of freedom of a sum of two variance
+ * terms, each with its own. */
+static double welch_df(double v1, double df1, double v2, double df2)
+{
+	double den = (v1 > 0 ? v1 * v1 / df1 : 0) + (v2 > 0 ? v2 * v2 / df2 : 0);
+	return den > 0 ? (v1 + v2) * (v1 + v2) / den : INFINITY;
+}
+
+void fg_stats_ratio(fg_estimate *out, const fg_estimate *a, const fg_estimate *b)
+{
+	double r = a->value / b->value, bb = b->value * b->value;
+	double va = a->se * a->se / bb, vb = r * r * b->se * b->se / bb;
+	*out = (fg_estimate){ r, sqrt(va + vb), welch_df(va, a->df, vb, b->df) };
+}
+
+void fg_stats_ratio_interval95(double *lo, double *hi, const fg_estimate *b, const fg_estimate *c)
+{
+	double r = c->value / b->value;
 	*lo = *hi = r;
-	if (se_b == 0 && se_c == 0)
+	if (b->se == 0 && c->se == 0)
 		return;
-	if (b > 0 && c > 0) {
-		double w = FG_Z95 * hypot(se_b / b, se_c / c);
+	if (b->value > 0 && c->value > 0) {
+		double vb = (b->se / b->value) * (b->se / b->value), vc = (c->se / c->value) * (c->se / c->value);
+		double w = fg_stats_t975(welch_df(vb, b->df, vc, c->df)) * sqrt(vb + vc);
 		*lo = r * exp(-w);
 		*hi = r * exp(w);
 	} else {
-		double w = FG_Z95 * fg_stats_ratio_se(c, se_c, b, se_b);
+		fg_estimate q;
+		fg_stats_ratio(&q, c, b);
+		double w = fg_stats_t975(q.df) * q.se;
 		*lo = r - w;
 		*hi = r + w;
 	}

@@ -64,17 +64,28 @@ typedef struct fg_series_mean {
 
 void fg_stats_series_mean(fg_series_mean *out, const double *x, size_t n);
 
-/* The standard error of a / b (b != 0) from the standard errors of
- * independent estimates a and b, by the delta method:
- * sqrt(se_a^2 + (a/b)^2 se_b^2) / |b|. */
-double fg_stats_ratio_se(double a, double se_a, double b, double se_b);
+/* An estimate, its standard error and the degrees of freedom of that error
+ * (INFINITY when se is exact; a series' mean: neff - 1). */
+typedef struct fg_estimate {
+	double value, se, df;
+} fg_estimate;
 
-/* The 95% interval of the ratio c / b (b != 0) of two independent means
- * with standard errors se_b and se_c.  When both are positive, the delta
- * method on log(c / b): (c/b) exp(±z sqrt((se_b/b)^2 + (se_c/c)^2)), which
- * stays positive and is asymmetric as a ratio is; otherwise the delta method
- * on c / b itself, c/b ± z fg_stats_ratio_se(c, se_c, b, se_b).  Zero
- * standard errors give lo = hi = c / b exactly. */
-void fg_stats_ratio_interval95(double *lo, double *hi, double b, double se_b, double c, double se_c);
+/* The 0.975 quantile of Student's t with df degrees of freedom (df real;
+ * below 1, or NaN, taken as 1: 12.706; infinite: FG_Z95). */
+double fg_stats_t975(double df);
+
+/* a / b (b != 0) from independent estimates, by the delta method:
+ * se = sqrt(se_a^2 + (a/b)^2 se_b^2) / |b|, df by Welch-Satterthwaite of the
+ * two terms (INFINITY when se is 0). */
+void fg_stats_ratio(fg_estimate *out, const fg_estimate *a, const fg_estimate *b);
+
+/* The 95% interval of the ratio c / b (b != 0) of two independent
+ * estimates.  When both are positive, the delta method on log(c / b):
+ * (c/b) exp(±t sqrt((se_b/b)^2 + (se_c/c)^2)), which stays positive and is
+ * asymmetric as a ratio is; otherwise the delta method on c / b itself,
+ * c/b ± t se (fg_stats_ratio).  t = fg_stats_t975 of the Welch-Satterthwaite
+ * degrees of freedom of the two terms.  Zero standard errors give
+ * lo = hi = c / b exactly. */
+void fg_stats_ratio_interval95(double *lo, double *hi, const fg_estimate *b, const fg_estimate *c);
 
 #endif

@@ -374,6 +374,8 @@ static void json_value(fg_json *j, const fg_metric_value *v)
 	fg_json_significant(j, v->status == FG_METRIC_OK ? v->se : NAN, 6);
 	fg_json_key(j, "n_eff");
 	fg_json_significant(j, v->status == FG_METRIC_OK ? v->neff : NAN, 6);
+	fg_json_key(j, "df");
+	fg_json_significant(j, v->status == FG_METRIC_OK ? v->df : NAN, 6);
 	fg_json_end(j);
 }
 

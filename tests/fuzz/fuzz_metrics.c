@@ -36,8 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fg_metric_value *b = calloc(n, sizeof(*b)), *c = calloc(n, sizeof(*c));
 	for (size_t i = 0; b && c && i < n; i++) {
 		fg_metric_status st = i % 3 ? FG_METRIC_OK : FG_METRIC_MISSING;
-		b[i] = (fg_metric_value){ st, (double)(i % 5), 0, (i % 4) * 3, (double)(i % 3) * 0.5, 1 };
-		c[i] = (fg_metric_value){ st, (double)((i * 3) % 7) - 1, 0, (i % 5) * 3, (double)(i % 2) * 0.25, 1 };
+		b[i] = (fg_metric_value){ .status = st, .value = (double)(i % 5), .points = (i % 4) * 3, .se = (double)(i % 3) * 0.5,
+		                          .neff = (double)(i % 6) };
+		c[i] = (fg_metric_value){ .status = st, .value = (double)((i * 3) % 7) - 1, .points = (i % 5) * 3,
+		                          .se = (double)(i % 2) * 0.25, .neff = (double)(i % 4) * 7 };
 	}
 	fg_metrics_result *r;
 	fg_metrics_delta d[] = { { "processing", 2.0 }, { "exporter", -1.0 } };

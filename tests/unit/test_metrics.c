@@ -248,8 +248,8 @@ static long run_case(const fg_mrules *rules, const struct rule_case *c)
 		b[i].status = cand[i].status = FG_METRIC_MISSING;
 		for (size_t k = 0; k < N(healthy); k++)
 			if (!strcmp(healthy[k].signal, name)) {
-				b[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].base, 0, 90, 0, 90 };
-				cand[i] = (fg_metric_value){ FG_METRIC_OK, healthy[k].candidate, 0, 90, 0, 90 };
+				b[i] = (fg_metric_value){ .status = FG_METRIC_OK, .value = healthy[k].base, .points = 90, .neff = 90 };
+				cand[i] = (fg_metric_value){ .status = FG_METRIC_OK, .value = healthy[k].candidate, .points = 90, .neff = 90 };
 			}
 		for (size_t k = 0; k < N(c->changes) && c->changes[k].signal; k++)
 			if (!strcmp(c->changes[k].signal, name)) {
@@ -334,24 +334,29 @@ static void test_uncertainty(void)
 	fg_mrules *rules;
 	fg_error err;
 	CHECK(fg_mrules_parse(&rules, text, strlen(text), "t.metrics", &err) == 0);
-	/* a: 100 (se 2) -> 115 (se 4), b: 50 (se 1) -> 50 (se 0), 90 points.
-	 * Python: z = 1.959963984540054; w = z*hypot(2/100, 4/115);
-	 * 1.15*exp(-w), 1.15*exp(w) = 1.0630295784501882, 1.2440857966794288. */
-	fg_metric_value b[3] = { { FG_METRIC_OK, 100, 0, 90, 2, 20 }, { FG_METRIC_OK, 50, 0, 90, 1, 20 } };
-	fg_metric_value c[3] = { { FG_METRIC_OK, 115, 0, 90, 4, 20 }, { FG_METRIC_OK, 50, 0, 90, 0, 90 } };
+	/* a: 100 (se 2) -> 115 (se 4), b: 50 (se 1) -> 50 (se 0), 90 points, n_eff
+	 * 20 (19 degrees of freedom).  Python (tests/unit/test_stats.c's t975 and
+	 * welch): vb, vc = (2/100)^2, (4/115)^2; w = t975(welch(vb, 19, vc, 19)) *
+	 * sqrt(vb + vc); 1.15*exp(-w), 1.15*exp(w). */
+	fg_metric_value b[3] = { { .status = FG_METRIC_OK, .value = 100, .points = 90, .se = 2, .neff = 20 },
+		                 { .status = FG_METRIC_OK, .value = 50, .points = 90, .se = 1, .neff = 20 } };
+	fg_metric_value c[3] = { { .status = FG_METRIC_OK, .value = 115, .points = 90, .se = 4, .neff = 20 },
+		                 { .status = FG_METRIC_OK, .value = 50, .points = 90, .se = 0, .neff = 90 } };
 	fg_metrics_result *r = interpreted(rules, b, c);
 	const fg_metric_signal *a = fg_metrics_signal(r, "a"), *d = fg_metrics_signal(r, "c");
-	CHECK(a->interval == FG_INTERVAL_OK && NEAR(a->ci[0], 1.0630295784501882) && NEAR(a->ci[1], 1.2440857966794288));
+	CHECK(a->interval == FG_INTERVAL_OK && NEAR(a->ci[0], 1.0595638658209934) && NEAR(a->ci[1], 1.2481550595114648));
+	CHECK(a->side[0].df == 19 && isinf(fg_metrics_signal(r, "b")->side[1].df));
 	/* 1.15 > 1.1, but the interval holds 1.1: undecided, both ways. */
 	CHECK(r->rule_results[0].conditions[0].state == FG_STATE_UNDECIDED && !r->rule_results[0].conditions[0].holds);
 	CHECK(r->rule_results[0].state == FG_STATE_UNDECIDED && !r->rule_results[0].matched);
 	CHECK(r->rule_results[1].conditions[0].state == FG_STATE_UNDECIDED);
-	/* c = a / b * 1000: base 2000, se 1000 hypot(2, 2 * 1) / 50; candidate
-	 * 2300, se 1000 * 4 / 50; interval 1.15 exp(±z hypot(se_b/2000, se_c/2300))
-	 * = 1.0532646697151375, 1.2556198247470682: above 1.1 and 1.2 undecided. */
+	/* c = a / b * 1000: base 2000, se 1000 hypot(2, 2 * 1) / 50, df
+	 * welch(0.0016, 19, 0.0016, 19) = 38; candidate 2300, se 1000 * 4 / 50, df
+	 * 19 (b exact); interval as above: above 1.1 and 1.2 undecided. */
 	CHECK(NEAR(d->side[0].value, 2000) && NEAR(d->side[0].se, 56.568542494923804) && isnan(d->side[0].neff));
+	CHECK(NEAR(d->side[0].df, 38) && NEAR(d->side[1].df, 19));
 	CHECK(NEAR(d->side[1].se, 80) && d->side[1].points == 90);
-	CHECK(NEAR(d->ci[0], 1.0532646697151375) && NEAR(d->ci[1], 1.2556198247470682));
+	CHECK(NEAR(d->ci[0], 1.0505912215913449) && NEAR(d->ci[1], 1.2588150108438856));
 	CHECK(r->rule_results[2].state == FG_STATE_UNDECIDED && r->rule_results[3].state == FG_STATE_UNDECIDED);
 	/* candidate() keeps its meaning (the point value): the last rule fires,
 	 * the first undecided rule before it is named. */
@@ -359,22 +364,23 @@ static void test_uncertainty(void)
 	CHECK(r->fired == 4 && r->undecided == 0);
 	char buf[64];
 	fg_metric_interval_text(buf, sizeof(buf), a);
-	CHECK_STR(buf, "1.063\xe2\x80\x93" "1.244");
+	CHECK_STR(buf, "1.060\xe2\x80\x93" "1.248");
 	fg_metrics_result_free(r);
 
-	/* Less noise, the same shift: decided.  Python: w = z*hypot(0.5/100, 0.5/115). */
+	/* Less noise, the same shift: decided.  Python as above with se 0.5. */
 	b[0].se = c[0].se = 0.5;
 	r = interpreted(rules, b, c);
 	a = fg_metrics_signal(r, "a");
-	CHECK(NEAR(a->ci[0], 1.1351618763108582) && NEAR(a->ci[1], 1.1650320783305095));
+	CHECK(NEAR(a->ci[0], 1.1346677210874161) && NEAR(a->ci[1], 1.1655394574303863));
 	CHECK(r->rule_results[0].state == FG_STATE_TRUE && r->rule_results[1].state == FG_STATE_FALSE);
 	CHECK(r->fired == 0 && r->undecided == -1);
-	/* The derived signal: se 1000 hypot(0.5, 2) / 50 and 1000 * 0.5 / 50,
-	 * interval 1.1034784552917427 - 1.1984828463645456: above 1.1, not above 1.2. */
+	/* The derived signal: se 1000 hypot(0.5, 2) / 50 (df 21.365758754863812)
+	 * and 1000 * 0.5 / 50 (df 19): above 1.1, and 1.2 within the interval. */
 	d = fg_metrics_signal(r, "c");
 	CHECK(NEAR(d->side[0].se, 41.231056256176608) && NEAR(d->side[1].se, 10));
-	CHECK(NEAR(d->ci[0], 1.1034784552917427) && NEAR(d->ci[1], 1.1984828463645456));
-	CHECK(r->rule_results[2].state == FG_STATE_TRUE && r->rule_results[3].state == FG_STATE_FALSE);
+	CHECK(NEAR(d->side[0].df, 21.365758754863812));
+	CHECK(NEAR(d->ci[0], 1.1009836238236159) && NEAR(d->ci[1], 1.2011986112991198));
+	CHECK(r->rule_results[2].state == FG_STATE_TRUE && r->rule_results[3].state == FG_STATE_UNDECIDED);
 	fg_metrics_result_free(r);
 
 	/* No noise at all (constant series): zero width, decided on the ratio exactly. */

@@ -131,31 +131,60 @@ static void test_series_mean(void)
 	CHECK(m.neff >= 1);
 }
 
+/* Python, independently of the C: t975 by bisection on 1/2 - the integral of
+ * Student's density (Simpson, 20000 steps); welch(v1, d1, v2, d2) =
+ * (v1 + v2)^2 / (v1^2/d1 + v2^2/d2). */
+static void test_t(void)
+{
+	/* The table: 12.7062047361747, 4.30265272974946, 3.18244630528371, 2.22813885198627. */
+	CHECK_NEAR(fg_stats_t975(1), 12.7062047361747);
+	CHECK_NEAR(fg_stats_t975(2), 4.30265272974946);
+	CHECK_NEAR(fg_stats_t975(3), 3.18244630528371);
+	CHECK_NEAR(fg_stats_t975(10), 2.22813885198627);
+	CHECK_NEAR(fg_stats_t975(2.5), 3.5746548420037385);
+	/* Below 1 (and NaN) as 1; infinite: z. */
+	CHECK_NEAR(fg_stats_t975(0.5), 12.7062047361747);
+	CHECK_NEAR(fg_stats_t975(NAN), 12.7062047361747);
+	CHECK(fg_stats_t975(INFINITY) == FG_Z95);
+}
+
 static void test_ratio_interval(void)
 {
 	double lo, hi;
-	/* Log scale: 1.2 exp(±z hypot(2/100, 3/120)). */
-	fg_stats_ratio_interval95(&lo, &hi, 100, 2, 120, 3);
-	CHECK_NEAR(lo, 1.1270144902328312);
-	CHECK_NEAR(hi, 1.2777120547070417);
+	/* Log scale: 1.2 exp(±t975(welch(0.02^2, 9, 0.025^2, 19)) hypot(0.02, 0.025)),
+	 * Welch df 27.404995709791216. */
+	fg_stats_ratio_interval95(&lo, &hi, &(fg_estimate){ 100, 2, 9 }, &(fg_estimate){ 120, 3, 19 });
+	CHECK_NEAR(lo, 1.1237556363110839);
+	CHECK_NEAR(hi, 1.2814173771150472);
 	/* No uncertainty: exactly the ratio. */
-	fg_stats_ratio_interval95(&lo, &hi, 12, 0, 15, 0);
+	fg_stats_ratio_interval95(&lo, &hi, &(fg_estimate){ 12, 0, INFINITY }, &(fg_estimate){ 15, 0, INFINITY });
 	CHECK(lo == 15.0 / 12 && hi == 15.0 / 12);
-	/* A zero or negative mean: the delta method on the ratio itself. */
-	fg_stats_ratio_interval95(&lo, &hi, 100, 2, 0, 1);
+	/* A zero or negative mean: the delta method on the ratio itself; with
+	 * exact degrees of freedom (infinite), z. */
+	fg_stats_ratio_interval95(&lo, &hi, &(fg_estimate){ 100, 2, INFINITY }, &(fg_estimate){ 0, 1, INFINITY });
 	CHECK_NEAR(lo, -0.01959963984540054);
 	CHECK_NEAR(hi, 0.01959963984540054);
-	fg_stats_ratio_interval95(&lo, &hi, -50, 5, 25, 5);
-	CHECK_NEAR(lo, -0.71913063514414544);
-	CHECK_NEAR(hi, -0.28086936485585456);
-	/* A / B: sqrt(0.3^2 + (15/12 0.2)^2) / 12. */
-	CHECK_NEAR(fg_stats_ratio_se(15, 0.3, 12, 0.2), 0.03254270698294439);
-	CHECK(fg_stats_ratio_se(15, 0, 12, 0) == 0);
+	/* -0.5 ± t975(5.882352941176471) sqrt(0.01 + 0.0025). */
+	fg_stats_ratio_interval95(&lo, &hi, &(fg_estimate){ -50, 5, 4 }, &(fg_estimate){ 25, 5, 4 });
+	CHECK_NEAR(lo, -0.77490484797876924);
+	CHECK_NEAR(hi, -0.22509515202123076);
+	/* A / B: se sqrt(0.3^2 + (15/12 0.2)^2) / 12, df welch(0.3^2/144, 9, (1.25 0.2)^2/144, 4). */
+	fg_estimate q;
+	fg_stats_ratio(&q, &(fg_estimate){ 15, 0.3, 9 }, &(fg_estimate){ 12, 0.2, 4 });
+	CHECK(q.value == 1.25);
+	CHECK_NEAR(q.se, 0.032542706982944397);
+	CHECK_NEAR(q.df, 12.393005828476269);
+	fg_stats_ratio(&q, &(fg_estimate){ 15, 0, INFINITY }, &(fg_estimate){ 12, 0, INFINITY });
+	CHECK(q.se == 0 && isinf(q.df));
+	/* One exact side: the other's degrees of freedom. */
+	fg_stats_ratio(&q, &(fg_estimate){ 15, 0.3, 9 }, &(fg_estimate){ 12, 0, INFINITY });
+	CHECK_NEAR(q.df, 9);
 }
 
 int main(void)
 {
 	test_series_mean();
+	test_t();
 	test_ratio_interval();
 	test_wilson();
 	test_overdispersion();

@@ -208,6 +208,34 @@ static inline uint64_t varint(struct cur *c)
 	return varint_long(c);
 }
 
+/* Steps over m varints, as m calls of varint() would.  Eight bytes at a
+ * time where the word's last byte ends a varint (its top bit clear): every
+ * varint from the word's start to there then lies whole inside it and is
+ * of 8 bytes at most (the 9-byte form needs 8 bytes with the top bit set),
+ * so the varints are the bytes with the top bit clear.  The constant pool
+ * pass steps over every frame of every stack trace this way. */
+static void skip_varints(struct cur *c, uint64_t m)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (m >= 8 && c->end - c->p >= 8) {
+		uint64_t w;
+		memcpy(&w, c->p, 8);
+		uint64_t ends = ~w & UINT64_C(0x8080808080808080);
+		if (!(ends >> 63)) {
+			varint(c);
+			m--;
+			continue;
+		}
+		c->p += 8;
+		/* The count of end bytes: one bit a byte, summed by a multiply
+		 * (no popcount instruction in the baseline x86-64). */
+		m -= (ends >> 7) * UINT64_C(0x0101010101010101) >> 56;
+	}
+#endif
+	for (; m > 0 && !c->bad; m--)
+		varint(c);
+}
+
 static void skip(struct cur *c, uint64_t n)
 {
 	if (n > (uint64_t)(c->end - c->p)) {
@@ -420,8 +448,7 @@ static bool skip_field(struct jfr *j, struct cur *c, const struct field *f, int 
 		return false;
 	uint8_t flat = f->cpool ? 0 : j->classes[f->cls].flat;
 	if (flat) {
-		for (uint64_t i = 0, m = n * flat; i < m; i++)
-			varint(c);
+		skip_varints(c, n * flat);
 		return !c->bad;
 	}
 	for (uint64_t i = 0; i < n; i++)
@@ -481,8 +508,7 @@ static bool skip_value(struct jfr *j, struct cur *c, uint32_t cls, int depth)
 	}
 	default:
 		if (j->classes[cls].flat) {
-			for (uint8_t i = 0; i < j->classes[cls].flat; i++)
-				varint(c);
+			skip_varints(c, j->classes[cls].flat);
 			break;
 		}
 		return walk(j, c, cls, NULL, depth);
@@ -1050,18 +1076,14 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 	return add_sample(j, stack, thread, cls_key, k->class_frame == FG_FRAME_KERNEL, weight);
 }
 
-/* The stack of one aggregated entry, root first, to the visitor. */
+/* The stack of one aggregated entry, root first, to the visitor.  The
+ * trace holds its frames leaf first: they are written from the end of the
+ * stack down, after the root and the thread frame, before the class frame. */
 static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_frame)
 {
 	fg_stackbuf *s = &j->stack;
 	int rc;
 	uint32_t id;
-	fg_stackbuf_reset(s);
-	/* Built leaf first, then turned around. */
-	if (class_frame) {
-		if ((rc = class_frame_name(j, e->key[2], &id)) != 0 || (rc = fg_stackbuf_push(s, id, class_frame, j->err)))
-			return rc;
-	}
 	struct cur c;
 	if (j->c_stack == UINT32_MAX || !pool_cursor(j, j->c_stack, e->key[0], &c))
 		return bad(j, "corrupt constant pool: a sample's stack trace is missing");
@@ -1073,6 +1095,25 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 	uint64_t n = varint(&fc);
 	if (fc.bad || n > (uint64_t)(fc.end - fc.p))
 		return bad(j, "corrupt stack trace in the constant pool");
+	bool thread = j->opts && j->opts->threads;
+	size_t len = 1 + thread + (size_t)n + (class_frame != 0);
+	if ((rc = fg_stackbuf_reserve(s, len, j->err)) != 0)
+		return rc;
+	s->len = len;
+	if (thread) {
+		if ((rc = thread_name(j, e->key[1], &id)) != 0)
+			return rc;
+		s->names[1] = id;
+		s->types[1] = FG_FRAME_NATIVE;
+	}
+	if (class_frame) {
+		if ((rc = class_frame_name(j, e->key[2], &id)) != 0)
+			return rc;
+		s->names[len - 1] = id;
+		s->types[len - 1] = class_frame;
+	}
+	/* The slot of the trace's leaf; the frames go down from it. */
+	size_t at_leaf = 1 + thread + (size_t)n - 1;
 	const struct field *ff = at[R_FRAMES].f;
 	const struct jclass *fk = &j->classes[ff->cls];
 	if (!ff->cpool && fk->flat) {
@@ -1095,8 +1136,10 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			uint64_t t = ti >= 0 ? v[ti] : FG_FRAME_JIT;
 			uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
 			bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-			if ((rc = method_name(j, v[mi], native, &id)) != 0 || (rc = fg_stackbuf_push(s, id, type, j->err)) != 0)
+			if ((rc = method_name(j, v[mi], native, &id)) != 0)
 				return rc;
+			s->names[at_leaf - i] = id;
+			s->types[at_leaf - i] = type;
 		}
 		n = 0;
 	}
@@ -1111,15 +1154,11 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
 		}
 		bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-		if ((rc = method_name(j, field_u64(j, fa[R_METHOD]), native, &id)) != 0 ||
-		    (rc = fg_stackbuf_push(s, id, type, j->err)) != 0)
+		if ((rc = method_name(j, field_u64(j, fa[R_METHOD]), native, &id)) != 0)
 			return rc;
+		s->names[at_leaf - i] = id;
+		s->types[at_leaf - i] = type;
 	}
-	if (j->opts && j->opts->threads) {
-		if ((rc = thread_name(j, e->key[1], &id)) != 0 || (rc = fg_stackbuf_push(s, id, FG_FRAME_NATIVE, j->err)))
-			return rc;
-	}
-	fg_stackbuf_reverse(s, 1);
 	return fg_stackbuf_emit(s, e->value, j->fn, j->ctx, j->err);
 }
 

@@ -11,7 +11,8 @@
 # `share --frame com/sun/tools/javac/comp/Attr.` and its peak RSS (as
 # /usr/bin/time -f %M reports it), and the ratios to HTML.  Needs
 # ../shared/fixtures/large and python3; writing the inputs takes minutes
-# (kept in $FG_BENCH_DIR, default /tmp/fgbisect-bench-formats, for reruns).
+# (the pprof 3.5 min, niced on a loaded 2-core machine; kept in
+# $FG_BENCH_DIR, default /tmp/fgbisect-bench-formats, for reruns).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}

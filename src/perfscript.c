@@ -96,8 +96,12 @@ static const char *header_event(const char *s, size_t len, size_t *elen)
 	return s + b;
 }
 
-/* A frame line: "addr rawfunc (module)", the module in the last " (…)"
- * group that a ')' closes.  False for other lines. */
+/* A frame line: "addr rawfunc (module)", the module in the " (…)" group
+ * that the last ')' closes, parentheses balanced: perf writes a mapping of a
+ * deleted file as "(/tmp/libfoo.so (deleted))" (stackcollapse-perf.pl's
+ * greedy pattern then takes "deleted)" for the module and glues the rest
+ * onto the symbol).  Without a balanced group, the last " (" opens it.
+ * False for other lines. */
 static bool frame_line(const char *s, size_t len, const char **func, size_t *flen, const char **mod, size_t *mlen)
 {
 	size_t i = 0;
@@ -114,6 +118,19 @@ static bool frame_line(const char *s, size_t len, const char **func, size_t *fle
 	const char *close = memrchr(rest, ')', (size_t)(end - rest));
 	if (!close)
 		return false;
+	int depth = 1;
+	for (const char *k = close - 1; k > rest + 1; k--) {
+		depth += *k == ')' ? 1 : *k == '(' ? -1 : 0;
+		if (depth == 0 && k[-1] == ' ') {
+			*func = rest;
+			*flen = (size_t)(k - 1 - rest);
+			*mod = k + 1;
+			*mlen = (size_t)(close - k - 1);
+			return true;
+		}
+		if (depth == 0)
+			break;
+	}
 	for (const char *k = close - 1; k > rest; k--) {
 		if (k[0] == '(' && k[-1] == ' ' && k - 1 > rest) {
 			*func = rest;
@@ -157,6 +174,10 @@ static size_t tidy(struct reader *r, const char *f, size_t n, const char *mod, s
 	size_t len = 0;
 	if (n == 9 && !memcmp(f, "[unknown]", 9)) {
 		if (!(mlen == 9 && !memcmp(mod, "[unknown]", 9))) {
+			/* Without the kernel's mark of a deleted file, which the
+			 * tidying below would cut at its '(' with the ']'. */
+			if (ends_with(mod, mlen, " (deleted)"))
+				mlen -= 10;
 			const char *base = mod + mlen;
 			while (base > mod && base[-1] != '/')
 				base--;

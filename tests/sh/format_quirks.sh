@@ -210,6 +210,20 @@ has "speedscope (gzip)" "$TMP/sp.err" "speedscope JSON: not read; ask the profil
 check_eq "speedscope --json" "$(run_fg spj top --json "$TMP/py.speedscope.json.gz")" 3
 check_eq "speedscope --json" "$(json_get 'j["error"]["code"]' <"$TMP/spj.out")" "invalid-profile"
 
+# perf script shows a deleted mapping as "(/tmp/libfoo.so (deleted))": the
+# module is the balanced group, so the symbol keeps its name and [unknown]
+# its library (stackcollapse-perf.pl's greedy pattern mangles both).
+printf '%s\n' 'java 1234/1240 [001] 100.000001: 1000000 cpu-clock:' \
+	'	    7f0000001234 [unknown] (/tmp/libnetty_transport_native_epoll_x86_64123456789.so (deleted))' \
+	'	    7f0000005678 Java_io_netty_Native_epollWait+0x12 (/tmp/libnetty_transport_native_epoll_x86_64123456789.so (deleted))' \
+	'	    7f0000009999 start_thread+0x1 (/usr/lib/x86_64-linux-gnu/libc.so.6)' '' >"$TMP/deleted.perf"
+check_eq "perf script, deleted mapping" "$(run_fg pf collapse "$TMP/deleted.perf")" 0
+check_eq "perf script, deleted mapping: names" "$(cat "$TMP/pf.out")" \
+	"java;start_thread;Java_io_netty_Native_epollWait;[libnetty_transport_native_epoll_x86_64123456789.so] 1"
+check_eq "perf script, deleted mapping, normalised" "$(run_fg pfn collapse --normalise "$TMP/deleted.perf")" 0
+check_eq "perf script, deleted mapping, normalised: names" "$(cat "$TMP/pfn.out")" \
+	"java;start_thread;Java_io_netty_Native_epollWait;[libnetty_transport_native_epoll_x86_64.so] 1"
+
 # ---- binary profiles larger than the line cap -------------------------------
 # (a pprof message and a JFR chunk are read whole: async-profiler's chunks
 # reach 100 MB by default, more than the 64 MiB --max-line; --max-size

@@ -60,10 +60,16 @@ struct pprof {
 	fg_keymap locations;   /* location id -> index into locs */
 	struct loc {
 		struct span msg;
+		uint64_t id;
 		uint32_t first, n; /* its frames in frames[], leaf first, once expanded */
 		bool expanded;
 	} *locs;
 	size_t nlocs, locs_cap;
+	/* Location id -> index into locs, for ids up to a few times their
+	 * count (writers number them from 1): a load per frame instead of a
+	 * hash lookup.  UINT32_MAX where no location has the id. */
+	uint32_t *loc_direct;
+	size_t nloc_direct;
 	fg_stackbuf frames;       /* the expanded locations' frames */
 	fg_stackbuf stack;
 	/* --label: the keys asked for, whether a sample had each, and the
@@ -249,7 +255,7 @@ static int read_tables(struct pprof *pp, struct pb top)
 				return bad(pp, "malformed location");
 			if (!fg_array_reserve((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
 				return nomem(pp);
-			pp->locs[pp->nlocs] = (struct loc){ .msg = { f.sub.p, (size_t)(f.sub.end - f.sub.p) } };
+			pp->locs[pp->nlocs] = (struct loc){ .msg = { f.sub.p, (size_t)(f.sub.end - f.sub.p) }, .id = id };
 			if ((rc = put_id(pp, &pp->locations, id, pp->nlocs++, "locations")) != 0)
 				return rc;
 			break;
@@ -258,7 +264,20 @@ static int read_tables(struct pprof *pp, struct pb top)
 			break;
 		}
 	}
-	return r < 0 ? bad(pp, "malformed protobuf (truncated or not a pprof profile)") : 0;
+	if (r < 0)
+		return bad(pp, "malformed protobuf (truncated or not a pprof profile)");
+	uint64_t max_id = 0;
+	for (size_t i = 0; i < pp->nlocs; i++)
+		max_id = pp->locs[i].id > max_id ? pp->locs[i].id : max_id;
+	if (pp->nlocs && max_id < 4 * (uint64_t)pp->nlocs + 4096 && pp->nlocs < UINT32_MAX) {
+		if (!(pp->loc_direct = malloc((size_t)(max_id + 1) * sizeof(*pp->loc_direct))))
+			return nomem(pp);
+		memset(pp->loc_direct, 0xff, (size_t)(max_id + 1) * sizeof(*pp->loc_direct));
+		pp->nloc_direct = (size_t)max_id + 1;
+		for (size_t i = 0; i < pp->nlocs; i++)
+			pp->loc_direct[pp->locs[i].id] = (uint32_t)i;
+	}
+	return 0;
 }
 
 static const struct span *string_at(const struct pprof *pp, uint64_t i)
@@ -356,12 +375,16 @@ static bool sample_location(void *ctx, uint64_t id)
 {
 	struct sample_ctx *c = ctx;
 	struct pprof *pp = c->pp;
-	uint64_t *idx = fg_keymap_get(&pp->locations, id, 0, 0);
-	if (!idx) {
+	uint64_t *idx = NULL, direct = UINT32_MAX;
+	if (pp->loc_direct)
+		direct = id < pp->nloc_direct ? pp->loc_direct[id] : UINT32_MAX;
+	else if ((idx = fg_keymap_get(&pp->locations, id, 0, 0)) != NULL)
+		direct = *idx;
+	if (direct == UINT32_MAX) {
 		c->rc = bad(pp, "a sample names a location that is not in the profile");
 		return false;
 	}
-	struct loc *l = &pp->locs[*idx];
+	struct loc *l = &pp->locs[direct];
 	if (!l->expanded && (c->rc = expand_location(pp, l)) != 0)
 		return false;
 	for (uint32_t i = 0; i < l->n; i++)
@@ -526,7 +549,20 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 		struct sample_ctx c = { .pp = pp, .value_index = value_index };
 		fg_stackbuf_reset(&pp->stack);
 		pp->nlabels = 0;
-		while ((r = pb_next(&f.sub, &g)) > 0) {
+		for (;;) {
+			/* Location ids one field each (as async-profiler writes them;
+			 * Go packs them), the usual next field, in a loop of their own:
+			 * the same as pb_next() would read. */
+			while (f.sub.p < f.sub.end && *f.sub.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
+				uint64_t id;
+				f.sub.p++;
+				if (!pb_varint(&f.sub, &id))
+					return bad(pp, "malformed sample");
+				if (!sample_location(&c, id))
+					return c.rc;
+			}
+			if ((r = pb_next(&f.sub, &g)) <= 0)
+				break;
 			bool ok = true;
 			if (g.num == SAMPLE_LOCATION_ID)
 				ok = pb_each_int(&g, sample_location, &c);
@@ -601,6 +637,7 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 	}
 	free(pp.strings);
 	free(pp.locs);
+	free(pp.loc_direct);
 	free(pp.key_seen);
 	free(pp.labels);
 	free(pp.label_name);

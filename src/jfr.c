@@ -236,6 +236,31 @@ static void skip_varints(struct cur *c, uint64_t m)
 		varint(c);
 }
 
+/* varint() where 9 bytes are known to be there: no bounds to check. */
+static inline uint64_t varint_in(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	if (p[0] < 0x80) {
+		*pp = p + 1;
+		return p[0];
+	}
+	if (p[1] < 0x80) {
+		*pp = p + 2;
+		return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+	}
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++) {
+		uint8_t b = p[i];
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			*pp = p + i + 1;
+			return v;
+		}
+	}
+	*pp = p + 9;
+	return v | (uint64_t)p[8] << 56;
+}
+
 static void skip(struct cur *c, uint64_t n)
 {
 	if (n > (uint64_t)(c->end - c->p)) {
@@ -1127,16 +1152,26 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 		}
 		if (mi < 0)
 			return bad(j, "corrupt stack frame in the constant pool");
+		size_t room = (size_t)9 * fk->flat; /* the most a frame's varints take */
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t v[MAX_FLAT];
-			for (uint8_t f = 0; f < fk->flat; f++)
-				v[f] = varint(&fc);
-			if (fc.bad)
-				return bad(j, "corrupt stack trace in the constant pool");
+			if ((size_t)(fc.end - fc.p) >= room) {
+				for (uint8_t f = 0; f < fk->flat; f++)
+					v[f] = varint_in(&fc.p);
+			} else {
+				for (uint8_t f = 0; f < fk->flat; f++)
+					v[f] = varint(&fc);
+				if (fc.bad)
+					return bad(j, "corrupt stack trace in the constant pool");
+			}
 			uint64_t t = ti >= 0 ? v[ti] : FG_FRAME_JIT;
 			uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
 			bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-			if ((rc = method_name(j, v[mi], native, &id)) != 0)
+			/* method_name()'s array, here: a call a frame saved. */
+			uint64_t slot = v[mi] << 1 | native;
+			if (slot < j->method_ids_len && j->method_ids[slot] != UINT32_MAX)
+				id = j->method_ids[slot];
+			else if ((rc = method_name(j, v[mi], native, &id)) != 0)
 				return rc;
 			s->names[at_leaf - i] = id;
 			s->types[at_leaf - i] = type;

@@ -5,9 +5,9 @@
 # without it.
 #
 # What takes the time is arranged so that the two cores stay busy:
-# - the sanitizer and fuzzing builds compile at the lowest priority while
-#   the plain tests run (those wait on servers, browsers and git often
-#   enough to leave a core idle);
+# - the sanitizer build compiles at the lowest priority while the plain
+#   tests run, the fuzzing build while the sanitizer tests run (tests wait
+#   on servers, browsers and git often enough to leave a core idle);
 # - generated git histories, git's answers and the other truths the tests
 #   compute without fgbisect are made once, by the first run, and shared
 #   with the second (FG_TEST_CACHE, tests/lib.sh's memo);
@@ -40,34 +40,50 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFG_WERROR=ON -DFG_TEST_C
 cmake --build build -j"$jobs"
 done_with "plain build"
 
-# The sanitizer build (zlib inflates there, ISA-L in the plain build and the
-# fuzzers: both are tested; -O1 as ASan's authors advise: the checks are the
-# same, the tests run faster) and the fuzzing build, in the background.
-build_log=$(mktemp)
-(
-	nice -n 19 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
-		-DFG_SANITIZE=ON -DFG_ISAL=OFF -DFG_WERROR=ON -DFG_TEST_CACHE="$cache" >/dev/null
-	nice -n 19 cmake --build build-asan -j"$jobs"
-	if $fuzz; then
-		nice -n 19 tests/fuzz/run.sh --build-only
+# in_background NAME CMD...: CMD at the lowest priority, its output kept
+# for when it fails; finish_background waits for it and fails the run when
+# it failed.
+in_background() {
+	local name=$1
+	shift
+	build_log=$(mktemp)
+	nice -n 19 "$@" >"$build_log" 2>&1 &
+	builder=$!
+	trap 'kill "$builder" 2>/dev/null || true; rm -f "$build_log"' EXIT
+	building=$name
+}
+finish_background() {
+	if ! wait "$builder"; then
+		cat "$build_log" >&2
+		echo "run-tests: the $building failed (above)" >&2
+		exit 1
 	fi
-) >"$build_log" 2>&1 &
-builder=$!
-trap 'kill "$builder" 2>/dev/null || true; rm -f "$build_log"' EXIT
+	rm -f "$build_log"
+	done_with "$building"
+}
 
+# The sanitizer build compiles while the plain tests run (zlib inflates
+# there, ISA-L in the plain build and the fuzzers: both are tested; -O1 as
+# ASan's authors advise: the same checks, faster tests).
+in_background "sanitizer build" bash -c 'cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
+	-DFG_SANITIZE=ON -DFG_ISAL=OFF -DFG_WERROR=ON -DFG_TEST_CACHE="$1" >/dev/null && cmake --build build-asan -j"$2"' \
+	_ "$cache" "$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 done_with "plain tests"
+finish_background
 
-if ! wait "$builder"; then
-	cat "$build_log" >&2
-	echo "run-tests: the sanitizer or fuzzing build failed (above)" >&2
-	exit 1
+# The fuzzing build compiles while the sanitizer tests run, which follow the
+# plain run's order (its cost data: the longest first).
+if $fuzz; then
+	in_background "fuzzing build" tests/fuzz/run.sh --build-only
 fi
 mkdir -p build-asan/Testing/Temporary
 cp build/Testing/Temporary/CTestCostData.txt build-asan/Testing/Temporary/ 2>/dev/null || true
-done_with "sanitizer and fuzzing builds"
 env "${asan_env[@]}" ctest --test-dir build-asan --output-on-failure -j"$jobs"
 done_with "sanitizer tests"
+if $fuzz; then
+	finish_background
+fi
 
 # The libFuzzer targets (tests/fuzz/run.sh), FG_FUZZ_SECONDS each (default 20,
 # FG_FUZZ_BUDGET seconds in all, default 60; CI fuzzes longer).  The crashes

@@ -54,8 +54,11 @@ void fg_metrics_result_free(fg_metrics_result *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nsignals; i++) {
-		free(r->signals[i].query[0]);
-		free(r->signals[i].query[1]);
+		for (int side = 0; side < 2; side++) {
+			free(r->signals[i].query[side]);
+			free(r->signals[i].times[side]);
+			free(r->signals[i].series[side]);
+		}
 		groups_free(&r->signals[i]);
 	}
 	free(r->signals);
@@ -113,16 +116,64 @@ static void ratio_interval(fg_metric_signal *s)
 	s->interval = FG_INTERVAL_OK;
 }
 
+/* A derived side from the points of its two signals at the same instants
+ * (both lists ascending in time): the standard error with their covariance,
+ * and the linearised series kept for a ratio of this one.  *used is false
+ * when they share fewer than FG_METRICS_MIN_POINTS instants. */
+static int derive_series(bool *used, fg_metric_signal *s, int side, const fg_metric_signal *sa,
+                         const fg_metric_signal *sb, double scale, fg_error *err)
+{
+	*used = false;
+	size_t na = sa->nseries[side], nb = sb->nseries[side], cap = na < nb ? na : nb, n = 0;
+	if (cap < FG_METRICS_MIN_POINTS)
+		return 0;
+	double *t = malloc(cap * sizeof(double)), *a = malloc(cap * sizeof(double));
+	double *b = malloc(cap * sizeof(double)), *z = malloc(cap * sizeof(double));
+	int rc = t && a && b && z ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0, k = 0; !rc && i < na && k < nb;) {
+		double ti = sa->times[side][i], tk = sb->times[side][k];
+		if (ti < tk) {
+			i++;
+		} else if (tk < ti) {
+			k++;
+		} else {
+			t[n] = ti;
+			a[n] = sa->series[side][i++];
+			b[n++] = sb->series[side][k++];
+		}
+	}
+	double mb = 0;
+	for (size_t i = 0; i < n; i++)
+		mb += b[i];
+	if (!rc && n >= FG_METRICS_MIN_POINTS && mb != 0) {
+		fg_estimate q;
+		fg_stats_ratio_series(&q, z, a, b, n, scale);
+		s->side[side].se = fabs(q.se);
+		s->side[side].df = q.df;
+		s->times[side] = t;
+		s->series[side] = z;
+		s->nseries[side] = n;
+		t = z = NULL;
+		*used = true;
+	}
+	free(t);
+	free(a);
+	free(b);
+	free(z);
+	return rc;
+}
+
 /* Derived signals: the ratio of the means of two signals above them, its
- * standard error by the delta method with the two taken as independent
- * (docs/metrics.md: conservative when they rise and fall together, as CPU
- * and throughput do). */
-static void derive(fg_metrics_result *r, size_t i)
+ * standard error by the delta method: from their points at the same
+ * instants when there are enough (their covariance kept), else with the two
+ * taken as independent (docs/metrics.md). */
+static int derive(fg_metrics_result *r, size_t i, fg_error *err)
 {
 	fg_metric_signal *s = &r->signals[i];
 	const fg_mrules_signal *d = s->def;
+	int rc = 0;
 	if (d->kind == FG_SIGNAL_RATIO) {
-		for (int side = 0; side < 2; side++) {
+		for (int side = 0; side < 2 && !rc; side++) {
 			const fg_metric_value *a = &r->signals[d->numerator].side[side];
 			const fg_metric_value *b = &r->signals[d->denominator].side[side];
 			fg_metric_value *v = &s->side[side];
@@ -138,12 +189,16 @@ static void derive(fg_metrics_result *r, size_t i)
 				v->points = a->points < b->points ? a->points : b->points;
 				v->se = fabs(d->scale) * q.se;
 				v->df = q.df;
+				bool used;
+				rc = derive_series(&used, s, side, &r->signals[d->numerator], &r->signals[d->denominator],
+				                   d->scale, err);
 			}
 			v->neff = NAN;
 		}
 	}
 	if (d->kind != FG_SIGNAL_BREAKDOWN)
 		ratio_interval(s);
+	return rc;
 }
 
 int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
@@ -160,7 +215,12 @@ int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, cons
 			set_df(&r->signals[i].side[0]);
 			set_df(&r->signals[i].side[1]);
 		}
-		derive(r, i);
+		rc = derive(r, i, err);
+		if (rc) {
+			fg_metrics_result_free(r);
+			*out = NULL;
+			return rc;
+		}
 		for (int s = 0; s < 2; s++)
 			r->present[s] += r->signals[i].side[s].status != FG_METRIC_MISSING;
 	}
@@ -185,6 +245,22 @@ static void summarise(fg_metric_value *v, const fg_prom_series *s)
 	v->se = m.se;
 	v->neff = m.neff;
 	set_df(v);
+}
+
+/* A query signal's finite points, for the derived signals' covariance. */
+static bool keep_points(fg_metric_signal *s, int side, const fg_prom_series *p)
+{
+	size_t n = 0;
+	if (p->npoints && (!(s->times[side] = malloc(p->npoints * sizeof(double))) ||
+	                   !(s->series[side] = malloc(p->npoints * sizeof(double)))))
+		return false;
+	for (size_t i = 0; i < p->npoints; i++)
+		if (isfinite(p->values[i])) {
+			s->times[side][n] = p->times[i];
+			s->series[side][n++] = p->values[i];
+		}
+	s->nseries[side] = n;
+	return true;
 }
 
 /* "1800s" */
@@ -228,10 +304,13 @@ static int collect_series(fg_metrics_result *r, fg_prom *prom, size_t i, int sid
 		             "or make it a breakdown with 'by'", n);
 		return signal_error(err, r, s->def, side);
 	}
-	if (pr.nseries == 1)
+	if (pr.nseries == 1) {
 		summarise(&s->side[side], &pr.series[0]);
+		if (!keep_points(s, side, &pr.series[0]))
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
 	fg_prom_result_clear(&pr);
-	return 0;
+	return rc;
 }
 
 /* "valueType=JOB intent=COMPLETE" */
@@ -356,7 +435,7 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
 		case FG_SIGNAL_RATIO: break;
 		}
 		if (!rc)
-			derive(r, i);
+			rc = derive(r, i, err);
 		for (int s = 0; s < 2 && !rc; s++)
 			r->present[s] += r->signals[i].side[s].status != FG_METRIC_MISSING;
 	}

@@ -78,6 +78,12 @@ typedef struct fg_metric_signal {
 	double ratio;              /* candidate / base, NaN when not both OK or base is 0 */
 	fg_interval_status interval;
 	double ci[2];              /* the ratio's 95% interval (fg_stats_ratio_interval95: Student's t), when OK */
+	/* Per side, the finite points of a query signal (times, values), or a
+	 * derived signal's linearised series (fg_stats_ratio_series): a derived
+	 * signal's standard error keeps the covariance of its two signals from
+	 * their points at the same instants.  Empty for fg_metrics_from_values. */
+	double *times[2], *series[2];
+	size_t nseries[2];
 	fg_metric_group *groups;   /* breakdowns: the rows with the largest ratios first */
 	size_t ngroups;
 	size_t ngroups_total;      /* label sets found on either side */

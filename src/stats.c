@@ -210,3 +210,18 @@ void fg_stats_ratio_interval95(double *lo, double *hi, const fg_estimate *b, con
 		*hi = r + w;
 	}
 }
+
+void fg_stats_ratio_series(fg_estimate *out, double *z, const double *a, const double *b, size_t n, double k)
+{
+	double sa = 0, sb = 0;
+	for (size_t i = 0; i < n; i++) {
+		sa += a[i];
+		sb += b[i];
+	}
+	double ma = sa / (double)n, mb = sb / (double)n, r = k * ma / mb;
+	for (size_t i = 0; i < n; i++)
+		z[i] = r + k * (a[i] - ma) / mb - r * (b[i] - mb) / mb;
+	fg_series_mean m;
+	fg_stats_series_mean(&m, z, n);
+	*out = (fg_estimate){ r, m.se, m.se > 0 ? m.neff - 1 : INFINITY };
+}

@@ -79,6 +79,15 @@ double fg_stats_t975(double df);
  * two terms (INFINITY when se is 0). */
 void fg_stats_ratio(fg_estimate *out, const fg_estimate *a, const fg_estimate *b);
 
+/* K mean(a) / mean(b) of two series observed at the same instants (a[i] and
+ * b[i] together, n pairs, finite, mean(b) != 0), with the delta method's
+ * standard error that keeps their covariance: that of the mean of the
+ * linearised series z[i] = R + K (a[i] - mean a) / mean b - R (b[i] - mean b)
+ * / mean b, its autocorrelation counted as in fg_stats_series_mean (df =
+ * neff - 1, INFINITY when se is 0).  z (n values) is written: the series of
+ * the ratio, for a ratio of it. */
+void fg_stats_ratio_series(fg_estimate *out, double *z, const double *a, const double *b, size_t n, double k);
+
 /* The 95% interval of the ratio c / b (b != 0) of two independent
  * estimates.  When both are positive, the delta method on log(c / b):
  * (c/b) exp(±t sqrt((se_b/b)^2 + (se_c/c)^2)), which stays positive and is

@@ -28,7 +28,7 @@ B=1795147200
 C=1795233600
 python3 "$FG_SOURCE_DIR/tests/tools/prom_series.py" "$tmp/series.om" c8-base=$B c8-healthy=$C \
 	c8-efficiency=$C c8-saturated=$C c8-datagrowth=$C c8-queueing=$C c8-missing=$C \
-	c8-noisy=$C c8-quiet=$C c8-medic-daily-2026-11-20-aaaaaaa-test-grpc=$B:base c8-medic-daily-2026-11-21-bbbbbbb-test-grpc=$C:saturated
+	c8-noisy=$C c8-quiet=$C c8-together=$C c8-medic-daily-2026-11-20-aaaaaaa-test-grpc=$B:base c8-medic-daily-2026-11-21-bbbbbbb-test-grpc=$C:saturated
 promtool tsdb create-blocks-from openmetrics "$tmp/series.om" "$tmp/tsdb" >/dev/null
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -128,6 +128,16 @@ check_eq "noisy: condition states" \
 check_eq "noisy: hypothesis" "$(jqr .hypothesis <<<"$json_noisy" | grep -c '^cannot tell: rule efficiency: processed records per second ×0.919 (0.858–0.985, within noise) for ratio(records) <= 0.95; ')" 1
 check_eq "quiet: fires" "$(jqr .fired <<<"$json_quiet")" efficiency
 check_eq "quiet: interval beyond the bound" "$(sig "$json_quiet" records '.ratio_ci95[1] < 0.95')" true
+# CPU and records noisy with the same factor on each increment: CPU per
+# record is steady, and its standard error (from the two series' points at the
+# same instants, their covariance kept) says so, while each alone is noisy.
+json_together=$(lens together)
+check_eq "together: CPU noisy" "$(sig "$json_together" cpu '.ratio_ci95[1] - .ratio_ci95[0] > 0.1')" true
+check_eq "together: CPU per record steady" \
+	"$(sig "$json_together" cpu_per_record '"\(.ratio) \(.ratio_ci95[1] - .ratio_ci95[0] < 1e-6)"')" "1.08696 true"
+check_eq "together: conditions" \
+	"$(jq -r '.rules[] | select(.name=="efficiency") | [.conditions[].state] | join(",")' <<<"$json_together")" \
+	"true,undecided,undecided,true,true"
 text=$("$FGBISECT" metrics --prometheus "$PROM" --base 'namespace="c8-base"' --candidate 'namespace="c8-noisy"' "${RANGES[@]}")
 check_eq "noisy text: cannot tell" "$(grep -c '^hypothesis: cannot tell: ' <<<"$text")" 1
 check_eq "noisy text: within noise" \

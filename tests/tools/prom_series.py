@@ -19,6 +19,8 @@ mean the lens computes is known in closed form (printed by --expect):
               pod): the mean crosses the efficiency rule's bound, its 95%
               interval does not
   quiet       the same shift with noise 0.02: the interval is beyond the bound
+  together    as noisy, and each pod's CPU increment carries the same factor as
+              its records': CPU per record is steady although both are noisy
 
 Noisy counters are the one exception to closed-form means: their values
 are checked against the points Prometheus returns.
@@ -48,7 +50,7 @@ TAIL_DIST = (0.30, 0.50, 0.10, 0.02, 0.03, 0.05, 0.0)
 def scenario(name):
     s = dict(cpu=1.2, limit=2.0, records=100.0, live=200e6, keys=1e6, sst=300e6, rocks=True,
              dist=HEALTHY_DIST, flush=10.0, flush_mean=0.002, append_kib=50.0, appends=40.0,
-             dropped=0.5, inflight=20.0, bp_limit=100.0, gc=0.01, alloc=200e6, noise=0.0)
+             dropped=0.5, inflight=20.0, bp_limit=100.0, gc=0.01, alloc=200e6, noise=0.0, cpu_noise=False)
     if name == "efficiency":
         s["records"] = 80.0
     elif name == "saturated":
@@ -63,6 +65,8 @@ def scenario(name):
         s.update(records=92.0, noise=0.9)
     elif name == "quiet":
         s.update(records=92.0, noise=0.02)
+    elif name == "together":
+        s.update(records=92.0, noise=0.9, cpu_noise=True)
     elif name not in ("base", "healthy"):
         raise SystemExit("unknown scenario " + name)
     return s
@@ -97,11 +101,12 @@ def families(runs):
         for pod in PODS:
             base = (("namespace", ns), ("pod", pod))
             t = lambda i: i * STEP
-            add("container_cpu_usage_seconds_total", base + (("container", "camunda"),),
-                start, lambda i, c=s["cpu"]: c * t(i))
+            # The same seed as the records': the same factor on each increment.
+            cpu = (noisy_counter(s["cpu"], s["noise"], "%s/%s/%d" % (ns, pod, SEED)) if s["cpu_noise"]
+                   else lambda i, c=s["cpu"]: c * t(i))
+            add("container_cpu_usage_seconds_total", base + (("container", "camunda"),), start, cpu)
             # The pod-level cgroup (container="") repeats the sum: the lens must not count it twice.
-            add("container_cpu_usage_seconds_total", base + (("container", ""),),
-                start, lambda i, c=s["cpu"]: c * t(i))
+            add("container_cpu_usage_seconds_total", base + (("container", ""),), start, cpu)
             add("kube_pod_container_resource_limits", base + (("container", "camunda"), ("resource", "cpu"),
                 ("unit", "core")), start, lambda i, v=s["limit"]: v)
             add("zeebe_stream_processor_records_total", base + (("action", "processed"), ("partition", "1")),

@@ -176,6 +176,20 @@ static void test_ratio_interval(void)
 	CHECK_NEAR(q.df, 12.393005828476269);
 	fg_stats_ratio(&q, &(fg_estimate){ 15, 0, INFINITY }, &(fg_estimate){ 12, 0, INFINITY });
 	CHECK(q.se == 0 && isinf(q.df));
+	/* Two series that move together: K mean(a) / mean(b) with the se of the
+	 * linearised series z = R + K (a - ma)/mb - R (b - mb)/mb (Python as in
+	 * test_series_mean on z: r -1/2, neff clamped to 8); taken as
+	 * independent the se would be 146.022. */
+	static const double sa[] = { 10, 12, 11, 13, 12, 14, 13, 15 }, sb[] = { 5, 6, 5.5, 6.4, 6, 7.1, 6.4, 7.6 };
+	double z[8];
+	fg_stats_ratio_series(&q, z, sa, sb, 8, 1000);
+	CHECK_NEAR(q.value, 2000);
+	CHECK_NEAR(q.se, 8.5523597411975647);
+	CHECK_NEAR(q.df, 7);
+	CHECK_NEAR(z[0], 2000);
+	static const double flat_a[] = { 3, 3, 3, 3, 3 }, flat_b[] = { 2, 2, 2, 2, 2 };
+	fg_stats_ratio_series(&q, z, flat_a, flat_b, 5, 1);
+	CHECK(q.value == 1.5 && q.se == 0 && isinf(q.df));
 	/* One exact side: the other's degrees of freedom. */
 	fg_stats_ratio(&q, &(fg_estimate){ 15, 0.3, 9 }, &(fg_estimate){ 12, 0, INFINITY });
 	CHECK_NEAR(q.df, 9);

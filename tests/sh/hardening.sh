@@ -66,20 +66,38 @@ check_eq "--header-host malformed" "$(status "${run[@]}" --header-host 'a/b' --r
 # cache, the repository) and the command lines of every process while the
 # bisection runs (git bisect run, its shell, fgbisect run).
 SECRET_H=S3CR3T-HDR-4711 SECRET_P=PASSW0RD-4711
-python3 - "$TMP/cmdlines" <<'PY' &
+python3 - "$TMP/cmdlines" "$$" <<'PY' &
 import os, sys, time
-# Every process's command line, sampled every few milliseconds until killed.
+# The command line of every process this test started (a descendant of its
+# shell: another test on the machine may plant the same secrets), sampled
+# every few milliseconds until killed.
+test_shell = int(sys.argv[2])
+def parent(pid):
+    with open("/proc/%d/stat" % pid, "rb") as f:
+        stat = f.read()
+    return int(stat[stat.rindex(b")") + 2:].split()[1])
 with open(sys.argv[1], "w") as out:
     while True:
-        for pid in os.listdir("/proc"):
-            if pid.isdigit():
+        parents = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
                 try:
-                    with open("/proc/%s/cmdline" % pid, "rb") as f:
-                        line = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-                except OSError:
-                    continue
-                if line:
-                    out.write(line + "\n")
+                    parents[int(name)] = parent(int(name))
+                except (OSError, ValueError, IndexError):
+                    pass
+        for pid in parents:
+            p, seen = pid, 0
+            while p in parents and p != test_shell and seen < 64:
+                p, seen = parents[p], seen + 1
+            if p != test_shell:
+                continue
+            try:
+                with open("/proc/%d/cmdline" % pid, "rb") as f:
+                    line = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:
+                continue
+            if line:
+                out.write(line + "\n")
         out.flush()
         time.sleep(0.005)
 PY

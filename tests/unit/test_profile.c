@@ -6,7 +6,9 @@
 
 #include "check.h"
 #include "gzip_bytes.h"
+#include "collapsed.h"
 #include "html.h"
+#include "input.h"
 #include "profile.h"
 #include "reader.h"
 
@@ -37,17 +39,24 @@ static char out[8192];
 static fg_profile_info info;
 static bool base_column; /* read_text's --base-column */
 
+/* The options read_text and the stack tests read with. */
+static fg_read_options read_options(bool reversed, uint64_t max_size)
+{
+	fg_read_options o;
+	fg_read_options_init(&o);
+	o.reversed = reversed;
+	o.max_size = max_size;
+	o.base_column = base_column;
+	return o;
+}
+
 static const char *read_text(const char *text, size_t len, bool reversed, uint64_t max_size)
 {
 	struct dump d = { 0 };
 	fg_error err;
 	fg_error_clear(&err);
 	fg_names_new(&d.names, &err);
-	fg_read_options o;
-	fg_read_options_init(&o);
-	o.reversed = reversed;
-	o.max_size = max_size;
-	o.base_column = base_column;
+	fg_read_options o = read_options(reversed, max_size);
 	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d },
 					&err);
 	if (rc)
@@ -310,6 +319,66 @@ static void test_collapsed(void)
 	CHECK_STR(r, "0 all 3 1\n1 a 3 0\n1 b 3 1\n");
 }
 
+static int dump_stack(void *ctx, const fg_stack *s, fg_error *err)
+{
+	(void)err;
+	struct dump *d = ctx;
+	for (size_t i = 1; i <= s->depth; i++)
+		d->len += (size_t)snprintf(d->buf + d->len, sizeof(d->buf) - d->len, "%s%s:%u", i > 1 ? ";" : "",
+					   fg_names_get(d->names, s->names[i]), s->types[i]);
+	d->len += (size_t)snprintf(d->buf + d->len, sizeof(d->buf) - d->len, " %llu\n", (unsigned long long)s->count);
+	return 0;
+}
+
+/* The reader takes the frames a line shares with the line before from it:
+ * each stack must still be its own line's, whichever way the two differ
+ * (inside a name, one a prefix of the other, at a ';', only in a type
+ * suffix, not at all), and leaf-first reading gives the same stacks turned. */
+static void test_collapsed_shared_prefix(void)
+{
+	const char *text = "a;b 1\na;bc 2\na;b 4\na;b;c 8\na;b 16\na;b 32\nab;c 64\na_[i];b 128\na_[j];b 256\n"
+			   "a_[j];b_[k] 512\nx::y;b;c 1024\nx::y;b;cd;e 2048\nx::y 4096\n";
+	const char *want = "a:3;b:3 1\na:3;bc:3 2\na:3;b:3 4\na:3;b:3;c:3 8\na:3;b:3 16\na:3;b:3 32\nab:3;c:3 64\n"
+			   "a:2;b:3 128\na:1;b:3 256\na:1;b:5 512\nx::y:4;b:3;c:3 1024\nx::y:4;b:3;cd:3;e:3 2048\n"
+			   "x::y:4 4096\n";
+	for (int reversed = 0; reversed < 2; reversed++) {
+		struct dump d = { 0 };
+		fg_error err = { 0 };
+		fg_read_options o = read_options(reversed, 0);
+		fg_input *in = NULL;
+		/* Leaf-first: the same lines with their frames turned round. */
+		char turned[1024] = "";
+		if (reversed) {
+			for (const char *l = text; *l;) {
+				const char *nl = strchr(l, '\n'), *sp = memchr(l, ' ', (size_t)(nl - l));
+				char frames[16][32];
+				int n = 0;
+				for (const char *f = l; f < sp; n++) {
+					const char *e = memchr(f, ';', (size_t)(sp - f));
+					e = e ? e : sp;
+					snprintf(frames[n], sizeof(frames[n]), "%.*s", (int)(e - f), f);
+					f = e + 1;
+				}
+				while (n-- > 0)
+					snprintf(turned + strlen(turned), sizeof(turned) - strlen(turned), "%s%s", frames[n],
+						 n ? ";" : "");
+				snprintf(turned + strlen(turned), sizeof(turned) - strlen(turned), "%.*s", (int)(nl + 1 - sp), sp);
+				l = nl + 1;
+			}
+		}
+		const char *input = reversed ? turned : text;
+		int rc = fg_names_new(&d.names, &err);
+		if (!rc)
+			rc = fg_input_open_memory(&in, input, strlen(input), "t", 0, &err);
+		if (!rc)
+			rc = fg_collapsed_read(&info, in, d.names, &o, dump_stack, &d, &err);
+		CHECK(rc == 0);
+		CHECK_STR(d.buf, want);
+		fg_input_free(in);
+		fg_names_free(d.names);
+	}
+}
+
 /* async-profiler's --diff (and difffolded.pl) write 'stack BASE CURRENT':
  * the CURRENT counts by default, BASE with --base-column, never a number
  * glued onto the leaf; one kind of line a file. */
@@ -431,6 +500,7 @@ int main(void)
 	test_empty_graph();
 	test_malformed();
 	test_collapsed();
+	test_collapsed_shared_prefix();
 	test_collapsed_two_counts();
 	test_foreign_formats();
 	test_reversed_html();

@@ -513,7 +513,8 @@ int cmd_days(int argc, char **argv)
 	/* The two runs' profiles again (from the cache), diffed once for the
 	 * window's growers, the lens's subsystem changes and the report. */
 	if ((repo || metrics || html) && ((rc = fg_names_new(&names, &err)) ||
-					  (rc = fg_days_diff(&diff, names, fast, slow, &fo, &vo.read, &err)))) {
+					  (rc = fg_days_diff(&diff, names, fast, slow, &fo, &vo.read, &err))) &&
+	    (repo || html)) {
 		status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
@@ -525,10 +526,13 @@ int cmd_days(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (metrics) {
+	if (metrics && diff) {
 		const fg_runs_run *ends[2] = { fast, slow };
 		const char *ids[2] = { fast_id, slow_id };
 		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids, diff, names);
+	} else if (metrics) { /* the lens explains the search, never decides it */
+		lens.err = err;
+		cli_metrics_warn(&lens.err);
 	}
 	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, diff, names,
 				       &err))) {

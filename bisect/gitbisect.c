@@ -225,7 +225,9 @@ static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
 		r->own_group = true;
 		git(r, NULL, &pid, argv);
 		r->own_group = false;
-		if (r->o->on_run_end && r->o->on_run_end(r->o->ctx, pid))
+		if (r->o->on_run_end)
+			r->o->on_run_end(r->o->ctx, pid);
+		if (stopped(r))
 			res->outcome = FG_GITBISECT_INTERRUPTED;
 	}
 	free(argv);

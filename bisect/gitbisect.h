@@ -44,12 +44,15 @@ typedef struct fg_gitbisect_options {
 	/* git bisect run started as process group pid (signals blocked while
 	 * this runs, so forwarding armed here cannot miss one); NULL: none. */
 	void (*on_run_start)(void *ctx, pid_t pid);
-	/* git bisect run returned: true when the caller was interrupted (the
-	 * bisection is then reset and the outcome is INTERRUPTED); NULL: never. */
-	bool (*on_run_end)(void *ctx, pid_t pid);
-	/* Asked before and after each end is judged: true stops there (a
-	 * signal came while a capture ran); the checkout is undone and the
-	 * outcome is STOPPED.  NULL: never. */
+	/* git bisect run returned (the caller ends its signal forwarding and
+	 * waits for what the run left); NULL: nothing.  Then interrupted()
+	 * says whether the run was stopped: the bisection is reset and the
+	 * outcome is INTERRUPTED. */
+	void (*on_run_end)(void *ctx, pid_t pid);
+	/* Whether the caller was interrupted (a signal came).  Asked before and
+	 * after each end is judged (true stops there: the checkout is undone
+	 * and the outcome is STOPPED), after git bisect start and after git
+	 * bisect run (INTERRUPTED).  NULL: never. */
 	bool (*interrupted)(void *ctx);
 } fg_gitbisect_options;
 
@@ -60,7 +63,7 @@ typedef enum {
 	FG_GITBISECT_GOOD_NOT_FAST,  /* refused to start: the good end is slow or undecidable */
 	FG_GITBISECT_BAD_NOT_SLOW,   /* refused to start: the bad end is fast or undecidable */
 	FG_GITBISECT_START_FAILED,   /* git bisect start failed (a bisection already running?) */
-	FG_GITBISECT_INTERRUPTED,    /* on_run_end said so; the bisection was reset */
+	FG_GITBISECT_INTERRUPTED,    /* interrupted() after git bisect start or run; the bisection was reset */
 	FG_GITBISECT_INCONCLUSIVE,   /* git's log names no first slow commit (only skips left) */
 	FG_GITBISECT_STOPPED,        /* interrupted() said so while the ends were judged; no bisection started */
 } fg_gitbisect_outcome;

@@ -130,15 +130,12 @@ static void on_run_start(void *ctx, pid_t pid)
 		kill(-pid, SIGTERM);
 }
 
-static bool on_run_end(void *ctx, pid_t pid)
+static void on_run_end(void *ctx, pid_t pid)
 {
 	(void)ctx;
 	cli_signals_forward(0);
-	if (!cli_signal_pending())
-		return false;
-	if (pid > 0)
+	if (cli_signal_pending() && pid > 0)
 		cli_wait_group(pid); /* the fgbisect run it started cleans up */
-	return true;
 }
 
 static bool interrupted(void *ctx)

@@ -89,6 +89,34 @@ memo() {
 	cat "$f"
 }
 
+# browser_passes CHECKER ARGS...: whether `python3 CHECKER ARGS... SHOTS`
+# (a tests/tools checker driving headless Chromium) passes.  The verdict on
+# the same bytes (ARGS' files, the checkers and the browser library) with
+# the same Chromium build is memoised: the sanitizer run checks that its
+# page is the plain run's, byte for byte, and takes the verdict.
+# FG_KEEP_SCREENSHOTS=DIR keeps the screenshots there and so runs the
+# browser every time (only a run makes them).
+browser_passes() {
+	local stamp tools=$FG_SOURCE_DIR/tests/tools verdict
+	stamp=$(stat -L -c '%n %s %Y' "$(command -v chromium || command -v chromium-browser)")
+	if [[ -n ${FG_KEEP_SCREENSHOTS:-} ]]; then
+		verdict=$(browser_run "$stamp" "$tools/browser.py" "$tools/check_diff_svg.py" "$@" || true)
+	else
+		verdict=$(memo browser_run "$stamp" "$tools/browser.py" "$tools/check_diff_svg.py" "$@" || true)
+	fi
+	[[ $verdict == passed ]]
+}
+
+# browser_run STAMP LIB LIB CHECKER ARGS...: prints "passed" when the
+# checker passes (what memo keeps); its own output goes to stderr.
+browser_run() {
+	local shots=${FG_KEEP_SCREENSHOTS:-} rc=0
+	[[ -n $shots ]] || shots=$(mktemp -d)
+	timeout 300 python3 "${@:4}" "$shots" >&2 || rc=$?
+	[[ -n ${FG_KEEP_SCREENSHOTS:-} ]] || rm -rf "$shots"
+	[[ $rc -eq 0 ]] && echo passed
+}
+
 # canonical_file FILE: canonical of a (gzipped or plain) collapsed file.
 canonical_file() {
 	zcat -f "$1" | canonical

@@ -18,7 +18,6 @@ fi
 F="$FG_SOURCE_DIR/fixtures"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-SHOTS=${FG_KEEP_SCREENSHOTS:-$T/shots}
 BASES=("$F"/day01-broker-{0,1,2}-grpc.collapsed.gz)
 CAND="$F/day10-broker-0-grpc.collapsed.gz"
 CHECK="$FG_SOURCE_DIR/tests/tools/check_diff_svg.py"
@@ -31,23 +30,9 @@ check_eq "diff lists the regressed frame" "$(json_get '[round(e["delta"], 2) for
 check_eq "ActorThread.run is noise" "$(json_get '[e for e in j["grew"] + j["shrank"]
 	if e["frame"] == "io/camunda/zeebe/scheduler/ActorThread.run"]' <"$T/d.json")" "[]"
 
-# The browser's verdict on these exact bytes, with this checker and this
-# Chromium, once per test cache (tests/lib.sh's memo: the sanitizer run
-# checks that its SVG is the plain run's, byte for byte, and takes the
-# verdict).  Kept screenshots need the browser every time.
-browser_check() { # CHECKER BROWSER-LIB CHROMIUM-STAMP MODE SVG
-	timeout 300 python3 "$1" "$4" "$5" "$SHOTS" >&2 && echo passed
-}
-STAMP=$(stat -L -c '%n %s %Y' "$(command -v chromium || command -v chromium-browser)")
-run_check() { # MODE SVG
+run_check() { # MODE SVG (the verdict memoised: tests/lib.sh's browser_passes)
 	CHECKS=$((CHECKS + 1))
-	local verdict
-	if [[ -n ${FG_KEEP_SCREENSHOTS:-} ]]; then
-		verdict=$(browser_check "$CHECK" "$FG_SOURCE_DIR/tests/tools/browser.py" "$STAMP" "$1" "$2" || true)
-	else
-		verdict=$(memo browser_check "$CHECK" "$FG_SOURCE_DIR/tests/tools/browser.py" "$STAMP" "$1" "$2" || true)
-	fi
-	[[ $verdict == passed ]] || fail "the $1 graph in Chromium"
+	browser_passes "$CHECK" "$1" "$2" || fail "the $1 graph in Chromium"
 }
 
 "$FGBISECT" diff --svg "$T/d.svg" --svg-base "$T/b.svg" "${BASES[@]}" -- "$CAND" >/dev/null

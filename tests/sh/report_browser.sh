@@ -26,25 +26,10 @@ days() { "$FGBISECT" days --runs "$TMP/runs.txt" --frame TransactionalColumnFami
 days --repo "$TMP/repo" --good 2026-11-01 --bad 2026-11-08 --html "$TMP/report.html" >"$TMP/out" 2>"$TMP/err"
 check_eq "days with --html" "$?" 0
 check_eq "report written" "$(head -c 15 "$TMP/report.html")" "<!DOCTYPE html>"
-# The browser's verdict on these exact bytes, with these checkers and this
-# Chromium, once per test cache (tests/lib.sh's memo: the sanitizer run
-# checks that its page is the plain run's, byte for byte, and takes the
-# verdict).  Kept screenshots need the browser every time.
-report_check() { # CHECKER CHECKER-LIBS... CHROMIUM-STAMP PAGE COMMIT
-	local t=$FG_SOURCE_DIR/tests/tools
-	timeout 300 python3 "$t/check_report.py" "$5" "$6" "${FG_KEEP_SCREENSHOTS:-$TMP/shots}" >&2 && echo passed
-}
-stamp=$(stat -L -c '%n %s %Y' "$(command -v chromium || command -v chromium-browser)")
-tools=$FG_SOURCE_DIR/tests/tools
+# (the verdict memoised: tests/lib.sh's browser_passes)
 CHECKS=$((CHECKS + 1))
-if [[ -n ${FG_KEEP_SCREENSHOTS:-} ]]; then
-	verdict=$(report_check "$tools/check_report.py" "$tools/check_diff_svg.py" "$tools/browser.py" "$stamp" \
-		"$TMP/report.html" "${K_ID:0:8}" || true)
-else
-	verdict=$(memo report_check "$tools/check_report.py" "$tools/check_diff_svg.py" "$tools/browser.py" "$stamp" \
-		"$TMP/report.html" "${K_ID:0:8}" || true)
-fi
-[[ $verdict == passed ]] || fail "the report in Chromium"
+browser_passes "$FG_SOURCE_DIR/tests/tools/check_report.py" "$TMP/report.html" "${K_ID:0:8}" ||
+	fail "the report in Chromium"
 
 # Nothing to search (the threshold is below every run): exit 1, the report says why.
 days --threshold 1 --html "$TMP/none.html" >/dev/null 2>&1 && rc=0 || rc=$?

@@ -111,46 +111,70 @@ void fg_diff_free(fg_diff *d)
 
 static int update_noise(fg_diff *d, uint64_t total, bool first, fg_error *err);
 
+/* The next profile is on side.  The path ranges start with the second base
+ * profile: the first one's shares are then taken from the tree as it is. */
+static int start_profile(fg_diff *d, fg_diff_side side, fg_error *err)
+{
+	d->side = side;
+	if (d->trees[FG_DIFF_BASE] && side == FG_DIFF_BASE && !d->noise.profiles &&
+	    fg_diff_profiles(d, FG_DIFF_BASE) == 1)
+		return update_noise(d, fg_diff_total(d, FG_DIFF_BASE), true, err);
+	return 0;
+}
+
 int fg_diff_begin(fg_diff *d, fg_diff_side side, fg_error *err)
 {
-	if (d->trees[FG_DIFF_BASE] && side == FG_DIFF_BASE && !d->noise.profiles &&
-	    fg_diff_profiles(d, FG_DIFF_BASE) == 1) {
-		int rc = update_noise(d, fg_diff_total(d, FG_DIFF_BASE), true, err);
-		if (rc)
-			return rc;
-	}
+	int rc = start_profile(d, side, err);
+	if (rc)
+		return rc;
 	/* A fresh fg_top per profile: its counts are per profile, and the name
 	 * map it caches is cheap to rebuild (fg_namemap caches the real work). */
 	fg_top_free(d->top);
 	d->top = NULL;
-	d->side = side;
 	return fg_top_new(&d->top, d->map ? fg_namemap_get : NULL, d->map, err);
 }
 
-static int close_profile(fg_diff *d, fg_error *err)
+/* A batch of a profile's frames into its analysis and, with trees, a tree
+ * (normalised names unless map is NULL).  The end call finishes the tree:
+ * self counts are recomputed from the totals, so pooling goes on. */
+static int add_batch(fg_top *top, fg_tree *tree, fg_namemap *map, const fg_frame *frames, size_t n, fg_error *err)
 {
-	if (d->nprofiles == d->cap) {
+	int rc = fg_top_frames(top, frames, n, err);
+	if (!rc && tree && map)
+		rc = fg_tree_add_mapped_frames(tree, frames, n, fg_namemap_get, map, err);
+	else if (!rc && tree)
+		rc = fg_tree_add_frames(tree, frames, n, err);
+	return rc;
+}
+
+/* Closes the profile on d->side whose total and names (entries, taken:
+ * freed on failure) are given, its frames being in the side's tree. */
+static int close_profile(fg_diff *d, uint64_t total, fg_top_entry *entries, size_t n, fg_error *err)
+{
+	int rc = 0;
+	/* The ranges are kept from the second base profile on: one base has
+	 * no spread, and the arrays cost as much as the tree. */
+	if (d->trees[d->side] && d->side == FG_DIFF_BASE && d->noise.profiles)
+		rc = update_noise(d, total, false, err);
+	/* A frame's pooled count is at most its side's pooled total: checking
+	 * the totals keeps every sum of the pooling in 64 bits. */
+	if (!rc && total > UINT64_MAX - d->side_total[d->side])
+		rc = fg_error_set(err, FG_EINVALID, NULL, "the pooled sample counts of the %s profiles overflow 64 bits",
+				  d->side == FG_DIFF_BASE ? "base" : "candidate");
+	if (!rc && d->nprofiles == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
 		struct profile *p = realloc(d->profiles, cap * sizeof(*p));
 		if (!p)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		d->profiles = p;
-		d->cap = cap;
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		else
+			d->profiles = p, d->cap = cap;
 	}
-	struct profile *p = &d->profiles[d->nprofiles];
-	*p = (struct profile){ .side = d->side, .total = fg_top_total(d->top) };
-	/* A frame's pooled count is at most its side's pooled total: checking
-	 * the totals keeps every sum of the pooling in 64 bits. */
-	if (p->total > UINT64_MAX - d->side_total[d->side])
-		return fg_error_set(err, FG_EINVALID, NULL, "the pooled sample counts of the %s profiles overflow 64 bits",
-				    d->side == FG_DIFF_BASE ? "base" : "candidate");
-	d->side_total[d->side] += p->total;
-	int rc = fg_top_entries(&p->entries, &p->n, d->top, false, err);
-	if (rc)
+	if (rc) {
+		free(entries);
 		return rc;
-	d->nprofiles++;
-	fg_top_free(d->top);
-	d->top = NULL;
+	}
+	d->side_total[d->side] += total;
+	d->profiles[d->nprofiles++] = (struct profile){ .side = d->side, .total = total, .entries = entries, .n = n };
 	return 0;
 }
 
@@ -210,20 +234,126 @@ int fg_diff_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 	fg_diff *d = ctx;
 	if (!d->top)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: frame outside a profile");
-	int rc = fg_top_frames(d->top, frames, n, err);
-	fg_tree *tree = d->trees[d->side];
-	/* The trees pool normalised names.  The end call finishes a tree: self
-	 * counts are recomputed from the totals, so pooling goes on. */
-	if (!rc && tree && d->map)
-		rc = fg_tree_add_mapped_frames(tree, frames, n, fg_namemap_get, d->map, err);
-	else if (!rc && tree)
-		rc = fg_tree_add_frames(tree, frames, n, err);
-	/* The ranges are kept from the second base profile on: one base has
-	 * no spread, and the arrays cost as much as the tree. */
-	if (!rc && !frames && tree && d->side == FG_DIFF_BASE && d->noise.profiles)
-		rc = update_noise(d, fg_top_total(d->top), false, err);
-	if (!rc && !frames)
-		rc = close_profile(d, err);
+	int rc = add_batch(d->top, d->trees[d->side], d->map, frames, n, err);
+	if (rc || frames)
+		return rc;
+	fg_top_entry *entries;
+	size_t count;
+	rc = fg_top_entries(&entries, &count, d->top, false, err);
+	if (!rc)
+		rc = close_profile(d, fg_top_total(d->top), entries, count, err);
+	fg_top_free(d->top);
+	d->top = NULL;
+	return rc;
+}
+
+struct fg_diff_part {
+	fg_names *names;
+	fg_namemap *map;   /* NULL with raw names */
+	fg_top *top;       /* NULL once closed */
+	fg_tree *tree;     /* NULL without trees */
+	uint64_t total;
+	fg_top_entry *entries;
+	size_t n;
+	bool closed;       /* read to its end and not yet added */
+};
+
+int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_error *err)
+{
+	fg_diff_part *p = calloc(1, sizeof(*p));
+	if (!p)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	/* Made as fg_diff_new makes the diff's, so that the part's names are
+	 * interned in the order reading into the diff would intern them. */
+	int rc = fg_names_new(&p->names, err);
+	if (!rc && !d->opts.raw)
+		rc = fg_namemap_new(&p->map, p->names, err);
+	if (!rc && d->opts.trees) {
+		uint32_t all;
+		rc = fg_names_intern(&all, p->names, "all", 3, err);
+		if (!rc)
+			rc = fg_tree_new(&p->tree, all, err);
+	}
+	if (!rc)
+		rc = fg_top_new(&p->top, p->map ? fg_namemap_get : NULL, p->map, err);
+	if (rc) {
+		fg_diff_part_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void fg_diff_part_free(fg_diff_part *p)
+{
+	if (!p)
+		return;
+	free(p->entries);
+	fg_tree_free(p->tree);
+	fg_top_free(p->top);
+	fg_namemap_free(p->map);
+	fg_names_free(p->names);
+	free(p);
+}
+
+fg_names *fg_diff_part_names(fg_diff_part *p)
+{
+	return p->names;
+}
+
+int fg_diff_part_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_diff_part *p = ctx;
+	if (!p->top)
+		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: frame after the end of a part");
+	int rc = add_batch(p->top, p->tree, p->map, frames, n, err);
+	if (rc || frames)
+		return rc;
+	rc = fg_top_entries(&p->entries, &p->n, p->top, false, err);
+	p->total = fg_top_total(p->top);
+	p->closed = !rc;
+	fg_top_free(p->top);
+	p->top = NULL;
+	return rc;
+}
+
+int fg_diff_add(fg_diff *d, fg_diff_side side, fg_diff_part *p, fg_error *err)
+{
+	if (!p->closed)
+		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: a part added before its end, or twice");
+	p->closed = false;
+	int rc = start_profile(d, side, err);
+	/* The diff's ids: the part's names in the order the part interned
+	 * them, so the new ones get the ids they would have got. */
+	uint32_t count = fg_names_count(p->names);
+	uint32_t *ids = rc ? NULL : malloc((count ? count : 1) * sizeof(*ids));
+	if (!rc && !ids)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (uint32_t i = 0; i < count && !rc; i++)
+		rc = fg_names_intern(&ids[i], d->names, fg_names_get(p->names, i), fg_names_length(p->names, i), err);
+	for (size_t k = 0; k < p->n && !rc; k++)
+		p->entries[k].name = ids[p->entries[k].name];
+	if (!rc)
+		fg_top_entries_sort(p->entries, p->n, false);
+	if (!rc && p->tree && fg_tree_is_empty(d->trees[side])) {
+		/* The side's first profile: its tree is the side's, renamed. */
+		rc = fg_tree_rename(p->tree, ids, err);
+		if (!rc) {
+			fg_tree_free(d->trees[side]);
+			d->trees[side] = p->tree;
+			p->tree = NULL;
+		}
+	} else if (!rc && p->tree) {
+		rc = fg_tree_merge(d->trees[side], p->tree, ids, err);
+	}
+	if (!rc && d->trees[side])
+		rc = fg_tree_finish(d->trees[side], err);
+	free(ids);
+	if (!rc) {
+		rc = close_profile(d, p->total, p->entries, p->n, err);
+		p->entries = NULL;
+		p->n = 0;
+	}
 	return rc;
 }
 

@@ -63,6 +63,33 @@ int fg_diff_begin(fg_diff *d, fg_diff_side side, fg_error *err);
  * tree, when asked for, needs frames. */
 int fg_diff_frames(void *d, const fg_frame *frames, size_t n, fg_error *err);
 
+/* A profile read on its own, on any thread, to be added to a diff later
+ * (fg_diff_add): its names go to an interner of its own, so that several
+ * profiles can be read at once, and their ids are renumbered when it is
+ * added.  Adding parts in argument order gives the diff (ids, counts,
+ * trees, noise) that reading the same profiles into it would.  Cost: what
+ * the diff holds for one profile, plus its raw names and, with trees, its
+ * own tree until it is added. */
+typedef struct fg_diff_part fg_diff_part;
+
+/* A part for d (its options; d is only read, so parts of one diff may be
+ * made on several threads). */
+int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_error *err);
+void fg_diff_part_free(fg_diff_part *p);
+
+/* The interner to read the part's profile with. */
+fg_names *fg_diff_part_names(fg_diff_part *p);
+
+/* The fg_frames_fn to give the reader (ctx = the part); the end call
+ * closes it. */
+int fg_diff_part_frames(void *p, const fg_frame *frames, size_t n, fg_error *err);
+
+/* Adds a closed part on side, as fg_diff_begin and the profile's frames
+ * would (its names interned into the diff's in the order the part met
+ * them); the part is then empty (free it).  Errors are those reading the
+ * profile into the diff would give, without a source. */
+int fg_diff_add(fg_diff *d, fg_diff_side side, fg_diff_part *p, fg_error *err);
+
 /* Profiles closed on a side, and their pooled sample total. */
 size_t fg_diff_profiles(const fg_diff *d, fg_diff_side side);
 uint64_t fg_diff_total(const fg_diff *d, fg_diff_side side);

@@ -228,6 +228,11 @@ static int by_self(const void *a, const void *b)
 	return compare_counts(x->self_samples, y->self_samples, x->samples, y->samples, x->name, y->name);
 }
 
+void fg_top_entries_sort(fg_top_entry *entries, size_t n, bool self_order)
+{
+	qsort(entries, n, sizeof(*entries), self_order ? by_self : by_inclusive);
+}
+
 int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self_order, fg_error *err)
 {
 	size_t count = 0;
@@ -240,7 +245,7 @@ int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self
 	for (uint32_t i = 0; i < t->cap; i++)
 		if (t->counts[i].incl > 0)
 			e[k++] = (fg_top_entry){ i, t->counts[i].incl, t->counts[i].self };
-	qsort(e, count, sizeof(*e), self_order ? by_self : by_inclusive);
+	fg_top_entries_sort(e, count, self_order);
 	*entries = e;
 	*n = count;
 	return 0;

@@ -35,4 +35,7 @@ uint64_t fg_top_total(const fg_top *top);
  * owned by the caller (free). */
 int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *top, bool self_order, fg_error *err);
 
+/* Sorts entries as fg_top_entries does (after their names were renumbered). */
+void fg_top_entries_sort(fg_top_entry *entries, size_t n, bool self_order);
+
 #endif

@@ -261,6 +261,40 @@ int fg_tree_add_stack(fg_tree *t, const uint32_t *names, const uint8_t *types, s
 	return rc;
 }
 
+int fg_tree_merge(fg_tree *t, const fg_tree *from, const uint32_t *names, fg_error *err)
+{
+	/* A node's parent was made before it: at[] is filled in id order. */
+	uint32_t *at = malloc((size_t)from->count * sizeof(*at));
+	if (!at)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	at[0] = 0;
+	int rc = add_root(t, from->nodes[0].total, err);
+	for (uint32_t i = 1; i < from->count && !rc; i++) {
+		const fg_tree_node *n = &from->nodes[i];
+		rc = add_child(&at[i], t, at[n->parent], names[n->name], n->type, n->total, err);
+	}
+	free(at);
+	return rc;
+}
+
+int fg_tree_rename(fg_tree *t, const uint32_t *names, fg_error *err)
+{
+	for (uint32_t i = 0; i < t->count; i++)
+		t->nodes[i].name = names[t->nodes[i].name];
+	/* The index is keyed by name: made again, of the same children. */
+	memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof(*t->slots));
+	t->indexed = 0;
+	for (uint32_t i = 1; i < t->count; i++)
+		if (t->nodes[t->nodes[i].parent].nchildren > SCAN_CHILDREN && index_child(t, i))
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+bool fg_tree_is_empty(const fg_tree *t)
+{
+	return t->count == 1 && t->nodes[0].total == 0;
+}
+
 int fg_tree_finish(fg_tree *t, fg_error *err)
 {
 	for (uint32_t i = 0; i < t->count; i++)

@@ -6,6 +6,7 @@
 #ifndef FG_TREE_H
 #define FG_TREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,20 @@ int fg_tree_add_mapped_frames(fg_tree *tree, const fg_frame *frames, size_t n, f
 /* Adds count samples of a stack of n frames, root-first, root excluded. */
 int fg_tree_add_stack(fg_tree *tree, const uint32_t *names, const uint8_t *types, size_t n,
 		      uint64_t count, fg_error *err);
+
+/* Adds every path of from to tree (as if from's frames were added to it):
+ * from's node names renumbered by names[] (from's name id -> tree's), its
+ * root's counts added to tree's root.  from's nodes are taken in the order
+ * they were made, so tree's new nodes get the ids adding the frames would
+ * have given them.  Then finish tree again. */
+int fg_tree_merge(fg_tree *tree, const fg_tree *from, const uint32_t *names, fg_error *err);
+
+/* Renumbers every node's name, root's included, by names[] (as
+ * fg_tree_merge into an empty tree would, without copying it). */
+int fg_tree_rename(fg_tree *tree, const uint32_t *names, fg_error *err);
+
+/* True while nothing was added to the tree. */
+bool fg_tree_is_empty(const fg_tree *tree);
 
 /* Computes self counts; fails when children outweigh a parent. */
 int fg_tree_finish(fg_tree *tree, fg_error *err);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fetch.h"
+#include "parallel.h"
 
 int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, size_t nbases,
 		   const char *const *candidates, size_t ncandidates, bool separated,
@@ -63,30 +65,121 @@ static int check_inputs(const fg_compare_input *in, size_t n, bool force, fg_err
 	return 0;
 }
 
+/* What the profile just added to d is (protocol, event, unit, title), in x.
+ * The protocol depends only on which names occur: the profile's distinct
+ * names are classified rather than every frame again. */
+static int profile_seen(fg_compare_input *x, fg_protocol *protocol, const fg_diff *d, const fg_profile_info *info,
+			fg_error *err)
+{
+	fg_protocol_reset(protocol);
+	int rc = 0;
+	for (size_t k = 0; !rc && k < fg_diff_last_names(d); k++)
+		rc = fg_protocol_name_seen(protocol, fg_diff_last_name(d, k), err);
+	if (rc)
+		return rc;
+	x->protocol = fg_protocol_result(protocol);
+	x->event = fg_protocol_event(info);
+	snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(info));
+	snprintf(x->title, sizeof(x->title), "%s", info->title);
+	x->total = info->total;
+	return 0;
+}
+
+/* Profiles read on several threads, each into a part of its own, and
+ * added to the diff in argument order (fg_parallel_run). */
+struct read_all {
+	fg_compare_input *in;
+	fg_diff *d;
+	const struct cli_profile_options *po;
+	fg_protocol *protocol;
+	fg_error *err;
+	struct read_one {
+		fg_diff_part *part;
+		fg_profile_info info;
+		int rc;
+		fg_error err;
+		char *warnings; /* printed when it is added, as one thread would */
+		size_t warnings_len;
+	} *read;
+};
+
+static void read_part(void *ctx, size_t lane, size_t i)
+{
+	(void)lane;
+	struct read_all *w = ctx;
+	struct read_one *r = &w->read[i];
+	fg_error_clear(&r->err);
+	FILE *sink = open_memstream(&r->warnings, &r->warnings_len);
+	cli_warn_to(sink); /* out of memory: straight to stderr */
+	r->rc = fg_diff_part_new(&r->part, w->d, &r->err);
+	if (!r->rc)
+		r->rc = cli_read_profile(&r->info, w->in[i].location, fg_diff_part_names(r->part), w->po,
+					 &(fg_visitor){ fg_diff_part_frames, NULL, r->part }, &r->err);
+	cli_warn_to(NULL);
+	if (sink)
+		fclose(sink);
+}
+
+static int add_part(void *ctx, size_t i)
+{
+	struct read_all *w = ctx;
+	struct read_one *r = &w->read[i];
+	if (r->warnings_len)
+		fwrite(r->warnings, 1, r->warnings_len, stderr);
+	if (r->rc) {
+		*w->err = r->err;
+		return r->rc;
+	}
+	int rc = fg_diff_add(w->d, w->in[i].side, r->part, w->err);
+	/* As the reader names the input of an error of its visitor. */
+	if (rc && !w->err->source[0])
+		snprintf(w->err->source, sizeof(w->err->source), "%s", w->in[i].location);
+	fg_diff_part_free(r->part);
+	r->part = NULL;
+	return rc ? rc : profile_seen(&w->in[i], w->protocol, w->d, &r->info, w->err);
+}
+
+/* On jobs threads when there are several and every input is a local file
+ * (a fetch goes through libcurl and the cache: one at a time). */
+static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names, fg_protocol *protocol,
+		       const struct cli_profile_options *po, size_t jobs, fg_error *err)
+{
+	for (size_t i = 0; i < n && jobs > 1; i++)
+		if (fg_source_is_url(in[i].location) || !strcmp(in[i].location, "-"))
+			jobs = 1;
+	if (jobs > 1 && n > 1) {
+		struct read_all w = { in, d, po, protocol, err, calloc(n, sizeof(*w.read)) };
+		if (!w.read)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		/* One profile more than threads may wait to be added, so that a
+		 * thread reads on while the one before is added. */
+		int rc = fg_parallel_run(n, jobs, jobs + 1, read_part, add_part, &w);
+		for (size_t i = 0; i < n; i++) {
+			fg_diff_part_free(w.read[i].part);
+			free(w.read[i].warnings);
+		}
+		free(w.read);
+		return rc;
+	}
+	int rc = 0;
+	for (size_t i = 0; !rc && i < n; i++) {
+		fg_profile_info info;
+		rc = fg_diff_begin(d, in[i].side, err);
+		if (!rc)
+			rc = cli_read_profile(&info, in[i].location, names, po, &(fg_visitor){ fg_diff_frames, NULL, d }, err);
+		if (!rc)
+			rc = profile_seen(&in[i], protocol, d, &info, err);
+	}
+	return rc;
+}
+
 int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
-		  const struct cli_profile_options *po, bool force, fg_error *err)
+		  const struct cli_profile_options *po, size_t jobs, bool force, fg_error *err)
 {
 	fg_protocol *protocol = NULL;
 	int rc = fg_protocol_new(&protocol, names, err);
-	for (size_t i = 0; !rc && i < n; i++) {
-		fg_compare_input *x = &in[i];
-		fg_profile_info info;
-		fg_protocol_reset(protocol);
-		rc = fg_diff_begin(d, x->side, err);
-		if (!rc)
-			rc = cli_read_profile(&info, x->location, names, po, &(fg_visitor){ fg_diff_frames, NULL, d }, err);
-		/* The protocol depends only on which names occur: classify the
-		 * profile's distinct names rather than every frame again. */
-		for (size_t k = 0; !rc && k < fg_diff_last_names(d); k++)
-			rc = fg_protocol_name_seen(protocol, fg_diff_last_name(d, k), err);
-		if (!rc) {
-			x->protocol = fg_protocol_result(protocol);
-			x->event = fg_protocol_event(&info);
-			snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(&info));
-			snprintf(x->title, sizeof(x->title), "%s", info.title);
-			x->total = info.total;
-		}
-	}
+	if (!rc)
+		rc = read_inputs(in, n, d, names, protocol, po, jobs, err);
 	fg_protocol_free(protocol);
 	if (!rc)
 		rc = check_inputs(in, n, force, err);

@@ -22,11 +22,14 @@ int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, s
 		   const char *const *candidates, size_t ncandidates, bool separated,
 		   const struct cli_command_spec *spec, const struct cli_args *args);
 
-/* Reads every input into d in order (with the protocol detector on the same
- * names), then checks every pair: a gRPC profile against a REST one,
- * different events or different units (samples against bytes) fail with
- * FG_EUSAGE naming both, or with force are reported once as a warning. */
+/* Reads every input into d (with the protocol detector on the same names),
+ * then checks every pair: a gRPC profile against a REST one, different
+ * events or different units (samples against bytes) fail with FG_EUSAGE
+ * naming both, or with force are reported once as a warning.  With jobs > 1
+ * and local files only, the profiles are read on up to jobs threads
+ * (fg_diff_part) and added in order, their warnings printed in order: the
+ * diff, the output and the error are those of one thread. */
 int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
-		  const struct cli_profile_options *po, bool force, fg_error *err);
+		  const struct cli_profile_options *po, size_t jobs, bool force, fg_error *err);
 
 #endif

@@ -232,7 +232,7 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 			sources[s][count[s]++] = p->source;
 		}
 	if (!rc)
-		rc = cli_diff_read(in, k, d, names, &o->po, true, &err);
+		rc = cli_diff_read(in, k, d, names, &o->po, 1, true, &err);
 	if (!rc) {
 		so->base = (fg_svg_side){ sources[0], count[0], side[0]->profiles[0].detected, NULL };
 		so->candidate = (fg_svg_side){ sources[1], count[1], side[1]->profiles[0].detected, NULL };

@@ -14,6 +14,7 @@
 #include "growers.h"
 #include "match.h"
 #include "names.h"
+#include "parallel.h"
 #include "history.h"
 #include "protocol.h"
 #include "report.h"
@@ -323,6 +324,7 @@ int cmd_diff(int argc, char **argv)
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
 	uint64_t hot = 10;
+	uint64_t jobs = fg_parallel_cores();
 	struct cli_list ignore_given = { 0 };
 	const struct cli_option table[] = {
 		CLI_OPT_PERCENT(0, "min-delta", &dopts.min_delta, "PP",
@@ -344,6 +346,8 @@ int cmd_diff(int argc, char **argv)
 			       "graph and, with --repo, the\nsource files and the decision"),
 		CLI_OPT_BOOL(0, "force", &force, "compare gRPC with REST, different events or units, anyway"),
 		CLI_OPT_BOOL(0, "peers", &peers, "find the outlier among the profiles (at least three)"),
+		CLI_OPT_U64('j', "jobs", &jobs, "N", 1, 4096,
+			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time)"),
 		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository the profiles were built from: source files"),
 		CLI_OPT_STRING(0, "bad", &bad, "REV", "the candidate's revision (default HEAD)"),
 		CLI_OPT_STRING(0, "good", &ho.good, "REV", "the base's revision: the window (good, bad] and the decision"),
@@ -454,7 +458,7 @@ int cmd_diff(int argc, char **argv)
 	if (!rc)
 		rc = fg_diff_new(&diff, names, &dopts, &err);
 	if (!rc)
-		rc = cli_diff_read(in, n, diff, names, &po, force, &err);
+		rc = cli_diff_read(in, n, diff, names, &po, (size_t)jobs, force, &err);
 	if (!rc && peers)
 		rc = fg_diff_peers_compute(&peer_result, diff, &err);
 	if (!rc && !peers)

@@ -54,7 +54,7 @@ static int grow_frames(struct growth *g, fg_compare_input *in, size_t n, const s
 	if (!rc)
 		rc = fg_diff_new(&g->diff, g->names, &dopts, err);
 	if (!rc)
-		rc = cli_diff_read(in, n, g->diff, g->names, po, force, err);
+		rc = cli_diff_read(in, n, g->diff, g->names, po, 1, force, err);
 	if (!rc)
 		rc = fg_diff_compute(&g->result, g->diff, err);
 	if (!rc)

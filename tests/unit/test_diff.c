@@ -1,6 +1,7 @@
 /* The diff: shares per normalised name (recursion counted once), pooling,
  * the noise floor, new/gone, the ignore list, self shares, peers, and the
- * SVG writer's escaping and colours. */
+ * SVG writer's escaping and colours; profiles read into parts on their own
+ * and added give the diff reading them into it gives. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,135 @@ static void test_path_noise(void)
 	fg_diff_free(d);
 }
 
+
+/* Profiles for the parts test: names that normalise alike (thread ids,
+ * lambdas), kernel frames beside a Java one of the same name, a node with
+ * more children than the tree scans (its index), 0-count stacks, names only
+ * one profile has, recursion. */
+static const char *const part_profiles[] = {
+	"[w tid=1];A;B;A 50\n[w tid=1];C 40\n[w tid=1];start_thread;X 10\nk_[k];A 3\n",
+	"[w tid=7];A;B 20\n[w tid=8];A;B;p/D$$Lambda$7.0x00007f00.run 5\n[w tid=7];C 1\nk_[k] 0\nZ 0\n",
+	"W;c0 1\nW;c1 2\nW;c2 3\nW;c3 4\nW;c4 5\nW;c5 6\nW;c6 7\nW;c7 8\nW;c8 9\nW;c9 10\nW;c10 11\nW;c11 12\n"
+	"W;c12 13\nW;c13 14\nW;c14;A 15\nA;B;A;B 9\n",
+	"[w tid=2];A;B;A 30\n[w tid=2];C 40\n[w tid=2];p/D$$Lambda$9.0x00007f99.run 20\n[w tid=2];start_thread 10\n",
+	"W;c3 4\nW;c14;A 1\nW;c15 2\nA;k_[k];B 7\nk_[k];A 2\nY;A 1\n",
+	"W;c0 1\nW;c1 1\nW;c2 1\nW;c3 1\nW;c4 1\nW;c5 1\nW;c6 1\nW;c7 1\nW;c8 1\nW;c9 1\nW;c10 1\nW;c11 1\nW;c12 1\n"
+	"W;c13 1\nW;c16 1\n[w tid=3];C 8\n",
+};
+
+/* Reads profile i on side into a part with its own names, and adds it. */
+static void add_as_part(fg_diff *d, fg_diff_side side, size_t i)
+{
+	fg_error err;
+	fg_profile_info info;
+	fg_diff_part *p = NULL;
+	CHECK(fg_diff_part_new(&p, d, &err) == 0);
+	CHECK(fg_diff_add(d, side, p, &err) == FG_EINTERNAL); /* not read yet */
+	CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", fg_diff_part_names(p),
+				    NULL, &(fg_visitor){ fg_diff_part_frames, NULL, p }, &err) == 0);
+	CHECK(fg_diff_add(d, side, p, &err) == 0);
+	CHECK(fg_diff_add(d, side, p, &err) == FG_EINTERNAL); /* twice */
+	fg_diff_part_free(p);
+}
+
+/* Field by field (the structs have padding). */
+static bool same_entries(const fg_diff_entry *a, const fg_diff_entry *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].name != b[i].name || a[i].base != b[i].base || a[i].candidate != b[i].candidate ||
+		    a[i].delta != b[i].delta || a[i].noise != b[i].noise || a[i].status != b[i].status)
+			return false;
+	return true;
+}
+
+static bool same_results(const fg_diff_result *a, const fg_diff_result *b)
+{
+	return a->ngrew == b->ngrew && a->nshrank == b->nshrank && same_entries(a->grew, b->grew, a->ngrew) &&
+	       same_entries(a->shrank, b->shrank, a->nshrank);
+}
+
+static bool same_peer(const fg_diff_peer *a, const fg_diff_peer *b)
+{
+	if (a->profile != b->profile || a->score != b->score || a->nframes != b->nframes)
+		return false;
+	for (size_t k = 0; k < a->nframes; k++)
+		if (a->frames[k].name != b->frames[k].name || a->frames[k].share != b->frames[k].share ||
+		    a->frames[k].others != b->frames[k].others || a->frames[k].delta != b->frames[k].delta)
+			return false;
+	return true;
+}
+
+/* Profiles read into parts, each with its names, and added in order give
+ * the diff reading them into it gives: the same name ids, counts, trees
+ * (node for node), path noise, results and peers. */
+static void test_parts(void)
+{
+	fg_error err;
+	for (int variant = 0; variant < 4; variant++) {
+		fg_diff_options o;
+		fg_diff_options_init(&o);
+		o.trees = variant & 1;
+		o.raw = variant & 2;
+		fg_names *mine[2];
+		fg_diff *d[2];
+		CHECK(fg_names_new(&mine[0], &err) == 0 && fg_names_new(&mine[1], &err) == 0);
+		CHECK(fg_diff_new(&d[0], mine[0], &o, &err) == 0 && fg_diff_new(&d[1], mine[1], &o, &err) == 0);
+		for (size_t i = 0; i < sizeof(part_profiles) / sizeof(part_profiles[0]); i++) {
+			fg_diff_side side = i % 3 == 2 ? FG_DIFF_CANDIDATE : FG_DIFF_BASE;
+			fg_profile_info info;
+			CHECK(fg_diff_begin(d[0], side, &err) == 0);
+			CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", mine[0], NULL,
+						    &(fg_visitor){ fg_diff_frames, NULL, d[0] }, &err) == 0);
+			add_as_part(d[1], side, i);
+		}
+		uint32_t nn = fg_names_count(mine[0]);
+		CHECK(nn == fg_names_count(mine[1]));
+		for (uint32_t i = 0; i < nn && i < fg_names_count(mine[1]); i++)
+			CHECK(!strcmp(fg_names_get(mine[0], i), fg_names_get(mine[1], i)));
+		for (int s = 0; s < 2; s++) {
+			CHECK(fg_diff_profiles(d[0], s) == fg_diff_profiles(d[1], s));
+			CHECK(fg_diff_total(d[0], s) == fg_diff_total(d[1], s));
+			const fg_tree *t[2] = { fg_diff_tree(d[0], s), fg_diff_tree(d[1], s) };
+			CHECK(!t[0] == !o.trees && !t[1] == !o.trees);
+			if (!t[0] || !t[1])
+				continue;
+			CHECK(fg_tree_size(t[0]) == fg_tree_size(t[1]));
+			for (uint32_t k = 0; k < fg_tree_size(t[0]) && k < fg_tree_size(t[1]); k++) {
+				const fg_tree_node *x = fg_tree_node_at(t[0], k), *y = fg_tree_node_at(t[1], k);
+				CHECK(x->total == y->total && x->self == y->self && x->name == y->name &&
+				      x->parent == y->parent && x->first_child == y->first_child &&
+				      x->next_sibling == y->next_sibling && x->depth == y->depth &&
+				      x->nchildren == y->nchildren && x->type == y->type);
+				CHECK(fg_tree_find_child(t[1], fg_tree_node_at(t[1], k)->parent == FG_TREE_NONE ? 0
+							 : fg_tree_node_at(t[1], k)->parent, fg_tree_node_at(t[1], k)->name,
+							 fg_tree_node_at(t[1], k)->type) == (k ? k : FG_TREE_NONE));
+				for (int self = 0; self < 2 && s == FG_DIFF_BASE; self++)
+					CHECK(fg_diff_path_noise(d[0], k, self) == fg_diff_path_noise(d[1], k, self));
+			}
+		}
+		for (int self = 0; self < 2; self++) {
+			fg_diff_result r[2];
+			CHECK(fg_diff_compute_shares(&r[0], d[0], self, &err) == 0);
+			CHECK(fg_diff_compute_shares(&r[1], d[1], self, &err) == 0);
+			CHECK(same_results(&r[0], &r[1]));
+			CHECK(r[0].ngrew + r[0].nshrank > 2);
+			fg_diff_result_free(&r[0]);
+			fg_diff_result_free(&r[1]);
+		}
+		fg_diff_peers p[2];
+		CHECK(fg_diff_peers_compute(&p[0], d[0], &err) == 0 && fg_diff_peers_compute(&p[1], d[1], &err) == 0);
+		CHECK(p[0].npeers == 4 && p[1].npeers == 4 && p[0].outlier == p[1].outlier);
+		for (size_t i = 0; i < p[0].npeers && i < p[1].npeers; i++)
+			CHECK(same_peer(&p[0].peers[i], &p[1].peers[i]));
+		fg_diff_peers_free(&p[0]);
+		fg_diff_peers_free(&p[1]);
+		for (int k = 0; k < 2; k++) {
+			fg_diff_free(d[k]);
+			fg_names_free(mine[k]);
+		}
+	}
+}
+
 int main(void)
 {
 	fg_error err;
@@ -336,6 +466,7 @@ int main(void)
 	test_peers();
 	test_svg();
 	test_path_noise();
+	test_parts();
 	fg_names_free(names);
 	return check_status("test_diff");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parallel.h"
 #include "protocol.h"
 #include "share.h"
 #include "stats.h"
@@ -17,6 +18,12 @@ struct fg_verdict_judge {
 	const char *patterns[1]; /* the matcher keeps the array, not a copy */
 	char *protocol;
 	char *event;
+	struct lane *lanes;      /* one per thread a build's profiles are read on */
+	size_t nlanes;
+};
+
+/* What one thread reads profiles with. */
+struct lane {
 	fg_names *names;
 	fg_matcher *matcher;
 	fg_share *share;
@@ -89,14 +96,50 @@ void fg_verdict_free(fg_verdict *v)
 	free(v);
 }
 
+static void lane_clear(struct lane *l)
+{
+	fg_protocol_free(l->detector);
+	fg_share_free(l->share);
+	fg_matcher_free(l->matcher);
+	fg_names_free(l->names);
+}
+
+/* Up to n lanes (at least one, or an error); fewer when out of memory. */
+static int add_lanes(fg_verdict_judge *j, size_t n, fg_error *err)
+{
+	if (n <= j->nlanes)
+		return 0;
+	struct lane *grown = realloc(j->lanes, n * sizeof(*grown));
+	if (!grown)
+		return j->nlanes ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	j->lanes = grown;
+	while (j->nlanes < n) {
+		struct lane *l = &j->lanes[j->nlanes];
+		*l = (struct lane){ 0 };
+		int rc = fg_names_new(&l->names, err);
+		if (!rc)
+			rc = fg_matcher_new(&l->matcher, j->patterns, 1, &j->opts.match, err);
+		if (!rc)
+			rc = fg_share_new(&l->share, l->matcher, l->names, err);
+		if (!rc)
+			rc = fg_protocol_new(&l->detector, l->names, err);
+		if (rc) {
+			lane_clear(l);
+			/* The first lane's failure (a bad pattern) is the judge's. */
+			return j->nlanes ? 0 : rc;
+		}
+		j->nlanes++;
+	}
+	return 0;
+}
+
 void fg_verdict_judge_free(fg_verdict_judge *j)
 {
 	if (!j)
 		return;
-	fg_protocol_free(j->detector);
-	fg_share_free(j->share);
-	fg_matcher_free(j->matcher);
-	fg_names_free(j->names);
+	for (size_t i = 0; i < j->nlanes; i++)
+		lane_clear(&j->lanes[i]);
+	free(j->lanes);
 	free(j->pattern);
 	free(j->protocol);
 	free(j->event);
@@ -125,13 +168,7 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 	j->opts.event = j->event;
 	j->patterns[0] = j->pattern;
 	if (!rc)
-		rc = fg_names_new(&j->names, err);
-	if (!rc)
-		rc = fg_matcher_new(&j->matcher, j->patterns, 1, &opts->match, err);
-	if (!rc)
-		rc = fg_share_new(&j->share, j->matcher, j->names, err);
-	if (!rc)
-		rc = fg_protocol_new(&j->detector, j->names, err);
+		rc = add_lanes(j, 1, err);
 	if (rc) {
 		fg_verdict_judge_free(j);
 		return rc;
@@ -143,16 +180,16 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 /* One pass over a profile feeds both analyses. */
 static int judge_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
-	fg_verdict_judge *j = ctx;
-	int rc = fg_share_frames(j->share, frames, n, err);
-	return rc ? rc : fg_protocol_frames(j->detector, frames, n, err);
+	struct lane *l = ctx;
+	int rc = fg_share_frames(l->share, frames, n, err);
+	return rc ? rc : fg_protocol_frames(l->detector, frames, n, err);
 }
 
 static int judge_stack(void *ctx, const fg_stack *stack, fg_error *err)
 {
-	fg_verdict_judge *j = ctx;
-	int rc = fg_share_stack(j->share, stack, err);
-	return rc ? rc : fg_protocol_stack(j->detector, stack, err);
+	struct lane *l = ctx;
+	int rc = fg_share_stack(l->share, stack, err);
+	return rc ? rc : fg_protocol_stack(l->detector, stack, err);
 }
 
 static void skip(fg_verdict *v, const char *source, const char *message)
@@ -164,32 +201,53 @@ static void skip(fg_verdict *v, const char *source, const char *message)
 		snprintf(v->reason, sizeof(v->reason), "%s", message);
 }
 
-/* Reads one fetched profile into p; a problem of this build only is a skip
+/* What reading one profile found (on any lane). */
+struct reading {
+	int rc;
+	fg_error err;
+	fg_profile_info info;
+	uint64_t samples;
+	bool matched;
+	fg_protocol_kind kind;
+};
+
+static void read_profile(struct reading *r, struct lane *l, const char *path, const fg_read_options *ro)
+{
+	fg_error_clear(&r->err);
+	fg_share_reset(l->share);
+	fg_protocol_reset(l->detector);
+	r->rc = fg_reader_read(&r->info, path, l->names, ro, &(fg_visitor){ judge_frames, judge_stack, l }, &r->err);
+	if (r->rc)
+		return;
+	r->samples = fg_share_samples(l->share, 0);
+	r->matched = fg_share_matched(l->share, 0);
+	r->kind = fg_protocol_result(l->detector);
+}
+
+/* Takes one read profile into p; a problem of this build only is a skip
  * (returns 1), an error is returned as it is. */
-static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile *p, const char *path,
+static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile *p, const struct reading *r,
                          fg_error *err)
 {
-	fg_profile_info info;
-	fg_share_reset(j->share);
-	fg_protocol_reset(j->detector);
-	int rc = fg_reader_read(&info, path, j->names, &j->opts.read, &(fg_visitor){ judge_frames, judge_stack, j },
-				 err);
-	if (rc == FG_EINVALID || rc == FG_EFETCH) {
-		skip(v, p->source, err->message);
+	const fg_profile_info *info = &r->info;
+	if (r->rc == FG_EINVALID || r->rc == FG_EFETCH) {
+		skip(v, p->source, r->err.message);
 		return 1;
 	}
-	if (rc)
-		return rc;
+	if (r->rc) {
+		*err = r->err;
+		return r->rc;
+	}
 	p->read = true;
-	p->total = info.total;
-	p->samples = fg_share_samples(j->share, 0);
+	p->total = info->total;
+	p->samples = r->samples;
 	p->share = fg_stats_percent(p->samples, p->total);
-	p->detected = fg_protocol_name(fg_protocol_result(j->detector));
-	if (fg_share_matched(j->share, 0))
+	p->detected = fg_protocol_name(r->kind);
+	if (r->matched)
 		v->matched = true;
-	if (info.missing_final_newline)
+	if (info->missing_final_newline)
 		snprintf(p->warning, sizeof(p->warning), "the last line has no newline: the file may be cut short");
-	else if (info.inverted && !j->opts.read.reversed)
+	else if (info->inverted && !j->opts.read.reversed)
 		snprintf(p->warning, sizeof(p->warning),
 		         "the graph is drawn inverted: if its stacks are leaf-first, pass --reversed");
 	char message[256];
@@ -200,18 +258,18 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 		return 1;
 	}
 	/* async-profiler's cpu event may be sampled by itimer or ctimer too. */
-	const char *measured = fg_protocol_event(&info), *want = p->expected_event;
+	const char *measured = fg_protocol_event(info), *want = p->expected_event;
 	if (want && (!strcmp(want, "itimer") || !strcmp(want, "ctimer")))
 		want = "cpu";
 	if (want && measured && strcmp(want, measured)) {
 		snprintf(message, sizeof(message), "the profile measures %s (its title says \"%.*s\"), not %s",
-		         measured, (int)fg_utf8_fit(info.title, 64), info.title, want);
+		         measured, (int)fg_utf8_fit(info->title, 64), info->title, want);
 		skip(v, p->source, message);
 		return 1;
 	}
 	/* Units: a pooled share over bytes and samples means nothing, and bytes
 	 * or nanoseconds have no sample interval to decide on. */
-	snprintf(p->unit, sizeof(p->unit), "%s", fg_profile_unit(&info));
+	snprintf(p->unit, sizeof(p->unit), "%s", fg_profile_unit(info));
 	for (const fg_verdict_profile *q = v->profiles; q < p; q++)
 		if (q->read && q->unit[0] && strcmp(q->unit, p->unit)) {
 			snprintf(message, sizeof(message), "the profile counts %s but %s counts %s: not comparable",
@@ -219,14 +277,14 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 			skip(v, p->source, message);
 			return 1;
 		}
-	if (!fg_profile_counts_samples(&info) && j->opts.aggregate == FG_AGGREGATE_POOLED) {
+	if (!fg_profile_counts_samples(info) && j->opts.aggregate == FG_AGGREGATE_POOLED) {
 		snprintf(message, sizeof(message),
 		         "the profile counts %s, not samples: there is no sample interval to decide on "
 		         "(--aggregate median judges the share as a point)", p->unit);
 		skip(v, p->source, message);
 		return 1;
 	}
-	fg_protocol_kind kind = fg_protocol_result(j->detector);
+	fg_protocol_kind kind = r->kind;
 	if (p->expected && kind != FG_PROTOCOL_UNKNOWN && strcmp(p->expected, p->detected)) {
 		snprintf(message, sizeof(message), "the profile serves %s, not %s as %s", p->detected, p->expected,
 		         p->expected == j->protocol ? "--protocol says" : "the runs file says");
@@ -392,6 +450,65 @@ static int new_verdict(fg_verdict **out, size_t n, const char *commit, const cha
 	return 0;
 }
 
+/* The profiles of a build, read on the judge's lanes and taken in order
+ * (fg_parallel_run): the first one that makes the build a skip, or fails,
+ * stops it, as reading them in turn would. */
+struct judging {
+	fg_verdict *v;
+	fg_verdict_judge *j;
+	const fg_fetch_result *fetched;
+	struct reading *read;
+	int rc;       /* an error */
+	bool stopped; /* a skip or an error */
+	fg_error *err;
+};
+
+static void read_one(void *ctx, size_t lane, size_t i)
+{
+	struct judging *w = ctx;
+	/* A failed fetch is taken as it is. */
+	if (!w->fetched[i].err.code)
+		read_profile(&w->read[i], &w->j->lanes[lane], w->fetched[i].path, &w->j->opts.read);
+}
+
+static int take_one(void *ctx, size_t i)
+{
+	struct judging *w = ctx;
+	fg_verdict *v = w->v;
+	fg_verdict_profile *p = &v->profiles[i];
+	const fg_error *fe = &w->fetched[i].err;
+	w->stopped = true;
+	if (fe->code == FG_EFETCH) {
+		skip(v, p->source, fe->message);
+		return 1;
+	}
+	if (fe->code) {
+		/* A malformed header or an unknown scheme: every build alike. */
+		*w->err = *fe;
+		w->rc = fe->code;
+		return 1;
+	}
+	int rc = judge_profile(v, w->j, p, &w->read[i], w->err);
+	if (rc > 0)
+		return 1;
+	if (rc) {
+		snprintf(w->err->source, sizeof(w->err->source), "%s", p->source);
+		w->rc = rc;
+		return 1;
+	}
+	/* Each profile's counts fit 64 bits (the readers check); their sum
+	 * may not, and a wrapped total would give shares above 100% and a
+	 * NaN interval.  samples <= total, so one check covers both. */
+	if (p->total > UINT64_MAX - v->total) {
+		skip(v, p->source, "the pooled sample counts of this build overflow 64 bits");
+		return 1;
+	}
+	v->samples += p->samples;
+	v->total += p->total;
+	w->stopped = false;
+	return 0;
+}
+
 int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
                             const char *commit, const char *date, fg_error *err)
 {
@@ -436,38 +553,19 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		                strncmp(sources[i], "file:", 5);
 		v->downloaded += p->downloaded;
 	}
-	for (size_t i = 0; i < n; i++) {
-		fg_verdict_profile *p = &v->profiles[i];
-		const fg_error *fe = &fetched[i].err;
-		if (fe->code == FG_EFETCH) {
-			skip(v, p->source, fe->message);
-			goto out;
-		}
-		if (fe->code) {
-			/* A malformed header or an unknown scheme: every build alike. */
-			*err = *fe;
-			rc = fe->code;
-			goto out;
-		}
-		rc = judge_profile(v, j, p, fetched[i].path, err);
-		if (rc > 0) {
-			rc = 0;
-			goto out;
-		}
-		if (rc) {
-			snprintf(err->source, sizeof(err->source), "%s", p->source);
-			goto out;
-		}
-		/* Each profile's counts fit 64 bits (the readers check); their sum
-		 * may not, and a wrapped total would give shares above 100% and a
-		 * NaN interval.  samples <= total, so one check covers both. */
-		if (p->total > UINT64_MAX - v->total) {
-			skip(v, p->source, "the pooled sample counts of this build overflow 64 bits");
-			goto out;
-		}
-		v->samples += p->samples;
-		v->total += p->total;
+	struct judging w = { v, j, fetched, calloc(n, sizeof(*w.read)), 0, false, err };
+	size_t lanes = j->opts.jobs ? j->opts.jobs : fg_parallel_cores();
+	if (!w.read)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc)
+		rc = add_lanes(j, lanes < n ? lanes : n, err);
+	if (!rc) {
+		fg_parallel_run(n, j->nlanes, n, read_one, take_one, &w);
+		rc = w.rc;
 	}
+	free(w.read);
+	if (rc || w.stopped)
+		goto out;
 	fg_verdict_decide(v, &j->opts);
 out:
 	for (size_t i = 0; fetched && i < n; i++)

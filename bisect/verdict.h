@@ -2,10 +2,11 @@
  * its profiles below the threshold (fast), at or above it (slow), or can the
  * build not be judged (skip)?
  *
- * A judge holds what every verdict of a bisection shares (the interned
- * names, the compiled pattern, the share and protocol analyses); each call
- * fetches the profiles of one build in parallel, streams each into the
- * analyses and decides (fg_verdict_decide).
+ * A judge holds what every verdict of a bisection shares (per thread it
+ * reads on: the interned names, the compiled pattern, the share and
+ * protocol analyses); each call fetches the profiles of one build in
+ * parallel, reads them on up to opts.jobs threads, takes them in order into
+ * the verdict and decides (fg_verdict_decide).
  *
  * The decision (docs/bisect.md, "The decision"): the pooled share of the
  * build's profiles and a 95% interval that covers sampling (Wilson), the
@@ -74,6 +75,10 @@ typedef struct fg_verdict_options {
 	 * profiles; a profile whose title says it measures another event (an
 	 * allocation graph listed as cpu) makes the build a skip. */
 	const char *event;
+	/* Profiles of a build read at once, each on a thread with names,
+	 * pattern and analyses of its own (the verdict is that of reading them
+	 * in turn); 0: one per core. */
+	size_t jobs;
 	fg_read_options read;        /* fg_read_options_init */
 	const fg_fetch_options *fetch; /* NULL: fg_fetch_options_init's defaults */
 } fg_verdict_options;

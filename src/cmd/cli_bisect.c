@@ -70,6 +70,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	                  : o->aggregate == FG_AGGREGATE_POOLED ? 0 : CLI_POINT_MIN_SAMPLES;
 	vo->protocol = o->protocol;
 	vo->event = o->event;
+	vo->jobs = (size_t)o->jobs;
 	cli_read_options(&vo->read, &o->po);
 	/* A JFR recording holds several events: judge the one the runs file
 	 * names (cpu by default). */

@@ -26,6 +26,7 @@ struct cli_bisect_options {
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
 	double capture_timeout;        /* 0: none */
+	uint64_t jobs;                 /* --jobs; 0: one per core */
 };
 
 void cli_bisect_options_init(struct cli_bisect_options *o);
@@ -64,7 +65,9 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
 			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD)
+	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_U64('j', "jobs", &(o)->jobs, "N", 1, 4096, \
+		    "read N of a build's profiles at a time (default: one per core)", .flags = CLI_OPT_FORWARD)
 #define CLI_RUNS_OPTION(o, help) \
 	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH)
 /* The sources of run and bisect: --runs, --profile, --capture. */

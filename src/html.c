@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* The page is read line by line: the template header (title, drawing flag,
  * maxdiff), then either the 3.x+ cpool and f/u/n block, or the 2.x f() lines,
@@ -319,31 +322,63 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 	return 0;
 }
 
-/* The leading decimal digits at s, at most 7 of them, as a number, eight
- * bytes at a time without a branch per digit: the numbers of a frame line
- * are 1 to 7 digits of unpredictable length, and the loop exit mispredicted
- * on each cost more than the arithmetic.  Reads 8 bytes (the input buffer is
- * padded for it, FG_INPUT_PADDING).  Sets *len to the digit count (0 to 7;
- * with 8 digits or more, 7, and s[7] is then a digit: callers look at the
- * byte after the number, so they see it); the value is unset when *len is 0. */
-__attribute__((always_inline)) static inline uint64_t swar_digits(const char *s, int *len)
+/* The leading decimal digits at s, at most DIGITS_MAX of them, eight bytes
+ * at a time without a branch per digit: the numbers of a frame line are 1 to
+ * 7 digits of unpredictable length, and the loop exit mispredicted on each
+ * cost more than the arithmetic.  Reads 8 bytes (the input buffer is padded
+ * for it, FG_INPUT_PADDING).  In two steps, so that a caller can look at the
+ * byte after the digits while the value is combined: digit_scan() returns the
+ * digit count (0 to DIGITS_MAX; with more digits, DIGITS_MAX, and the byte
+ * after them is a digit: callers look at it, so they see it) and the bytes
+ * less '0'; digit_value() makes the number of them (garbage for 0 digits). */
+#if defined(__SSE2__)
+enum { DIGITS_MAX = 8 };
+
+__attribute__((always_inline)) static inline unsigned digit_scan(const char *s, uint64_t *v)
+{
+	__m128i d = _mm_sub_epi8(_mm_loadl_epi64((const __m128i *)(const void *)s), _mm_set1_epi8('0'));
+	/* A digit less '0' is at most 9 (unsigned); the eight zero bytes above
+	 * the load are no digits, so the count stops at 8. */
+	unsigned digit = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
+	*v = (uint64_t)_mm_cvtsi128_si64(d);
+	return (unsigned)__builtin_ctz(~digit);
+}
+#else
+enum { DIGITS_MAX = 7 };
+
+__attribute__((always_inline)) static inline unsigned digit_scan(const char *s, uint64_t *v)
 {
 	uint64_t chunk;
 	memcpy(&chunk, s, 8);
-	uint64_t v = chunk - UINT64_C(0x3030303030303030);
+	*v = chunk - UINT64_C(0x3030303030303030);
 	/* A byte is a digit when c - '0' <= 9: no high bit in it nor in
 	 * c - '0' + 0x76.  Borrows only spill past the first non-digit.  The
 	 * top bit stops the count at 7. */
-	uint64_t nondigit = ((v + UINT64_C(0x7676767676767676)) | v | UINT64_C(1) << 63) & UINT64_C(0x8080808080808080);
-	int bit = __builtin_ctzll(nondigit); /* 8 * len + 7 */
-	*len = bit >> 3;
+	uint64_t nondigit = ((chunk + UINT64_C(0x4646464646464646)) | *v | UINT64_C(1) << 63) &
+			    UINT64_C(0x8080808080808080);
+	return (unsigned)__builtin_ctzll(nondigit) >> 3;
+}
+#endif
+
+__attribute__((always_inline)) static inline uint64_t digit_value(uint64_t v, unsigned len, uint64_t times2561)
+{
 	/* Shift the digits to the top, zeros (digit 0) below (by 64 - 8 * len,
-	 * taken mod 64: with no digit the value is garbage), then combine
-	 * pairs, quads and octets. */
-	v <<= (71 - bit) & 63;
-	v = ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
-	v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
-	return ((v & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
+	 * taken mod 64: with no digit the value is garbage); the digit bytes
+	 * are 0 to 9 and the bytes shifted in 0, so no byte needs masking.
+	 * Then combine pairs, quads and octets. */
+	v <<= (64 - 8 * len) & 63;
+	v = ((v * times2561) >> 8) & UINT64_C(0x00FF00FF00FF00FF);
+	v = ((v * 6553601) >> 16) & UINT64_C(0x0000FFFF0000FFFF);
+	return (v * UINT64_C(42949672960001)) >> 32;
+}
+
+/* Both steps: the value, and *len digits. */
+__attribute__((always_inline)) static inline uint64_t swar_digits(const char *s, int *len)
+{
+	uint64_t v;
+	unsigned n = digit_scan(s, &v);
+	*len = (int)n;
+	return digit_value(v, n, 2561);
 }
 
 /* Parses "N,N,...,N)" at s and sets *after past the ')': the hot loop of a
@@ -361,7 +396,7 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 		if (s[len] < '0' || s[len] > '9') {
 			s += len;
 		} else {
-			/* Eight digits or more: rare, the plain way. */
+			/* More than DIGITS_MAX digits: rare, the plain way. */
 			const char *first = s;
 			unsigned d;
 			v = 0;
@@ -473,7 +508,7 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 	return frame_call(p, &p->cur, line[0], a, n);
 }
 
-/* The leading digits at s (1 to 7; callers check the byte after them) as a
+/* The leading digits at s (1 to DIGITS_MAX; callers check the byte after them) as a
  * number: the end of the digits, or NULL when there is none. */
 __attribute__((always_inline)) static inline const char *short_number(const char *s, uint64_t *v)
 {
@@ -482,12 +517,20 @@ __attribute__((always_inline)) static inline const char *short_number(const char
 	return len ? s + len : NULL;
 }
 
-/* ")\n" as a 16-bit load sees it. */
+/* "u(" and ")\n" as 16-bit loads see them. */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define CLOSE_LINE ((uint16_t)(')' | '\n' << 8))
+#define PAIR(a, b) ((uint16_t)((a) | (b) << 8))
 #else
-#define CLOSE_LINE ((uint16_t)(')' << 8 | '\n'))
+#define PAIR(a, b) ((uint16_t)((a) << 8 | (b)))
 #endif
+#define OPEN_U PAIR('u', '(')
+#define CLOSE_LINE PAIR(')', '\n')
+
+/* The longest line the frame loop takes: "f(", four numbers of DIGITS_MAX
+ * digits, three commas and ")\n".  Starting at least this far before the
+ * window's end, such a line ends inside the window (the sentinel '\n' at the
+ * end cannot pass for its own), and no read of it passes the end. */
+enum { PLAIN_LINE_MAX = 2 + 4 * DIGITS_MAX + 3 + 2 };
 
 /* The state plain_calls() works on, in and out. */
 struct run {
@@ -496,14 +539,18 @@ struct run {
 	uint64_t depth, left0, width0;
 };
 
-/* The rest of a call other than u(KEY) at q, past its key: the level, start
- * and width of the frame it adds, checked as emit() would; NULL for anything
- * the general path is to see. */
-__attribute__((always_inline)) static inline const char *other_call(const char *q, char call, const struct level *levels,
-								   uint64_t depth, uint64_t left0, uint64_t width0,
-								   uint64_t *level_out, uint64_t *left_out, uint64_t *width_out)
+/* The line at s other than "u(KEY)\n", q past its key: the level, start and
+ * width of the frame it adds, checked as emit() would; NULL for anything the
+ * general path is to see. */
+__attribute__((always_inline)) static inline const char *other_call(const char *s, const char *q,
+								   const struct level *levels, uint64_t depth,
+								   uint64_t left0, uint64_t width0, uint64_t *level_out,
+								   uint64_t *left_out, uint64_t *width_out)
 {
+	const char call = s[0];
 	uint64_t level = 0, dx = 0, width = 0;
+	if (s[1] != '(')
+		return NULL;
 	if (call == 'f') {
 		q = *q == ',' ? short_number(q + 1, &level) : NULL;
 		q = q && *q == ',' ? short_number(q + 1, &dx) : NULL;
@@ -515,7 +562,8 @@ __attribute__((always_inline)) static inline const char *other_call(const char *
 	}
 	if (q && *q == ',')
 		q = short_number(q + 1, &width);
-	if (!q)
+	uint16_t close;
+	if (!q || (memcpy(&close, q, 2), close != CLOSE_LINE))
 		return NULL;
 	if (width == 0)
 		width = width0; /* as the JS: 0 or absent is the previous width */
@@ -539,65 +587,87 @@ __attribute__((always_inline)) static inline const char *other_call(const char *
 	return q;
 }
 
-/* The lines "u(...)\n", "n(...)\n", "f(...)\n" straight from the input
- * buffer, as many as it holds whole; stops at the first line that needs the
- * slow path (not whole in the buffer, not a call, the blank line closing the
- * block).
+/* At most n lines "u(...)\n", "n(...)\n", "f(...)\n" straight from the input
+ * buffer; stops early at the first line that needs the general path (not a
+ * call, the blank line closing the block).
  *
  * After the root, the plain calls (u(K[,W]), n(K[,W]), f(K,L,DX[,W]): every
  * line of the large fixture but the root) have a loop of their own with the
  * state in locals.  It accepts a line only when frame_call() would take it
  * the same way and pass every check, and it changes nothing before it has
- * checked the line; anything else (counters, a number of eight digits or
- * more, a check that fails, a full batch or level stack) leaves the line to
- * frame_call(), the reference, which reports the error.  Its checks:
+ * checked the line; anything else (counters, a number of more than
+ * DIGITS_MAX digits, a check that fails) leaves the line to frame_call(),
+ * the reference, which reports the error.  Its checks:
  * - the key: the cpool index in range, a known type;
  * - u: the parent is the last frame, [left0, left0 + width0), which has no
  *   child yet, so only a given width can be wrong (wider than the parent);
  * - n and f: emit()'s (a parent at level - 1, the start not left of its next
  *   free offset nor right of its end, the width inside it), and for f an
  *   offset that does not wrap.
- * A leaf function, so that its state stays in registers.
+ * The checks that hold for a run of lines at once are the caller's, in n:
+ * room in the batch, room in the level stack (a line adds one level at
+ * most), and the line ending inside the window (PLAIN_LINE_MAX).
  * tests/fuzz/fuzz_html.c reads every input also one byte at a time, which
  * sends every line down the general path, and traps when the two differ. */
-__attribute__((noinline)) static void plain_calls(struct run *r, struct level *const levels, const uint32_t *const cpool,
-						  const uint64_t ncpool, const uint64_t last, const char *const end,
-						  const fg_frame *const full)
+__attribute__((always_inline)) static inline void plain_calls(struct run *r, struct level *const levels,
+							      const uint32_t *const cpool, const uint64_t nkeys,
+							      uint64_t n)
 {
 	const char *s = r->s;
 	fg_frame *out = r->out;
 	uint64_t depth = r->depth, left0 = r->left0, width0 = r->width0;
-	while (out < full) {
-		const char call = s[0];
-		uint64_t key, level, left, width;
-		if (s[1] != '(')
+	struct level *top = levels + depth; /* the last frame's */
+	/* A multiplier the compiler is not to turn into shifts and adds. */
+	uint64_t times2561 = 2561;
+	__asm__("" : "+r"(times2561));
+	for (; n; n--) {
+		uint16_t head, close;
+		memcpy(&head, s, 2);
+		uint64_t digits;
+		unsigned len = digit_scan(s + 2, &digits);
+		const char *q = s + 2 + len;
+		memcpy(&close, q, 2);
+		uint64_t key = digit_value(digits, len, times2561);
+		/* No digit, a cpool index out of range, an unknown type. */
+		if (!len || key >= nkeys || (key & 7) >= FG_FRAME_TYPE_COUNT)
 			break;
-		const char *q = short_number(s + 2, &key);
-		if (!q)
-			break;
-		if (call == 'u' && *q == ')') {
+		uint64_t level, left, width;
+		if (__builtin_expect(head == OPEN_U && close == CLOSE_LINE, 1)) {
 			/* u(KEY): the first child of the last frame, as wide. */
 			level = depth + 1;
 			left = left0;
 			width = width0;
-		} else if (!(q = other_call(q, call, levels, depth, left0, width0, &level, &left, &width))) {
+			top++;
+		} else if ((q = other_call(s, q, levels, depth, left0, width0, &level, &left, &width))) {
+			top = levels + level;
+		} else {
 			break;
 		}
-		uint16_t close;
-		memcpy(&close, q, 2);
-		if (close != CLOSE_LINE || q + 1 >= end || (key >> 3) >= ncpool || (key & 7) >= FG_FRAME_TYPE_COUNT ||
-		    level > last)
-			break;
-		levels[level - 1].next = left + width;
-		levels[level] = (struct level){ left, left + width, left };
+		top[-1].next = left + width;
+		*top = (struct level){ left, left + width, left };
+		*out++ = (fg_frame){ .depth = (uint32_t)level, .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
+				     .type = (uint8_t)(key & 7), .total = width };
 		depth = level;
 		left0 = left;
 		width0 = width;
-		*out++ = (fg_frame){ .depth = (uint32_t)level, .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
-				     .type = (uint8_t)(key & 7), .total = width };
 		s = q + 2;
 	}
 	*r = (struct run){ s, out, depth, left0, width0 };
+}
+
+/* The loop for either kind of cpool: with the identity table (the usual
+ * case), no load per frame.  Leaf functions, so that the state stays in
+ * registers. */
+__attribute__((noinline)) static void plain_calls_identity(struct run *r, struct level *levels, uint64_t nkeys,
+							   uint64_t n)
+{
+	plain_calls(r, levels, NULL, nkeys, n);
+}
+
+__attribute__((noinline)) static void plain_calls_mapped(struct run *r, struct level *levels, const uint32_t *cpool,
+							 uint64_t nkeys, uint64_t n)
+{
+	plain_calls(r, levels, cpool, nkeys, n);
 }
 
 static int fast_frames(struct parser *p)
@@ -607,11 +677,23 @@ static int fast_frames(struct parser *p)
 	int rc = 0;
 	struct cursor *c = &p->cur;
 	uint64_t lines = 0;
+	/* The keys whose index is in the cpool (ncpool is far below 2^61). */
+	const uint64_t nkeys = (uint64_t)c->ncpool << 3;
 	fg_input_window(&s, &end, p->in);
 	for (;;) {
 		if (c->started) {
+			/* The run's checks merged: lines that fit the batch, the
+			 * level stack and the window. */
+			uint64_t n = FG_FRAME_BATCH - c->nbatch;
+			uint64_t room = c->levels_cap - 1 - c->depth;
+			uint64_t whole = (uint64_t)(end - s) / PLAIN_LINE_MAX;
+			n = n < room ? n : room;
+			n = n < whole ? n : whole;
 			struct run r = { s, p->batch + c->nbatch, c->depth, c->left0, c->width0 };
-			plain_calls(&r, c->levels, c->cpool, c->ncpool, c->levels_cap - 1, end, p->batch + FG_FRAME_BATCH);
+			if (c->cpool)
+				plain_calls_mapped(&r, c->levels, c->cpool, nkeys, n);
+			else
+				plain_calls_identity(&r, c->levels, nkeys, n);
 			lines += (uint64_t)(r.out - (p->batch + c->nbatch)); /* a frame a line */
 			s = r.s;
 			c->depth = r.depth;

@@ -7,6 +7,7 @@
 #include "idarray.h"
 #include "keymap.h"
 #include "stackbuf.h"
+#include "varint.h"
 
 /* The chunk layout (all integers LEB128 except the header's):
  *   header: "FLR\0", u16 major, u16 minor, i64 size, i64 constant pool
@@ -80,6 +81,8 @@ struct jclass {
 	 * bytecode index, type): the count of them, else 0.  Such values are
 	 * read and skipped as that many varints, without the generic walk. */
 	uint8_t flat;
+	bool flat_stack_ref; /* flat, and a stackTrace field is a pool key */
+	int8_t method_at, type_at; /* flat: the (last) method and type fields that are pool keys, or -1 */
 };
 
 #define MAX_FLAT 16
@@ -128,6 +131,12 @@ struct jfr {
 	size_t nfields, fields_cap;
 	fg_keymap class_by_id;   /* class id -> index */
 	uint32_t c_string, c_method, c_class, c_thread, c_stack; /* or UINT32_MAX */
+	/* A StackTrace whose fields before its frames are all integers
+	 * (async-profiler's and the JDK's: truncated): how to step over them
+	 * (bit i set: field i a byte, else a varint) to the frames field; NULL
+	 * when it is otherwise (then walked). */
+	const struct field *st_frames;
+	uint32_t st_before, st_bytes;
 	uint64_t last_type;      /* a one-entry cache of class_by_id for events */
 	uint32_t last_cls;
 
@@ -193,50 +202,9 @@ static uint64_t varint_long(struct cur *c)
 	return v | (uint64_t)*c->p++ << 56;
 }
 
-/* Most integers (keys, line numbers, types) fit in one or two bytes. */
-static inline uint64_t varint(struct cur *c)
-{
-	if (c->p + 1 < c->end) {
-		if (c->p[0] < 0x80)
-			return *c->p++;
-		if (c->p[1] < 0x80) {
-			uint64_t v = (uint64_t)(c->p[0] & 0x7f) | (uint64_t)c->p[1] << 7;
-			c->p += 2;
-			return v;
-		}
-	}
-	return varint_long(c);
-}
-
-/* Steps over m varints, as m calls of varint() would.  Eight bytes at a
- * time where the word's last byte ends a varint (its top bit clear): every
- * varint from the word's start to there then lies whole inside it and is
- * of 8 bytes at most (the 9-byte form needs 8 bytes with the top bit set),
- * so the varints are the bytes with the top bit clear.  The constant pool
- * pass steps over every frame of every stack trace this way. */
-static void skip_varints(struct cur *c, uint64_t m)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (m >= 8 && c->end - c->p >= 8) {
-		uint64_t w;
-		memcpy(&w, c->p, 8);
-		uint64_t ends = ~w & UINT64_C(0x8080808080808080);
-		if (!(ends >> 63)) {
-			varint(c);
-			m--;
-			continue;
-		}
-		c->p += 8;
-		/* The count of end bytes: one bit a byte, summed by a multiply
-		 * (no popcount instruction in the baseline x86-64). */
-		m -= (ends >> 7) * UINT64_C(0x0101010101010101) >> 56;
-	}
-#endif
-	for (; m > 0 && !c->bad; m--)
-		varint(c);
-}
-
-/* varint() where 9 bytes are known to be there: no bounds to check. */
+/* varint() where 9 bytes are known to be there: no bounds to check.  A
+ * varint of several bytes (time stamps, large keys) is read as one word:
+ * its end is the first byte with the top bit clear. */
 static inline uint64_t varint_in(const uint8_t **pp)
 {
 	const uint8_t *p = *pp;
@@ -248,17 +216,59 @@ static inline uint64_t varint_in(const uint8_t **pp)
 		*pp = p + 2;
 		return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
 	}
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++) {
-		uint8_t b = p[i];
-		v |= (uint64_t)(b & 0x7f) << (7 * i);
-		if (!(b & 0x80)) {
-			*pp = p + i + 1;
-			return v;
-		}
-	}
+	uint64_t v;
+	if (fg_varint_word(pp, &v))
+		return v;
+	/* Eight bytes with the top bit set: the ninth is whole. */
 	*pp = p + 9;
-	return v | (uint64_t)p[8] << 56;
+	return fg_varint_pack(fg_varint_load(p)) | (uint64_t)p[8] << 56;
+}
+
+/* varint_in() for a value not needed. */
+static inline void skip_in(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	if (p[0] < 0x80) {
+		*pp = p + 1;
+		return;
+	}
+	uint64_t ends = ~fg_varint_load(p) & FG_VARINT_TOPS;
+	*pp = p + (ends ? ((unsigned)__builtin_ctzll(ends) >> 3) + 1 : 9);
+}
+
+/* Most integers (keys, line numbers, types) fit in one byte. */
+static inline uint64_t varint(struct cur *c)
+{
+	if (c->end - c->p >= 9)
+		return varint_in(&c->p);
+	return varint_long(c);
+}
+
+/* Steps over m varints, as m calls of varint() would, a word at a time:
+ * from a varint's start, every byte with the top bit clear within the next
+ * eight ends one varint (the 9-byte form needs eight bytes with the top bit
+ * set), so the word's varints end at its last such byte and number as many
+ * as the word holds such bytes.  The constant pool pass steps over every
+ * frame of every stack trace this way. */
+static void skip_varints(struct cur *c, uint64_t m)
+{
+	const uint8_t *p = c->p, *end = c->end;
+	while (m >= 8 && end - p >= 9) {
+		uint64_t ends = ~fg_varint_load(p) & FG_VARINT_TOPS;
+		if (!ends) {
+			skip_in(&p);
+			m--;
+			continue;
+		}
+		/* 63 ^ clz: the bit of the last end byte, 8k + 7. */
+		p += ((63u ^ (unsigned)__builtin_clzll(ends)) >> 3) + 1;
+		/* The count of end bytes: one bit a byte, summed by a multiply
+		 * (no popcount instruction in the baseline x86-64). */
+		m -= (ends >> 7) * UINT64_C(0x0101010101010101) >> 56;
+	}
+	c->p = p;
+	for (; m > 0 && !c->bad; m--)
+		varint(c);
 }
 
 static void skip(struct cur *c, uint64_t n)
@@ -748,6 +758,28 @@ static int read_metadata(struct jfr *j, uint64_t off)
 			flat = !fd->array && (fd->cpool || j->classes[fd->cls].kind == K_VARINT);
 		}
 		k->flat = flat ? (uint8_t)k->nfields : 0;
+		k->flat_stack_ref = false;
+		k->method_at = k->type_at = -1;
+		for (uint32_t f = 0; k->flat && f < k->nfields; f++) {
+			const struct field *fd = &j->fields[k->field0 + f];
+			k->flat_stack_ref |= fd->role == R_STACK && fd->cpool;
+			k->method_at = fd->role == R_METHOD && fd->cpool ? (int8_t)f : k->method_at;
+			k->type_at = fd->role == R_TYPE && fd->cpool ? (int8_t)f : k->type_at;
+		}
+	}
+	j->st_frames = NULL;
+	j->st_before = j->st_bytes = 0;
+	for (uint32_t f = 0; j->c_stack != UINT32_MAX && f < j->classes[j->c_stack].nfields && f < 32; f++) {
+		const struct field *fd = &j->fields[j->classes[j->c_stack].field0 + f];
+		uint8_t kind = j->classes[fd->cls].kind;
+		if (fd->role == R_FRAMES) {
+			j->st_frames = fd->array && !fd->cpool ? fd : NULL;
+			j->st_before = f;
+			break;
+		}
+		if (fd->array || (!fd->cpool && kind != K_VARINT && kind != K_BYTE))
+			break;
+		j->st_bytes |= (uint32_t)(!fd->cpool && kind == K_BYTE) << f;
 	}
 	j->last_type = UINT64_MAX;
 	return 0;
@@ -870,14 +902,15 @@ static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *
 static int method_name(struct jfr *j, uint64_t key, bool native, uint32_t *id)
 {
 	/* Per frame: small keys (async-profiler numbers its methods from 1)
-	 * are looked up in an array, others in the hash map. */
+	 * are looked up in an array, others in the hash map (the bound is on
+	 * the key: key << 1 could wrap onto another key's slot). */
 	uint64_t slot = key << 1 | native;
-	if (slot < j->method_ids_len && j->method_ids[slot] != UINT32_MAX) {
+	if (key < j->method_ids_len / 2 && j->method_ids[slot] != UINT32_MAX) {
 		*id = j->method_ids[slot];
 		return 0;
 	}
 	int rc = method_name_slow(j, key, native, id);
-	if (rc || slot >= DIRECT_METHODS)
+	if (rc || key >= DIRECT_METHODS / 2)
 		return rc;
 	if (slot >= j->method_ids_len) {
 		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
@@ -1033,16 +1066,31 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 	memset(e->has, 0, sizeof(e->has));
 	e->stack_ref = false;
 	if (k->flat) {
-		for (uint32_t i = 0; i < k->flat; i++) {
-			const struct field *f = &j->fields[k->field0 + i];
-			uint64_t v = varint(c);
-			if (f->role) {
-				e->v[f->role] = v;
-				e->has[f->role] = true;
-				e->stack_ref = e->stack_ref || (f->role == R_STACK && f->cpool);
-			}
+		/* Unchecked where the chunk holds 9 bytes a field, the event's
+		 * end checked once after: the varints lie in order, so they are
+		 * all inside it when the last ends inside it; else they are
+		 * read again, checked, for the same answer as before. */
+		uint64_t v[MAX_FLAT];
+		const uint8_t *p = c->p;
+		bool done = (size_t)(j->base + j->size - p) >= (size_t)9 * k->flat;
+		for (uint32_t i = 0; done && i < k->flat; i++)
+			v[i] = varint_in(&p);
+		if (done && p <= c->end)
+			c->p = p;
+		else {
+			for (uint32_t i = 0; i < k->flat; i++)
+				v[i] = varint(c);
+			if (c->bad)
+				return bad(j, "malformed event");
 		}
-		return c->bad ? bad(j, "malformed event") : 0;
+		const struct field *f = &j->fields[k->field0];
+		for (uint32_t i = 0; i < k->flat; i++) {
+			e->v[f[i].role] = v[i];
+			e->has[f[i].role] = true;
+		}
+		e->has[R_NONE] = false;
+		e->stack_ref = k->flat_stack_ref;
+		return 0;
 	}
 	struct at at[R_COUNT] = { 0 };
 	if (!walk(j, c, cls, at, 0))
@@ -1101,6 +1149,77 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 	return add_sample(j, stack, thread, cls_key, k->class_frame == FG_FRAME_KERNEL, weight);
 }
 
+/* The method ids of the current chunk, in locals while frames are written
+ * (the type stores, a byte array, could alias any field of j). */
+struct ids {
+	const uint32_t *id;  /* j->method_ids */
+	uint64_t keys;       /* keys with a slot for both variants */
+};
+
+/* A frame of method key `method` and type field t (the JIT type when the
+ * frame has none) at names[0] / types[0]. */
+static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct ids *ids, uint64_t method,
+							   uint64_t t, uint32_t *names, uint8_t *types)
+{
+	uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
+	bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
+	/* method_name()'s array, here: a call a frame saved. */
+	uint32_t id = method < ids->keys ? ids->id[method << 1 | native] : UINT32_MAX;
+	if (id == UINT32_MAX) {
+		int rc = method_name(j, method, native, &id);
+		if (rc)
+			return rc;
+		ids->id = j->method_ids;
+		ids->keys = j->method_ids_len / 2;
+	}
+	*names = id;
+	*types = type;
+	return 0;
+}
+
+/* The n frames of a flat StackFrame (fields all varints: the method key
+ * field mi, the type field ti, or -1 for none) at fc, written from the
+ * leaf's slot down, every varint checked against the chunk's end. */
+static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat, uint32_t mi, int ti,
+		       uint32_t *names, uint8_t *types)
+{
+	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t method = 0, t = FG_FRAME_JIT;
+		for (uint32_t f = 0; f < flat; f++) {
+			uint64_t v = varint(fc);
+			method = f == mi ? v : method;
+			t = (int)f == ti ? v : t;
+		}
+		if (fc->bad)
+			return bad(j, "corrupt stack trace in the constant pool");
+		int rc = put_frame(j, &ids, method, t, names - i, types - i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* flat_frames() for the layout both async-profiler and the JDK write
+ * (method, lineNumber, bytecodeIndex, type), where the frames' 36 bytes
+ * each are known to be there: no bounds to check, the fields unrolled. */
+static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types)
+{
+	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
+	const uint8_t *p = fc->p;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t method = varint_in(&p);
+		skip_in(&p);
+		skip_in(&p);
+		uint64_t t = varint_in(&p);
+		int rc = put_frame(j, &ids, method, t, names - i, types - i);
+		if (rc)
+			return rc;
+	}
+	fc->p = p;
+	return 0;
+}
+
 /* The stack of one aggregated entry, root first, to the visitor.  The
  * trace holds its frames leaf first: they are written from the end of the
  * stack down, after the root and the thread frame, before the class frame. */
@@ -1112,11 +1231,26 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 	struct cur c;
 	if (j->c_stack == UINT32_MAX || !pool_cursor(j, j->c_stack, e->key[0], &c))
 		return bad(j, "corrupt constant pool: a sample's stack trace is missing");
-	struct at at[R_COUNT] = { 0 };
-	/* Up to the frames only: walking them all to find them would read them twice. */
-	if (!walk_until(j, &c, j->c_stack, at, 0, R_FRAMES) || !at[R_FRAMES].p || !at[R_FRAMES].f->array)
-		return bad(j, "corrupt stack trace in the constant pool");
-	struct cur fc = { at[R_FRAMES].p, j->base + j->size, false };
+	const struct field *ff = j->st_frames;
+	if (ff) {
+		/* Up to the frames, as walk_until() would step there. */
+		for (uint32_t f = 0; f < j->st_before; f++) {
+			if (j->st_bytes >> f & 1)
+				byte(&c);
+			else
+				varint(&c);
+		}
+		if (c.bad)
+			return bad(j, "corrupt stack trace in the constant pool");
+	} else {
+		struct at at[R_COUNT] = { 0 };
+		/* Up to the frames only: walking them all to find them would read them twice. */
+		if (!walk_until(j, &c, j->c_stack, at, 0, R_FRAMES) || !at[R_FRAMES].p || !at[R_FRAMES].f->array)
+			return bad(j, "corrupt stack trace in the constant pool");
+		ff = at[R_FRAMES].f;
+		c.p = at[R_FRAMES].p;
+	}
+	struct cur fc = { c.p, j->base + j->size, false };
 	uint64_t n = varint(&fc);
 	if (fc.bad || n > (uint64_t)(fc.end - fc.p))
 		return bad(j, "corrupt stack trace in the constant pool");
@@ -1139,43 +1273,21 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 	}
 	/* The slot of the trace's leaf; the frames go down from it. */
 	size_t at_leaf = 1 + thread + (size_t)n - 1;
-	const struct field *ff = at[R_FRAMES].f;
 	const struct jclass *fk = &j->classes[ff->cls];
 	if (!ff->cpool && fk->flat) {
 		/* The usual StackFrame: its fields as varints, method and type
 		 * picked by position. */
-		int mi = -1, ti = -1;
-		for (uint32_t f = 0; f < fk->nfields; f++) {
-			uint8_t role = j->fields[fk->field0 + f].role;
-			mi = role == R_METHOD && j->fields[fk->field0 + f].cpool ? (int)f : mi;
-			ti = role == R_TYPE && j->fields[fk->field0 + f].cpool ? (int)f : ti;
-		}
+		int mi = fk->method_at, ti = fk->type_at;
 		if (mi < 0)
 			return bad(j, "corrupt stack frame in the constant pool");
-		size_t room = (size_t)9 * fk->flat; /* the most a frame's varints take */
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t v[MAX_FLAT];
-			if ((size_t)(fc.end - fc.p) >= room) {
-				for (uint8_t f = 0; f < fk->flat; f++)
-					v[f] = varint_in(&fc.p);
-			} else {
-				for (uint8_t f = 0; f < fk->flat; f++)
-					v[f] = varint(&fc);
-				if (fc.bad)
-					return bad(j, "corrupt stack trace in the constant pool");
-			}
-			uint64_t t = ti >= 0 ? v[ti] : FG_FRAME_JIT;
-			uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
-			bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-			/* method_name()'s array, here: a call a frame saved. */
-			uint64_t slot = v[mi] << 1 | native;
-			if (slot < j->method_ids_len && j->method_ids[slot] != UINT32_MAX)
-				id = j->method_ids[slot];
-			else if ((rc = method_name(j, v[mi], native, &id)) != 0)
-				return rc;
-			s->names[at_leaf - i] = id;
-			s->types[at_leaf - i] = type;
-		}
+		uint32_t *names = s->names + at_leaf;
+		uint8_t *types = s->types + at_leaf;
+		if (fk->flat == 4 && mi == 0 && ti == 3 && (uint64_t)(fc.end - fc.p) / 36 >= n)
+			rc = std_frames(j, &fc, n, names, types);
+		else
+			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types);
+		if (rc)
+			return rc;
 		n = 0;
 	}
 	for (uint64_t i = 0; i < n; i++) {

@@ -8,6 +8,7 @@
 #include "idarray.h"
 #include "keymap.h"
 #include "stackbuf.h"
+#include "varint.h"
 
 /* profile.proto field numbers. */
 enum {
@@ -70,6 +71,9 @@ struct pprof {
 	 * hash lookup.  UINT32_MAX where no location has the id. */
 	uint32_t *loc_direct;
 	size_t nloc_direct;
+	/* By the same ids: a location of one frame, once expanded, as
+	 * 1 << 40 | type << 32 | name id; else 0. */
+	uint64_t *loc_one;
 	fg_stackbuf frames;       /* the expanded locations' frames */
 	fg_stackbuf stack;
 	/* --label: the keys asked for, whether a sample had each, and the
@@ -94,9 +98,23 @@ static int nomem(struct pprof *pp)
 }
 
 /* A base-128 varint of at most 10 bytes (non-minimal forms allowed, as
- * async-profiler pads lengths). */
-static bool pb_varint(struct pb *b, uint64_t *out)
+ * async-profiler pads lengths); one that ends within 8 bytes of a message
+ * holding 8 more is read as one word. */
+static inline bool pb_varint(struct pb *b, uint64_t *out)
 {
+	if (b->end - b->p >= 8) {
+		if (b->p[0] < 0x80) {
+			*out = *b->p++;
+			return true;
+		}
+		if (b->p[1] < 0x80) {
+			*out = (uint64_t)(b->p[0] & 0x7f) | (uint64_t)b->p[1] << 7;
+			b->p += 2;
+			return true;
+		}
+		if (fg_varint_word(&b->p, out))
+			return true;
+	}
 	uint64_t v = 0;
 	for (int i = 0; i < 10; i++) {
 		if (b->p >= b->end)
@@ -270,7 +288,8 @@ static int read_tables(struct pprof *pp, struct pb top)
 	for (size_t i = 0; i < pp->nlocs; i++)
 		max_id = pp->locs[i].id > max_id ? pp->locs[i].id : max_id;
 	if (pp->nlocs && max_id < 4 * (uint64_t)pp->nlocs + 4096 && pp->nlocs < UINT32_MAX) {
-		if (!(pp->loc_direct = malloc((size_t)(max_id + 1) * sizeof(*pp->loc_direct))))
+		if (!(pp->loc_direct = malloc((size_t)(max_id + 1) * sizeof(*pp->loc_direct))) ||
+		    !(pp->loc_one = calloc((size_t)max_id + 1, sizeof(*pp->loc_one))))
 			return nomem(pp);
 		memset(pp->loc_direct, 0xff, (size_t)(max_id + 1) * sizeof(*pp->loc_direct));
 		pp->nloc_direct = (size_t)max_id + 1;
@@ -363,35 +382,129 @@ static int expand_location(struct pprof *pp, struct loc *l)
 	return 0;
 }
 
+/* A sample's frames fill pp->stack from its end down, leaf first as the
+ * sample lists them, from slot `low` on; moved to slot 1 on once complete
+ * (a copy, not a reversal).  Slot 0 stays the root's. */
 struct sample_ctx {
 	struct pprof *pp;
-	int rc;
+	size_t low;
 	size_t value_index, nvalues;
 	uint64_t value;
 	bool negative;
 };
 
-static bool sample_location(void *ctx, uint64_t id)
+/* Room for k more frames below c->low: the buffer grown, the frames so
+ * far moved to its new end. */
+static int grow_below(struct sample_ctx *c, size_t k)
 {
-	struct sample_ctx *c = ctx;
+	fg_stackbuf *s = &c->pp->stack;
+	size_t used = s->cap - c->low;
+	if (k > SIZE_MAX / 2 - used)
+		return nomem(c->pp);
+	int rc = fg_stackbuf_grow(s, used + k + 1, c->pp->err);
+	if (rc)
+		return rc;
+	memmove(s->names + s->cap - used, s->names + c->low, used * sizeof(*s->names));
+	memmove(s->types + s->cap - used, s->types + c->low, used);
+	c->low = s->cap - used;
+	return 0;
+}
+
+/* What the location loop reads and writes, in locals (its byte stores
+ * could alias any field of the reader's state); reloaded after a location
+ * is expanded or the stack grown. */
+struct fill {
+	const struct loc *locs;
+	const uint32_t *direct;
+	size_t ndirect;           /* 0 without direct (then one is NULL) */
+	const uint64_t *one;
+	const uint32_t *from;
+	const uint8_t *from_types;
+	uint32_t *names;
+	uint8_t *types;
+	size_t low;
+};
+
+static void fill_load(struct fill *f, const struct pprof *pp, size_t low)
+{
+	*f = (struct fill){ pp->locs, pp->loc_direct, pp->nloc_direct, pp->loc_one, pp->frames.names, pp->frames.types,
+			    pp->stack.names, pp->stack.types, low };
+}
+
+/* Location id's frames below f->low. */
+static inline __attribute__((always_inline)) int put_location(struct sample_ctx *c, struct fill *f, uint64_t id)
+{
 	struct pprof *pp = c->pp;
 	uint64_t *idx = NULL, direct = UINT32_MAX;
-	if (pp->loc_direct)
-		direct = id < pp->nloc_direct ? pp->loc_direct[id] : UINT32_MAX;
+	if (f->direct)
+		direct = id < f->ndirect ? f->direct[id] : UINT32_MAX;
 	else if ((idx = fg_keymap_get(&pp->locations, id, 0, 0)) != NULL)
 		direct = *idx;
-	if (direct == UINT32_MAX) {
-		c->rc = bad(pp, "a sample names a location that is not in the profile");
-		return false;
+	if (direct == UINT32_MAX)
+		return bad(pp, "a sample names a location that is not in the profile");
+	const struct loc *l = &f->locs[direct];
+	int rc;
+	if (!l->expanded || l->n >= f->low) {
+		if (!l->expanded && (rc = expand_location(pp, &pp->locs[direct])) != 0)
+			return rc;
+		c->low = f->low;
+		if (l->n >= c->low && (rc = grow_below(c, l->n)) != 0)
+			return rc;
+		fill_load(f, pp, c->low);
 	}
-	struct loc *l = &pp->locs[direct];
-	if (!l->expanded && (c->rc = expand_location(pp, l)) != 0)
-		return false;
-	for (uint32_t i = 0; i < l->n; i++)
-		if ((c->rc = fg_stackbuf_push(&pp->stack, pp->frames.names[l->first + i], pp->frames.types[l->first + i],
-					   pp->err)) != 0)
-			return false;
-	return true;
+	uint32_t n = l->n;
+	const uint32_t *from = f->from + l->first;
+	const uint8_t *from_types = f->from_types + l->first;
+	uint32_t *names = f->names + f->low - 1;
+	uint8_t *types = f->types + f->low - 1;
+	if (n == 1) { /* the usual location: one line, no inlined functions */
+		*names = *from;
+		*types = *from_types;
+		f->low--;
+		if (f->direct)
+			pp->loc_one[id] = UINT64_C(1) << 40 | (uint64_t)*from_types << 32 | *from;
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		names[-(ptrdiff_t)i] = from[i];
+		types[-(ptrdiff_t)i] = from_types[i];
+	}
+	f->low -= n;
+	return 0;
+}
+
+/* Location ids at b: a packed run (as Go writes them), or the run of
+ * one-id fields at its start (as async-profiler does), read as pb_next()
+ * would. */
+static int put_locations(struct sample_ctx *c, struct pb *b, bool packed)
+{
+	struct fill f;
+	fill_load(&f, c->pp, c->low);
+	struct pb s = *b;
+	int rc = 0;
+	while (!rc && s.p < s.end) {
+		uint64_t id;
+		if (!packed) {
+			if (*s.p != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))
+				break;
+			s.p++;
+		}
+		if (!pb_varint(&s, &id)) {
+			rc = bad(c->pp, "malformed sample");
+			break;
+		}
+		uint64_t one = id < f.ndirect ? f.one[id] : 0;
+		if (one && f.low > 1) {
+			f.low--;
+			f.names[f.low] = (uint32_t)one;
+			f.types[f.low] = (uint8_t)(one >> 32);
+		} else {
+			rc = put_location(c, &f, id);
+		}
+	}
+	*b = s;
+	c->low = f.low;
+	return rc;
 }
 
 static bool sample_value(void *ctx, uint64_t v)
@@ -483,8 +596,9 @@ static bool name_append(struct pprof *pp, size_t *len, const void *text, size_t 
 /* The frame "[KEY=VALUE]" of key k for the current sample: its values in
  * the order of its labels, joined by ',' as pprof's -tagroot joins them; a
  * number with its unit when it has one; "[no KEY]" without a label. */
-static int label_frame(struct pprof *pp, size_t k)
+static int label_frame(struct sample_ctx *c, size_t k)
 {
+	struct pprof *pp = c->pp;
 	const char *key = pp->keys[k];
 	size_t klen = strlen(key), len = 0, values = 0;
 	bool ok = name_append(pp, &len, "[", 1) && name_append(pp, &len, key, klen) && name_append(pp, &len, "=", 1);
@@ -535,7 +649,14 @@ static int label_frame(struct pprof *pp, size_t k)
 	pp->key_seen[k] = pp->key_seen[k] || values > 0;
 	uint32_t id;
 	int rc = fg_names_intern(&id, pp->names, pp->label_name, len, pp->err);
-	return rc ? rc : fg_stackbuf_push(&pp->stack, id, FG_FRAME_NATIVE, pp->err);
+	if (!rc && c->low <= 1)
+		rc = grow_below(c, 1);
+	if (!rc) {
+		c->low--;
+		pp->stack.names[c->low] = id;
+		pp->stack.types[c->low] = FG_FRAME_NATIVE;
+	}
+	return rc;
 }
 
 static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
@@ -546,26 +667,27 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 	while ((r = pb_next(&top, &f)) > 0) {
 		if (f.num != PROFILE_SAMPLE || f.wire != WIRE_LEN)
 			continue;
-		struct sample_ctx c = { .pp = pp, .value_index = value_index };
-		fg_stackbuf_reset(&pp->stack);
+		struct sample_ctx c = { .pp = pp, .low = pp->stack.cap, .value_index = value_index };
 		pp->nlabels = 0;
 		for (;;) {
 			/* Location ids one field each (as async-profiler writes them;
 			 * Go packs them), the usual next field, in a loop of their own:
 			 * the same as pb_next() would read. */
-			while (f.sub.p < f.sub.end && *f.sub.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
-				uint64_t id;
-				f.sub.p++;
-				if (!pb_varint(&f.sub, &id))
-					return bad(pp, "malformed sample");
-				if (!sample_location(&c, id))
-					return c.rc;
-			}
+			int rc = put_locations(&c, &f.sub, false);
+			if (rc)
+				return rc;
 			if ((r = pb_next(&f.sub, &g)) <= 0)
 				break;
 			bool ok = true;
-			if (g.num == SAMPLE_LOCATION_ID)
-				ok = pb_each_int(&g, sample_location, &c);
+			if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_VARINT) {
+				struct fill fl;
+				fill_load(&fl, pp, c.low);
+				rc = put_location(&c, &fl, g.v);
+				c.low = fl.low;
+			} else if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN) {
+				rc = put_locations(&c, &g.sub, true);
+			} else if (g.num == SAMPLE_LOCATION_ID)
+				ok = false;
 			else if (g.num == SAMPLE_VALUE)
 				ok = pb_each_int(&g, sample_value, &c);
 			else if (g.num == SAMPLE_LABEL && g.wire == WIRE_LEN && pp->nkeys) {
@@ -574,8 +696,10 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 					return nomem(pp);
 				pp->labels[pp->nlabels++] = (struct span){ g.sub.p, (size_t)(g.sub.end - g.sub.p) };
 			}
+			if (rc)
+				return rc;
 			if (!ok)
-				return c.rc ? c.rc : bad(pp, "malformed sample");
+				return bad(pp, "malformed sample");
 		}
 		if (r < 0)
 			return bad(pp, "malformed sample");
@@ -585,14 +709,17 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 			return bad(pp, "a negative sample value");
 		if (c.value == 0)
 			continue;
-		/* Leaf first until reversed: the label frames go last, the
-		 * first key last of all. */
+		/* Leaf first: the label frames go last, the first key last of
+		 * all; then all of them root first from slot 1. */
 		for (size_t k = pp->nkeys; k-- > 0;) {
-			int rc = label_frame(pp, k);
+			int rc = label_frame(&c, k);
 			if (rc)
 				return rc;
 		}
-		fg_stackbuf_reverse(&pp->stack, 1);
+		fg_stackbuf *s = &pp->stack;
+		s->len = 1 + s->cap - c.low;
+		memmove(s->names + 1, s->names + c.low, (s->len - 1) * sizeof(*s->names));
+		memmove(s->types + 1, s->types + c.low, s->len - 1);
 		int rc = fg_stackbuf_emit(&pp->stack, c.value, pp->fn, pp->ctx, pp->err);
 		if (rc)
 			return rc;
@@ -638,6 +765,7 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 	free(pp.strings);
 	free(pp.locs);
 	free(pp.loc_direct);
+	free(pp.loc_one);
 	free(pp.key_seen);
 	free(pp.labels);
 	free(pp.label_name);

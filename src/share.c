@@ -142,16 +142,31 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 {
 	fg_share *s = ctx;
+	const fg_match_cache *cache = s->cache;
+	/* The cache as it is, reloaded after a miss (which may grow it): per
+	 * frame a load and the "known" bit's test, the answers ORed with it
+	 * (cleared below). */
+	const uint64_t *masks = cache->masks;
+	uint32_t cap = cache->cap;
 	uint64_t any = 0, mask = 0;
-	for (size_t i = 1; i <= st->depth; i++) {
-		int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, st->names[i], err);
-		if (rc)
-			return rc;
+	const uint32_t *names = st->names;
+	for (size_t i = 1, depth = st->depth; i <= depth; i++) {
+		uint32_t name = names[i];
+		mask = name < cap ? masks[name] : 0;
+		if (!(mask & FG_MATCH_KNOWN)) {
+			uint64_t m; /* (its address taken: mask stays in a register) */
+			int rc = fg_matcher_lookup(&m, s->matcher, cache, s->names, name, err);
+			if (rc)
+				return rc;
+			mask = m;
+			masks = cache->masks;
+			cap = cache->cap;
+		}
 		any |= mask;
 	}
+	any &= ~FG_MATCH_KNOWN;
 	/* mask: the leaf's (none for a stack of the root alone). */
-	if (st->depth == 0)
-		mask = 0;
+	mask = st->depth ? mask & ~FG_MATCH_KNOWN : 0;
 	s->matched |= any;
 	s->total += st->count;
 	for (uint64_t m = any; m; m &= m - 1)

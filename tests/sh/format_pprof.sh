@@ -77,6 +77,15 @@ python3 "$W" "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" "$TMP/z.pb.gz"
 zcat "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" | canonical >"$TMP/b"
 CHECKS=$((CHECKS + 1))
 cmp -s "$TMP/a" "$TMP/b" || fail "pprof written from zeebe-healthy differs: $(diff "$TMP/a" "$TMP/b" | head -3)"
+# Location ids packed, as Go writes them: the same stacks, in the same order.
+python3 "$W" --packed "$FG_SOURCE_DIR/fixtures/zeebe-healthy.collapsed.gz" "$TMP/zp.pb.gz"
+"$FGBISECT" collapse --unsorted "$TMP/z.pb.gz" >"$TMP/a"
+"$FGBISECT" collapse --unsorted "$TMP/zp.pb.gz" >"$TMP/b"
+CHECKS=$((CHECKS + 1))
+cmp -s "$TMP/a" "$TMP/b" || fail "packed location ids differ from one a field: $(diff "$TMP/a" "$TMP/b" | head -3)"
+python3 "$W" --packed --labels "$TMP/inl.collapsed" "$TMP/inlp.pb"
+check_eq "packed ids, inlined frames expanded" "$("$FGBISECT" collapse "$TMP/inlp.pb" | tr '\n' '|')" \
+	"a/A.main;a/B.work 1|a/A.main;a/B.work;a/C.leaf 3|a/A.main;libfake.so+0x4a5b 2|sys_write_[k] 4|"
 
 # Damaged profiles: exit 3 and a message naming the problem.
 python3 "$W" "$TMP/inl.collapsed" "$TMP/inl.pb"
@@ -88,7 +97,7 @@ good = open(os.path.join(out, "inl.pb"), "rb").read()
 for k in range(1, 10):
     open(os.path.join(out, "cut%d0.pb" % k), "wb").write(good[: len(good) * k // 10])
 st = field(1, field(1, 1) + field(2, 2))
-strs = b"".join(field(6, x) for x in (b"", b"samples", b"count", b"f"))
+strs = b"".join(field(6, x) for x in (b"", b"samples", b"count", b"f", b"g"))
 fn = field(5, field(1, 1) + field(2, 3))
 loc = field(4, field(1, 1) + field(4, field(1, 1)))
 cases = {
@@ -99,6 +108,9 @@ cases = {
     "values.pb": st + field(2, field(1, 1) + field(2, varint(1) + varint(2))) + fn + loc + strs,
     "zero.pb": st + field(2, field(1, 1) + field(2, 0)) + fn + loc + strs,
     "group.pb": st + b"\x13" + strs,
+    # Location ids after the value: one a field, then a packed run.
+    "mixed.pb": st + field(2, field(2, 2) + field(1, 1) + field(1, varint(2) + varint(1))) + fn +
+                field(5, field(1, 2) + field(2, 4)) + loc + field(4, field(1, 2) + field(4, field(1, 2))) + strs,
 }
 for name, data in cases.items():
     open(os.path.join(out, name), "wb").write(data)
@@ -120,4 +132,5 @@ expect negative.pb "a negative sample value"
 expect values.pb "a sample's values do not match the sample types"
 expect zero.pb "no samples: every sample is 0"
 expect group.pb "pprof: malformed protobuf"
+check_eq "location ids after the value, one a field and packed" "$("$FGBISECT" collapse "$TMP/mixed.pb")" "f;g;f 2"
 finish

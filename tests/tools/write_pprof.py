@@ -3,14 +3,15 @@
 the name ends in .pb): test data for fgbisect's pprof reader, made by the
 project's own code.
 
-    write_pprof.py [--labels] IN.collapsed[.gz] OUT.pb[.gz]
+    write_pprof.py [--labels] [--packed] IN.collapsed[.gz] OUT.pb[.gz]
 
 Two sample types, samples/count (the line's count) and cpu/nanoseconds (the
 count times 10 ms).  Frames marked _[i] (inlined) go into their caller's
 location as extra lines, innermost first, as compilers' profiles have them;
 a frame named 0xADDR becomes a location without lines (not symbolised).
-Sample values are packed, location ids not, and every message carries a
-label thread=main that readers must ignore unless asked.
+Sample values are packed, location ids not (as async-profiler writes them;
+with --packed, location ids too, as Go writes them), and every message
+carries a label thread=main that readers must ignore unless asked.
 
 With --labels, the frames [KEY=VALUE] that start a stack become labels of
 its sample instead of frames: a string label, or with VALUE #N or #N UNIT a
@@ -39,8 +40,9 @@ def field(num, payload):
 
 def main():
     args = sys.argv[1:]
-    labels = args[:1] == ["--labels"]
-    src, dst = args[labels:]
+    labels = "--labels" in args
+    packed = "--packed" in args
+    src, dst = [a for a in args if a not in ("--labels", "--packed")]
     strings, sidx = [""], {"": 0}
     def s(x):
         i = sidx.get(x)
@@ -83,7 +85,10 @@ def main():
         if group:
             locs.append(location(group))
         locs.reverse()
-        body = bytearray(b"".join(map(loc_field.__getitem__, locs)))
+        if packed:
+            body = bytearray(field(1, b"".join(map(varint, locs))) if locs else b"")
+        else:
+            body = bytearray(b"".join(map(loc_field.__getitem__, locs)))
         body += field(2, varint(n) + varint(n * 10_000_000))
         body += thread + extra
         out += field(2, bytes(body))

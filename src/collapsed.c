@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idarray.h"
 #include "stackbuf.h"
 
 static const char *const suffixes[FG_FRAME_TYPE_COUNT] = {
@@ -343,6 +344,207 @@ int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
 	int rc = fg_tree_walk(tree, names, write_node, &w, err);
 	free(w.line.buf);
 	free(w.line.ends);
+	return rc;
+}
+
+struct fg_collapsed_sorter {
+	fg_name_map_fn map;
+	void *map_ctx;
+	/* By frame, in stream order: a frame's subtree is the frames after it
+	 * up to end (exclusive), its children the first of them and each end
+	 * from there. */
+	uint32_t *name, *end;
+	uint8_t *type;
+	uint64_t *total;
+	uint32_t count, cap;
+	uint32_t *open;          /* the open frames by depth */
+	uint32_t nopen, open_cap;
+	uint64_t roots, below;   /* the counts at depth 0 and at depth 1 */
+};
+
+int fg_collapsed_sorter_new(fg_collapsed_sorter **out, fg_name_map_fn map, void *map_ctx, fg_error *err)
+{
+	fg_collapsed_sorter *s = calloc(1, sizeof(*s));
+	if (!s)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	s->map = map;
+	s->map_ctx = map_ctx;
+	*out = s;
+	return 0;
+}
+
+void fg_collapsed_sorter_free(fg_collapsed_sorter *s)
+{
+	if (!s)
+		return;
+	free(s->name);
+	free(s->end);
+	free(s->type);
+	free(s->total);
+	free(s->open);
+	free(s);
+}
+
+static int sorter_grow(fg_collapsed_sorter *s, fg_error *err)
+{
+	if (s->count >= UINT32_MAX - 1)
+		return fg_error_set(err, FG_EINVALID, NULL, "too many frames for one tree");
+	uint32_t cap = s->cap ? (s->cap > UINT32_MAX / 2 ? UINT32_MAX : s->cap * 2) : 4096;
+	void *a[4] = { s->name, s->end, s->type, s->total };
+	size_t width[4] = { 4, 4, 1, 8 };
+	for (int k = 0; k < 4; k++) {
+		void *grown = realloc(a[k], (size_t)cap * width[k]);
+		if (!grown)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		a[k] = grown;
+		/* Stored at once, so that a later failure leaves nothing dangling. */
+		s->name = a[0], s->end = a[1], s->type = a[2], s->total = a[3];
+	}
+	s->cap = cap;
+	return 0;
+}
+
+int fg_collapsed_sorter_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_collapsed_sorter *s = ctx;
+	for (const fg_frame *f = frames; f && f < frames + n; f++) {
+		if (f->depth > s->nopen)
+			return fg_error_set(err, FG_EINTERNAL, NULL, "frame stream skips a level");
+		while (s->nopen > f->depth)
+			s->end[s->open[--s->nopen]] = s->count;
+		int rc = s->count == s->cap ? sorter_grow(s, err) : 0;
+		if (!rc && s->nopen == s->open_cap) {
+			uint32_t cap = s->open_cap ? s->open_cap * 2 : 256;
+			uint32_t *o = realloc(s->open, (size_t)cap * sizeof(*o));
+			if (o)
+				s->open = o, s->open_cap = cap;
+			else
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		}
+		uint32_t name = f->name;
+		if (!rc && f->depth > 0 && s->map)
+			rc = s->map(s->map_ctx, f->name, &name, err);
+		uint64_t *sum = f->depth == 0 ? &s->roots : f->depth == 1 ? &s->below : NULL;
+		if (!rc && sum && *sum > UINT64_MAX - f->total)
+			rc = fg_error_set(err, FG_EINVALID, NULL, "sample counts overflow 64 bits");
+		if (rc)
+			return rc;
+		if (sum)
+			*sum += f->total;
+		uint32_t i = s->count++;
+		s->name[i] = name;
+		s->type[i] = f->type;
+		s->total[i] = f->total;
+		s->open[s->nopen++] = i;
+	}
+	if (!frames)
+		while (s->nopen > 0)
+			s->end[s->open[--s->nopen]] = s->count;
+	return 0;
+}
+
+uint64_t fg_collapsed_sorter_root_samples(const fg_collapsed_sorter *s)
+{
+	return s->roots > s->below ? s->roots - s->below : 0;
+}
+
+/* A frame as siblings are ordered: its name's rank, then kernel-ness (the
+ * tree's key), then stream order (the first of merged siblings gives the
+ * merged frame's type, as the tree keeps the first frame's). */
+struct sibling {
+	uint64_t key;
+	uint32_t frame;
+};
+
+static int compare_siblings(const void *a, const void *b)
+{
+	const struct sibling *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+/* The merged frames being written: the frames of each merged frame on the
+ * current stack and of its merged siblings still to write, as runs of
+ * sibling[] (one level a run). */
+struct merge {
+	struct sibling *at;
+	size_t n, cap;
+	struct level { size_t start, end, pos; } *levels;
+	size_t nlevels, levels_cap;
+};
+
+/* Appends the children of the frames sibling[first..last) in sibling order
+ * as a new level; *total and *children are the frames' counts and their
+ * children's. */
+static int merge_children(struct merge *m, const fg_collapsed_sorter *s, const uint32_t *rank, size_t first,
+			  size_t last, uint64_t *total, uint64_t *children, fg_error *err)
+{
+	size_t start = m->n;
+	*total = *children = 0;
+	for (size_t k = first; k < last; k++) {
+		uint32_t f = m->at[k].frame;
+		if (*total > UINT64_MAX - s->total[f])
+			return fg_error_set(err, FG_EINVALID, NULL, "sample counts overflow 64 bits");
+		*total += s->total[f];
+		for (uint32_t c = f + 1; c < s->end[f]; c = s->end[c]) {
+			if (m->n == m->cap && !fg_array_reserve((void **)&m->at, &m->cap, m->n + 1, sizeof(*m->at)))
+				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			m->at[m->n++] = (struct sibling){ (uint64_t)rank[s->name[c]] << 1 | (s->type[c] == FG_FRAME_KERNEL), c };
+			*children += s->total[c];
+		}
+	}
+	if (*children > *total)
+		return fg_error_set(err, FG_EINVALID, NULL, "children outweigh their parent frame");
+	qsort(m->at + start, m->n - start, sizeof(*m->at), compare_siblings);
+	if (m->nlevels == m->levels_cap &&
+	    !fg_array_reserve((void **)&m->levels, &m->levels_cap, m->nlevels + 1, sizeof(*m->levels)))
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	m->levels[m->nlevels++] = (struct level){ start, m->n, start };
+	return 0;
+}
+
+int fg_collapsed_sorter_write(FILE *out, const fg_collapsed_sorter *s, const fg_names *names,
+			      const fg_collapsed_write_options *opts, fg_error *err)
+{
+	struct line line = { .annotate = opts && opts->annotate };
+	struct merge m = { 0 };
+	uint32_t *rank = NULL;
+	int rc = fg_names_rank(&rank, names, err);
+	/* The root: every frame at depth 0, merged. */
+	for (uint32_t f = 0; !rc && f < s->count; f = s->end[f]) {
+		if (!fg_array_reserve((void **)&m.at, &m.cap, m.n + 1, sizeof(*m.at)))
+			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		else
+			m.at[m.n++] = (struct sibling){ 0, f };
+	}
+	uint64_t total, children;
+	if (!rc)
+		rc = merge_children(&m, s, rank, 0, m.n, &total, &children, err);
+	while (!rc && m.nlevels > 0) {
+		struct level *l = &m.levels[m.nlevels - 1];
+		if (l->pos == l->end) {
+			m.n = l->start;
+			m.nlevels--;
+			continue;
+		}
+		/* The next merged frame: the siblings of one key. */
+		size_t first = l->pos, last = first + 1;
+		while (last < l->end && m.at[last].key == m.at[first].key)
+			last++;
+		l->pos = last;
+		uint32_t f = m.at[first].frame, depth = (uint32_t)m.nlevels;
+		rc = line_set(&line, depth, names, s->name[f], s->type[f], err);
+		if (!rc)
+			rc = merge_children(&m, s, rank, first, last, &total, &children, err);
+		if (!rc && total > children)
+			rc = line_write(out, &line, depth, total - children, err);
+	}
+	free(rank);
+	free(m.at);
+	free(m.levels);
+	free(line.buf);
+	free(line.ends);
 	return rc;
 }
 

@@ -33,11 +33,39 @@ typedef struct fg_collapsed_write_options {
 } fg_collapsed_write_options;
 
 /* Writes the tree as collapsed stacks, one line per stack with self samples,
- * in the tree's visiting order (callers first, siblings by name bytes).
+ * in the tree's visiting order (callers first, siblings by name bytes): the
+ * reference the sorter below is checked against.
  * Samples that stopped at the root (its self count: a root wider than its
  * children) are not written: a collapsed line cannot hold an empty stack. */
 int fg_collapsed_write(FILE *out, const fg_tree *tree, const fg_names *names,
 		       const fg_collapsed_write_options *opts, fg_error *err);
+
+/* The sorted output of `collapse` without a call tree: the frames of a DFS
+ * stream kept as they come, 17 bytes a frame (name, type, count, where the
+ * frame's subtree ends) against a tree's 48-byte node and its index; when
+ * written, the siblings of one name and kernel-ness are merged level by
+ * level (their subtrees together), which gives fg_collapsed_write's bytes
+ * for the tree the same frames build (fuzz_collapsed checks it).  Cost: the
+ * frames streamed (for an HTML page, its frames; for stack input, the
+ * reader's tree's nodes), plus, while written, the children of the frames
+ * merged along the current stack. */
+typedef struct fg_collapsed_sorter fg_collapsed_sorter;
+
+/* map: optional, as fg_tree_add_mapped_frames takes it (--normalise: every
+ * name but the root's replaced by what map gives, so that the siblings
+ * whose names normalise alike merge). */
+int fg_collapsed_sorter_new(fg_collapsed_sorter **out, fg_name_map_fn map, void *map_ctx, fg_error *err);
+void fg_collapsed_sorter_free(fg_collapsed_sorter *s);
+
+/* The fg_frames_fn (ctx = the sorter). */
+int fg_collapsed_sorter_frames(void *s, const fg_frame *frames, size_t n, fg_error *err);
+
+/* Writes the frames streamed as fg_collapsed_write writes their tree. */
+int fg_collapsed_sorter_write(FILE *out, const fg_collapsed_sorter *s, const fg_names *names,
+			      const fg_collapsed_write_options *opts, fg_error *err);
+
+/* The samples that stopped at the root (its self count): not written. */
+uint64_t fg_collapsed_sorter_root_samples(const fg_collapsed_sorter *s);
 
 /* Collapsed stacks written as the profile streams, in the input's order
  * (--unsorted): memory is the longest stack, whatever the input's size.

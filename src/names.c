@@ -175,3 +175,41 @@ uint32_t fg_names_count(const fg_names *names)
 {
 	return names->count;
 }
+
+struct ranked {
+	const char *str;
+	size_t len;
+	uint32_t id;
+};
+
+static int compare_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->str, y->str, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int fg_names_rank(uint32_t **out, const fg_names *names, fg_error *err)
+{
+	uint32_t n = names->count;
+	struct ranked *all = malloc((n ? n : 1) * sizeof(*all));
+	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+	if (!all || !rank) {
+		free(all);
+		free(rank);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		all[i] = (struct ranked){ names->entries[i].str, names->entries[i].len, i };
+	qsort(all, n, sizeof(*all), compare_ranked);
+	for (uint32_t i = 0; i < n; i++)
+		rank[all[i].id] = i;
+	free(all);
+	*out = rank;
+	return 0;
+}

@@ -29,4 +29,9 @@ size_t fg_names_length(const fg_names *names, uint32_t id);
 /* Number of distinct names; ids run from 0 to count - 1. */
 uint32_t fg_names_count(const fg_names *names);
 
+/* Every name's rank in byte order of the names (shorter first on a common
+ * prefix): (*rank)[id], malloc'ed (free).  Sorting by rank is sorting by
+ * name bytes with integer compares. */
+int fg_names_rank(uint32_t **rank, const fg_names *names, fg_error *err);
+
 #endif

@@ -308,24 +308,6 @@ int fg_tree_finish(fg_tree *t, fg_error *err)
 	return 0;
 }
 
-struct ranked {
-	const char *str;
-	size_t len;
-	uint32_t id;
-};
-
-static int compare_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->str, y->str, n);
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 struct order {
 	uint64_t key; /* name rank << 1 | kernel, so siblings sort by name bytes */
 	uint32_t node;
@@ -340,20 +322,11 @@ static int compare_order_desc(const void *a, const void *b)
 int fg_tree_walk(const fg_tree *t, const fg_names *names, fg_tree_walk_fn fn, void *ctx, fg_error *err)
 {
 	/* Rank every name once, so sibling order is an integer comparison. */
-	uint32_t nnames = fg_names_count(names);
-	struct ranked *all = malloc((nnames ? nnames : 1) * sizeof(*all));
-	uint32_t *rank = malloc((nnames ? nnames : 1) * sizeof(*rank));
+	uint32_t *rank = NULL;
 	struct order *stack = malloc((size_t)t->count * sizeof(*stack));
-	int rc = 0;
-	if (!all || !rank || !stack) {
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	int rc = stack ? fg_names_rank(&rank, names, err) : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (rc)
 		goto out;
-	}
-	for (uint32_t i = 0; i < nnames; i++)
-		all[i] = (struct ranked){ fg_names_get(names, i), fg_names_length(names, i), i };
-	qsort(all, nnames, sizeof(*all), compare_ranked);
-	for (uint32_t i = 0; i < nnames; i++)
-		rank[all[i].id] = i;
 
 	/* Iterative DFS: pop a node, visit it, push its children in reverse
 	 * order.  Each node is pushed once, so the stack never exceeds count. */
@@ -368,7 +341,6 @@ int fg_tree_walk(const fg_tree *t, const fg_names *names, fg_tree_walk_fn fn, vo
 		qsort(stack + first, top - first, sizeof(*stack), compare_order_desc);
 	}
 out:
-	free(all);
 	free(rank);
 	free(stack);
 	return rc;

@@ -6,7 +6,6 @@
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
-#include "tree.h"
 
 static const char description[] =
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
@@ -22,17 +21,6 @@ static const char description[] =
 	"ids, lambda and hidden-class ids, temporary JNI library names removed;\n"
 	"docs/normalisation.md) and the stacks that become equal are merged, so that\n"
 	"peer tools (difffolded.pl, inferno-diff-folded) line up two runs.\n";
-
-struct normalised {
-	fg_tree *tree;
-	fg_namemap *map;
-};
-
-static int add_normalised(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
-{
-	struct normalised *nt = ctx;
-	return fg_tree_add_mapped_frames(nt->tree, frames, n, fg_namemap_get, nt->map, err);
-}
 
 int cmd_collapse(int argc, char **argv)
 {
@@ -72,14 +60,11 @@ int cmd_collapse(int argc, char **argv)
 	fg_error err;
 	fg_error_clear(&err);
 	fg_names *names = NULL;
-	fg_tree *tree = NULL;
+	fg_collapsed_sorter *sorter = NULL;
 	fg_collapsed_stream *stream = NULL;
-	struct normalised nt = { NULL, NULL };
+	fg_namemap *map = NULL;
 	fg_profile_info info;
-	uint32_t root;
 	int rc = fg_names_new(&names, &err);
-	if (!rc)
-		rc = fg_names_intern(&root, names, "all", 3, &err);
 	if (!rc && unsorted) {
 		rc = fg_collapsed_stream_new(&stream, stdout, names, &wo, &err);
 		if (!rc)
@@ -87,20 +72,21 @@ int cmd_collapse(int argc, char **argv)
 					      &(fg_visitor){ fg_collapsed_stream_frames, fg_collapsed_stream_stack, stream },
 					      &err);
 	} else if (!rc) {
-		rc = fg_tree_new(&tree, root, &err);
-		if (!rc && normalise)
-			rc = fg_namemap_new(&nt.map, names, &err);
-		nt.tree = tree;
-		fg_visitor v = { normalise ? add_normalised : fg_tree_add_frames, NULL, normalise ? (void *)&nt : tree };
+		/* Sorted: the frames kept compactly, merged as they are written. */
+		if (normalise)
+			rc = fg_namemap_new(&map, names, &err);
 		if (!rc)
-			rc = cli_read_profile(&info, source, names, &po, &v, &err);
+			rc = fg_collapsed_sorter_new(&sorter, map ? fg_namemap_get : NULL, map, &err);
 		if (!rc)
-			rc = fg_collapsed_write(stdout, tree, names, &wo, &err);
+			rc = cli_read_profile(&info, source, names, &po,
+					      &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter }, &err);
+		if (!rc)
+			rc = fg_collapsed_sorter_write(stdout, sorter, names, &wo, &err);
 	}
 	if (!rc && fflush(stdout) != 0)
 		rc = fg_error_set(&err, FG_EOUTPUT, NULL, "cannot write the output");
 	/* share and top count them; a collapsed line cannot say them. */
-	uint64_t lost = rc ? 0 : tree ? fg_tree_node_at(tree, 0)->self : fg_collapsed_stream_root_samples(stream);
+	uint64_t lost = rc ? 0 : sorter ? fg_collapsed_sorter_root_samples(sorter) : fg_collapsed_stream_root_samples(stream);
 	if (lost)
 		cli_warn("%s: %llu of %llu %s stop at the root (no frame below it): collapsed stacks cannot hold an "
 			 "empty stack, so they are left out (share and top count them)",
@@ -109,8 +95,8 @@ int cmd_collapse(int argc, char **argv)
 	if (rc)
 		status = cli_report_error(&err, false);
 	fg_collapsed_stream_free(stream);
-	fg_tree_free(tree);
-	fg_namemap_free(nt.map);
+	fg_collapsed_sorter_free(sorter);
+	fg_namemap_free(map);
 	fg_names_free(names);
 	return status;
 }

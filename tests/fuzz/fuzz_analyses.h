@@ -1,12 +1,14 @@
 /* Shared by the profile fuzz targets: one frame stream feeds share, top
  * (through the name normaliser) and a tree that is then written as
  * collapsed stacks, so the analyses see every frame sequence the readers
- * let through. */
+ * let through; the same frames (or the tree's, for stacks) go to the
+ * sorter of `collapse`, whose bytes must be the tree's. */
 #ifndef FG_FUZZ_ANALYSES_H
 #define FG_FUZZ_ANALYSES_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collapsed.h"
 #include "match.h"
@@ -29,6 +31,8 @@ struct analyses {
 	fg_namemap *map;
 	fg_top *top;
 	fg_tree *tree;
+	fg_collapsed_sorter *sorter;
+	bool sorted_frames; /* the sorter was given the stream's frames */
 };
 
 static inline int analyses_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
@@ -39,6 +43,10 @@ static inline int analyses_frames(void *ctx, const fg_frame *frames, size_t n, f
 		rc = fg_top_frames(a->top, frames, n, err);
 	if (!rc)
 		rc = fg_tree_add_frames(a->tree, frames, n, err);
+	if (!rc && n)
+		a->sorted_frames = true;
+	if (!rc)
+		rc = fg_collapsed_sorter_frames(a->sorter, frames, n, err);
 	return rc;
 }
 
@@ -78,7 +86,35 @@ static inline int analyses_new(struct analyses *a, fg_names *names, fg_error *er
 		rc = fg_top_new(&a->top, fg_namemap_get, a->map, err);
 	if (!rc)
 		rc = fg_tree_new(&a->tree, root, err);
+	if (!rc)
+		rc = fg_collapsed_sorter_new(&a->sorter, NULL, NULL, err);
 	return rc;
+}
+
+/* The tree's collapsed bytes against the sorter's (given the stream's frames,
+ * or for stacks the tree's); traps when they differ. */
+static inline void analyses_same_collapsed(struct analyses *a, const fg_collapsed_write_options *wo)
+{
+	fg_error err;
+	char *bytes[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	FILE *f[2] = { open_memstream(&bytes[0], &len[0]), open_memstream(&bytes[1], &len[1]) };
+	if (f[0] && f[1]) {
+		int rc0 = fg_collapsed_write(f[0], a->tree, a->names, wo, &err);
+		int rc1 = a->sorted_frames ? 0 : fg_tree_visit(a->tree, a->names, fg_collapsed_sorter_frames, a->sorter, &err);
+		if (!rc1)
+			rc1 = fg_collapsed_sorter_write(f[1], a->sorter, a->names, wo, &err);
+		fflush(f[0]);
+		fflush(f[1]);
+		if ((rc0 == 0) != (rc1 == 0) || len[0] != len[1] || memcmp(bytes[0], bytes[1], len[0]) ||
+		    fg_tree_node_at(a->tree, 0)->self != fg_collapsed_sorter_root_samples(a->sorter))
+			__builtin_trap();
+	}
+	for (int k = 0; k < 2; k++) {
+		if (f[k])
+			fclose(f[k]);
+		free(bytes[k]);
+	}
 }
 
 /* After a successful read: the results the commands would print. */
@@ -95,6 +131,7 @@ static inline void analyses_report(struct analyses *a, FILE *sink)
 		(void)(fg_share_samples(a->share, p) + fg_share_self(a->share, p));
 	fg_collapsed_write_options wo = { .annotate = true };
 	fg_collapsed_write(sink, a->tree, a->names, &wo, &err);
+	analyses_same_collapsed(a, &wo);
 }
 
 static inline void analyses_same_top(const fg_top *x, const fg_top *y, bool self_order)
@@ -129,6 +166,7 @@ static inline void analyses_same(const struct analyses *x, const struct analyses
 
 static inline void analyses_free(struct analyses *a)
 {
+	fg_collapsed_sorter_free(a->sorter);
 	fg_tree_free(a->tree);
 	fg_top_free(a->top);
 	fg_namemap_free(a->map);

@@ -1,6 +1,6 @@
 /* The readers: every HTML generation's call forms, prefix coding and
  * escapes, collapsed edge cases, gzip, and every malformed input the reader
- * must refuse. */
+ * must refuse; the sorted collapsed writer's merging of siblings. */
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -11,6 +11,7 @@
 #include "input.h"
 #include "profile.h"
 #include "reader.h"
+#include "tree.h"
 
 /* Renders the frames a reader streams as "depth name type total" lines. */
 struct dump {
@@ -489,6 +490,69 @@ static void test_gzip(void)
 	free(big);
 }
 
+
+/* The frames of a page as a DFS stream, written sorted by the sorter of
+ * `collapse` and by the tree: siblings of one name merge whatever their
+ * non-kernel types (their children too, the first frame's type kept), a
+ * kernel frame of the same name stays apart, siblings in byte order ("A"
+ * before "Ab" before "B"), a line for each stack with self samples. */
+static void test_sorter(void)
+{
+	fg_error err;
+	fg_names *names = NULL;
+	CHECK(fg_names_new(&names, &err) == 0);
+	const char *const words[] = { "all", "B", "x", "y", "A", "z", "w", "Ab" };
+	uint32_t id[8];
+	for (int i = 0; i < 8; i++)
+		CHECK(fg_names_intern(&id[i], names, words[i], strlen(words[i]), &err) == 0);
+	const fg_frame frames[] = {
+		{ 0, id[0], FG_FRAME_NATIVE, 22 },
+		{ 1, id[1], FG_FRAME_JIT, 8 }, { 2, id[2], FG_FRAME_NATIVE, 3 }, { 2, id[3], FG_FRAME_NATIVE, 2 },
+		{ 1, id[4], FG_FRAME_JIT, 5 }, { 2, id[5], FG_FRAME_INLINED, 2 },
+		{ 1, id[4], FG_FRAME_INTERPRETED, 4 }, { 2, id[5], FG_FRAME_JIT, 1 }, { 2, id[6], FG_FRAME_NATIVE, 1 },
+		{ 1, id[4], FG_FRAME_KERNEL, 2 },
+		{ 1, id[7], FG_FRAME_C1, 1 },
+	};
+	const size_t n = sizeof(frames) / sizeof(frames[0]);
+	static const char *const want[2] = {
+		"A 5\nA;w 1\nA;z 3\nA_[k] 2\nAb 1\nB 3\nB;x 3\nB;y 2\n",
+		"A_[j] 5\nA_[j];w 1\nA_[j];z_[i] 3\nA_[k] 2\nAb_[1] 1\nB_[j] 3\nB_[j];x 3\nB_[j];y 2\n",
+	};
+	for (int annotate = 0; annotate < 2; annotate++) {
+		fg_collapsed_write_options wo = { .annotate = annotate };
+		fg_collapsed_sorter *s = NULL;
+		fg_tree *t = NULL;
+		CHECK(fg_collapsed_sorter_new(&s, NULL, NULL, &err) == 0 && fg_tree_new(&t, id[0], &err) == 0);
+		/* In two batches, as a reader may hand them. */
+		CHECK(fg_collapsed_sorter_frames(s, frames, 5, &err) == 0);
+		CHECK(fg_collapsed_sorter_frames(s, frames + 5, n - 5, &err) == 0);
+		CHECK(fg_collapsed_sorter_frames(s, NULL, 0, &err) == 0);
+		CHECK(fg_tree_add_frames(t, frames, n, &err) == 0 && fg_tree_add_frames(t, NULL, 0, &err) == 0);
+		char *bytes[2] = { NULL, NULL };
+		size_t len[2];
+		FILE *f[2] = { open_memstream(&bytes[0], &len[0]), open_memstream(&bytes[1], &len[1]) };
+		CHECK(fg_collapsed_sorter_write(f[0], s, names, &wo, &err) == 0);
+		CHECK(fg_collapsed_write(f[1], t, names, &wo, &err) == 0);
+		fclose(f[0]);
+		fclose(f[1]);
+		CHECK_STR(bytes[0], want[annotate]);
+		CHECK_STR(bytes[1], want[annotate]);
+		/* The root is 22 wide, its children 20: two samples stop there. */
+		CHECK(fg_collapsed_sorter_root_samples(s) == 2 && fg_tree_node_at(t, 0)->self == 2);
+		free(bytes[0]);
+		free(bytes[1]);
+		fg_tree_free(t);
+		fg_collapsed_sorter_free(s);
+	}
+	/* A stream that skips a level is refused, as by the tree. */
+	fg_collapsed_sorter *s = NULL;
+	CHECK(fg_collapsed_sorter_new(&s, NULL, NULL, &err) == 0);
+	CHECK(fg_collapsed_sorter_frames(s, frames, 1, &err) == 0);
+	CHECK(fg_collapsed_sorter_frames(s, &frames[2], 1, &err) == FG_EINTERNAL);
+	fg_collapsed_sorter_free(s);
+	fg_names_free(names);
+}
+
 int main(void)
 {
 	test_v3_worked_example();
@@ -505,5 +569,6 @@ int main(void)
 	test_foreign_formats();
 	test_reversed_html();
 	test_gzip();
+	test_sorter();
 	return check_status("test_profile");
 }

@@ -510,10 +510,11 @@ static int frame_line(struct parser *p, const char *line, size_t len)
 
 /* The leading digits at s (1 to DIGITS_MAX; callers check the byte after them) as a
  * number: the end of the digits, or NULL when there is none. */
-__attribute__((always_inline)) static inline const char *short_number(const char *s, uint64_t *v)
+__attribute__((always_inline)) static inline const char *short_number(const char *s, uint64_t *v, uint64_t times2561)
 {
-	int len;
-	*v = swar_digits(s, &len);
+	uint64_t digits;
+	unsigned len = digit_scan(s, &digits);
+	*v = digit_value(digits, len, times2561);
 	return len ? s + len : NULL;
 }
 
@@ -544,16 +545,16 @@ struct run {
  * general path is to see. */
 __attribute__((always_inline)) static inline const char *other_call(const char *s, const char *q,
 								   const struct level *levels, uint64_t depth,
-								   uint64_t left0, uint64_t width0, uint64_t *level_out,
-								   uint64_t *left_out, uint64_t *width_out)
+								   uint64_t left0, uint64_t width0, uint64_t times2561,
+								   uint64_t *level_out, uint64_t *left_out, uint64_t *width_out)
 {
 	const char call = s[0];
 	uint64_t level = 0, dx = 0, width = 0;
 	if (s[1] != '(')
 		return NULL;
 	if (call == 'f') {
-		q = *q == ',' ? short_number(q + 1, &level) : NULL;
-		q = q && *q == ',' ? short_number(q + 1, &dx) : NULL;
+		q = *q == ',' ? short_number(q + 1, &level, times2561) : NULL;
+		q = q && *q == ',' ? short_number(q + 1, &dx, times2561) : NULL;
 	} else if (call == 'n') {
 		level = depth;
 		dx = width0;
@@ -561,7 +562,7 @@ __attribute__((always_inline)) static inline const char *other_call(const char *
 		return NULL;
 	}
 	if (q && *q == ',')
-		q = short_number(q + 1, &width);
+		q = short_number(q + 1, &width, times2561);
 	uint16_t close;
 	if (!q || (memcpy(&close, q, 2), close != CLOSE_LINE))
 		return NULL;
@@ -638,7 +639,7 @@ __attribute__((always_inline)) static inline void plain_calls(struct run *r, str
 			left = left0;
 			width = width0;
 			top++;
-		} else if ((q = other_call(s, q, levels, depth, left0, width0, &level, &left, &width))) {
+		} else if ((q = other_call(s, q, levels, depth, left0, width0, times2561, &level, &left, &width))) {
 			top = levels + level;
 		} else {
 			break;

@@ -10,9 +10,9 @@ With no arguments it works from a fresh clone: it builds build/fgbisect when
 it is missing, takes the large fixture from ../shared/fixtures beside the
 checkout, and skips (loudly) the rows that need ../shared when it is absent;
 the collapsed-scaling rows then use the project's own fixtures/.
---baseline OLD adds OLD's rows to the start-up and many-profile sections
-(an earlier build, kept aside), each with its ratio to the new binary's, in
-the same interleaved rounds.
+--baseline OLD adds OLD's rows to the large-fixture (share and top), start-up
+and many-profile sections (an earlier build, kept aside), each with its ratio
+to the new binary's, in the same interleaved rounds.
 
 Method: every round runs each command once, in turn (back-to-back repeats of
 one command read faster than interleaved ones on a shared machine, so rounds
@@ -39,7 +39,8 @@ root = os.path.dirname(here)
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("--runs", type=int, default=9, help="interleaved rounds (default 9)")
 ap.add_argument("--fgbisect", default=os.path.join(root, "build", "fgbisect"))
-ap.add_argument("--baseline", help="an earlier fgbisect binary to compare start-up and many profiles with")
+ap.add_argument("--baseline", help="an earlier fgbisect binary to compare the large fixture's share and top, "
+                "start-up and many profiles with")
 ap.add_argument("--shared", default=os.path.join(os.path.dirname(root), "shared", "fixtures"),
                 help="the shared fixtures (default ../shared/fixtures beside the checkout)")
 ap.add_argument("--scale-mb", type=int, default=48, help="size of the 1x collapsed input in MB (default 48)")
@@ -185,9 +186,13 @@ with tempfile.TemporaryDirectory() as tmp:
             Row("collapse --annotate (html)", [fg, "collapse", "--annotate", plain], "share (html)"),
             Row("collapse --unsorted (html)", [fg, "collapse", "--unsorted", plain], "share (html)"),
         ]
+        if baseline:
+            rows += [Row("baseline: share (html)", [baseline] + share[1:] + [plain], "share (html)"),
+                     Row("baseline: top (html)", [baseline, "top", plain], "top (html)")]
         bench(rows)
         print(f"\nlarge fixture: {size:,} bytes uncompressed, {sum(1 for _ in open(plain, 'rb')):,} lines")
-        report("the large fixture (ratios: share to wc -l, the others to share)", rows, size)
+        report("the large fixture (ratios: share to wc -l, the others to share; baseline to the new binary)",
+               rows, size)
         print(f"collapse writes {count_bytes([fg, 'collapse', plain]):,} bytes, "
               f"--annotate {count_bytes([fg, 'collapse', '--annotate', plain]):,} bytes")
 

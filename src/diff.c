@@ -306,7 +306,8 @@ int fg_diff_part_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *e
 	fg_diff_part *p = ctx;
 	if (!p->top)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "diff: frame after the end of a part");
-	int rc = add_batch(p->top, p->tree, p->map, frames, n, err);
+	/* The tree is finished once pooled (fg_diff_add), not here. */
+	int rc = add_batch(p->top, frames ? p->tree : NULL, p->map, frames, n, err);
 	if (rc || frames)
 		return rc;
 	rc = fg_top_entries(&p->entries, &p->n, p->top, false, err);

@@ -64,9 +64,6 @@ int fg_parallel_run(size_t n, size_t lanes, size_t ahead, fg_parallel_work_fn wo
 		return run_in_turn(n, work, take, ctx);
 	struct run r = { .n = n, .ahead = ahead > lanes ? ahead : lanes, .work = work, .ctx = ctx,
 			 .done = calloc(n, sizeof(bool)) };
-	pthread_t threads[256];
-	struct lane ids[256];
-	size_t started = 0;
 	if (!r.done || pthread_mutex_init(&r.lock, NULL)) {
 		free(r.done);
 		return run_in_turn(n, work, take, ctx);
@@ -76,28 +73,41 @@ int fg_parallel_run(size_t n, size_t lanes, size_t ahead, fg_parallel_work_fn wo
 		free(r.done);
 		return run_in_turn(n, work, take, ctx);
 	}
-	for (; started < lanes; started++) {
+	/* The calling thread is the last lane: it works on the next item
+	 * while the one to take is not done (fewer threads, and no wait for a
+	 * wake-up on a busy machine); a thread that cannot be started leaves
+	 * its share to the others. */
+	pthread_t threads[255];
+	struct lane ids[255];
+	size_t started = 0;
+	for (; started < lanes - 1; started++) {
 		ids[started] = (struct lane){ &r, started };
 		if (pthread_create(&threads[started], NULL, lane_main, &ids[started]))
 			break;
 	}
 	int rc = 0;
-	if (!started) {
-		rc = run_in_turn(n, work, take, ctx);
-	} else {
-		for (size_t i = 0; i < n && !rc; i++) {
-			pthread_mutex_lock(&r.lock);
-			while (!r.done[i])
+	pthread_mutex_lock(&r.lock);
+	for (size_t i = 0; i < n && !rc; i++) {
+		while (!r.done[i]) {
+			if (r.next < n && r.next < r.taken + r.ahead) {
+				size_t k = r.next++;
+				pthread_mutex_unlock(&r.lock);
+				work(ctx, lanes - 1, k);
+				pthread_mutex_lock(&r.lock);
+				r.done[k] = true;
+				pthread_cond_broadcast(&r.changed);
+			} else {
 				pthread_cond_wait(&r.changed, &r.lock);
-			pthread_mutex_unlock(&r.lock);
-			rc = take(ctx, i);
-			pthread_mutex_lock(&r.lock);
-			r.taken = i + 1;
-			r.stop = rc != 0;
-			pthread_cond_broadcast(&r.changed);
-			pthread_mutex_unlock(&r.lock);
+			}
 		}
+		pthread_mutex_unlock(&r.lock);
+		rc = take(ctx, i);
+		pthread_mutex_lock(&r.lock);
+		r.taken = i + 1;
+		r.stop = rc != 0;
+		pthread_cond_broadcast(&r.changed);
 	}
+	pthread_mutex_unlock(&r.lock);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
 	pthread_cond_destroy(&r.changed);

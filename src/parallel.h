@@ -20,11 +20,12 @@
 typedef void (*fg_parallel_work_fn)(void *ctx, size_t lane, size_t i);
 typedef int (*fg_parallel_take_fn)(void *ctx, size_t i);
 
-/* Runs the n items on up to lanes threads (more threads than items are not
- * started), with at most ahead items started and not yet taken (>= lanes:
- * what bounds the results held at once).  With lanes <= 1, or when no
- * thread can be started, every item is done and taken in turn on the
- * calling thread (lane 0).  Returns 0 or the first non-zero take. */
+/* Runs the n items on up to lanes threads, the calling thread one of them
+ * (more lanes than items are not used), with at most ahead items started
+ * and not yet taken (>= lanes: what bounds the results held at once).  With
+ * lanes <= 1 every item is done and taken in turn on the calling thread
+ * (lane 0); a thread that cannot be started leaves its items to the
+ * others.  Returns 0 or the first non-zero take. */
 int fg_parallel_run(size_t n, size_t lanes, size_t ahead, fg_parallel_work_fn work, fg_parallel_take_fn take,
 		    void *ctx);
 

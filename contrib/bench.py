@@ -10,9 +10,9 @@ With no arguments it works from a fresh clone: it builds build/fgbisect when
 it is missing, takes the large fixture from ../shared/fixtures beside the
 checkout, and skips (loudly) the rows that need ../shared when it is absent;
 the collapsed-scaling rows then use the project's own fixtures/.
---baseline OLD adds OLD's rows to the large-fixture (share and top), start-up
-and many-profile sections (an earlier build, kept aside), each with its ratio
-to the new binary's, in the same interleaved rounds.
+--baseline OLD adds OLD's rows to the large-fixture (share, top and
+collapse), start-up and many-profile sections (an earlier build, kept aside),
+each with its ratio to the new binary's, in the same interleaved rounds.
 
 Method: every round runs each command once, in turn (back-to-back repeats of
 one command read faster than interleaved ones on a shared machine, so rounds
@@ -39,13 +39,13 @@ root = os.path.dirname(here)
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 ap.add_argument("--runs", type=int, default=9, help="interleaved rounds (default 9)")
 ap.add_argument("--fgbisect", default=os.path.join(root, "build", "fgbisect"))
-ap.add_argument("--baseline", help="an earlier fgbisect binary to compare the large fixture's share and top, "
-                "start-up and many profiles with")
+ap.add_argument("--baseline", help="an earlier fgbisect binary to compare the large fixture's share, top and "
+                "collapse, start-up and many profiles with")
 ap.add_argument("--shared", default=os.path.join(os.path.dirname(root), "shared", "fixtures"),
                 help="the shared fixtures (default ../shared/fixtures beside the checkout)")
 ap.add_argument("--scale-mb", type=int, default=48, help="size of the 1x collapsed input in MB (default 48)")
 ap.add_argument("--instructions", action="store_true", help="also count instructions with callgrind")
-SECTIONS = ("large", "gzip", "startup", "many", "collapsed")
+SECTIONS = ("large", "gzip", "startup", "many", "parallel", "collapsed")
 ap.add_argument("--only", default=",".join(SECTIONS),
                 help=f"the sections to run, comma-separated (default all: {','.join(SECTIONS)})")
 args = ap.parse_args()
@@ -188,7 +188,8 @@ with tempfile.TemporaryDirectory() as tmp:
         ]
         if baseline:
             rows += [Row("baseline: share (html)", [baseline] + share[1:] + [plain], "share (html)"),
-                     Row("baseline: top (html)", [baseline, "top", plain], "top (html)")]
+                     Row("baseline: top (html)", [baseline, "top", plain], "top (html)"),
+                     Row("baseline: collapse (html)", [baseline, "collapse", plain], "collapse (html)")]
         bench(rows)
         print(f"\nlarge fixture: {size:,} bytes uncompressed, {sum(1 for _ in open(plain, 'rb')):,} lines")
         report("the large fixture (ratios: share to wc -l, the others to share; baseline to the new binary)",
@@ -246,6 +247,42 @@ with tempfile.TemporaryDirectory() as tmp:
         bench(rows)
         report(f"many profiles: one thread against one per core ({os.cpu_count()}); baseline against the new binary",
                rows, unit="ms")
+
+    if have_shared and "parallel" in only:
+        # diff and run mode over several profiles, one thread against one
+        # per core: 3 daily HTML pages against 3, the large fixture against
+        # itself (with and without the trees of --svg), and run mode on a
+        # build of 28 daily pages and of 4 x large (a runs file of one
+        # commit, in a repository of one commit).
+        grpc = [os.path.join(daily, f"day01-broker-{i}-grpc.html") for i in range(3)]
+        grpc.append(os.path.join(daily, "day10-broker-0-grpc.html"))
+        versions = os.path.join(args.shared, "versions")
+        cand = [grpc[3], os.path.join(versions, "v3.0-regressed.html"), os.path.join(versions, "v4.5-regressed.html")]
+        copy = os.path.join(tmp, "large-copy.html")
+        os.link(plain, copy)
+        repo = os.path.join(tmp, "repo")
+        git = ["git", "-c", "user.name=b", "-c", "user.email=b@b", "-C", repo]
+        subprocess.check_call(["git", "init", "-q", repo])
+        subprocess.check_call(git + ["commit", "-q", "--allow-empty", "-m", "one"])
+        head = subprocess.check_output(git + ["rev-parse", "HEAD"], text=True).strip()
+        builds = {"28 daily HTML": [grpc[i % 4] for i in range(28)], "4 x large": [plain, copy, plain, copy]}
+        sets = [("diff, 3 daily HTML against 3", ["diff"] + grpc[:3] + ["--"] + cand),
+                ("diff, large against itself", ["diff", plain, copy]),
+                ("diff --svg, large against itself", ["diff", "--svg", os.path.join(tmp, "d.svg"), plain, copy])]
+        for name, files in builds.items():
+            runs = os.path.join(tmp, name.replace(" ", "-") + ".runs")
+            with open(runs, "w") as f:
+                f.writelines(f"2026-11-01 {head[:8]} node-{i} grpc cpu {p}\n" for i, p in enumerate(files))
+            sets.append((f"run, a build of {name}", ["run", "--frame", "TransactionalColumnFamily",
+                                                     "--threshold", "90", "--runs", runs]))
+        rows = []
+        for name, cmd in sets:
+            # run mode opens the repository it is started in.
+            at = ["sh", "-c", f'cd "{repo}" && exec "$@"', "sh", fg] if cmd[0] == "run" else [fg]
+            rows.append(Row(f"{name}, -j 1", at + cmd[:1] + ["-j", "1"] + cmd[1:]))
+            rows.append(Row(name, at + cmd, f"{name}, -j 1"))
+        bench(rows)
+        report(f"diff and run mode: one thread against one per core ({os.cpu_count()})", rows, unit="ms")
 
     # Collapsed input at 1x, 2x, 4x, 8x: the first lines of the large
     # fixture's collapsed stacks (or the project's own samples, repeated),

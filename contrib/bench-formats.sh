@@ -8,8 +8,9 @@
 #   contrib/bench-formats.sh [BUILD_DIR] [RUNS]     (default build, 9 runs)
 #
 # Prints, per format, the input size, the median wall and user time of
-# `share --frame com/sun/tools/javac/comp/Attr.` and its peak RSS (as
-# /usr/bin/time -f %M reports it), and the ratios to HTML.  Needs
+# `share --frame com/sun/tools/javac/comp/Attr.` over RUNS interleaved
+# rounds, its peak RSS (median, as /usr/bin/time -f %M reports it), and the
+# ratios to HTML.  Needs
 # ../shared/fixtures/large and python3; writing the inputs takes minutes
 # (the pprof 3.5 min, niced on a loaded 2-core machine; kept in
 # $FG_BENCH_DIR, default /tmp/fgbisect-bench-formats, for reruns).
@@ -26,27 +27,38 @@ mkdir -p "$dir"
 [[ -s $dir/large.jfr ]] || python3 tests/tools/write_jfr.py --chunks 8 --seconds 75 "$dir/large.collapsed.gz" "$dir/large.jfr"
 [[ -s $dir/large.pb.gz ]] || python3 tests/tools/write_pprof.py "$dir/large.collapsed.gz" "$dir/large.pb.gz"
 
-measure() { # FILE -> "wall user rss" medians
-	for _ in $(seq "$runs"); do
-		/usr/bin/time -f "%e %U %M" "$bin" share --frame com/sun/tools/javac/comp/Attr. "$1" 2>&1 >/dev/null | tail -1
-	done | python3 -c '
-import statistics, sys
-rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
-print(" ".join("%g" % statistics.median(c) for c in zip(*rows)))'
-}
+# Interleaved rounds (html, jfr, pprof, html, ...): a load that changes
+# during the run weighs on every format alike.
+inputs=("$html" "$dir/large.jfr" "$dir/large.pb.gz")
 check() { # FILE: the ground truth of the large fixture
 	"$bin" share --json --frame com/sun/tools/javac/comp/Attr. "$1" |
 		python3 -c 'import json,sys; p=json.load(sys.stdin)["profiles"][0]; sys.exit(0 if (p["total"], p["matches"][0]["samples"]) == (1173094, 543093) else 1)' ||
 		{ echo "$1: not the large fixture's samples" >&2; exit 1; }
 }
+for f in "${inputs[@]}"; do check "$f"; done
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
+for _ in $(seq "$runs"); do
+	for i in "${!inputs[@]}"; do
+		echo "$i $(/usr/bin/time -f "%e %U %M" "$bin" share --frame com/sun/tools/javac/comp/Attr. "${inputs[$i]}" 2>&1 >/dev/null | tail -1)"
+	done
+done >"$times"
 printf "%-8s %12s %9s %9s %10s %8s %8s\n" format "input bytes" "wall s" "user s" "peak KB" "wall/H" "user/H"
-read -r hw hu hm < <(measure "$html")
-for f in "$html" "$dir/large.jfr" "$dir/large.pb.gz"; do
-	check "$f"
-	read -r w u m < <([[ $f == "$html" ]] && echo "$hw $hu $hm" || measure "$f")
+for i in "${!inputs[@]}"; do
+	f=${inputs[$i]}
 	case $f in *.html.gz) name=html ;; *.jfr) name=jfr ;; *) name=pprof ;; esac
 	size=$( [[ $f == *.gz ]] && zcat "$f" | wc -c || wc -c <"$f")
-	python3 -c 'import sys; n,s,w,u,m,hw,hu=sys.argv[1:]; print("%-8s %12s %9.3f %9.3f %10s %8.2f %8.2f" % (n, s, float(w), float(u), m, float(w)/float(hw), float(u)/max(float(hu),1e-3)))' \
-		"$name" "$size" "$w" "$u" "$m" "$hw" "$hu"
+	python3 - "$times" "$i" "$name" "$size" <<'PY'
+import statistics, sys
+times, i, name, size = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+rows = {}
+for line in open(times):
+    k, *v = line.split()
+    rows.setdefault(k, []).append(list(map(float, v)))
+med = {k: [statistics.median(c) for c in zip(*r)] for k, r in rows.items()}
+w, u, m = med[i]
+hw, hu, _ = med["0"]
+print("%-8s %12s %9.3f %9.3f %10d %8.2f %8.2f" % (name, size, w, u, m, w / hw, u / max(hu, 1e-3)))
+PY
 done
 echo "(sizes decompressed; load: $(cut -d' ' -f1-3 /proc/loadavg))"

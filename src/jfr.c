@@ -137,6 +137,7 @@ struct jfr {
 	 * when it is otherwise (then walked). */
 	const struct field *st_frames;
 	uint32_t st_before, st_bytes;
+	bool st_last;            /* and the frames field is its last */
 	uint64_t last_type;      /* a one-entry cache of class_by_id for events */
 	uint32_t last_cls;
 
@@ -252,16 +253,21 @@ static inline uint64_t varint(struct cur *c)
  * frame of every stack trace this way. */
 static void skip_varints(struct cur *c, uint64_t m)
 {
-	const uint8_t *p = c->p, *end = c->end;
-	while (m >= 8 && end - p >= 9) {
+	const uint8_t *p = c->p;
+	size_t avail = (size_t)(c->end - p);
+	while (m >= 8 && avail >= 9) {
 		uint64_t ends = ~fg_varint_load(p) & FG_VARINT_TOPS;
 		if (!ends) {
+			const uint8_t *from = p;
 			skip_in(&p);
+			avail -= (size_t)(p - from);
 			m--;
 			continue;
 		}
 		/* 63 ^ clz: the bit of the last end byte, 8k + 7. */
-		p += ((63u ^ (unsigned)__builtin_clzll(ends)) >> 3) + 1;
+		size_t step = ((63u ^ (unsigned)__builtin_clzll(ends)) >> 3) + 1;
+		p += step;
+		avail -= step;
 		/* The count of end bytes: one bit a byte, summed by a multiply
 		 * (no popcount instruction in the baseline x86-64). */
 		m -= (ends >> 7) * UINT64_C(0x0101010101010101) >> 56;
@@ -769,12 +775,14 @@ static int read_metadata(struct jfr *j, uint64_t off)
 	}
 	j->st_frames = NULL;
 	j->st_before = j->st_bytes = 0;
+	j->st_last = false;
 	for (uint32_t f = 0; j->c_stack != UINT32_MAX && f < j->classes[j->c_stack].nfields && f < 32; f++) {
 		const struct field *fd = &j->fields[j->classes[j->c_stack].field0 + f];
 		uint8_t kind = j->classes[fd->cls].kind;
 		if (fd->role == R_FRAMES) {
 			j->st_frames = fd->array && !fd->cpool ? fd : NULL;
 			j->st_before = f;
+			j->st_last = f + 1 == j->classes[j->c_stack].nfields;
 			break;
 		}
 		if (fd->array || (!fd->cpool && kind != K_VARINT && kind != K_BYTE))
@@ -786,6 +794,19 @@ static int read_metadata(struct jfr *j, uint64_t off)
 }
 
 /* ---- constant pools ------------------------------------------------------ */
+
+/* Steps over a StackTrace's fields before its frames (j->st_frames set),
+ * as walk_until() would; false when they run past the end. */
+static bool to_frames(const struct jfr *j, struct cur *c)
+{
+	for (uint32_t f = 0; f < j->st_before; f++) {
+		if (j->st_bytes >> f & 1)
+			byte(c);
+		else
+			varint(c);
+	}
+	return !c->bad;
+}
 
 static int read_checkpoint(struct jfr *j, struct cur *c)
 {
@@ -806,7 +827,12 @@ static int read_checkpoint(struct jfr *j, struct cur *c)
 			int rc = pool_put(j, (uint32_t)*k, key, (uint64_t)(c->p - j->base));
 			if (rc)
 				return rc;
-			if (!skip_value(j, c, (uint32_t)*k, 0))
+			/* A StackTrace ending in its frames: stepped over without the
+			 * generic walk (skip_value() would call skip_field() so). */
+			bool ok = (uint32_t)*k == j->c_stack && j->st_frames && j->st_last
+					  ? to_frames(j, c) && skip_field(j, c, j->st_frames, 1)
+					  : skip_value(j, c, (uint32_t)*k, 0);
+			if (!ok)
 				return bad(j, "corrupt constant pool");
 		}
 	}
@@ -1233,14 +1259,7 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 		return bad(j, "corrupt constant pool: a sample's stack trace is missing");
 	const struct field *ff = j->st_frames;
 	if (ff) {
-		/* Up to the frames, as walk_until() would step there. */
-		for (uint32_t f = 0; f < j->st_before; f++) {
-			if (j->st_bytes >> f & 1)
-				byte(&c);
-			else
-				varint(&c);
-		}
-		if (c.bad)
+		if (!to_frames(j, &c))
 			return bad(j, "corrupt stack trace in the constant pool");
 	} else {
 		struct at at[R_COUNT] = { 0 };

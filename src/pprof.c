@@ -475,8 +475,8 @@ static inline __attribute__((always_inline)) int put_location(struct sample_ctx 
 
 /* Location ids at b: a packed run (as Go writes them), or the run of
  * one-id fields at its start (as async-profiler does), read as pb_next()
- * would. */
-static int put_locations(struct sample_ctx *c, struct pb *b, bool packed)
+ * would.  Compiled for each (packed a constant). */
+static inline __attribute__((always_inline)) int put_locations(struct sample_ctx *c, struct pb *b, bool packed)
 {
 	struct fill f;
 	fill_load(&f, c->pp, c->low);
@@ -505,6 +505,16 @@ static int put_locations(struct sample_ctx *c, struct pb *b, bool packed)
 	*b = s;
 	c->low = f.low;
 	return rc;
+}
+
+static int put_packed(struct sample_ctx *c, struct pb *b)
+{
+	return put_locations(c, b, true);
+}
+
+static int put_unpacked(struct sample_ctx *c, struct pb *b)
+{
+	return put_locations(c, b, false);
 }
 
 static bool sample_value(void *ctx, uint64_t v)
@@ -673,7 +683,7 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 			/* Location ids one field each (as async-profiler writes them;
 			 * Go packs them), the usual next field, in a loop of their own:
 			 * the same as pb_next() would read. */
-			int rc = put_locations(&c, &f.sub, false);
+			int rc = put_unpacked(&c, &f.sub);
 			if (rc)
 				return rc;
 			if ((r = pb_next(&f.sub, &g)) <= 0)
@@ -685,7 +695,7 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 				rc = put_location(&c, &fl, g.v);
 				c.low = fl.low;
 			} else if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN) {
-				rc = put_locations(&c, &g.sub, true);
+				rc = put_packed(&c, &g.sub);
 			} else if (g.num == SAMPLE_LOCATION_ID)
 				ok = false;
 			else if (g.num == SAMPLE_VALUE)

@@ -150,7 +150,18 @@ int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 	uint32_t cap = cache->cap;
 	uint64_t any = 0, mask = 0;
 	const uint32_t *names = st->names;
-	for (size_t i = 1, depth = st->depth; i <= depth; i++) {
+	size_t i = 1, depth = st->depth;
+	/* Two frames a round while both are known (once the names are seen,
+	 * every frame); from an unknown one on, one at a time. */
+	for (; i < depth; i += 2) {
+		uint32_t a = names[i], b = names[i + 1];
+		uint64_t ma = a < cap ? masks[a] : 0, mb = b < cap ? masks[b] : 0;
+		if (!(ma & mb & FG_MATCH_KNOWN))
+			break;
+		any |= ma | mb;
+		mask = mb;
+	}
+	for (; i <= depth; i++) {
 		uint32_t name = names[i];
 		mask = name < cap ? masks[name] : 0;
 		if (!(mask & FG_MATCH_KNOWN)) {

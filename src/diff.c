@@ -258,7 +258,7 @@ struct fg_diff_part {
 	bool closed;       /* read to its end and not yet added */
 };
 
-int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_error *err)
+int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_namemap_cache *cache, fg_error *err)
 {
 	fg_diff_part *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -267,7 +267,7 @@ int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_error *err)
 	 * interned in the order reading into the diff would intern them. */
 	int rc = fg_names_new(&p->names, err);
 	if (!rc && !d->opts.raw)
-		rc = fg_namemap_new(&p->map, p->names, err);
+		rc = fg_namemap_new_cached(&p->map, p->names, cache, err);
 	if (!rc && d->opts.trees) {
 		uint32_t all;
 		rc = fg_names_intern(&all, p->names, "all", 3, err);

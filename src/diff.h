@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "namemap.h"
 #include "profile.h"
 #include "tree.h"
 
@@ -73,8 +74,9 @@ int fg_diff_frames(void *d, const fg_frame *frames, size_t n, fg_error *err);
 typedef struct fg_diff_part fg_diff_part;
 
 /* A part for d (its options; d is only read, so parts of one diff may be
- * made on several threads). */
-int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_error *err);
+ * made on several threads).  cache (NULL: none): the normal forms of the
+ * names, kept from one part to the next of a thread (fg_namemap_cache). */
+int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_namemap_cache *cache, fg_error *err);
 void fg_diff_part_free(fg_diff_part *p);
 
 /* The interner to read the part's profile with. */

@@ -58,8 +58,8 @@ int fg_parallel_run(size_t n, size_t lanes, size_t ahead, fg_parallel_work_fn wo
 {
 	if (lanes > n)
 		lanes = n;
-	if (lanes > 256)
-		lanes = 256;
+	if (lanes > FG_PARALLEL_MAX_LANES)
+		lanes = FG_PARALLEL_MAX_LANES;
 	if (lanes <= 1)
 		return run_in_turn(n, work, take, ctx);
 	struct run r = { .n = n, .ahead = ahead > lanes ? ahead : lanes, .work = work, .ctx = ctx,
@@ -77,8 +77,8 @@ int fg_parallel_run(size_t n, size_t lanes, size_t ahead, fg_parallel_work_fn wo
 	 * while the one to take is not done (fewer threads, and no wait for a
 	 * wake-up on a busy machine); a thread that cannot be started leaves
 	 * its share to the others. */
-	pthread_t threads[255];
-	struct lane ids[255];
+	pthread_t threads[FG_PARALLEL_MAX_LANES - 1];
+	struct lane ids[FG_PARALLEL_MAX_LANES - 1];
 	size_t started = 0;
 	for (; started < lanes - 1; started++) {
 		ids[started] = (struct lane){ &r, started };

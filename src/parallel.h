@@ -18,6 +18,9 @@
  * item i is done.  Non-zero stops: no item starts after, the running ones
  * finish (their take is not called), and fg_parallel_run returns the value. */
 typedef void (*fg_parallel_work_fn)(void *ctx, size_t lane, size_t i);
+
+/* The most lanes fg_parallel_run uses. */
+#define FG_PARALLEL_MAX_LANES 256
 typedef int (*fg_parallel_take_fn)(void *ctx, size_t i);
 
 /* Runs the n items on up to lanes threads, the calling thread one of them

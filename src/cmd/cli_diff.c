@@ -93,6 +93,7 @@ struct read_all {
 	const struct cli_profile_options *po;
 	fg_protocol *protocol;
 	fg_error *err;
+	fg_namemap_cache **caches; /* by lane */
 	struct read_one {
 		fg_diff_part *part;
 		fg_profile_info info;
@@ -105,13 +106,12 @@ struct read_all {
 
 static void read_part(void *ctx, size_t lane, size_t i)
 {
-	(void)lane;
 	struct read_all *w = ctx;
 	struct read_one *r = &w->read[i];
 	fg_error_clear(&r->err);
 	FILE *sink = open_memstream(&r->warnings, &r->warnings_len);
 	cli_warn_to(sink); /* out of memory: straight to stderr */
-	r->rc = fg_diff_part_new(&r->part, w->d, &r->err);
+	r->rc = fg_diff_part_new(&r->part, w->d, w->caches[lane], &r->err);
 	if (!r->rc)
 		r->rc = cli_read_profile(&r->info, w->in[i].location, fg_diff_part_names(r->part), w->po,
 					 &(fg_visitor){ fg_diff_part_frames, NULL, r->part }, &r->err);
@@ -148,16 +148,25 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 		if (fg_source_is_url(in[i].location) || !strcmp(in[i].location, "-"))
 			jobs = 1;
 	if (jobs > 1 && n > 1) {
-		struct read_all w = { in, d, po, protocol, err, calloc(n, sizeof(*w.read)) };
-		if (!w.read)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		size_t lanes = jobs < n ? jobs : n;
+		lanes = lanes < FG_PARALLEL_MAX_LANES ? lanes : FG_PARALLEL_MAX_LANES;
+		struct read_all w = { in, d, po, protocol, err, calloc(lanes, sizeof(*w.caches)),
+				      calloc(n, sizeof(*w.read)) };
+		int rc = w.caches && w.read ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		/* A name is normalised once per thread, not once per profile. */
+		for (size_t k = 0; k < lanes && !rc; k++)
+			rc = fg_namemap_cache_new(&w.caches[k], err);
 		/* One profile more than threads may wait to be added, so that a
 		 * thread reads on while the one before is added. */
-		int rc = fg_parallel_run(n, jobs, jobs + 1, read_part, add_part, &w);
-		for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = fg_parallel_run(n, lanes, lanes + 1, read_part, add_part, &w);
+		for (size_t i = 0; w.read && i < n; i++) {
 			fg_diff_part_free(w.read[i].part);
 			free(w.read[i].warnings);
 		}
+		for (size_t k = 0; w.caches && k < lanes; k++)
+			fg_namemap_cache_free(w.caches[k]);
+		free(w.caches);
 		free(w.read);
 		return rc;
 	}

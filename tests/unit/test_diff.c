@@ -343,12 +343,12 @@ static const char *const part_profiles[] = {
 };
 
 /* Reads profile i on side into a part with its own names, and adds it. */
-static void add_as_part(fg_diff *d, fg_diff_side side, size_t i)
+static void add_as_part(fg_diff *d, fg_diff_side side, size_t i, fg_namemap_cache *cache)
 {
 	fg_error err;
 	fg_profile_info info;
 	fg_diff_part *p = NULL;
-	CHECK(fg_diff_part_new(&p, d, &err) == 0);
+	CHECK(fg_diff_part_new(&p, d, cache, &err) == 0);
 	CHECK(fg_diff_add(d, side, p, &err) == FG_EINTERNAL); /* not read yet */
 	CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", fg_diff_part_names(p),
 				    NULL, &(fg_visitor){ fg_diff_part_frames, NULL, p }, &err) == 0);
@@ -386,11 +386,16 @@ static bool same_peer(const fg_diff_peer *a, const fg_diff_peer *b)
 
 /* Profiles read into parts, each with its names, and added in order give
  * the diff reading them into it gives: the same name ids, counts, trees
- * (node for node), path noise, results and peers. */
+ * (node for node), path noise, results and peers; with or without a cache of
+ * normal forms kept from part to part. */
 static void test_parts(void)
 {
 	fg_error err;
-	for (int variant = 0; variant < 4; variant++) {
+	/* One cache of normal forms for all the parts that use one, as one
+	 * thread keeps it from profile to profile. */
+	fg_namemap_cache *cache = NULL;
+	CHECK(fg_namemap_cache_new(&cache, &err) == 0);
+	for (int variant = 0; variant < 8; variant++) {
 		fg_diff_options o;
 		fg_diff_options_init(&o);
 		o.trees = variant & 1;
@@ -405,7 +410,7 @@ static void test_parts(void)
 			CHECK(fg_diff_begin(d[0], side, &err) == 0);
 			CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", mine[0], NULL,
 						    &(fg_visitor){ fg_diff_frames, NULL, d[0] }, &err) == 0);
-			add_as_part(d[1], side, i);
+			add_as_part(d[1], side, i, variant & 4 ? cache : NULL);
 		}
 		uint32_t nn = fg_names_count(mine[0]);
 		CHECK(nn == fg_names_count(mine[1]));
@@ -453,6 +458,7 @@ static void test_parts(void)
 			fg_names_free(mine[k]);
 		}
 	}
+	fg_namemap_cache_free(cache);
 }
 
 int main(void)

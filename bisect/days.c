@@ -163,7 +163,7 @@ int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selecti
                    const fg_days_options *opts, fg_error *err)
 {
 	*out = NULL;
-	size_t n = fg_runs_selection_count(sel), good, bad;
+	size_t n = fg_runs_selection_count(sel), good = 0, bad = 0;
 	if (n < 2)
 		return fg_error_set(err, FG_ECONFIG, NULL, "a day search needs at least two runs, the runs file has %zu",
 		                    n);

@@ -21,7 +21,10 @@ static char tmp[] = "/tmp/fg-test-cgraph-XXXXXX";
 static FILE *open_in(const char *name, const char *mode)
 {
 	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", tmp, name) >= sizeof(path)) {
+		fprintf(stderr, "path too long: %s/%s\n", tmp, name);
+		exit(1);
+	}
 	FILE *f = fopen(path, mode);
 	if (!f) {
 		fprintf(stderr, "cannot open %s\n", path);

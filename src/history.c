@@ -15,6 +15,7 @@
 #include "javaclass.h"
 #include "linemap.h"
 #include "method.h"
+#include "rawtree.h"
 #include "repo.h"
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -176,11 +177,15 @@ typedef struct srcfile {
 /* Trees along the files' paths are read again at every commit the walk
  * visits; libgit2's object cache skips trees over 4 KiB by default, which are
  * exactly the big directories, so keep our own.  Cleared when full: the walk
- * moves down history and old trees are not needed again. */
+ * moves down history and old trees are not needed again.  A tree is read raw
+ * and indexed (src/rawtree.h), not parsed by libgit2: the walk asks each tree
+ * for one name per path, and libgit2's parse of every entry was two thirds
+ * of the cost of a tree. */
 #define TCACHE_SLOTS 8192
 typedef struct tcache_slot {
 	git_oid id;
-	git_tree *tree;
+	git_odb_object *obj;
+	fg_rawtree *tree; /* indexes obj's bytes */
 } tcache_slot;
 
 struct fg_history {
@@ -209,6 +214,16 @@ struct fg_history {
 
 	tcache_slot *tcache;
 	size_t tcache_used;
+
+	/* path_same's last "same" that an equal directory entry decided: the
+	 * next file below that directory, compared between the same two root
+	 * trees, is the same too and needs no lookup (a query's hot files share
+	 * modules and packages).  A fact about immutable trees: never stale. */
+	struct {
+		git_oid a, b;
+		char prefix[1024]; /* the path's components up to that directory, NUL-separated */
+		size_t len;        /* 0: none */
+	} same_memo;
 };
 
 struct fg_history_result {
@@ -229,14 +244,17 @@ struct fg_history_result {
 static void tcache_clear(fg_history *h)
 {
 	for (size_t i = 0; i < TCACHE_SLOTS; i++) {
-		if (h->tcache[i].tree)
-			git_tree_free(h->tcache[i].tree);
+		if (h->tcache[i].tree) {
+			fg_rawtree_free(h->tcache[i].tree);
+			git_odb_object_free(h->tcache[i].obj);
+		}
 		h->tcache[i].tree = NULL;
+		h->tcache[i].obj = NULL;
 	}
 	h->tcache_used = 0;
 }
 
-static int tree_get(git_tree **out, fg_history *h, const git_oid *idp, fg_error *err)
+static int tree_get(const fg_rawtree **out, fg_history *h, const git_oid *idp, fg_error *err)
 {
 	/* idp often points into a cached tree's entry, which a clear frees. */
 	git_oid idcopy = *idp;
@@ -254,13 +272,23 @@ static int tree_get(git_tree **out, fg_history *h, const git_oid *idp, fg_error 
 		tcache_clear(h);
 		i = (size_t)oid_hash(id) & mask;
 	}
-	git_tree *t;
-	if (git_tree_lookup(&t, h->repo, id) < 0) {
-		char hex[41];
-		git_oid_tostr(hex, sizeof(hex), id);
-		return git_fail(err, hex, "cannot read tree");
+	char hex[41];
+	git_odb_object *obj;
+	if (git_odb_read(&obj, h->odb, id) < 0)
+		return git_fail(err, git_oid_tostr(hex, sizeof(hex), id), "cannot read tree");
+	fg_rawtree *t;
+	int rc = 0;
+	if (git_odb_object_type(obj) != GIT_OBJECT_TREE)
+		rc = fg_error_set(err, FG_EGIT, git_oid_tostr(hex, sizeof(hex), id), "cannot read tree: a %s, not a tree",
+				  git_object_type2string(git_odb_object_type(obj)));
+	else if ((rc = fg_rawtree_parse(&t, git_odb_object_data(obj), git_odb_object_size(obj), err)) == FG_EGIT && err)
+		git_oid_tostr(err->source, sizeof(err->source), id); /* only now: costly for every tree read */
+	if (rc < 0) {
+		git_odb_object_free(obj);
+		return rc;
 	}
 	h->tcache[i].id = *id;
+	h->tcache[i].obj = obj;
 	h->tcache[i].tree = t;
 	h->tcache_used++;
 	*out = t;
@@ -484,12 +512,18 @@ static size_t heap_pop(heap *q, const fg_history *h)
 
 /* ---- path comparison -------------------------------------------------------- */
 
+/* A path component of a query's file. */
+typedef struct qcomp {
+	const char *name;      /* into qfile.comps, NUL-terminated */
+	size_t len;
+} qcomp;
+
 /* A file of the query: its path split into NUL-terminated components. */
 typedef struct qfile {
 	const char *path;
 	char *comps;           /* components, each NUL-terminated, back to back */
 	size_t ncomps;
-	const char **comp;     /* pointers into comps */
+	qcomp *comp;
 	fg_bloom_key key;      /* the path's key in the commit-graph's filters (variants 0: none) */
 	int phase;             /* 0 seeking last, 1 seeking meaningful, 2 done */
 	size_t last, meaningful; /* node indices */
@@ -498,12 +532,18 @@ typedef struct qfile {
 	size_t nwindow, capwindow;
 } qfile;
 
+static bool comp_find(fg_rawtree_entry *e, const fg_rawtree *t, const qfile *f, size_t i)
+{
+	return fg_rawtree_find(e, t, f->comp[i].name, f->comp[i].len);
+}
+
 /* Whether the path components from `from` on exist below tree. */
-static int path_exists(bool *out, fg_history *h, git_tree *tree, const qfile *f, size_t from, fg_error *err)
+static int path_exists(bool *out, fg_history *h, const fg_rawtree *tree, const qfile *f, size_t from,
+		       fg_error *err)
 {
 	for (size_t i = from; i < f->ncomps; i++) {
-		const git_tree_entry *e = git_tree_entry_byname(tree, f->comp[i]);
-		if (!e) {
+		fg_rawtree_entry e;
+		if (!comp_find(&e, tree, f, i)) {
 			*out = false;
 			return 0;
 		}
@@ -511,11 +551,13 @@ static int path_exists(bool *out, fg_history *h, git_tree *tree, const qfile *f,
 			*out = true;
 			return 0;
 		}
-		if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+		if (!fg_rawtree_is_dir(e.mode)) {
 			*out = false;
 			return 0;
 		}
-		int rc = tree_get(&tree, h, git_tree_entry_id(e), err);
+		git_oid sub;
+		git_oid_fromraw(&sub, e.id);
+		int rc = tree_get(&tree, h, &sub, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -525,7 +567,7 @@ static int path_exists(bool *out, fg_history *h, git_tree *tree, const qfile *f,
 
 static int present_at(bool *out, fg_history *h, const git_oid *tree_id, const qfile *f, fg_error *err)
 {
-	git_tree *t;
+	const fg_rawtree *t;
 	int rc = tree_get(&t, h, tree_id, err);
 	if (rc < 0)
 		return rc;
@@ -544,7 +586,14 @@ static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git
 		*same = true;
 		return 0;
 	}
-	git_tree *ta, *tb;
+	size_t memo = h->same_memo.len;
+	if (memo && memo < (size_t)(f->comp[f->ncomps - 1].name - f->comps) && !f->comps[memo] &&
+	    !memcmp(f->comps, h->same_memo.prefix, memo) && git_oid_equal(a_root, &h->same_memo.a) &&
+	    git_oid_equal(b_root, &h->same_memo.b)) {
+		*same = true;
+		return 0;
+	}
+	const fg_rawtree *ta, *tb;
 	int rc;
 	/* Fetching tb may clear the cache and free ta: fetch ta again (a hit,
 	 * or an insert into a cache just cleared). */
@@ -552,15 +601,22 @@ static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git
 	    (rc = tree_get(&ta, h, a_root, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < f->ncomps; i++) {
-		const git_tree_entry *ea = git_tree_entry_byname(ta, f->comp[i]);
-		const git_tree_entry *eb = git_tree_entry_byname(tb, f->comp[i]);
-		if (!ea || !eb) {
-			*same = !ea && !eb;
+		fg_rawtree_entry ea, eb;
+		bool in_ta = comp_find(&ea, ta, f, i), in_tb = comp_find(&eb, tb, f, i);
+		if (!in_ta || !in_tb) {
+			*same = !in_ta && !in_tb;
 			return 0;
 		}
 		bool last = i + 1 == f->ncomps;
-		if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-		    (!last || git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))) {
+		if (!memcmp(ea.id, eb.id, GIT_OID_RAWSZ) &&
+		    (!last || fg_rawtree_canonical_mode(ea.mode) == fg_rawtree_canonical_mode(eb.mode))) {
+			size_t len = (size_t)(f->comp[i].name + f->comp[i].len - f->comps);
+			if (!last && len < sizeof(h->same_memo.prefix)) {
+				h->same_memo.a = *a_root;
+				h->same_memo.b = *b_root;
+				memcpy(h->same_memo.prefix, f->comps, len);
+				h->same_memo.len = len;
+			}
 			*same = true;
 			return 0;
 		}
@@ -568,22 +624,23 @@ static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git
 			*same = false;
 			return 0;
 		}
-		bool a_dir = git_tree_entry_type(ea) == GIT_OBJECT_TREE;
-		bool b_dir = git_tree_entry_type(eb) == GIT_OBJECT_TREE;
+		bool a_dir = fg_rawtree_is_dir(ea.mode), b_dir = fg_rawtree_is_dir(eb.mode);
 		/* Copies: a lookup below may clear the cache and free ta, tb. */
-		git_oid ida = *git_tree_entry_id(ea), idb = *git_tree_entry_id(eb);
+		git_oid ida, idb;
+		git_oid_fromraw(&ida, ea.id);
+		git_oid_fromraw(&idb, eb.id);
 		if (!a_dir || !b_dir) {
 			/* A file stands where a directory of the path was: the path
 			 * is absent on that side. */
 			bool in_a = false, in_b = false;
 			if (a_dir) {
-				git_tree *sub;
+				const fg_rawtree *sub;
 				if ((rc = tree_get(&sub, h, &ida, err)) < 0 ||
 				    (rc = path_exists(&in_a, h, sub, f, i + 1, err)) < 0)
 					return rc;
 			}
 			if (b_dir) {
-				git_tree *sub;
+				const fg_rawtree *sub;
 				if ((rc = tree_get(&sub, h, &idb, err)) < 0 ||
 				    (rc = path_exists(&in_b, h, sub, f, i + 1, err)) < 0)
 					return rc;
@@ -986,7 +1043,7 @@ static int qfile_set_path(qfile *qf, const fg_history *h, const char *path)
 	size_t ncomp = 1;
 	for (const char *c = path; *c; c++)
 		ncomp += *c == '/';
-	qf->comp = malloc(ncomp * sizeof(char *));
+	qf->comp = malloc(ncomp * sizeof(*qf->comp));
 	if (!qf->comps || !qf->comp) {
 		free(qf->comps);
 		free(qf->comp);
@@ -994,35 +1051,39 @@ static int qfile_set_path(qfile *qf, const fg_history *h, const char *path)
 		qf->comp = NULL;
 		return -1;
 	}
-	qf->comp[0] = qf->comps;
+	qf->comp[0].name = qf->comps;
 	qf->ncomps = 1;
-	for (char *c = qf->comps; *c; c++)
+	char *c = qf->comps;
+	for (; *c; c++)
 		if (*c == '/') {
 			*c = '\0';
-			qf->comp[qf->ncomps++] = c + 1;
+			qf->comp[qf->ncomps - 1].len = (size_t)(c - qf->comp[qf->ncomps - 1].name);
+			qf->comp[qf->ncomps++].name = c + 1;
 		}
+	qf->comp[qf->ncomps - 1].len = (size_t)(c - qf->comp[qf->ncomps - 1].name);
 	return 0;
 }
 
 /* The blob at a path of a commit's tree. */
 static int blob_at(git_oid *out, bool *found, fg_history *h, const git_oid *root, const qfile *f, fg_error *err)
 {
-	git_tree *t;
+	const fg_rawtree *t;
 	int rc = tree_get(&t, h, root, err);
 	*found = false;
 	for (size_t i = 0; rc == 0 && i < f->ncomps; i++) {
-		const git_tree_entry *e = git_tree_entry_byname(t, f->comp[i]);
-		if (!e)
+		fg_rawtree_entry e;
+		if (!comp_find(&e, t, f, i))
 			return 0;
 		bool last = i + 1 == f->ncomps;
-		if (git_tree_entry_type(e) != (last ? GIT_OBJECT_BLOB : GIT_OBJECT_TREE))
+		if (last ? !fg_rawtree_is_blob(e.mode) : !fg_rawtree_is_dir(e.mode))
 			return 0;
 		if (last) {
-			*out = *git_tree_entry_id(e);
+			git_oid_fromraw(out, e.id);
 			*found = true;
 			return 0;
 		}
-		git_oid sub = *git_tree_entry_id(e);
+		git_oid sub;
+		git_oid_fromraw(&sub, e.id);
 		rc = tree_get(&t, h, &sub, err);
 	}
 	return rc;

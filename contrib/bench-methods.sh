@@ -6,9 +6,13 @@
 #   - one `fgbisect hotfiles --good --frame ×10` call (files and methods);
 #   - the same call with --no-methods (the files' history only: hotfiles
 #     before method histories);
-#   - 10 calls of `git log -L :METHOD(:PATH good..bad` (the window), and
-#     10 more with `-n1 bad` (the last change), which together give what
-#     the one call gives.
+#   - 10 calls of `git log -L :METHOD(:PATH good..bad` (the window only);
+#   - 10 calls of `git log -L :METHOD(:PATH -n K bad`, K the window's
+#     commits of that method plus one: each lists the method's commits in
+#     the window and the last one before it, which is what the one call
+#     answers for each frame (the number is taken from the window call
+#     first, outside the timing);
+#   - 10 calls with `-n1 bad` (the last change alone).
 # It also checks that fgbisect's method commits are git's.
 #
 # usage: contrib/bench-methods.sh [FGBISECT] [RUNS]
@@ -21,7 +25,11 @@
 #   and the 10 window calls of git;
 #   BENCH_GRAPH=1 writes a commit-graph first (as git gc does),
 #   BENCH_GRAPH=paths one with changed-path Bloom filters (--changed-paths),
-#   else the repository has none.
+#   else the repository has none;
+#   BENCH_PACK=fast-import keeps the pack git fast-import wrote (each version
+#   of a file a delta of the one before, so reading history newest first
+#   resolves long delta chains); by default the new repository is repacked
+#   once (`git repack -adf`), as a clone or `git gc` leaves a repository.
 set -euo pipefail
 
 fgbisect=${1:-build/fgbisect}
@@ -127,6 +135,10 @@ while c < commits:
 PY
 	git -C "$repo" reset -q --hard main
 	git -C "$repo" add .gitattributes && git -C "$repo" -c user.name=b -c user.email=b@e commit -q -m "attributes"
+	if [ "${BENCH_PACK:-}" != fast-import ]; then
+		git -C "$repo" repack -q -a -d -f
+		touch "$repo/.git/bench-repacked"
+	fi
 	echo "built in $(echo "$(date +%s.%N) - $start" | bc) s: $(git -C "$repo" rev-list --count main) commits," \
 		"window $(git -C "$repo" rev-list --count good..main) commits" >&2
 fi
@@ -170,6 +182,15 @@ git_last() {
 		git -C "$repo" log --format=%H -s -n1 -L ":${names[$k]}(:${paths[$k]}" main
 	done
 }
+window_counts=()
+for k in "${!paths[@]}"; do
+	window_counts+=("$(git -C "$repo" log --format=%H -s -L ":${names[$k]}(:${paths[$k]}" good..main | grep -c . || true)")
+done
+git_equivalent() {
+	for k in "${!paths[@]}"; do
+		git -C "$repo" log --format=%H -s -n $((window_counts[k] + 1)) -L ":${names[$k]}(:${paths[$k]}" main
+	done
+}
 
 # Correctness first: the window's method commits and the last change, as git says.
 out=$("$fgbisect" hotfiles --repo "$repo" --good good --bad main --json "${frames[@]}")
@@ -192,19 +213,28 @@ read -r files_w files_only < <(time_runs "$fgbisect" hotfiles --repo "$repo" --g
 	"${frames[@]}")
 read -r gitw_w gitw < <(time_runs git_window)
 read -r gitl_w gitl < <(time_runs git_last)
+read -r gite_w gite < <(time_runs git_equivalent)
 ratio() { echo "scale=2; $1 / $2" | bc | sed 's/^\./0./'; }
 both=$(echo "$gitw + $gitl" | bc)
-printf 'repository: %s commits, window %s commits, 10 hot frames, commit-graph: %s; medians of %s runs, CPU s (wall s)\n' \
+pack=$([ -e "$repo/.git/bench-repacked" ] && echo "repacked" || echo "fast-import's")
+printf 'repository: %s commits, window %s commits, 10 hot frames, commit-graph: %s, %s pack; medians of %s runs, CPU s (wall s); load %s\n' \
 	"$(git -C "$repo" rev-list --count main)" "$(git -C "$repo" rev-list --count good..main)" \
-	"$graph" "$runs"
+	"$graph" "$pack" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'fgbisect hotfiles, files and methods:  %7.3f (%.3f)\n' "$ours" "$ours_w"
 printf 'fgbisect hotfiles --no-methods:        %7.3f (%.3f)   methods and files: %sx this\n' "$files_only" "$files_w" \
 	"$(ratio "$ours" "$files_only")"
 printf '10 x git log -L good..bad (window):    %7.3f (%.3f)   %sx the one call\n' "$gitw" "$gitw_w" "$(ratio "$gitw" "$ours")"
 printf '10 x git log -L -n1 bad (last change): %7.3f (%.3f)\n' "$gitl" "$gitl_w"
 printf 'both (what the one call answers):      %7.3f          %sx the one call\n' "$both" "$(ratio "$both" "$ours")"
+printf '10 x git log -L -n K bad (window+last): %7.3f (%.3f)   %sx the one call\n' "$gite" "$gite_w" "$(ratio "$gite" "$ours")"
+# A base that has method histories is asked for the files alone.
+base_args=()
+if [ -n "${BENCH_BASE:-}" ] && "$BENCH_BASE" hotfiles --help 2>&1 | grep -q -- --no-methods; then
+	base_args=(--no-methods)
+fi
 if [ -n "${BENCH_BASE:-}" ]; then
-	read -r base_w base < <(time_runs "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json "${frames[@]}")
+	read -r base_w base < <(time_runs "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json \
+		"${base_args[@]}" "${frames[@]}")
 	printf 'BENCH_BASE hotfiles (files only):      %7.3f (%.3f)   methods and files: %sx this\n' "$base" "$base_w" \
 		"$(ratio "$ours" "$base")"
 fi
@@ -218,10 +248,17 @@ if [ "${BENCH_CALLGRIND:-}" = 1 ] && command -v valgrind >/dev/null; then
 		i=$(irefs git -C "$repo" log --format=%H -s -L ":${names[$k]}(:${paths[$k]}" good..main)
 		i_git=$((i_git + i))
 	done
-	printf 'instructions: one call %d, --no-methods %d (%sx), 10 x git log -L good..bad %d (%sx the one call)\n' \
+	i_gite=0
+	for k in "${!paths[@]}"; do
+		i=$(irefs git -C "$repo" log --format=%H -s -n $((window_counts[k] + 1)) -L ":${names[$k]}(:${paths[$k]}" main)
+		i_gite=$((i_gite + i))
+	done
+	printf 'instructions: one call %d, --no-methods %d (%sx), 10 x git log -L good..bad %d (%sx the one call),' \
 		"$i_ours" "$i_files" "$(ratio "$i_ours" "$i_files")" "$i_git" "$(ratio "$i_git" "$i_ours")"
+	printf ' 10 x git log -L -n K bad %d (%sx)\n' "$i_gite" "$(ratio "$i_gite" "$i_ours")"
 	if [ -n "${BENCH_BASE:-}" ]; then
-		i_base=$(irefs "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json "${frames[@]}")
+		i_base=$(irefs "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json "${base_args[@]}" \
+			"${frames[@]}")
 		printf 'instructions: BENCH_BASE hotfiles %d (the one call is %sx this)\n' "$i_base" "$(ratio "$i_ours" "$i_base")"
 	fi
 fi

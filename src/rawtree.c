@@ -40,16 +40,30 @@ int fg_rawtree_parse(fg_rawtree **out, const void *data, size_t len, fg_error *e
 	while (p < end) {
 		size_t at = (size_t)(p - t->data);
 		uint32_t mode = 0;
-		const unsigned char *m = p;
-		while (p < end && *p >= '0' && *p <= '7') {
-			mode = mode * 8 + (uint32_t)(*p - '0');
-			if (mode > MAX_MODE) {
-				fg_rawtree_free(t);
-				return malformed(err, "mode out of range", at);
+		/* Nearly every entry is a file or a directory: their modes
+		 * without the digit loop. */
+		if (end - p >= 7 && !memcmp(p, "100644 ", 7)) {
+			mode = 0100644;
+			p += 6;
+		} else if (end - p >= 6 && !memcmp(p, "40000 ", 6)) {
+			mode = 040000;
+			p += 5;
+		} else {
+			const unsigned char *digits = p;
+			while (p < end && *p >= '0' && *p <= '7') {
+				mode = mode * 8 + (uint32_t)(*p - '0');
+				if (mode > MAX_MODE) {
+					fg_rawtree_free(t);
+					return malformed(err, "mode out of range", at);
+				}
+				p++;
 			}
-			p++;
+			if (p == digits) {
+				fg_rawtree_free(t);
+				return malformed(err, "no octal mode followed by a space", at);
+			}
 		}
-		if (p == m || p == end || *p != ' ') {
+		if (p == end || *p != ' ') {
 			fg_rawtree_free(t);
 			return malformed(err, "no octal mode followed by a space", at);
 		}

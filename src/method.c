@@ -956,6 +956,8 @@ static void kt_body(parser *p, size_t cls, size_t from, size_t to)
 				body_to = end = skip_group(p, b);
 			size_t d = add_decl(p, FG_DECL_CLASS, cls, name, line_of(p, h), line_of(p, end));
 			if (d != SIZE_MAX) {
+				/* Kotlin's `enum class`, Scala 3's `enum`. */
+				p->s->ci[d].is_enum = is(p, i, "enum") || (i > from && is(p, i - 1, "enum"));
 				p->s->d[d].object = object;
 				/* An unnamed `companion object` is Companion (the name
 				 * is set when the scan ends). */
@@ -1338,7 +1340,8 @@ void fg_method_find(fg_method_match *m, const fg_method_scan *s, const fg_javacl
 		set(m, FG_METHOD_UNRESOLVED, "a Kotlin property's default accessor: no source lines of its own");
 		return;
 	}
-	if (scope != SIZE_MAX && (!strcmp(name, "values") || !strcmp(name, "valueOf") || !strcmp(name, "$values"))) {
+	if (scope != SIZE_MAX && s->ci[scope].is_enum &&
+	    (!strcmp(name, "values") || !strcmp(name, "valueOf") || !strcmp(name, "$values"))) {
 		set(m, FG_METHOD_UNRESOLVED, "a compiler-made enum method");
 		return;
 	}

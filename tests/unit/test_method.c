@@ -90,6 +90,10 @@ static const struct expect java[] = {
 	{ "io/x/Sample$Color.v", "found 61-61" },
 	{ "io/x/Sample$Color.<init>", "found 59-59 60-60" },
 	{ "io/x/Sample$Color.values", "unresolved" },
+	{ "io/x/Sample$Color.valueOf", "unresolved" },
+	/* ... which a class that is not an enum does not have */
+	{ "io/x/Sample.values", "not-found" },
+	{ "io/x/Sample$Inner.valueOf", "not-found" },
 	/* an interface's default method, a record's compact constructor, an
 	 * abstract method (no body: its declaration) */
 	{ "io/x/Sample$I.g", "found 64-64" },
@@ -122,6 +126,13 @@ static const struct expect kotlin[] = {
 	{ "io/x/Single.one", "found 50-50" },
 	{ "io/x/Foo.getProp", "found 44-44" },
 	{ "io/x/D.<init>", "unresolved" },
+	/* an enum class: its own function, the compiler's values/valueOf; a
+	 * class that is not an enum has neither */
+	{ "io/x/Mode.twice", "found 56-56" },
+	{ "io/x/Mode.values", "unresolved" },
+	{ "io/x/Mode.valueOf", "unresolved" },
+	{ "io/x/Single.values", "not-found" },
+	{ "io/x/Foo.valueOf", "not-found" },
 };
 
 static const struct expect kotlin_props[] = {
@@ -170,6 +181,8 @@ static const struct expect scala3[] = {
 	{ "org/y/Shape.area", "found 27-27" },
 	{ "org/y/Color.lighter", "found 32-36" },
 	{ "org/y/Color.$anonfun$lighter$1", "found 32-36" },
+	{ "org/y/Color.values", "unresolved" },
+	{ "org/y/Shape.values", "not-found" },
 	{ "org/y/Braceless$package$.topLevel", "found 38-40" },
 	{ "org/y/Braceless$package.topLevel", "found 38-40" },
 	{ "org/y/Braceless$package$.inc", "not-found" },

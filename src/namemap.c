@@ -90,7 +90,7 @@ static int cached_form(const char **out, size_t *out_len, fg_namemap *m, const c
 	if (rc)
 		return rc;
 	if (k >= known) {
-		size_t nl;
+		size_t nl = 0;
 		if (k >= c->cap) {
 			uint32_t cap = fg_idarray_capacity(c->cap, k);
 			if (fg_idarray_resize(&c->normal_of, sizeof(*c->normal_of), c->cap, cap, 0xff))
@@ -127,7 +127,7 @@ int fg_namemap_get(void *ctx, uint32_t name, uint32_t *out, fg_error *err)
 	}
 	if (m->ids[name] == UNKNOWN) {
 		const char *raw = fg_names_get(m->names, name), *normal = NULL;
-		size_t len = fg_names_length(m->names, name), nl;
+		size_t len = fg_names_length(m->names, name), nl = 0;
 		int rc = m->cache ? cached_form(&normal, &nl, m, raw, len, err) : normal_form(&nl, m, raw, len, err);
 		if (!rc && !m->cache)
 			normal = m->scratch; /* after normal_form, which may move it */

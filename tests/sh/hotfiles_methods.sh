@@ -15,7 +15,9 @@
 # 2. Random histories: edits inside and between methods, insertions,
 #    deletions, moves, merges (an octopus too); every method against git
 #    log -L; the same answers again with a commit-graph, and with its
-#    changed-path Bloom filters.
+#    changed-path Bloom filters.  Then hot files that share directories,
+#    with commits that touch their neighbours: every method against git log
+#    -L without a graph, with one and with its filters.
 # 3. The decision at method level in hotfiles (frames and profiles) and
 #    diff --repo: "the hot method changed in commit X" / "the file changed
 #    but not this method".
@@ -388,6 +390,83 @@ checked=0
 check_against_git "$tmp/rand-bloom.json"
 [ "$checked" -ge 8 ] || fail "random history with filters: only $checked methods checked"
 [ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
+
+# 2b. Hot files that share directories (the walk answers a file below a
+# directory another file found unchanged between the same two trees without
+# a lookup): four classes in two packages of one module and one elsewhere,
+# commits that touch one of them, a neighbour in the same package, another
+# package or the root; every method of every class against git log -L,
+# without a graph, with one and with changed-path filters.
+shared="$tmp/shared"
+git init -q -b main "$shared"
+cd "$shared"
+python3 - "$shared" <<'PY'
+import os, random, subprocess, sys
+repo = sys.argv[1]
+rnd = random.Random(int(os.environ.get("FG_METHOD_SEED", "14")) + 1)
+hot = ["mod/src/p/A.java", "mod/src/p/B.java", "mod/src/q/C.java", "mod/src/p/D.java", "other/r/E.java"]
+cold = ["mod/src/p/Cold.java", "mod/src/q/Cold.java", "mod/README", "README", "other/r/Cold.java"]
+bodies = {f: [["        x(%d);" % k] for k in range(4)] for f in hot}
+t = [1700000000]
+def git(*a):
+    t[0] += 60
+    env = dict(os.environ, GIT_AUTHOR_DATE="@%d +0000" % t[0], GIT_COMMITTER_DATE="@%d +0000" % t[0])
+    subprocess.run(["git", "-c", "user.name=r", "-c", "user.email=r@e"] + list(a), cwd=repo, env=env,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def put(path, text):
+    os.makedirs(os.path.dirname(os.path.join(repo, path)) or repo, exist_ok=True)
+    open(os.path.join(repo, path), "w").write(text)
+def write(f):
+    cls = os.path.basename(f)[:-5]
+    pkg = os.path.dirname(f).split("/")[-1]
+    out = ["package %s;" % pkg, "", "class %s {" % cls]
+    for k, body in enumerate(bodies[f]):
+        out += ["", "    int m%d() {" % k] + body + ["    }"]
+    put(f, "\n".join(out + ["}"]) + "\n")
+n = [0]
+for f in hot:
+    write(f)
+for f in cold:
+    put(f, "0\n")
+git("add", "-A"); git("commit", "-q", "-m", "initial")
+for c in range(160):
+    if c == 80:
+        git("tag", "good")
+    n[0] += 1
+    r = rnd.random()
+    if r < 0.4:
+        f = rnd.choice(hot)
+        body = rnd.choice(bodies[f])
+        if rnd.random() < 0.7:
+            body[rnd.randrange(len(body))] = "        y(%d);" % n[0]
+        else:
+            body.insert(0, "        z(%d);" % n[0])
+        write(f)
+    else:
+        put(rnd.choice(cold), "%d\n" % n[0])
+    git("add", "-A"); git("commit", "-q", "-m", "change %d" % c)
+git("tag", "bad")
+PY
+sframes=()
+for cls in p/A p/B q/C p/D r/E; do
+	for k in 0 1 2 3; do sframes+=(--frame "$cls.m$k"); done
+done
+for graph in none plain paths; do
+	rm -f .git/objects/info/commit-graph
+	case $graph in
+	plain) git commit-graph write --reachable --no-changed-paths 2>/dev/null ;;
+	paths) git commit-graph write --reachable --changed-paths 2>/dev/null ;;
+	esac
+	out="$tmp/shared-$graph.json"
+	"$FGBISECT" hotfiles --repo "$shared" --good good --bad bad --json "${sframes[@]}" >"$out" ||
+		fail "shared directories ($graph): hotfiles exited $?"
+	checked=0
+	check_against_git "$out"
+	[ "$checked" = 20 ] || fail "shared directories ($graph): want 20 methods checked, not $checked"
+	[ "$(jq '[.files[] | select(.method_changed_in_window)] | length' "$out")" -ge 5 ] ||
+		fail "shared directories ($graph): too few methods changed in the window"
+done
+cmp -s "$tmp/shared-none.json" "$tmp/shared-paths.json" || fail "shared directories: the filters change the answers"
 
 # 3. The profile forms: hotfiles BASE CANDIDATE and diff --repo take the top
 # growers of day01 → day10 (ensureInOpenTransaction is one of them).

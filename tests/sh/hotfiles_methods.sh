@@ -276,12 +276,9 @@ repo = sys.argv[1]
 rnd = random.Random(int(os.environ.get("FG_METHOD_SEED", "14")))
 path = os.path.join(repo, "src/main/java/p/Hot.java")
 os.makedirs(os.path.dirname(path), exist_ok=True)
-t = [1700000000]
-def git(*a):
-    t[0] += 60
-    env = dict(os.environ, GIT_AUTHOR_DATE="@%d +0000" % t[0], GIT_COMMITTER_DATE="@%d +0000" % t[0])
-    subprocess.run(["git", "-c", "user.name=r", "-c", "user.email=r@e"] + list(a), cwd=repo, env=env,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+sys.path.insert(0, os.path.join(os.environ["FG_SOURCE_DIR"], "tests", "tools"))
+from git_history import committer
+git = committer(repo)
 # A file is a list of methods; each method a list of body lines.
 methods = [["m%d" % i, ["        int v = %d;" % i, "        return v;"]] for i in range(8)]
 counter = [0]
@@ -401,18 +398,15 @@ shared="$tmp/shared"
 git init -q -b main "$shared"
 cd "$shared"
 python3 - "$shared" <<'PY'
-import os, random, subprocess, sys
+import os, random, sys
 repo = sys.argv[1]
 rnd = random.Random(int(os.environ.get("FG_METHOD_SEED", "14")) + 1)
 hot = ["mod/src/p/A.java", "mod/src/p/B.java", "mod/src/q/C.java", "mod/src/p/D.java", "other/r/E.java"]
 cold = ["mod/src/p/Cold.java", "mod/src/q/Cold.java", "mod/README", "README", "other/r/Cold.java"]
 bodies = {f: [["        x(%d);" % k] for k in range(4)] for f in hot}
-t = [1700000000]
-def git(*a):
-    t[0] += 60
-    env = dict(os.environ, GIT_AUTHOR_DATE="@%d +0000" % t[0], GIT_COMMITTER_DATE="@%d +0000" % t[0])
-    subprocess.run(["git", "-c", "user.name=r", "-c", "user.email=r@e"] + list(a), cwd=repo, env=env,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+sys.path.insert(0, os.path.join(os.environ["FG_SOURCE_DIR"], "tests", "tools"))
+from git_history import committer
+git = committer(repo)
 def put(path, text):
     os.makedirs(os.path.dirname(os.path.join(repo, path)) or repo, exist_ok=True)
     open(os.path.join(repo, path), "w").write(text)

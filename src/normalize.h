@@ -45,4 +45,10 @@
  * Pure function, no allocation, thread-safe. name may contain any bytes except NUL (not necessarily UTF-8). */
 size_t fg_normalize_name(char *out, const char *name, size_t len);
 
+/* The same, without fg_normalize_name's shortcut for the names no rule can
+ * change (which copies them): every shape test runs.  The reference the
+ * shortcut is tested against (tests/unit/test_normalize.c); the result is
+ * always the same. */
+size_t fg_normalize_name_all_rules(char *out, const char *name, size_t len);
+
 #endif

@@ -4,7 +4,9 @@
  *    name comes from: a file of the shared fixtures ($FG_SHARED_FIXTURES/…),
  *    or the source that writes the name (see docs/normalisation.md).
  * 2. Names that must stay as they are.
- * 3. Generated names: idempotence, length, in-place use, no write past the end.
+ * 3. Generated names: idempotence, length, in-place use, no write past the end, and
+ *    fg_normalize_name (which copies a name no rule can change) equal to
+ *    fg_normalize_name_all_rules (every rule run), also on every case and fixture name.
  * 4. With FG_SHARED_FIXTURES: every distinct frame name of the *.collapsed files of
  *    versions/ and daily/ is normalised; the result must be stable, and no
  *    "tid=", "0x<hex>" or "librocksdbjni<digit>" may be left.  The thread
@@ -89,6 +91,13 @@ static char *normalize_checked(const char *what, const char *name, size_t len, s
 			break;
 		}
 	}
+
+	/* The shortcut for names no rule can change against every rule. */
+	memset(again, 0xA5, len + 1 + CANARY);
+	k2 = fg_normalize_name_all_rules(again, name, len);
+	if (k2 != k || memcmp(again, out, k + 1) != 0)
+		fail("differs from fg_normalize_name_all_rules (expected: all rules)", name, len, again,
+		     k2 > len ? len : k2, out, k);
 
 	k2 = fg_normalize_name(again, out, k);
 	if (k2 != k || memcmp(again, out, k) != 0)
@@ -303,6 +312,10 @@ static const struct norm_case library_cases[] = {
 	/* snappy-java SnappyLoader: "snappy-<version>-<uuid>-libsnappyjava.so" */
 	{ "/tmp/snappy-1.1.10.5-3a8f1c2e-9b4d-4e5f-9a0b-1c2d3e4f5a6b-libsnappyjava.so",
 	  "/tmp/snappy-1.1.10.5-libsnappyjava.so" },
+	/* a UUID of letters only (one in some 2^32 has no digit), in a name without a digit: the
+	 * rules still run (fg_normalize_name's shortcut must not take it) */
+	{ "/tmp/snappy-abcdefab-cdef-abcd-efab-cdefabcdefab-libsnappyjava.so", "/tmp/snappy-libsnappyjava.so" },
+	{ "[snappy-abcdefab-cdef-abcd-efab-cdefabcdefab-libsnappyjava.so]", "[snappy-libsnappyjava.so]" },
 	/* lz4-java Native: "liblz4-java-" (1.4+) and "liblz4-java" (older) */
 	{ "/tmp/liblz4-java-4216489470912739115.so", "/tmp/liblz4-java.so" },
 	{ "/tmp/liblz4-java4216489470912739115.so", "/tmp/liblz4-java.so" },
@@ -342,6 +355,8 @@ static const struct norm_case cglib_cases[] = {
 	  "org/example/Foo$$EnhancerBySpringCGLIB.method" },
 	/* plain cglib (the example in cglib's own javadoc) */
 	{ "org/example/Foo$$EnhancerByCGLIB$$38272841.method", "org/example/Foo$$EnhancerByCGLIB.method" },
+	/* a hash of letters only: a name without a digit that a rule changes */
+	{ "org/example/Foo$$EnhancerByCGLIB$$abcdef.method", "org/example/Foo$$EnhancerByCGLIB.method" },
 	/* FastClass of a proxy */
 	{ "org/example/Foo$$EnhancerBySpringCGLIB$$1a2b3c4d$$FastClassBySpringCGLIB$$5e6f7a8b.invoke",
 	  "org/example/Foo$$EnhancerBySpringCGLIB$$FastClassBySpringCGLIB.invoke" },
@@ -386,6 +401,8 @@ static const struct norm_case dotted_cases[] = {
 	{ "io.camunda.zeebe.Foo$$Lambda$20+0x0000000801234.run", "io/camunda/zeebe/Foo$$Lambda.run" },
 	{ "io.camunda.zeebe.db.impl.rocksdb.transaction.TransactionalColumnFamily.get",
 	  "io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.get" },
+	/* with a type annotation (the rules see the name without it) */
+	{ "io.netty.channel.Foo.run_[j]", "io/netty/channel/Foo.run_[j]" },
 	{ "io.camunda.zeebe.db.impl.rocksdb.transaction.TransactionalColumnFamily$$Lambda$11/0x0000000800c01234.accept",
 	  "io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily$$Lambda.accept" },
 	{ "io.camunda.zeebe.db.impl.rocksdb.transaction.TransactionalColumnFamily$$Lambda$11.0x00007f1f88010ed0.accept",
@@ -517,6 +534,10 @@ static const char *const pieces[] = {
 	"GeneratedMethodAccessor", "$Proxy", "jdk/", "proxy", "LambdaForm$MH", "_0x", "riscv",
 	"libzstd-jni-1.5.5-", "3a8f1c2e-9b4d-4e5f-9a0b-1c2d3e4f5a6b", "a.b.", "java.lang.",
 	"_[j]", "\xc3\xbc", "<init>", "x86_", "/tmp/", "-libsnappyjava", " (deleted)", "Main", "/0x1",
+	/* what the rules change without a digit: a UUID of letters only, CGLIB's letters-only hex, the
+	 * dotted form's package */
+	"abcdefab-cdef-abcd-efab-cdefabcdefab", "-abcdefab-cdef-abcd-efab-cdefabcdefab", "$$abcdef", "io.netty.",
+	"Attr", "/comp/", "$ResultInfo", ".check", "_[k]", "_[0]",
 };
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;

@@ -18,6 +18,7 @@
 #   (or CHECK_TARBALLS=DIR holding guava-libraries_VERSION.orig.tar.xz).
 #   CHECK_DIR keeps the repository there between runs.
 set -euo pipefail
+source "$(dirname "$0")/../tests/method_log.sh"
 
 fgbisect=${1:-build/fgbisect}
 nclasses=${2:-40}
@@ -103,26 +104,9 @@ done
 took=$(echo "$(date +%s.%N) - $start" | bc)
 jq -s '{files: map(.files) | add}' "$tmpd"/chunk.*.json >"$out"
 
-git_L() { # which path lines-json
-	local which=$1 path=$2 ranges=$3 spec=()
-	while read -r a b; do spec+=(-L "$a,$b:$path"); done < <(jq -r '.[] | "\(.[0]) \(.[1])"' <<<"$ranges")
-	if [ "$which" = window ]; then
-		git -C "$repo" log --format=%H -s "${spec[@]}" "$good..$bad" | sed '/^$/d' | sort | paste -sd, -
-	else
-		git -C "$repo" log --format=%H -s -n1 "${spec[@]}" "$bad" | sed '/^$/d'
-	fi
-}
-checked=0 bad_answers=0 changed=0
-while IFS=$'\t' read -r frame path ranges last win; do
-	checked=$((checked + 1))
-	[ -z "$win" ] || changed=$((changed + 1))
-	want=$(git_L window "$path" "$ranges")
-	[ "$win" = "$want" ] || { echo "MISMATCH $frame: method commits [$win], git log -L says [$want]" >&2; bad_answers=$((bad_answers + 1)); }
-	want=$(git_L last "$path" "$ranges")
-	[ "$last" = "$want" ] || { echo "MISMATCH $frame: last $last, git log -L -n1 says $want" >&2; bad_answers=$((bad_answers + 1)); }
-done < <(jq -r '.files[] | select(.method != null and .method.status == "found") |
-	[.frame, .path, (.method.lines | tojson), .method.last.commit,
-	 (.method_commits | map(.commit) | sort | join(","))] | @tsv' "$out")
+method_check "$out" "$repo" "$good" "$bad" >"$tmpd/mismatches"
+sed 's/^/MISMATCH /' "$tmpd/mismatches" >&2
+checked=$method_checked changed=$method_changed bad_answers=$(wc -l <"$tmpd/mismatches")
 echo "hotfiles: $(jq '.files | length' "$out") frames in $took s; methods found: $checked ($changed changed in $bad)," \
 	"by status: $(jq -r '[.files[] | select(.method != null) | .method.status] | group_by(.) |
 		map("\(.[0]) \(length)") | join(", ")' "$out")"

@@ -24,6 +24,7 @@
 set -euo pipefail
 
 source "$(dirname "$0")/../git_lib.sh"
+source "$(dirname "$0")/../method_log.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 
 repo="$tmp/repo"
@@ -135,29 +136,13 @@ out="$tmp/out.json"
 	exit 1
 }
 
-# git log -L over the method's lines at bad: "window" (good..bad) or "last".
-git_L() { # which path lines-json
-	local which=$1 path=$2 ranges=$3 spec=()
-	while read -r a b; do spec+=(-L "$a,$b:$path"); done < <(jq -r '.[] | "\(.[0]) \(.[1])"' <<<"$ranges")
-	if [ "$which" = window ]; then
-		git log --format=%H -s "${spec[@]}" good..bad | sed '/^$/d' | sort | paste -sd, -
-	else
-		git log --format=%H -s -n1 "${spec[@]}" bad | sed '/^$/d'
-	fi
-}
-# Compares every found method of a hotfiles JSON with git log -L; sets
-# $checked to the number of methods compared.
+# Compares every found method of a hotfiles JSON with git log -L (in the
+# current repository, good..bad); sets $checked to the number compared.
 check_against_git() { # json
-	checked=0
-	while IFS=$'\t' read -r frame path ranges last win; do
-		checked=$((checked + 1))
-		want=$(git_L window "$path" "$ranges")
-		[ "$win" = "$want" ] || fail "$frame: method commits [$win], git log -L says [$want]"
-		want=$(git_L last "$path" "$ranges")
-		[ "$last" = "$want" ] || fail "$frame: last method commit $last, git log -L -n1 says $want"
-	done < <(jq -r '.files[] | select(.method != null and .method.status == "found") |
-		[.frame, .path, (.method.lines | tojson), .method.last.commit,
-		 (.method_commits | map(.commit) | sort | join(","))] | @tsv' "$1")
+	local line
+	method_check "$1" . good bad >"$tmp/mismatches"
+	checked=$method_checked
+	while read -r line; do fail "$line"; done <"$tmp/mismatches"
 }
 check_against_git "$out"
 [ "$checked" = 8 ] || fail "want 8 methods found and checked, not $checked"

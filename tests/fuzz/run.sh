@@ -147,7 +147,7 @@ fuzz() {
 	local name=$1 corpus
 	case $name in
 	fuzz_html) corpus=html ;;
-	fuzz_collapsed) corpus=collapsed ;;
+	fuzz_collapsed | fuzz_normalize) corpus=collapsed ;;
 	fuzz_gzip) corpus=gzip ;;
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;

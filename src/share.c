@@ -98,45 +98,46 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		return 0;
 	}
 	const fg_match_cache *cache = s->cache;
-	/* The cache as it is; reloaded after a miss, which may grow it. */
-	const uint64_t *masks = cache->masks;
-	uint32_t cap = cache->cap;
-	/* top_depth in a local (the stores into open[] could alias s),
-	 * refreshed after each call that moves it. */
-	int64_t top = s->top_depth;
-	for (const fg_frame *f = frames, *end = frames + n; f < end; f++) {
+	const fg_frame *f = frames, *const end = frames + n;
+	for (;;) {
+		/* The cache as it is (a miss may grow it), and top_depth in a
+		 * local (the stores into open[] could alias s). */
+		const uint64_t *const masks = cache->masks;
+		const uint32_t cap = cache->cap;
+		const int64_t top = s->top_depth;
+		/* Most frames match nothing and have no matching ancestor:
+		 * their answer is FG_MATCH_KNOWN alone and they lie deeper than
+		 * top + 1 (neither a child of an open match nor closing one), so
+		 * they change nothing.  The loop keeps only what those need; the
+		 * root (depth 0, top >= -1) and every other frame leave it. */
+		for (; f < end; f++) {
+			uint64_t cached = f->name < cap ? masks[f->name] : 0;
+			if (cached != FG_MATCH_KNOWN || (int64_t)f->depth - 1 <= top)
+				break;
+		}
+		if (f == end)
+			return 0;
 		int64_t depth = f->depth;
-		/* Most frames match nothing and have no matching ancestor: one
-		 * compare and the cached answer, FG_MATCH_KNOWN alone.  The
-		 * root (depth 0) always passes the compare (top >= -1). */
 		if (top >= depth - 1) {
 			if (depth == 0) {
 				close_to(s, 0);
-				top = s->top_depth;
 				s->total += f->total;
+				f++;
 				continue;
 			}
-			if (top >= depth) {
+			if (top >= depth)
 				close_to(s, (uint32_t)depth);
-				top = s->top_depth;
-			}
-			if (top == depth - 1)
+			if (s->top_depth == depth - 1)
 				s->open[s->nopen - 1].children += f->total;
 		}
-		uint64_t cached = f->name < cap ? masks[f->name] : 0;
-		if (cached == FG_MATCH_KNOWN)
-			continue;
 		uint64_t mask;
 		int rc = fg_matcher_lookup(&mask, s->matcher, cache, s->names, f->name, err);
-		masks = cache->masks;
-		cap = cache->cap;
 		if (!rc && mask)
 			rc = open_frame(s, f, mask, err);
 		if (rc)
 			return rc;
-		top = s->top_depth;
+		f++;
 	}
-	return 0;
 }
 
 int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)

@@ -5,8 +5,6 @@
 
 #include "idarray.h"
 
-#define UNMAPPED UINT32_MAX
-
 /* Inclusive samples count a stack once however often a name recurses in
  * it, without a per-path count to keep up: frames are laid out as the
  * flame graph draws them, each over the samples [left, left + total) inside
@@ -24,21 +22,27 @@ struct counts {
 	uint64_t end;       /* the end of the name's last counted frame */
 };
 
-/* A frame on the current path. */
-struct open {
-	uint64_t next;      /* where its next child starts */
-	uint32_t name;      /* counted (mapped) name */
-};
+/* Where a name's counters are: a byte offset into counts, so that a frame
+ * reaches them in one addressing mode.  counts[0] is a spare that no name
+ * has (the root's children take their totals off its self), name id i has
+ * counts[i + 1]. */
+#define SLOT(id) (((uint64_t)(id) + 1) * sizeof(struct counts))
+#define UNMAPPED UINT64_MAX
 
 struct fg_top {
 	fg_name_map_fn map;
 	void *map_ctx;
-	uint32_t *mapped;   /* raw id -> mapped id (itself without a map), UNMAPPED until asked */
-	uint32_t mapped_cap;
-	struct counts *counts;
+	uint64_t *slots;    /* raw id -> SLOT(mapped id) (itself without a map), UNMAPPED until asked */
+	uint32_t slots_cap;
+	struct counts *counts; /* cap + 1: the spare, then by mapped name id */
 	uint32_t cap;
 	uint64_t total;     /* also where the next root starts */
-	struct open *path;  /* by depth; [0] the root */
+	/* The frames on the current path, by depth ([0] the root), in two
+	 * arrays of path_cap (one allocation), so that a frame's are reached
+	 * by its depth times 8: where its next child starts, and its counted
+	 * (mapped) name's counters (the root's: the spare). */
+	uint64_t *next;
+	uint64_t *slot;
 	uint32_t path_cap;
 };
 
@@ -57,61 +61,73 @@ void fg_top_free(fg_top *t)
 {
 	if (!t)
 		return;
-	free(t->mapped);
+	free(t->slots);
 	free(t->counts);
-	free(t->path);
+	free(t->next);
 	free(t);
 }
 
+/* Room for the counters of mapped name id (and the spare). */
 static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 {
 	if (id < t->cap)
 		return 0;
 	uint32_t cap = fg_idarray_capacity(t->cap, id);
-	if (fg_idarray_resize(&t->counts, sizeof(*t->counts), t->cap, cap, 0))
+	/* One more than the names: the spare first (from nothing: cap + 1 zeroed). */
+	if (fg_idarray_resize(&t->counts, sizeof(*t->counts), t->cap ? t->cap + 1 : 0, cap + 1, 0))
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	t->cap = cap;
 	return 0;
 }
 
-__attribute__((noinline)) static int map_name_slow(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
+/* The counters of a frame's name, mapped and with room: their SLOT. */
+__attribute__((noinline)) static int map_name_slow(uint64_t *out, fg_top *t, uint32_t raw, fg_error *err)
 {
-	if (raw >= t->mapped_cap) {
+	if (raw >= t->slots_cap) {
 		/* UNMAPPED is all ones: fill bytes 0xff. */
-		uint32_t cap = fg_idarray_capacity(t->mapped_cap, raw);
-		if (fg_idarray_resize(&t->mapped, sizeof(*t->mapped), t->mapped_cap, cap, 0xff))
+		uint32_t cap = fg_idarray_capacity(t->slots_cap, raw);
+		if (fg_idarray_resize(&t->slots, sizeof(*t->slots), t->slots_cap, cap, 0xff))
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		t->mapped_cap = cap;
+		t->slots_cap = cap;
 	}
-	if (t->mapped[raw] == UNMAPPED) {
-		int rc = t->map ? t->map(t->map_ctx, raw, &t->mapped[raw], err) : 0;
+	if (t->slots[raw] == UNMAPPED) {
+		uint32_t id = raw;
+		int rc = t->map ? t->map(t->map_ctx, raw, &id, err) : 0;
+		if (!rc)
+			rc = ensure_name(t, id, err);
 		if (rc)
 			return rc;
-		if (!t->map)
-			t->mapped[raw] = raw;
+		t->slots[raw] = SLOT(id);
 	}
-	*out = t->mapped[raw];
-	return ensure_name(t, *out, err);
+	*out = t->slots[raw];
+	return 0;
 }
 
-/* The counted name of a frame, with room for its counters.  Inline: it runs
- * once per frame and almost always hits the cache. */
-static inline int map_name(uint32_t *out, fg_top *t, uint32_t raw, fg_error *err)
+/* Inline: it runs once per stack frame and almost always hits. */
+static inline int map_name(uint64_t *out, fg_top *t, uint32_t raw, fg_error *err)
 {
-	if (raw >= t->mapped_cap || t->mapped[raw] == UNMAPPED)
+	if (raw >= t->slots_cap || t->slots[raw] == UNMAPPED)
 		return map_name_slow(out, t, raw, err);
-	*out = t->mapped[raw];
-	return *out < t->cap ? 0 : ensure_name(t, *out, err);
+	*out = t->slots[raw];
+	return 0;
+}
+
+static inline struct counts *counts_at(const fg_top *t, uint64_t slot)
+{
+	return (struct counts *)(void *)((char *)t->counts + slot);
 }
 
 __attribute__((noinline)) static int grow_path(fg_top *t, fg_error *err)
 {
 	/* Depth rises by one at most per frame: doubling makes room. */
 	uint32_t cap = t->path_cap ? t->path_cap * 2 : 256;
-	struct open *p = realloc(t->path, (size_t)cap * sizeof(*p));
+	uint64_t *p = realloc(t->next, (size_t)cap * 2 * sizeof(*p));
 	if (!p)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	t->path = p;
+	/* The slots move up to their new place. */
+	memmove(p + cap, p + t->path_cap, (size_t)t->path_cap * sizeof(*p));
+	t->next = p;
+	t->slot = p + cap;
 	t->path_cap = cap;
 	return 0;
 }
@@ -122,62 +138,68 @@ __attribute__((noinline)) static int grow_path(fg_top *t, fg_error *err)
 __attribute__((noinline)) static int prepare(fg_top *t, const fg_frame *f, fg_error *err)
 {
 	int rc = f->depth >= t->path_cap ? grow_path(t, err) : 0;
-	uint32_t name;
+	uint64_t slot;
 	if (!rc && f->depth > 0)
-		rc = map_name(&name, t, f->name, err);
+		rc = map_name(&slot, t, f->name, err);
 	return rc;
 }
 
 /* Per frame: inclusive where it starts past its name's end, its total to
  * its self and off its parent's self (so that a frame's self is its total
- * less its children's, with no sum kept per open frame). */
+ * less its children's, with no sum kept per open frame; the root's children
+ * take theirs off the spare). */
 int fg_top_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_top *t = ctx;
 	if (!frames)
 		return 0;
 	const fg_frame *f = frames, *const end = frames + n;
-	while (f < end) {
+	for (;;) {
 		/* The state in locals (stores through the counters could alias
 		 * the struct otherwise). */
-		struct counts *const counts = t->counts;
-		struct open *const path = t->path;
-		const uint32_t *const mapped = t->mapped;
-		const uint32_t mapped_cap = t->mapped_cap, cap = t->cap, path_cap = t->path_cap;
-		/* One compare for the root and a depth without room: before
-		 * the first frame (no room at all) every frame takes it. */
-		const uint32_t deepest = path_cap ? path_cap - 1 : 0;
+		char *const counts = (char *)t->counts;
+		uint64_t *const next = t->next;
+		uint64_t *const path_slot = t->slot;
+		const uint64_t *const slots = t->slots;
+		const uint32_t slots_cap = t->slots_cap;
+		const uint64_t room = SLOT(t->cap); /* the first slot past the counters */
+		/* One compare for the root and a depth without room (before the
+		 * first frame, no room at all: every frame): both leave the
+		 * loop, which keeps only what a frame below the root needs. */
+		const uint32_t deepest = t->path_cap ? t->path_cap - 1 : 0;
 		for (; f < end; f++) {
 			uint32_t d = f->depth;
-			if (d - 1 >= deepest) {
-				if (d >= path_cap)
-					break;
-				path[0].next = t->total; /* d == 0: the root */
-				t->total += f->total;
-				continue;
-			}
-			uint32_t name = f->name < mapped_cap ? mapped[f->name] : UNMAPPED;
-			if (name >= cap) /* UNMAPPED too */
+			if (d - 1 >= deepest)
 				break;
-			uint64_t left = path[d - 1].next;
-			path[d - 1].next = left + f->total;
-			path[d] = (struct open){ left, name };
-			struct counts *c = &counts[name];
+			uint64_t slot = f->name < slots_cap ? slots[f->name] : UNMAPPED;
+			if (slot >= room) /* UNMAPPED too */
+				break;
+			uint64_t total = f->total, left = next[d - 1];
+			next[d - 1] = left + total;
+			next[d] = left;
+			path_slot[d] = slot;
+			struct counts *c = (struct counts *)(void *)(counts + slot);
 			if (left >= c->end) {
-				c->incl += f->total;
-				c->end = left + f->total;
+				c->incl += total;
+				c->end = left + total;
 			}
-			c->self += f->total;
-			if (d > 1)
-				counts[path[d - 1].name].self -= f->total;
+			c->self += total;
+			((struct counts *)(void *)(counts + path_slot[d - 1]))->self -= total;
 		}
-		if (f < end) {
-			int rc = prepare(t, f, err);
-			if (rc)
-				return rc;
+		if (f == end)
+			return 0;
+		if (f->depth == 0 && t->path_cap) {
+			/* The root: its children start at the samples so far. */
+			t->next[0] = t->total;
+			t->slot[0] = 0;
+			t->total += f->total;
+			f++;
+			continue;
 		}
+		int rc = prepare(t, f, err);
+		if (rc)
+			return rc;
 	}
-	return 0;
 }
 
 int fg_top_stack(void *ctx, const fg_stack *st, fg_error *err)
@@ -187,18 +209,18 @@ int fg_top_stack(void *ctx, const fg_stack *st, fg_error *err)
 	t->total += st->count;
 	if (st->depth == 0)
 		return 0;
-	uint32_t name = 0;
+	uint64_t slot = 0;
 	for (size_t i = 1; i <= st->depth; i++) {
-		int rc = map_name(&name, t, st->names[i], err);
+		int rc = map_name(&slot, t, st->names[i], err);
 		if (rc)
 			return rc;
-		struct counts *c = &t->counts[name];
+		struct counts *c = counts_at(t, slot);
 		if (left >= c->end) {
 			c->incl += st->count;
 			c->end = left + st->count;
 		}
 	}
-	t->counts[name].self += st->count; /* the leaf's */
+	counts_at(t, slot)->self += st->count; /* the leaf's */
 	return 0;
 }
 
@@ -237,14 +259,14 @@ int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self
 {
 	size_t count = 0;
 	for (uint32_t i = 0; i < t->cap; i++)
-		count += t->counts[i].incl > 0;
+		count += t->counts[i + 1].incl > 0;
 	fg_top_entry *e = malloc((count ? count : 1) * sizeof(*e));
 	if (!e)
 		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	size_t k = 0;
 	for (uint32_t i = 0; i < t->cap; i++)
-		if (t->counts[i].incl > 0)
-			e[k++] = (fg_top_entry){ i, t->counts[i].incl, t->counts[i].self };
+		if (t->counts[i + 1].incl > 0)
+			e[k++] = (fg_top_entry){ i, t->counts[i + 1].incl, t->counts[i + 1].self };
 	fg_top_entries_sort(e, count, self_order);
 	*entries = e;
 	*n = count;

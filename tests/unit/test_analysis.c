@@ -1,13 +1,17 @@
 /* protocol, subsystems and top on small hand-made profiles: the edge cases the
  * real fixtures do not have (dotted names, Netty without gRPC, REST and gRPC
- * in one profile, recursion, rounding, several profiles in a row). */
+ * in one profile, recursion, rounding, several profiles in a row); top and
+ * share on random, deeply recursive trees against counts made from the
+ * trees' stacks by definition. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "reader.h"
 #include "protocol.h"
+#include "match.h"
 #include "rules.h"
+#include "share.h"
 #include "subsystems.h"
 #include "top.h"
 
@@ -209,6 +213,180 @@ static void test_top(void)
 	}
 }
 
+/* Random trees of a few names ("n0" to "n5" under the root "all"), with
+ * chains of one name deeper than the analyses' first path arrays (256), as
+ * frames in DFS pre-order. */
+enum { RT_NAMES = 6, RT_MAX = 6000 };
+
+struct rt_tree {
+	fg_frame frames[RT_MAX];
+	size_t n;
+	uint32_t ids[RT_NAMES];
+	uint64_t state;
+};
+
+static uint32_t rt_rand(struct rt_tree *t, uint32_t n)
+{
+	t->state ^= t->state >> 12;
+	t->state ^= t->state << 25;
+	t->state ^= t->state >> 27;
+	return (uint32_t)((t->state * 0x2545F4914F6CDD1Dull) >> 33) % n;
+}
+
+/* A frame of total samples at depth, then its children: a chain of the same
+ * name for chain more levels, else up to three children of random names and
+ * widths (what is left over is the frame's self). */
+static void rt_grow(struct rt_tree *t, uint32_t depth, uint32_t name, uint64_t total, uint32_t chain)
+{
+	if (t->n == RT_MAX)
+		return;
+	t->frames[t->n++] = (fg_frame){ .depth = depth, .name = depth ? t->ids[name] : 0, .total = total };
+	if (chain) {
+		rt_grow(t, depth + 1, name, total - (total > 1 && rt_rand(t, 4) == 0), chain - 1);
+		return;
+	}
+	uint64_t left = total;
+	for (uint32_t k = rt_rand(t, 4); k > 0 && left > 0 && depth < 40; k--) {
+		uint64_t w = 1 + rt_rand(t, (uint32_t)(left < 1000 ? left : 1000));
+		left -= w;
+		rt_grow(t, depth + 1, rt_rand(t, RT_NAMES), w, rt_rand(t, 30) == 0 ? 200 + rt_rand(t, 200) : 0);
+	}
+}
+
+/* The index of a name id among t->ids (RT_NAMES for another). */
+static uint32_t rt_index(const struct rt_tree *t, uint32_t id)
+{
+	uint32_t x = 0;
+	while (x < RT_NAMES && t->ids[x] != id)
+		x++;
+	return x;
+}
+
+/* Pools "n2" into "n1", as the name normaliser pools names alike. */
+static int n2_is_n1(void *ctx, uint32_t name, uint32_t *mapped, fg_error *err)
+{
+	(void)ctx;
+	return strcmp(fg_names_get(names, name), "n2") ? (*mapped = name, 0)
+							: fg_names_intern(mapped, names, "n1", 2, err);
+}
+
+/* The frames to a visitor in batches of 1 to 64, then the end call. */
+static int rt_visit(const struct rt_tree *t, fg_frames_fn fn, void *ctx)
+{
+	fg_error err;
+	uint64_t state = t->state;
+	for (size_t i = 0; i < t->n;) {
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		size_t n = 1 + (size_t)(state >> 58);
+		n = n < t->n - i ? n : t->n - i;
+		int rc = fn(ctx, t->frames + i, n, &err);
+		if (rc)
+			return rc;
+		i += n;
+	}
+	return fn(ctx, NULL, 0, &err);
+}
+
+static void test_random_trees(void)
+{
+	static const char *const patterns[] = { "n1", "n3", "n5" };
+	fg_error err;
+	fg_matcher *m = NULL;
+	fg_match_options mo = { 0 };
+	struct rt_tree *t = calloc(1, sizeof(*t));
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(fg_matcher_new(&m, patterns, 3, &mo, &err) == 0);
+	for (uint32_t i = 0; i < RT_NAMES; i++) {
+		char name[4] = { 'n', (char)('0' + i), 0 };
+		CHECK(fg_names_intern(&t->ids[i], names, name, 2, &err) == 0);
+	}
+	int bad_top = 0, bad_share = 0, deep = 0;
+	for (int round = 0; round < 400; round++) {
+		t->state = 0x9E3779B97F4A7C15ull + (uint64_t)round * 0x100000001B3ull;
+		t->n = 0;
+		rt_grow(t, 0, 0, 1 + rt_rand(t, 100000), 0);
+		/* By definition: each frame's self samples are a stack, the names
+		 * on its path (each once) inclusive, its own self. */
+		uint32_t path[RT_MAX];
+		size_t parent[RT_MAX], up[RT_MAX];
+		uint64_t self[RT_MAX];
+		/* By name index (0 to RT_NAMES - 1; with the map "n2" counts as "n1"). */
+		uint64_t incl[2][RT_NAMES] = { { 0 } }, own[2][RT_NAMES] = { { 0 } }, sh[3] = { 0 }, sh_self[3] = { 0 };
+		uint32_t maxdepth = 0;
+		for (size_t i = 0; i < t->n; i++) {
+			uint32_t d = t->frames[i].depth;
+			self[i] = t->frames[i].total;
+			if (d) {
+				parent[i] = up[d - 1];
+				self[parent[i]] -= t->frames[i].total;
+			}
+			up[d] = i;
+			maxdepth = d > maxdepth ? d : maxdepth;
+		}
+		deep += maxdepth >= 256;
+		for (size_t i = 0; i < t->n; i++) {
+			uint32_t d = t->frames[i].depth;
+			for (size_t j = i, k = d; k > 0; j = parent[j], k--)
+				path[k] = rt_index(t, t->frames[j].name);
+			if (d == 0)
+				continue;
+			for (int map = 0; map < 2; map++) {
+				uint64_t seen = 0;
+				for (uint32_t k = 1; k <= d; k++) {
+					uint32_t x = path[k] == 2 && map ? 1 : path[k];
+					if (!(seen >> x & 1))
+						incl[map][x] += self[i];
+					seen |= UINT64_C(1) << x;
+				}
+				own[map][path[d] == 2 && map ? 1 : path[d]] += self[i];
+			}
+			for (int p = 0; p < 3; p++) {
+				uint32_t x = (uint32_t)(1 + 2 * p); /* "n1", "n3", "n5" */
+				bool on = false;
+				for (uint32_t k = 1; k <= d; k++)
+					on = on || path[k] == x;
+				sh[p] += on ? self[i] : 0;
+				sh_self[p] += path[d] == x ? self[i] : 0;
+			}
+		}
+		for (int map = 0; map < 2; map++) {
+			fg_top *top = NULL;
+			CHECK(fg_top_new(&top, map ? n2_is_n1 : NULL, NULL, &err) == 0);
+			CHECK(rt_visit(t, fg_top_frames, top) == 0);
+			fg_top_entry *e = NULL;
+			size_t n = 0;
+			CHECK(fg_top_entries(&e, &n, top, false, &err) == 0);
+			size_t expected = 0;
+			for (uint32_t x = 0; x < RT_NAMES; x++)
+				expected += incl[map][x] > 0;
+			bool same = n == expected && fg_top_total(top) == t->frames[0].total;
+			for (size_t i = 0; i < n && same; i++) {
+				uint32_t x = rt_index(t, e[i].name);
+				same = x < RT_NAMES && e[i].samples == incl[map][x] && e[i].self_samples == own[map][x];
+			}
+			bad_top += !same;
+			free(e);
+			fg_top_free(top);
+		}
+		fg_share *s = NULL;
+		CHECK(fg_share_new(&s, m, names, &err) == 0);
+		CHECK(rt_visit(t, fg_share_frames, s) == 0);
+		bool same = true;
+		for (int p = 0; p < 3; p++)
+			same = same && fg_share_samples(s, (size_t)p) == sh[p] && fg_share_self(s, (size_t)p) == sh_self[p];
+		bad_share += !same;
+		fg_share_free(s);
+	}
+	CHECK_U64(bad_top, 0);
+	CHECK_U64(bad_share, 0);
+	/* The trees do reach past the first path arrays. */
+	CHECK(deep > 0);
+	fg_matcher_free(m);
+	free(t);
+}
+
 int main(void)
 {
 	fg_error err;
@@ -217,6 +395,7 @@ int main(void)
 	test_protocol();
 	test_subsystems();
 	test_top();
+	test_random_trees();
 	fg_names_free(names);
 	return check_status("test_analysis");
 }

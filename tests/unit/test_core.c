@@ -144,6 +144,56 @@ static void test_match(void)
 	fg_names_free(names);
 }
 
+/* Substring patterns against memmem itself: random names and patterns of
+ * few bytes (so that they often match, at every place and overlapping),
+ * one to 63 patterns of one to nine bytes. */
+static void test_match_random(void)
+{
+	static const char alphabet[] = "ab/.$Lx:";
+	fg_error err;
+	uint64_t state = 0x2545F4914F6CDD1Dull;
+	int bad = 0, hits = 0;
+	for (int round = 0; round < 300; round++) {
+		char pat[63][10];
+		const char *pats[63];
+		fg_names *names = NULL;
+		fg_matcher *m = NULL;
+		fg_match_options mo = { .raw = true };
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		size_t n = 1 + (size_t)(state >> 58) % 63;
+		for (size_t i = 0; i < n; i++) {
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+			size_t len = 1 + (size_t)(state >> 60) % 9;
+			for (size_t k = 0; k < len; k++)
+				pat[i][k] = alphabet[(state >> (4 * k + 8)) & 7];
+			pat[i][len] = '\0';
+			pats[i] = pat[i];
+		}
+		CHECK(fg_names_new(&names, &err) == 0);
+		CHECK(fg_matcher_new(&m, pats, n, &mo, &err) == 0);
+		for (int k = 0; k < 40; k++) {
+			char name[80];
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+			size_t len = (size_t)(state >> 58);
+			for (size_t j = 0; j < len; j++) {
+				state = state * 6364136223846793005ull + 1442695040888963407ull;
+				name[j] = alphabet[state >> 61];
+			}
+			name[len] = '\0';
+			uint64_t want = 0;
+			for (size_t i = 0; i < n; i++)
+				if (memmem(name, len, pats[i], strlen(pats[i])))
+					want |= UINT64_C(1) << i;
+			bad += mask_of(m, names, name) != want;
+			hits += want != 0;
+		}
+		fg_matcher_free(m);
+		fg_names_free(names);
+	}
+	CHECK_U64(bad, 0);
+	CHECK(hits > 1000);
+}
+
 static void test_capture(void)
 {
 	fg_capture_options o;
@@ -182,6 +232,7 @@ int main(void)
 	test_top(false);
 	test_top(true);
 	test_match();
+	test_match_random();
 	test_capture();
 	return check_status("test_core");
 }

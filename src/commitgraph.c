@@ -1,12 +1,10 @@
 #include "commitgraph.h"
 
-#include <fcntl.h>
+#include "mapfile.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define HASH_LEN 20
 #define DATA_LEN (HASH_LEN + 16)  /* CDAT: tree, two parents, generation and time */
@@ -123,7 +121,7 @@ static bool parse(layer *g, size_t nbases)
 static void layer_unmap(layer *l)
 {
 	if (l->mapped)
-		munmap((void *)l->map, l->size);
+		fg_mapfile_close(l->map, l->size);
 	else
 		free((void *)l->map);
 }
@@ -197,26 +195,6 @@ int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t si
 	return 0;
 }
 
-/* Maps a file; false when it cannot be (missing, not a regular file). */
-static bool map_file(const unsigned char **map, size_t *size, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 8 || (uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return false;
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return false;
-	*map = m;
-	*size = (size_t)st.st_size;
-	return true;
-}
-
 #define MAX_LAYERS 64
 
 /* The layers a split chain names (objects/info/commit-graphs/
@@ -245,7 +223,7 @@ static int open_chain(fg_commitgraph *g, const char *dir, fg_error *err)
 		}
 		line[n] = '\0';
 		snprintf(path, cap, "%s/graph-%s.graph", dir, line);
-		if (!map_file(&map, &size, path)) {
+		if (!fg_mapfile_open(&map, &size, path, 8)) {
 			rc = 1;
 			break;
 		}
@@ -256,7 +234,7 @@ static int open_chain(fg_commitgraph *g, const char *dir, fg_error *err)
 			named = sscanf(line + 2 * i, "%2x", &v) == 1 && map[size - HASH_LEN + i] == v;
 		}
 		if (!named) {
-			munmap((void *)map, size);
+			fg_mapfile_close(map, size);
 			rc = 1;
 			break;
 		}
@@ -293,7 +271,7 @@ int fg_commitgraph_open(fg_commitgraph **out, const char *commondir, fg_error *e
 	snprintf(path, cap, "%s%sobjects/info/commit-graph", commondir, sep);
 	const unsigned char *map;
 	size_t size;
-	if (map_file(&map, &size, path)) {
+	if (fg_mapfile_open(&map, &size, path, 8)) {
 		rc = add_layer(g, map, size, true, err);
 	} else {
 		snprintf(path, cap, "%s%sobjects/info/commit-graphs", commondir, sep);

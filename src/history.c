@@ -15,6 +15,7 @@
 #include "javaclass.h"
 #include "linemap.h"
 #include "method.h"
+#include "pack.h"
 #include "rawtree.h"
 #include "repo.h"
 
@@ -181,11 +182,12 @@ typedef struct srcfile {
  * and indexed (src/rawtree.h), not parsed by libgit2: the walk asks each tree
  * for one name per path, and libgit2's parse of every entry was two thirds
  * of the cost of a tree. */
-#define TCACHE_SLOTS 8192
+#define TCACHE_SLOTS 2048
 typedef struct tcache_slot {
 	git_oid id;
-	git_odb_object *obj;
-	fg_rawtree *tree; /* indexes obj's bytes */
+	fg_pack_object *pobj; /* the tree object: read from a pack (src/pack.h) */
+	git_odb_object *obj;  /* or by libgit2 */
+	fg_rawtree *tree;     /* indexes its bytes */
 } tcache_slot;
 
 struct fg_history {
@@ -193,6 +195,7 @@ struct fg_history {
 	fg_repo *owned_repo;     /* fg_history_open's own, NULL when borrowed */
 	git_odb *odb;
 	git_repository *blob_repo;
+	fg_pack *pack;         /* the packs read directly, NULL: none (src/pack.h) */
 	fg_commitgraph *graph; /* NULL: none, or not usable */
 	bool filters;          /* its changed-path filters are read */
 	size_t filter_skipped, filter_maybe; /* how they answered in the last query */
@@ -246,9 +249,11 @@ static void tcache_clear(fg_history *h)
 	for (size_t i = 0; i < TCACHE_SLOTS; i++) {
 		if (h->tcache[i].tree) {
 			fg_rawtree_free(h->tcache[i].tree);
+			fg_pack_object_free(h->tcache[i].pobj);
 			git_odb_object_free(h->tcache[i].obj);
 		}
 		h->tcache[i].tree = NULL;
+		h->tcache[i].pobj = NULL;
 		h->tcache[i].obj = NULL;
 	}
 	h->tcache_used = 0;
@@ -273,21 +278,41 @@ static int tree_get(const fg_rawtree **out, fg_history *h, const git_oid *idp, f
 		i = (size_t)oid_hash(id) & mask;
 	}
 	char hex[41];
-	git_odb_object *obj;
-	if (git_odb_read(&obj, h->odb, id) < 0)
-		return git_fail(err, git_oid_tostr(hex, sizeof(hex), id), "cannot read tree");
+	/* The packs read directly first (src/pack.h); libgit2 reads (or
+	 * reports) what they cannot give. */
+	const unsigned char *bytes;
+	size_t len;
+	fg_pack_object *pobj = NULL;
+	git_odb_object *obj = NULL;
+	if (h->pack && fg_pack_read(&pobj, h->pack, id->id) && fg_pack_object_type(pobj) == FG_PACK_TREE) {
+		bytes = fg_pack_object_data(pobj);
+		len = fg_pack_object_size(pobj);
+	} else {
+		fg_pack_object_free(pobj);
+		pobj = NULL;
+		if (git_odb_read(&obj, h->odb, id) < 0)
+			return git_fail(err, git_oid_tostr(hex, sizeof(hex), id), "cannot read tree");
+		if (git_odb_object_type(obj) != GIT_OBJECT_TREE) {
+			int rc = fg_error_set(err, FG_EGIT, git_oid_tostr(hex, sizeof(hex), id),
+					      "cannot read tree: a %s, not a tree",
+					      git_object_type2string(git_odb_object_type(obj)));
+			git_odb_object_free(obj);
+			return rc;
+		}
+		bytes = git_odb_object_data(obj);
+		len = git_odb_object_size(obj);
+	}
 	fg_rawtree *t;
-	int rc = 0;
-	if (git_odb_object_type(obj) != GIT_OBJECT_TREE)
-		rc = fg_error_set(err, FG_EGIT, git_oid_tostr(hex, sizeof(hex), id), "cannot read tree: a %s, not a tree",
-				  git_object_type2string(git_odb_object_type(obj)));
-	else if ((rc = fg_rawtree_parse(&t, git_odb_object_data(obj), git_odb_object_size(obj), err)) == FG_EGIT && err)
-		git_oid_tostr(err->source, sizeof(err->source), id); /* only now: costly for every tree read */
+	int rc = fg_rawtree_parse(&t, bytes, len, err);
 	if (rc < 0) {
+		if (rc == FG_EGIT && err)
+			git_oid_tostr(err->source, sizeof(err->source), id); /* only now: costly for every tree read */
+		fg_pack_object_free(pobj);
 		git_odb_object_free(obj);
 		return rc;
 	}
 	h->tcache[i].id = *id;
+	h->tcache[i].pobj = pobj;
 	h->tcache[i].obj = obj;
 	h->tcache[i].tree = t;
 	h->tcache_used++;
@@ -409,12 +434,16 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	uint32_t gpos = h->graph ? fg_commitgraph_find(h->graph, id->id) : FG_COMMITGRAPH_NONE;
 	n->gpos = FG_COMMITGRAPH_NONE;
 	fg_commitgraph_commit gc;
+	fg_pack_object *pobj = NULL;
 	if (gpos != FG_COMMITGRAPH_NONE &&
 	    fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos, NULL) == 0) {
 		memcpy(n->tree.id, gc.tree, sizeof(gc.tree));
 		n->time = gc.time;
 		np = (unsigned)gc.nparents;
 		n->gpos = gpos;
+	} else if (h->pack && fg_pack_read(&pobj, h->pack, id->id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
+		   raw_commit_headers(n, parents, &np, fg_pack_object_data(pobj), fg_pack_object_size(pobj))) {
+		/* read from the pack directly (src/pack.h) */
 	} else if (git_odb_read(&obj, h->odb, id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
 		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
 		git_odb_object_free(obj);
@@ -437,6 +466,7 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 		git_commit_free(c);
 	}
 	git_odb_object_free(obj);
+	fg_pack_object_free(pobj);
 	/* libgit2 1.5 does not read the shallow file: a boundary commit still
 	 * lists parents the clone does not have.  Treat it as a root, as git
 	 * does, and remember that the answer may lie beyond. */
@@ -697,15 +727,23 @@ static int resolve_rev(git_oid *out, fg_history *h, const char *spec, fg_error *
 	return 0;
 }
 
-static int read_shallow(fg_history *h, fg_error *err)
+/* NAME under git's common directory (malloc'ed), NULL when out of memory. */
+static char *common_path(const fg_history *h, const char *name)
 {
 	const char *common = git_repository_commondir(h->repo);
-	size_t len = strlen(common);
-	char *path = malloc(len + sizeof("/shallow"));
+	size_t len = strlen(common), cap = len + 1 + strlen(name) + 1;
+	char *path = malloc(cap);
+	/* commondir ends with a slash in libgit2, but do not rely on it. */
+	if (path)
+		snprintf(path, cap, "%s%s%s", common, len && common[len - 1] == '/' ? "" : "/", name);
+	return path;
+}
+
+static int read_shallow(fg_history *h, fg_error *err)
+{
+	char *path = common_path(h, "shallow");
 	if (!path)
 		return oom(err);
-	/* commondir ends with a slash in libgit2, but do not rely on it. */
-	snprintf(path, len + sizeof("/shallow"), "%s%sshallow", common, len && common[len - 1] == '/' ? "" : "/");
 	char *text;
 	size_t n;
 	bool missing;
@@ -863,6 +901,22 @@ static int graph_open(fg_history *h, fg_error *err)
 	return rc;
 }
 
+/* The repository's packs, read directly for the walks' commits and trees
+ * (src/pack.h): those of its own object directory, where libgit2 finds them
+ * too.  Not when GIT_OBJECT_DIRECTORY names another directory (an object of
+ * the packs here might then not be the repository's). */
+static int pack_open(fg_history *h, fg_error *err)
+{
+	if (getenv("GIT_OBJECT_DIRECTORY"))
+		return 0;
+	char *dir = common_path(h, "objects");
+	if (!dir)
+		return oom(err);
+	int rc = fg_pack_open(&h->pack, dir, err);
+	free(dir);
+	return rc;
+}
+
 /* A graph that says otherwise than the objects about the bad commit (its
  * tree or parents) is not this repository's: it is not used. */
 static void graph_check(fg_history *h, const git_commit *bad)
@@ -933,6 +987,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		rc = git_fail(err, fg_repo_workdir(repo) ? fg_repo_workdir(repo) : "", "cannot open the object database");
 		goto fail;
 	}
+	if ((rc = pack_open(h, err)) < 0)
+		goto fail;
 	const char *p = git_repository_workdir(h->repo);
 	if (!p)
 		p = git_repository_path(h->repo);
@@ -1004,6 +1060,7 @@ void fg_history_free(fg_history *h)
 	free(h->ignored.ids);
 	free(h->repo_path);
 	fg_commitgraph_free(h->graph);
+	fg_pack_free(h->pack);
 	git_odb_free(h->odb);
 	git_repository_free(h->blob_repo);
 	fg_repo_free(h->owned_repo);

@@ -68,7 +68,7 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
-for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "jfr", "pprof", "svg", "perf"):
+for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -91,6 +91,9 @@ for d in dirs:
                 continue
             if name.endswith(".tree"):
                 put("rawtree", raw)
+                continue
+            if name.endswith(".packobjects") or name.endswith(".packindex"):
+                put("pack", raw)
                 continue
             # Sources for the method scanner: a language byte, a frame line.
             lang = {".java": 0, ".kt": 1, ".scala": 2}.get(os.path.splitext(name)[1])
@@ -154,6 +157,7 @@ fuzz() {
 	fuzz_metrics) corpus=metrics ;;
 	fuzz_commitgraph) corpus=commitgraph ;;
 	fuzz_rawtree) corpus=rawtree ;;
+	fuzz_pack) corpus=pack ;;
 	fuzz_jfr) corpus=jfr ;;
 	fuzz_pprof) corpus=pprof ;;
 	fuzz_svg) corpus=svg ;;

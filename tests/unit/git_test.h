@@ -6,6 +6,7 @@
 #define FG_GIT_TEST_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -27,6 +28,20 @@ static void sh(const char *fmt, ...)
 		fprintf(stderr, "command failed: %s\n", cmd);
 		exit(1);
 	}
+}
+
+/* Big-endian 32-bit numbers, as git's binary files hold them. */
+static inline uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
 }
 
 /* 0 when the folder and the environment are ready; else the exit status for

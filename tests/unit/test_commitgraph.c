@@ -232,19 +232,6 @@ static fg_commitgraph *graph_of(const char *bytes, size_t len)
 	return g;
 }
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 /* The offset of a chunk in a graph file. */
 static size_t chunk(const unsigned char *b, const char *id)
 {

@@ -1,0 +1,16 @@
+/* fgbisect — a whole file mapped read-only (git's binary files that the
+ * history walk reads in place: the commit-graph, pack indexes and packs).
+ *
+ * The library never prints and never exits. */
+#ifndef FG_MAPFILE_H
+#define FG_MAPFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Maps the regular file at path, of at least min bytes; false when it
+ * cannot be (missing, not a regular file, shorter, not mappable). */
+bool fg_mapfile_open(const unsigned char **map, size_t *size, const char *path, size_t min);
+void fg_mapfile_close(const unsigned char *map, size_t size);
+
+#endif

@@ -417,21 +417,14 @@ static bool delta_size(uint64_t *out, const unsigned char **p, const unsigned ch
 	return true;
 }
 
-/* git's patch_delta: the base's bytes and the delta's copy and insert
- * instructions make the object; NULL when the delta does not fit the base
- * or does not make exactly the size it says. */
-static fg_pack_object *apply_delta(const fg_pack_object *base, const unsigned char *delta, size_t delta_len)
+/* The copy and insert instructions of a delta (git's patch_delta) run over
+ * the base: the bytes they make written to out (room bytes), or only
+ * counted when out is NULL; SIZE_MAX when an instruction does not fit the
+ * base, the delta or the room. */
+static size_t delta_run(const unsigned char *d, const unsigned char *end, const unsigned char *base, size_t base_len,
+			unsigned char *out, size_t room)
 {
-	const unsigned char *d = delta, *end = delta + delta_len;
-	uint64_t src, dst;
-	if (!delta_size(&src, &d, end) || !delta_size(&dst, &d, end) || src != base->len || dst > FG_PACK_MAX_OBJECT)
-		return NULL;
-	fg_pack_object *res = object_new(base->type, (size_t)dst);
-	if (!res)
-		return NULL;
-	const unsigned char *b = base->data;
-	size_t base_len = base->len;
-	unsigned char *o = res->data, *oend = o + dst;
+	size_t made = 0;
 	while (d < end) {
 		unsigned cmd = *d++;
 		if (cmd & 0x80) {
@@ -439,37 +432,59 @@ static fg_pack_object *apply_delta(const fg_pack_object *base, const unsigned ch
 			for (unsigned i = 0; i < 4; i++)
 				if (cmd & (1u << i)) {
 					if (d == end)
-						goto bad;
+						return SIZE_MAX;
 					off |= (uint64_t)*d++ << (8 * i);
 				}
 			for (unsigned i = 0; i < 3; i++)
 				if (cmd & (0x10u << i)) {
 					if (d == end)
-						goto bad;
+						return SIZE_MAX;
 					size |= (uint64_t)*d++ << (8 * i);
 				}
 			if (!size)
 				size = 0x10000;
-			if (off > base_len || size > base_len - off || size > (uint64_t)(oend - o))
-				goto bad;
-			memcpy(o, b + off, (size_t)size);
-			o += size;
+			if (off > base_len || size > base_len - off || size > room - made)
+				return SIZE_MAX;
+			if (out)
+				memcpy(out + made, base + off, (size_t)size);
+			made += (size_t)size;
 		} else if (cmd) {
-			if (cmd > (size_t)(end - d) || cmd > (size_t)(oend - o))
-				goto bad;
-			memcpy(o, d, cmd);
-			o += cmd;
+			if (cmd > (size_t)(end - d) || cmd > room - made)
+				return SIZE_MAX;
+			if (out)
+				memcpy(out + made, d, cmd);
+			made += cmd;
 			d += cmd;
 		} else {
-			goto bad; /* reserved */
+			return SIZE_MAX; /* reserved */
 		}
 	}
-	if (o != oend)
-		goto bad;
+	return made;
+}
+
+/* The object a delta makes of its base; NULL when the delta does not fit
+ * the base or does not make exactly the size it says.  The instructions
+ * are checked before the object is allocated: a damaged size allocates
+ * nothing. */
+static fg_pack_object *apply_delta(const fg_pack_object *base, const unsigned char *delta, size_t delta_len)
+{
+	const unsigned char *d = delta, *end = delta + delta_len;
+	uint64_t src, dst;
+	if (!delta_size(&src, &d, end) || !delta_size(&dst, &d, end) || src != base->len || dst > FG_PACK_MAX_OBJECT ||
+	    delta_run(d, end, base->data, base->len, NULL, (size_t)dst) != dst)
+		return NULL;
+	fg_pack_object *res = object_new(base->type, (size_t)dst);
+	if (res)
+		delta_run(d, end, base->data, base->len, res->data, (size_t)dst);
 	return res;
-bad:
-	fg_pack_object_free(res);
-	return NULL;
+}
+
+/* Whether deflated bytes up to the pack's end can make size bytes:
+ * deflate makes at most 258 bytes of 2 bits (1032 a byte); a damaged size
+ * allocates nothing. */
+static bool can_inflate_to(const packfile *f, uint64_t data_off, uint64_t size)
+{
+	return size / 1032 <= f->pack_len - HASH_LEN - data_off;
 }
 
 /* The object at off of pack fi: down its OFS_DELTA chain to a whole object
@@ -491,7 +506,7 @@ static fg_pack_object *resolve(fg_pack *p, uint32_t fi, uint64_t off)
 		if (!entry_header(f, o, &et, &size, &data_off, &base_off))
 			return NULL;
 		if (et == OBJ_OFS_DELTA) {
-			if (n == FG_PACK_MAX_DEPTH || size > FG_PACK_MAX_OBJECT)
+			if (n == FG_PACK_MAX_DEPTH || size > FG_PACK_MAX_OBJECT || !can_inflate_to(f, data_off, size))
 				return NULL;
 			if (n == p->capchain) {
 				size_t cap = p->capchain ? p->capchain * 2 : 64;
@@ -508,7 +523,7 @@ static fg_pack_object *resolve(fg_pack *p, uint32_t fi, uint64_t off)
 		/* A REF_DELTA (its base named by id) and the unused types are
 		 * libgit2's. */
 		if (et < FG_PACK_COMMIT || et > FG_PACK_TAG || size > FG_PACK_MAX_OBJECT ||
-		    !(cur = object_new((fg_pack_type)et, (size_t)size)))
+		    !can_inflate_to(f, data_off, size) || !(cur = object_new((fg_pack_type)et, (size_t)size)))
 			return NULL;
 		if (!inflate_into(cur->data, p, f, data_off, (size_t)size)) {
 			fg_pack_object_free(cur);

@@ -43,12 +43,15 @@ static void read_one(fg_pack *p, const unsigned char id[20])
 	fg_pack_type t = fg_pack_object_type(o);
 	if (n > FG_PACK_MAX_OBJECT || t < FG_PACK_COMMIT || t > FG_PACK_TAG)
 		abort();
-	unsigned sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += b[i];
+	/* Its ends and a byte a page: ASan checks that they are allocated
+	 * (every byte would make large objects the whole run's time). */
+	volatile unsigned char sink = 0;
+	for (size_t i = 0; i < n; i += 4096)
+		sink ^= b[i];
+	if (n)
+		sink ^= b[n - 1];
+	(void)sink;
 	fg_pack_object_free(o);
-	if (sum == 0xFFFFFFFFu) /* keeps the loop */
-		abort();
 }
 
 static void from_pack(const uint8_t *data, size_t size)

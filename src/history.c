@@ -363,6 +363,25 @@ static size_t map_find(const fg_history *h, const git_oid *id)
 
 #define MAX_RAW_PARENTS 256
 
+/* 40 hex digits (either case, as libgit2's git_oid_fromstrn takes them) as
+ * an id: a walk without a commit-graph decodes two or three a commit
+ * (libgit2's decoder took twice the instructions). */
+static bool hex_oid(git_oid *out, const char *hex)
+{
+	static const signed char val[256] = {
+		['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9,
+		['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11,
+		['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	};
+	for (size_t i = 0; i < GIT_OID_RAWSZ; i++) {
+		int hi = val[(unsigned char)hex[2 * i]], lo = val[(unsigned char)hex[2 * i + 1]];
+		if (!hi || !lo)
+			return false;
+		out->id[i] = (unsigned char)((hi - 1) << 4 | (lo - 1));
+	}
+	return true;
+}
+
 /* A commit object's headers: `tree`, `parent`s, and the committer's time
  * (the number after the last `>` of the `committer` line).  false when
  * they are not in git's usual form. */
@@ -377,11 +396,11 @@ static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const vo
 			return false;
 		size_t len = (size_t)(eol - p);
 		if (len == 45 && !memcmp(p, "tree ", 5)) {
-			if (git_oid_fromstrn(&n->tree, p + 5, GIT_OID_HEXSZ) < 0)
+			if (!hex_oid(&n->tree, p + 5))
 				return false;
 			tree = true;
 		} else if (len == 47 && !memcmp(p, "parent ", 7)) {
-			if (*np == MAX_RAW_PARENTS || git_oid_fromstrn(&parents[*np], p + 7, GIT_OID_HEXSZ) < 0)
+			if (*np == MAX_RAW_PARENTS || !hex_oid(&parents[*np], p + 7))
 				return false;
 			(*np)++;
 		} else if (len > 10 && !memcmp(p, "committer ", 10)) {

@@ -14,10 +14,11 @@
 #    git log -L's list that is not ignored (the oldest when all are).
 # 2. Random histories: edits inside and between methods, insertions,
 #    deletions, moves, merges (an octopus too); every method against git
-#    log -L; the same answers again with a commit-graph, and with its
-#    changed-path Bloom filters.  Then hot files that share directories,
-#    with commits that touch their neighbours: every method against git log
-#    -L without a graph, with one and with its filters.
+#    log -L; the same answers again with a commit-graph, with its
+#    changed-path Bloom filters, and repacked (OFS and REF deltas).  Then
+#    hot files that share directories, with commits that touch their
+#    neighbours: every method against git log -L without a graph, with one
+#    and with its filters.
 # 3. The decision at method level in hotfiles (frames and profiles) and
 #    diff --repo: "the hot method changed in commit X" / "the file changed
 #    but not this method".
@@ -372,6 +373,20 @@ checked=0
 check_against_git "$tmp/rand-bloom.json"
 [ "$checked" -ge 8 ] || fail "random history with filters: only $checked methods checked"
 [ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
+# Packed as git gc or a clone leaves a repository (commits and trees read
+# out of the pack by the walk itself, src/pack.h, deltas of deltas), and
+# packed with deltas that name their bases by id (left to libgit2); no
+# commit-graph, so every commit comes from the pack: the same answers.
+rm -f .git/objects/info/commit-graph
+for deltas in offset id; do
+	git -c repack.useDeltaBaseOffset="$([ $deltas = offset ] && echo true || echo false)" repack -q -a -d -f
+	git prune
+	[ -z "$(find .git/objects -path '*/objects/[0-9a-f][0-9a-f]/*' -type f)" ] || fail "loose objects after repack"
+	[ "$(git verify-pack -v .git/objects/pack/*.idx | awk 'NF == 7' | wc -l)" -ge 20 ] ||
+		fail "packed ($deltas): too few deltas"
+	"$FGBISECT" hotfiles --repo "$rand" --good good --bad bad --json "${rframes[@]}" >"$tmp/rand-pack.json"
+	cmp -s "$tmp/rand.json" "$tmp/rand-pack.json" || fail "packed with $deltas deltas: other answers"
+done
 
 # 2b. Hot files that share directories (the walk answers a file below a
 # directory another file found unchanged between the same two trees without

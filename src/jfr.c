@@ -86,6 +86,8 @@ struct jclass {
 };
 
 #define MAX_FLAT 16
+#define METHOD_UNKNOWN UINT64_MAX
+#define METHOD_STOP (UINT64_C(1) << 32)
 #define DIRECT_METHODS (UINT64_C(1) << 22)
 #define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
 
@@ -109,6 +111,7 @@ struct jfr {
 	fg_input *in;
 	fg_names *names;
 	fg_stack_fn fn;
+	fg_stop_fn stop;         /* the visitor's (profile.h), or NULL */
 	void *ctx;
 	fg_profile_info *info;
 	const fg_read_options *opts;
@@ -151,8 +154,11 @@ struct jfr {
 	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), small keys */
 	size_t *pdirect_len;
 	size_t npdirect;
-	uint32_t *method_ids;    /* (method key << 1 | native) -> name id, UINT32_MAX unknown, for small keys */
+	/* (method key << 1 | native) -> name id | METHOD_STOP when stop said
+	 * the name ends a stack, METHOD_UNKNOWN unknown; for small keys. */
+	uint64_t *method_ids;
 	size_t method_ids_len;
+	bool cut;                /* this chunk's stack traces may end at a METHOD_STOP frame */
 	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
 
 	enum event event;        /* the event read; EV_NONE until chosen */
@@ -924,33 +930,68 @@ static int class_name_at(struct jfr *j, struct cur *c, uint32_t cls)
 static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *id);
 
 /* "Class.method" as the converter names a frame; a native, C++ or kernel
- * frame is the method's name alone. */
-static int method_name(struct jfr *j, uint64_t key, bool native, uint32_t *id)
+ * frame is the method's name alone.  *v: its name id, with METHOD_STOP when
+ * the chunk's stacks may be cut and the visitor's stop says the name ends a
+ * stack (asked once per small key; a large key never stops one). */
+static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 {
 	/* Per frame: small keys (async-profiler numbers its methods from 1)
 	 * are looked up in an array, others in the hash map (the bound is on
 	 * the key: key << 1 could wrap onto another key's slot). */
 	uint64_t slot = key << 1 | native;
-	if (key < j->method_ids_len / 2 && j->method_ids[slot] != UINT32_MAX) {
-		*id = j->method_ids[slot];
+	if (key < j->method_ids_len / 2 && j->method_ids[slot] != METHOD_UNKNOWN) {
+		*v = j->method_ids[slot];
 		return 0;
 	}
-	int rc = method_name_slow(j, key, native, id);
+	uint32_t id;
+	int rc = method_name_slow(j, key, native, &id);
+	*v = id;
 	if (rc || key >= DIRECT_METHODS / 2)
 		return rc;
+	bool stop = false;
+	if (j->cut && (rc = j->stop(j->ctx, id, &stop, j->err)) != 0)
+		return rc;
+	*v |= stop ? METHOD_STOP : 0;
 	if (slot >= j->method_ids_len) {
 		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
 		while (len <= slot)
 			len *= 2;
-		uint32_t *m = realloc(j->method_ids, len * sizeof(*m));
+		uint64_t *m = realloc(j->method_ids, len * sizeof(*m));
 		if (!m)
 			return nomem(j);
 		memset(m + j->method_ids_len, 0xff, (len - j->method_ids_len) * sizeof(*m));
 		j->method_ids = m;
 		j->method_ids_len = len;
 	}
-	j->method_ids[slot] = *id;
+	j->method_ids[slot] = *v;
 	return 0;
+}
+
+/* Whether this chunk's stack traces may be cut at a METHOD_STOP frame
+ * (j->cut) without changing an answer or an error: only when every method
+ * of its pool resolves (the Class.method form: the other checks that and
+ * more), as a frame's method is then either one of them or absent (named
+ * "unknown"), so no frame stepped over could have failed the read.  The
+ * methods are resolved here, as their frames would resolve them (their
+ * names interned, ids remembered, the visitor asked); on a failure the ids
+ * are forgotten and every frame is read, for the failure in its place. */
+static void check_methods(struct jfr *j)
+{
+	j->cut = j->stop && j->c_method != UINT32_MAX;
+	uint32_t cls = j->c_method;
+	size_t direct = cls < j->npdirect ? j->pdirect_len[cls] : 0;
+	uint64_t v;
+	for (size_t key = 0; j->cut && key < direct; key++)
+		j->cut = !j->pdirect[cls][key] || !method_name(j, key, false, &v);
+	for (uint32_t i = 0; j->cut && i < fg_keymap_capacity(&j->pool); i++) {
+		const fg_keymap_entry *e = &j->pool.entries[i];
+		j->cut = !e->used || e->key[0] != cls || !method_name(j, e->key[1], false, &v);
+	}
+	if (j->stop && !j->cut) {
+		fg_error_clear(j->err);
+		if (j->method_ids)
+			memset(j->method_ids, 0xff, j->method_ids_len * sizeof(*j->method_ids));
+	}
 }
 
 static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *id)
@@ -1178,38 +1219,41 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 /* The method ids of the current chunk, in locals while frames are written
  * (the type stores, a byte array, could alias any field of j). */
 struct ids {
-	const uint32_t *id;  /* j->method_ids */
+	const uint64_t *id;  /* j->method_ids */
 	uint64_t keys;       /* keys with a slot for both variants */
 };
 
 /* A frame of method key `method` and type field t (the JIT type when the
- * frame has none) at names[0] / types[0]. */
+ * frame has none) at names[0] / types[0]: 0, or 1 when its name ends the
+ * stack (METHOD_STOP), or an error. */
 static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct ids *ids, uint64_t method,
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
 	uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
 	bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
 	/* method_name()'s array, here: a call a frame saved. */
-	uint32_t id = method < ids->keys ? ids->id[method << 1 | native] : UINT32_MAX;
-	if (id == UINT32_MAX) {
-		int rc = method_name(j, method, native, &id);
+	uint64_t v = method < ids->keys ? ids->id[method << 1 | native] : METHOD_UNKNOWN;
+	if (v == METHOD_UNKNOWN) {
+		int rc = method_name(j, method, native, &v);
 		if (rc)
 			return rc;
 		ids->id = j->method_ids;
 		ids->keys = j->method_ids_len / 2;
 	}
-	*names = id;
+	*names = (uint32_t)v;
 	*types = type;
-	return 0;
+	return (int)(v >> 32);
 }
 
 /* The n frames of a flat StackFrame (fields all varints: the method key
  * field mi, the type field ti, or -1 for none) at fc, written from the
- * leaf's slot down, every varint checked against the chunk's end. */
+ * leaf's slot down, every varint checked against the chunk's end; up to
+ * the first whose name ends the stack (*written: how many were). */
 static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat, uint32_t mi, int ti,
-		       uint32_t *names, uint8_t *types)
+		       uint32_t *names, uint8_t *types, uint64_t *written)
 {
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
+	*written = n;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t method = 0, t = FG_FRAME_JIT;
 		for (uint32_t f = 0; f < flat; f++) {
@@ -1220,8 +1264,10 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 		if (fc->bad)
 			return bad(j, "corrupt stack trace in the constant pool");
 		int rc = put_frame(j, &ids, method, t, names - i, types - i);
-		if (rc)
-			return rc;
+		if (rc) {
+			*written = i + 1;
+			return rc < 0 ? rc : 0;
+		}
 	}
 	return 0;
 }
@@ -1229,18 +1275,22 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 /* flat_frames() for the layout both async-profiler and the JDK write
  * (method, lineNumber, bytecodeIndex, type), where the frames' 36 bytes
  * each are known to be there: no bounds to check, the fields unrolled. */
-static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types)
+static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
+		      uint64_t *written)
 {
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
 	const uint8_t *p = fc->p;
+	*written = n;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t method = varint_in(&p);
 		skip_in(&p);
 		skip_in(&p);
 		uint64_t t = varint_in(&p);
 		int rc = put_frame(j, &ids, method, t, names - i, types - i);
-		if (rc)
-			return rc;
+		if (rc) {
+			*written = i + 1;
+			return rc < 0 ? rc : 0;
+		}
 	}
 	fc->p = p;
 	return 0;
@@ -1301,12 +1351,17 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			return bad(j, "corrupt stack frame in the constant pool");
 		uint32_t *names = s->names + at_leaf;
 		uint8_t *types = s->types + at_leaf;
+		uint64_t written;
 		if (fk->flat == 4 && mi == 0 && ti == 3 && (uint64_t)(fc.end - fc.p) / 36 >= n)
-			rc = std_frames(j, &fc, n, names, types);
+			rc = std_frames(j, &fc, n, names, types, &written);
 		else
-			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types);
+			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types, &written);
 		if (rc)
 			return rc;
+		/* Cut at a frame that ends the stack: the frames from it down. */
+		if (written < n)
+			return fg_stackbuf_emit_partial(s, at_leaf + 1 - (size_t)written, e->value, j->fn, j->ctx,
+							j->err);
 		n = 0;
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -1320,9 +1375,10 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
 		}
 		bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-		if ((rc = method_name(j, field_u64(j, fa[R_METHOD]), native, &id)) != 0)
+		uint64_t v;
+		if ((rc = method_name(j, field_u64(j, fa[R_METHOD]), native, &v)) != 0)
 			return rc;
-		s->names[at_leaf - i] = id;
+		s->names[at_leaf - i] = (uint32_t)v;
 		s->types[at_leaf - i] = type;
 	}
 	return fg_stackbuf_emit(s, e->value, j->fn, j->ctx, j->err);
@@ -1392,6 +1448,7 @@ static int read_chunk(struct jfr *j)
 			return rc;
 	}
 	/* The aggregated stacks, resolved once each. */
+	check_methods(j);
 	uint8_t leaf = j->event == EV_ALLOC || j->event == EV_LOCK ? FG_FRAME_INLINED : 0;
 	for (size_t i = 0; i < j->nsused; i++) {
 		fg_keymap_entry e = { .key = { j->sused[i], 0, 0 }, .value = j->sdirect[j->sused[i]], .used = true };
@@ -1483,9 +1540,9 @@ static int recording_extent(struct jfr *j, int64_t *start, int64_t *length)
 }
 
 int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		fg_stack_fn fn, void *ctx, fg_error *err)
+		fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
 {
-	struct jfr j = { .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .opts = opts, .err = err,
+	struct jfr j = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .info = info, .opts = opts, .err = err,
 			 .event = EV_NONE };
 	int rc = fg_stackbuf_init(&j.stack, names, err);
 	if (rc)

@@ -224,6 +224,11 @@ const fg_match_cache *fg_matcher_cache(const fg_matcher *m)
 	return &m->cache;
 }
 
+size_t fg_matcher_count(const fg_matcher *m)
+{
+	return m->n;
+}
+
 const char *fg_matcher_pattern(const fg_matcher *m, size_t i)
 {
 	return m->patterns[i];

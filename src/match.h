@@ -68,5 +68,6 @@ static inline int fg_matcher_lookup(uint64_t *mask, fg_matcher *m, const fg_matc
 }
 
 const char *fg_matcher_pattern(const fg_matcher *m, size_t i);
+size_t fg_matcher_count(const fg_matcher *m);
 
 #endif

@@ -26,6 +26,8 @@ enum {
 enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
 
 #define MAX_SAMPLE_TYPES 64
+#define LOC_ONE (UINT64_C(1) << 40)
+#define LOC_STOP (UINT64_C(1) << 41)
 
 struct pb {
 	const uint8_t *p, *end;
@@ -48,6 +50,7 @@ struct pprof {
 	fg_input *in;
 	fg_names *names;
 	fg_stack_fn fn;
+	fg_stop_fn stop;          /* the visitor's (profile.h), or NULL */
 	void *ctx;
 	fg_error *err;
 
@@ -64,6 +67,7 @@ struct pprof {
 		uint64_t id;
 		uint32_t first, n; /* its frames in frames[], leaf first, once expanded */
 		bool expanded;
+		bool stop;         /* once expanded: stop says one of its frames ends a stack */
 	} *locs;
 	size_t nlocs, locs_cap;
 	/* Location id -> index into locs, for ids up to a few times their
@@ -72,7 +76,7 @@ struct pprof {
 	uint32_t *loc_direct;
 	size_t nloc_direct;
 	/* By the same ids: a location of one frame, once expanded, as
-	 * 1 << 40 | type << 32 | name id; else 0. */
+	 * LOC_ONE | LOC_STOP if it ends a stack | type << 32 | name id; else 0. */
 	uint64_t *loc_one;
 	fg_stackbuf frames;       /* the expanded locations' frames */
 	fg_stackbuf stack;
@@ -379,6 +383,11 @@ static int expand_location(struct pprof *pp, struct loc *l)
 	}
 	l->n = (uint32_t)(pp->frames.len - l->first);
 	l->expanded = true;
+	/* A location ends a stack when one of its frames does (the inlined
+	 * functions of a line are all in it). */
+	for (uint32_t i = 0; pp->stop && !l->stop && i < l->n; i++)
+		if ((rc = pp->stop(pp->ctx, pp->frames.names[l->first + i], &l->stop, pp->err)) != 0)
+			return rc;
 	return 0;
 }
 
@@ -391,6 +400,11 @@ struct sample_ctx {
 	size_t value_index, nvalues;
 	uint64_t value;
 	bool negative;
+	/* After a location that ends the stack (stop): the frames from it down
+	 * to the leaf (they stay at the buffer's end when it grows), and
+	 * whether a location id came after it (checked, not written). */
+	bool stopped, cut;
+	size_t stop_frames;
 };
 
 /* Room for k more frames below c->low: the buffer grown, the frames so
@@ -431,10 +445,10 @@ static void fill_load(struct fill *f, const struct pprof *pp, size_t low)
 			    pp->stack.names, pp->stack.types, low };
 }
 
-/* Location id's frames below f->low. */
-static inline __attribute__((always_inline)) int put_location(struct sample_ctx *c, struct fill *f, uint64_t id)
+/* Location id, expanded (f reloaded when it was just now). */
+static inline __attribute__((always_inline)) int find_location(struct pprof *pp, struct fill *f, uint64_t id,
+								const struct loc **out)
 {
-	struct pprof *pp = c->pp;
 	uint64_t *idx = NULL, direct = UINT32_MAX;
 	if (f->direct)
 		direct = id < f->ndirect ? f->direct[id] : UINT32_MAX;
@@ -442,13 +456,27 @@ static inline __attribute__((always_inline)) int put_location(struct sample_ctx 
 		direct = *idx;
 	if (direct == UINT32_MAX)
 		return bad(pp, "a sample names a location that is not in the profile");
-	const struct loc *l = &f->locs[direct];
-	int rc;
-	if (!l->expanded || l->n >= f->low) {
-		if (!l->expanded && (rc = expand_location(pp, &pp->locs[direct])) != 0)
+	*out = &pp->locs[direct];
+	if (!(*out)->expanded) {
+		int rc = expand_location(pp, &pp->locs[direct]);
+		if (rc)
 			return rc;
+		fill_load(f, pp, f->low);
+	}
+	return 0;
+}
+
+/* Location id's frames below f->low: 0, or 1 when it ends the stack. */
+static inline __attribute__((always_inline)) int put_location(struct sample_ctx *c, struct fill *f, uint64_t id)
+{
+	struct pprof *pp = c->pp;
+	const struct loc *l = NULL;
+	int rc = find_location(pp, f, id, &l);
+	if (rc)
+		return rc;
+	if (l->n >= f->low) {
 		c->low = f->low;
-		if (l->n >= c->low && (rc = grow_below(c, l->n)) != 0)
+		if ((rc = grow_below(c, l->n)) != 0)
 			return rc;
 		fill_load(f, pp, c->low);
 	}
@@ -462,15 +490,25 @@ static inline __attribute__((always_inline)) int put_location(struct sample_ctx 
 		*types = *from_types;
 		f->low--;
 		if (f->direct)
-			pp->loc_one[id] = UINT64_C(1) << 40 | (uint64_t)*from_types << 32 | *from;
-		return 0;
+			pp->loc_one[id] = LOC_ONE | (l->stop ? LOC_STOP : 0) | (uint64_t)*from_types << 32 | *from;
+		return l->stop;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		names[-(ptrdiff_t)i] = from[i];
 		types[-(ptrdiff_t)i] = from_types[i];
 	}
 	f->low -= n;
-	return 0;
+	return l->stop;
+}
+
+/* The location ids after one that ended the stack: each checked as
+ * put_location() would check it (and expanded as it would, the first time
+ * it is met), none written. */
+static inline __attribute__((always_inline)) int check_location(struct sample_ctx *c, struct fill *f, uint64_t id)
+{
+	const struct loc *l = NULL;
+	c->cut = true;
+	return id < f->ndirect && f->one[id] ? 0 : find_location(c->pp, f, id, &l);
 }
 
 /* Location ids at b: a packed run (as Go writes them), or the run of
@@ -493,13 +531,24 @@ static inline __attribute__((always_inline)) int put_locations(struct sample_ctx
 			rc = bad(c->pp, "malformed sample");
 			break;
 		}
+		if (c->stopped) {
+			if ((rc = check_location(c, &f, id)) != 0)
+				break;
+			continue;
+		}
 		uint64_t one = id < f.ndirect ? f.one[id] : 0;
 		if (one && f.low > 1) {
 			f.low--;
 			f.names[f.low] = (uint32_t)one;
 			f.types[f.low] = (uint8_t)(one >> 32);
+			rc = (one & LOC_STOP) != 0;
 		} else {
 			rc = put_location(c, &f, id);
+		}
+		if (rc > 0) {
+			c->stopped = true;
+			c->stop_frames = c->pp->stack.cap - f.low;
+			rc = 0;
 		}
 	}
 	*b = s;
@@ -690,10 +739,16 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 				break;
 			bool ok = true;
 			if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_VARINT) {
+				/* (After a packed run or a value: the loop above takes the rest.) */
 				struct fill fl;
 				fill_load(&fl, pp, c.low);
-				rc = put_location(&c, &fl, g.v);
+				rc = c.stopped ? check_location(&c, &fl, g.v) : put_location(&c, &fl, g.v);
 				c.low = fl.low;
+				if (rc > 0) {
+					c.stopped = true;
+					c.stop_frames = pp->stack.cap - c.low;
+					rc = 0;
+				}
 			} else if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN) {
 				rc = put_packed(&c, &g.sub);
 			} else if (g.num == SAMPLE_LOCATION_ID)
@@ -727,10 +782,17 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 				return rc;
 		}
 		fg_stackbuf *s = &pp->stack;
-		s->len = 1 + s->cap - c.low;
-		memmove(s->names + 1, s->names + c.low, (s->len - 1) * sizeof(*s->names));
-		memmove(s->types + 1, s->types + c.low, s->len - 1);
-		int rc = fg_stackbuf_emit(&pp->stack, c.value, pp->fn, pp->ctx, pp->err);
+		int rc;
+		if (c.stopped && (c.cut || pp->nkeys)) {
+			/* Frames (or label frames) were left out nearer the root. */
+			s->len = s->cap;
+			rc = fg_stackbuf_emit_partial(s, s->cap - c.stop_frames, c.value, pp->fn, pp->ctx, pp->err);
+		} else {
+			s->len = 1 + s->cap - c.low;
+			memmove(s->names + 1, s->names + c.low, (s->len - 1) * sizeof(*s->names));
+			memmove(s->types + 1, s->types + c.low, s->len - 1);
+			rc = fg_stackbuf_emit(&pp->stack, c.value, pp->fn, pp->ctx, pp->err);
+		}
 		if (rc)
 			return rc;
 		samples++;
@@ -747,9 +809,9 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 }
 
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		  fg_stack_fn fn, void *ctx, fg_error *err)
+		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
 {
-	struct pprof pp = { .in = in, .names = names, .fn = fn, .ctx = ctx, .err = err,
+	struct pprof pp = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .err = err,
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	const char *d;
 	size_t n = 0, type = 0;

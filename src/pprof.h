@@ -14,9 +14,13 @@
  * "TYPE/UNIT"; default: the first samples or cpu type, else the profile's
  * default type, else the first) to fn as a stack, root first; locations with inlined
  * functions expand to one frame per function, callers first, as the pprof
- * tool shows them.  Labels are ignored.  Sets info->event and info->unit. */
+ * tool shows them.  Labels are ignored.  With stop (fg_stop_fn, ctx its
+ * context; may be NULL), a sample's locations are taken from its leaf up to
+ * the first whose frames hold one stop says ends the stack, and the stack is
+ * handed partial (the rest of its location ids checked, not expanded into
+ * frames).  Sets info->event and info->unit. */
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		  fg_stack_fn fn, void *ctx, fg_error *err);
+		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err);
 
 /* True when data (the first bytes of an input) look like a protobuf whose
  * first field is a pprof sample type. */

@@ -61,10 +61,28 @@ typedef struct fg_stack {
 	const uint8_t *types;   /* depth + 1 frame types */
 	size_t depth;           /* frames below the root */
 	uint64_t count;
+	/* Only for a visitor with a stop function (below): the reader stopped
+	 * at names[1], a frame whose name stop answered true for, so
+	 * names[1..depth] are that frame and the frames below it down to the
+	 * leaf; the frames between the root and it were not given (depth is
+	 * then not the stack's depth).  False for a whole stack. */
+	bool partial;
 } fg_stack;
 
 /* Called once per stack; non-zero stops the reader and is returned. */
 typedef int (*fg_stack_fn)(void *ctx, const fg_stack *stack, fg_error *err);
+
+/* Optional, with stack: *stop = true when a stack that holds a frame of
+ * this name needs none of the frames between that frame and the root (share:
+ * the name matches every pattern, so the stack is counted whatever its
+ * callers are; its leaf is below).  A reader whose stacks list their frames
+ * leaf first (JFR stack traces, pprof samples) asks once per name it meets
+ * and may then stop reading a stack at such a frame and hand it partial
+ * (fg_stack.partial): one frame a stack needs is then the end of its
+ * decoding.  A reader keeps every check it makes on the frames it steps
+ * over, so a damaged input fails as it does without stop.  Non-zero fails
+ * the read and is returned. */
+typedef int (*fg_stop_fn)(void *ctx, uint32_t name, bool *stop, fg_error *err);
 
 /* What a reader hands its data to.  frames is required.  stack is optional:
  * an analysis that needs only per-stack facts (share, top, subsystems,
@@ -77,6 +95,7 @@ typedef struct fg_visitor {
 	fg_frames_fn frames;
 	fg_stack_fn stack;
 	void *ctx;
+	fg_stop_fn stop; /* optional, with stack: see fg_stop_fn; NULL = whole stacks only */
 } fg_visitor;
 
 enum fg_format {

@@ -20,6 +20,7 @@ struct fg_share {
 	uint64_t samples[FG_MATCH_MAX_PATTERNS];
 	uint64_t self[FG_MATCH_MAX_PATTERNS];
 	uint64_t matched;                      /* patterns that matched any frame */
+	uint64_t all;                          /* every pattern's bit */
 	const fg_match_cache *cache;           /* the matcher's answers by name id */
 	struct open_match *open;
 	uint32_t nopen, open_cap;
@@ -34,6 +35,7 @@ int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_
 	s->matcher = matcher;
 	s->cache = fg_matcher_cache(matcher);
 	s->names = names;
+	s->all = (UINT64_C(1) << fg_matcher_count(matcher)) - 1;
 	fg_share_reset(s);
 	*out = s;
 	return 0;
@@ -186,6 +188,17 @@ int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 	for (uint64_t m = mask; m; m &= m - 1)
 		s->self[__builtin_ctzll(m)] += st->count;
 	return 0;
+}
+
+int fg_share_stop(void *ctx, uint32_t name, bool *stop, fg_error *err)
+{
+	fg_share *s = ctx;
+	uint64_t mask;
+	int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, name, err);
+	/* Every pattern matched here: the stack counts for each, whatever
+	 * lies nearer the root, and its leaf (the self share) is below. */
+	*stop = !rc && mask == s->all;
+	return rc;
 }
 
 uint64_t fg_share_samples(const fg_share *s, size_t p)

@@ -23,6 +23,10 @@ void fg_share_reset(fg_share *share);
  * stacks (a stack counts once per pattern, its leaf for the self share). */
 int fg_share_frames(void *share, const fg_frame *frames, size_t n, fg_error *err);
 int fg_share_stack(void *share, const fg_stack *stack, fg_error *err);
+/* The visitor's stop function (fg_stop_fn): a name that matches every
+ * pattern ends what a stack needs from the leaf up.  fg_share_stack takes
+ * the partial stacks a reader then hands it. */
+int fg_share_stop(void *share, uint32_t name, bool *stop, fg_error *err);
 
 uint64_t fg_share_samples(const fg_share *share, size_t pattern);
 uint64_t fg_share_self(const fg_share *share, size_t pattern);

@@ -61,6 +61,13 @@ void fg_stackbuf_reverse(fg_stackbuf *b, size_t from);
  * overflow 64 bits. */
 int fg_stackbuf_emit(fg_stackbuf *b, uint64_t count, fg_stack_fn fn, void *ctx, fg_error *err);
 
+/* fg_stackbuf_emit() of a partial stack (fg_stack.partial, for a visitor
+ * with a stop function): the frames from index `from` (> 1) to the end, the
+ * first of them one that ends the stack; the slot before them is given the
+ * root. */
+int fg_stackbuf_emit_partial(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx,
+			     fg_error *err);
+
 void fg_stackbuf_free(fg_stackbuf *b);
 
 #endif

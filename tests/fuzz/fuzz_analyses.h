@@ -186,7 +186,7 @@ static inline void analyses_run_with(const void *data, size_t size, const fg_rea
 	fg_error_clear(&err);
 	if (!analyses_new(&a, NULL, &err)) {
 		fg_profile_info info;
-		fg_visitor v = { analyses_frames, stacks ? analyses_stack : NULL, &a };
+		fg_visitor v = { analyses_frames, stacks ? analyses_stack : NULL, &a, NULL };
 		if (!fg_reader_read_memory(&info, data, size, "fuzz", a.names, o, &v, &err))
 			analyses_report(&a, sink);
 	}
@@ -212,6 +212,49 @@ static inline void analyses_run_paths(const void *data, size_t size, FILE *sink)
 	o.max_size = FUZZ_MAX_SIZE;
 	analyses_run_with(data, size, &o, false, sink);
 	analyses_run_with(data, size, &o, true, sink);
+}
+
+/* share with its stop function (readers of leaf-first stacks then cut a
+ * stack at a frame matching every pattern) against share over whole
+ * stacks: the same outcome, message and answers, or a trap.  One pattern
+ * that many names match, and two that one name may match both. */
+static inline void analyses_same_share_stop(const void *data, size_t size, const fg_read_options *o)
+{
+	static const char *const patterns[][2] = { { "/", NULL }, { "a", "e" } };
+	for (size_t k = 0; k < 2; k++) {
+		size_t np = patterns[k][1] ? 2 : 1;
+		fg_names *names[2] = { NULL, NULL };
+		fg_matcher *m[2] = { NULL, NULL };
+		fg_share *sh[2] = { NULL, NULL };
+		fg_error err[2];
+		int rc[2] = { -1, -1 };
+		bool ready = true;
+		for (int i = 0; i < 2; i++) {
+			fg_error_clear(&err[i]);
+			ready = ready && !fg_names_new(&names[i], &err[i]) &&
+				!fg_matcher_new(&m[i], patterns[k], np, NULL, &err[i]) &&
+				!fg_share_new(&sh[i], m[i], names[i], &err[i]);
+		}
+		if (ready) {
+			fg_profile_info info;
+			for (int i = 0; i < 2; i++)
+				rc[i] = fg_reader_read_memory(&info, data, size, "fuzz", names[i], o,
+							      &(fg_visitor){ fg_share_frames, fg_share_stack, sh[i],
+									     i ? fg_share_stop : NULL }, &err[i]);
+			if (rc[0] != rc[1] || (rc[0] && strcmp(err[0].message, err[1].message)))
+				__builtin_trap();
+			for (size_t p = 0; !rc[0] && p < np; p++)
+				if (fg_share_samples(sh[0], p) != fg_share_samples(sh[1], p) ||
+				    fg_share_self(sh[0], p) != fg_share_self(sh[1], p) ||
+				    fg_share_matched(sh[0], p) != fg_share_matched(sh[1], p))
+					__builtin_trap();
+		}
+		for (int i = 0; i < 2; i++) {
+			fg_share_free(sh[i]);
+			fg_matcher_free(m[i]);
+			fg_names_free(names[i]);
+		}
+	}
 }
 
 /* Output goes nowhere, but through stdio like the commands' output. */

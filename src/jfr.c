@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "idarray.h"
 #include "keymap.h"
@@ -257,10 +260,35 @@ static inline uint64_t varint(struct cur *c)
  * set), so the word's varints end at its last such byte and number as many
  * as the word holds such bytes.  The constant pool pass steps over every
  * frame of every stack trace this way. */
+/* The constant pool pass's loop, also compiled for processors with a
+ * popcount instruction (chosen when the program loads); the baseline x86-64
+ * has none, and counts the bits with a few shifts and a multiply. */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__linux__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
 static void skip_varints(struct cur *c, uint64_t m)
 {
 	const uint8_t *p = c->p;
 	size_t avail = (size_t)(c->end - p);
+#if defined(__SSE2__)
+	/* 32 bytes at a time, the same way: their top bits in one mask.  Nine
+	 * bytes with the top bit set before the last end byte would hold a
+	 * 9-byte varint whose ninth byte has it set too (not an end byte):
+	 * only possible when nine of the bytes up to it are not end bytes,
+	 * and the rest is then left to the word loop below. */
+	while (m >= 32 && avail >= 32) {
+		const __m128i *q = (const __m128i *)(const void *)p;
+		uint32_t ends = ~((uint32_t)_mm_movemask_epi8(_mm_loadu_si128(q)) |
+				  (uint32_t)_mm_movemask_epi8(_mm_loadu_si128(q + 1)) << 16);
+		unsigned n = (unsigned)__builtin_popcount(ends);
+		unsigned last = 31u ^ (unsigned)__builtin_clz(ends | 1);
+		if (!ends || last + 1 - n >= 9)
+			break;
+		p += last + 1;
+		avail -= last + 1;
+		m -= n;
+	}
+#endif
 	while (m >= 8 && avail >= 9) {
 		uint64_t ends = ~fg_varint_load(p) & FG_VARINT_TOPS;
 		if (!ends) {

@@ -121,8 +121,10 @@ static int add_lanes(fg_verdict_judge *j, size_t n, fg_error *err)
 			rc = fg_matcher_new(&l->matcher, j->patterns, 1, &j->opts.match, err);
 		if (!rc)
 			rc = fg_share_new(&l->share, l->matcher, l->names, err);
-		if (!rc)
+		if (!rc) {
+			fg_share_inclusive_only(l->share); /* a verdict is on the inclusive share */
 			rc = fg_protocol_new(&l->detector, l->names, err);
+		}
 		if (rc) {
 			lane_clear(l);
 			/* The first lane's failure (a bad pattern) is the judge's. */

@@ -21,6 +21,7 @@ struct fg_share {
 	uint64_t self[FG_MATCH_MAX_PATTERNS];
 	uint64_t matched;                      /* patterns that matched any frame */
 	uint64_t all;                          /* every pattern's bit */
+	bool self_wanted;                      /* false: fg_share_inclusive_only */
 	const fg_match_cache *cache;           /* the matcher's answers by name id */
 	struct open_match *open;
 	uint32_t nopen, open_cap;
@@ -36,6 +37,7 @@ int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_
 	s->cache = fg_matcher_cache(matcher);
 	s->names = names;
 	s->all = (UINT64_C(1) << fg_matcher_count(matcher)) - 1;
+	s->self_wanted = true;
 	fg_share_reset(s);
 	*out = s;
 	return 0;
@@ -65,7 +67,7 @@ static inline void close_to(fg_share *s, uint32_t d)
 	while (s->nopen > 0 && s->open[s->nopen - 1].depth >= d) {
 		const struct open_match *o = &s->open[--s->nopen];
 		uint64_t self = o->total - o->children;
-		for (uint64_t m = o->mask; m; m &= m - 1)
+		for (uint64_t m = s->self_wanted ? o->mask : 0; m; m &= m - 1)
 			s->self[__builtin_ctzll(m)] += self;
 	}
 	s->top_depth = s->nopen ? (int64_t)s->open[s->nopen - 1].depth : -1;
@@ -110,11 +112,17 @@ int fg_share_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 		/* Most frames match nothing and have no matching ancestor:
 		 * their answer is FG_MATCH_KNOWN alone and they lie deeper than
 		 * top + 1 (neither a child of an open match nor closing one), so
-		 * they change nothing.  The loop keeps only what those need; the
-		 * root (depth 0, top >= -1) and every other frame leave it. */
+		 * they change nothing.  Without the self share a child of an
+		 * open match changes nothing either (its total is summed only
+		 * for its parent's self): then only the frames at top or above
+		 * close one.  The loop keeps only what those need; the root
+		 * (depth 0, top >= -1) and every other frame leave it. */
+		int64_t looked_at = top + s->self_wanted;
+		if (looked_at < 0)
+			looked_at = 0; /* the root, whatever its name's answer */
 		for (; f < end; f++) {
 			uint64_t cached = f->name < cap ? masks[f->name] : 0;
-			if (cached != FG_MATCH_KNOWN || (int64_t)f->depth - 1 <= top)
+			if (cached != FG_MATCH_KNOWN || (int64_t)f->depth <= looked_at)
 				break;
 		}
 		if (f == end)
@@ -185,7 +193,7 @@ int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 	s->total += st->count;
 	for (uint64_t m = any; m; m &= m - 1)
 		s->samples[__builtin_ctzll(m)] += st->count;
-	for (uint64_t m = mask; m; m &= m - 1)
+	for (uint64_t m = s->self_wanted ? mask : 0; m; m &= m - 1)
 		s->self[__builtin_ctzll(m)] += st->count;
 	return 0;
 }
@@ -199,6 +207,11 @@ int fg_share_stop(void *ctx, uint32_t name, bool *stop, fg_error *err)
 	 * lies nearer the root, and its leaf (the self share) is below. */
 	*stop = !rc && mask == s->all;
 	return rc;
+}
+
+void fg_share_inclusive_only(fg_share *s)
+{
+	s->self_wanted = false;
 }
 
 uint64_t fg_share_samples(const fg_share *s, size_t p)

@@ -19,6 +19,12 @@ void fg_share_free(fg_share *share);
 /* Forgets the counts, for the next profile. */
 void fg_share_reset(fg_share *share);
 
+/* Only the inclusive share is wanted, from now on: fg_share_self then
+ * answers 0, and the frames under a matching frame that match nothing
+ * themselves are not looked at (their totals are summed only for the
+ * self share). */
+void fg_share_inclusive_only(fg_share *share);
+
 /* The visitor to give the reader (ctx = the fg_share): frames, or whole
  * stacks (a stack counts once per pattern, its leaf for the self share). */
 int fg_share_frames(void *share, const fg_frame *frames, size_t n, fg_error *err);

@@ -59,6 +59,8 @@ static void *worker(void *arg)
 		rc = fg_matcher_new(&matcher, w->patterns, w->npatterns, w->mo, &err);
 	if (!rc)
 		rc = fg_share_new(&share, matcher, names, &err);
+	if (!rc && !w->self)
+		fg_share_inclusive_only(share);
 	/* Every profile is read: one that fails is reported with the others'
 	 * answers. */
 	for (size_t i; (i = atomic_fetch_add(&w->next, 1)) < w->nprofiles;) {

@@ -213,9 +213,9 @@ static void test_top(void)
 	}
 }
 
-/* Random trees of a few names ("n0" to "n5" under the root "all"), with
- * chains of one name deeper than the analyses' first path arrays (256), as
- * frames in DFS pre-order. */
+/* Random trees of a few names (the root's, which frames below it have too,
+ * and "n1" to "n5"), with chains of one name deeper than the analyses'
+ * first path arrays (256), as frames in DFS pre-order. */
 enum { RT_NAMES = 6, RT_MAX = 6000 };
 
 struct rt_tree {
@@ -298,10 +298,16 @@ static void test_random_trees(void)
 	if (!t)
 		return;
 	CHECK(fg_matcher_new(&m, patterns, 3, &mo, &err) == 0);
-	for (uint32_t i = 0; i < RT_NAMES; i++) {
+	t->ids[0] = 0;
+	for (uint32_t i = 1; i < RT_NAMES; i++) {
 		char name[4] = { 'n', (char)('0' + i), 0 };
 		CHECK(fg_names_intern(&t->ids[i], names, name, 2, &err) == 0);
 	}
+	/* share without the self share, as `share` runs it: one for all the
+	 * trees, reset between them (the matcher's answers stay). */
+	fg_share *incl_only = NULL;
+	CHECK(fg_share_new(&incl_only, m, names, &err) == 0);
+	fg_share_inclusive_only(incl_only);
 	int bad_top = 0, bad_share = 0, deep = 0;
 	for (int round = 0; round < 400; round++) {
 		t->state = 0x9E3779B97F4A7C15ull + (uint64_t)round * 0x100000001B3ull;
@@ -376,9 +382,15 @@ static void test_random_trees(void)
 		bool same = true;
 		for (int p = 0; p < 3; p++)
 			same = same && fg_share_samples(s, (size_t)p) == sh[p] && fg_share_self(s, (size_t)p) == sh_self[p];
-		bad_share += !same;
 		fg_share_free(s);
+		fg_share_reset(incl_only);
+		CHECK(rt_visit(t, fg_share_frames, incl_only) == 0);
+		for (int p = 0; p < 3; p++)
+			same = same && fg_share_samples(incl_only, (size_t)p) == sh[p] &&
+			       fg_share_self(incl_only, (size_t)p) == 0;
+		bad_share += !same;
 	}
+	fg_share_free(incl_only);
 	CHECK_U64(bad_top, 0);
 	CHECK_U64(bad_share, 0);
 	/* The trees do reach past the first path arrays. */

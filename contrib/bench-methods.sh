@@ -2,7 +2,8 @@
 # Benchmark: method histories for 10 hot frames over a 200-commit window of a
 # 40,000-commit monorepo (merges every 40 commits, 2,000 Java classes of 12
 # methods, the hot classes changed ten times as often as the others), built
-# with git fast-import.  Times, as medians of RUNS runs:
+# with git fast-import.  Times, as medians of RUNS interleaved rounds (one
+# run of each command a round, so that the load weighs on all alike):
 #   - one `fgbisect hotfiles --good --frame ×10` call (files and methods);
 #   - the same call with --no-methods (the files' history only: hotfiles
 #     before method histories);
@@ -165,12 +166,19 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # The machine is shared: CPU time (user + system, children included) is the
 # figure to compare; wall time is printed too.
 TIMEFORMAT='%R %U %S'
-time_runs() { # command...: "WALL CPU", medians of $runs runs
-	local i
+# The timed commands run in rounds, one of each a round (interleaved, so
+# that the machine's load weighs on all alike); each figure is the median
+# of its $runs runs.
+time_rounds() { # name...: each a function; $tmpd/NAME gets "WALL CPU" a run
+	local i name
 	for ((i = 0; i < runs; i++)); do
-		{ time "$@" >/dev/null; } 2>&1 | awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
-	done >"$tmpd/times"
-	echo "$(cut -d' ' -f1 "$tmpd/times" | median) $(cut -d' ' -f2 "$tmpd/times" | median)"
+		for name in "$@"; do
+			{ time "$name" >/dev/null; } 2>&1 | awk '{ printf "%s %.3f\n", $1, $2 + $3 }' >>"$tmpd/$name"
+		done
+	done
+}
+medians() { # name: "WALL CPU"
+	echo "$(cut -d' ' -f1 "$tmpd/$1" | median) $(cut -d' ' -f2 "$tmpd/$1" | median)"
 }
 git_window() {
 	for k in "${!paths[@]}"; do
@@ -208,18 +216,29 @@ changed=$(jq '[.files[] | select(.method_changed_in_window)] | length' <<<"$out"
 files_changed=$(jq '[.files[] | select(.changed_in_window)] | length' <<<"$out")
 echo "10 hot frames: $files_changed files changed in the window, $changed of their methods" >&2
 
-read -r ours_w ours < <(time_runs "$fgbisect" hotfiles --repo "$repo" --good good --bad main --json "${frames[@]}")
-read -r files_w files_only < <(time_runs "$fgbisect" hotfiles --repo "$repo" --good good --bad main --json --no-methods \
-	"${frames[@]}")
-read -r gitw_w gitw < <(time_runs git_window)
-read -r gitl_w gitl < <(time_runs git_last)
-read -r gite_w gite < <(time_runs git_equivalent)
+ours() { "$fgbisect" hotfiles --repo "$repo" --good good --bad main --json "${frames[@]}"; }
+files_only() { "$fgbisect" hotfiles --repo "$repo" --good good --bad main --json --no-methods "${frames[@]}"; }
+# A base that has method histories is asked for the files alone.
+base_args=()
+if [ -n "${BENCH_BASE:-}" ] && "$BENCH_BASE" hotfiles --help 2>&1 | grep -q -- --no-methods; then
+	base_args=(--no-methods)
+fi
+base() { "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json "${base_args[@]}" "${frames[@]}"; }
+timed=(ours files_only git_window git_last git_equivalent)
+[ -z "${BENCH_BASE:-}" ] || timed+=(base)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+time_rounds "${timed[@]}"
+read -r ours_w ours < <(medians ours)
+read -r files_w files_only < <(medians files_only)
+read -r gitw_w gitw < <(medians git_window)
+read -r gitl_w gitl < <(medians git_last)
+read -r gite_w gite < <(medians git_equivalent)
 ratio() { echo "scale=2; $1 / $2" | bc | sed 's/^\./0./'; }
 both=$(echo "$gitw + $gitl" | bc)
 pack=$([ -e "$repo/.git/bench-repacked" ] && echo "repacked" || echo "fast-import's")
-printf 'repository: %s commits, window %s commits, 10 hot frames, commit-graph: %s, %s pack; medians of %s runs, CPU s (wall s); load %s\n' \
+printf 'repository: %s commits, window %s commits, 10 hot frames, commit-graph: %s, %s pack; medians of %s interleaved rounds, CPU s (wall s); load %s before, %s after\n' \
 	"$(git -C "$repo" rev-list --count main)" "$(git -C "$repo" rev-list --count good..main)" \
-	"$graph" "$pack" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	"$graph" "$pack" "$runs" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'fgbisect hotfiles, files and methods:  %7.3f (%.3f)\n' "$ours" "$ours_w"
 printf 'fgbisect hotfiles --no-methods:        %7.3f (%.3f)   methods and files: %sx this\n' "$files_only" "$files_w" \
 	"$(ratio "$ours" "$files_only")"
@@ -227,14 +246,8 @@ printf '10 x git log -L good..bad (window):    %7.3f (%.3f)   %sx the one call\n
 printf '10 x git log -L -n1 bad (last change): %7.3f (%.3f)\n' "$gitl" "$gitl_w"
 printf 'both (what the one call answers):      %7.3f          %sx the one call\n' "$both" "$(ratio "$both" "$ours")"
 printf '10 x git log -L -n K bad (window+last): %7.3f (%.3f)   %sx the one call\n' "$gite" "$gite_w" "$(ratio "$gite" "$ours")"
-# A base that has method histories is asked for the files alone.
-base_args=()
-if [ -n "${BENCH_BASE:-}" ] && "$BENCH_BASE" hotfiles --help 2>&1 | grep -q -- --no-methods; then
-	base_args=(--no-methods)
-fi
 if [ -n "${BENCH_BASE:-}" ]; then
-	read -r base_w base < <(time_runs "$BENCH_BASE" hotfiles --repo "$repo" --good good --bad main --json \
-		"${base_args[@]}" "${frames[@]}")
+	read -r base_w base < <(medians base)
 	printf 'BENCH_BASE hotfiles (files only):      %7.3f (%.3f)   methods and files: %sx this\n' "$base" "$base_w" \
 		"$(ratio "$ours" "$base")"
 fi

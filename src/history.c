@@ -178,11 +178,13 @@ typedef struct srcfile {
 /* Trees along the files' paths are read again at every commit the walk
  * visits; libgit2's object cache skips trees over 4 KiB by default, which are
  * exactly the big directories, so keep our own.  Cleared when full: the walk
- * moves down history and old trees are not needed again.  A tree is read raw
+ * moves down history and old trees are not needed again (1,024 slots: the
+ * trees of the walk's frontier; more only kept memory, whose page faults
+ * cost more CPU time than the few trees read again).  A tree is read raw
  * and indexed (src/rawtree.h), not parsed by libgit2: the walk asks each tree
  * for one name per path, and libgit2's parse of every entry was two thirds
  * of the cost of a tree. */
-#define TCACHE_SLOTS 2048
+#define TCACHE_SLOTS 1024
 typedef struct tcache_slot {
 	git_oid id;
 	fg_pack_object *pobj; /* the tree object: read from a pack (src/pack.h) */

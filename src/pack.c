@@ -15,8 +15,12 @@
 #define OBJ_OFS_DELTA 6
 /* Resolved objects kept for the deltas that follow (reading history newest
  * first, an older version is usually a delta of a newer one just read):
- * slots by pack offset, at most CACHE_BYTES in all, none over CACHE_ENTRY. */
-#define CACHE_SLOTS 4096
+ * slots by pack offset, at most CACHE_BYTES in all, none over CACHE_ENTRY.
+ * The bases a walk needs are the recent ones: 1,024 slots cost bench-methods'
+ * fast-import pack 0.5% more instructions than 4,096, and the memory they
+ * keep less was a quarter of the walk's page faults. */
+#define CACHE_BITS 10
+#define CACHE_SLOTS (1u << CACHE_BITS)
 #define CACHE_BYTES ((size_t)16 << 20)
 #define CACHE_ENTRY ((size_t)1 << 20)
 
@@ -253,7 +257,7 @@ void fg_pack_object_free(fg_pack_object *o)
 static cslot *slot_of(fg_pack *p, uint32_t file, uint64_t off)
 {
 	uint64_t h = (off ^ (uint64_t)file << 48) * 0x9E3779B97F4A7C15ull;
-	return &p->cache[h >> 52]; /* 12 bits: CACHE_SLOTS */
+	return &p->cache[h >> (64 - CACHE_BITS)];
 }
 
 /* Keeps a reference to o when it is small enough. */

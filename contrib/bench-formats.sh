@@ -7,10 +7,11 @@
 #
 #   contrib/bench-formats.sh [BUILD_DIR] [RUNS]     (default build, 9 runs)
 #
-# Prints, per format, the input size, the median wall and user time of
-# `share --frame com/sun/tools/javac/comp/Attr.` over RUNS interleaved
-# rounds, its peak RSS (median, as /usr/bin/time -f %M reports it), and the
-# ratios to HTML.  Needs
+# Prints, per format, the input size, the median wall and CPU time (user +
+# system: the system time of reading and faulting in a 175 MB recording is
+# part of the cost) of `share --frame com/sun/tools/javac/comp/Attr.` over
+# RUNS interleaved rounds, its peak RSS (median, as /usr/bin/time -f %M
+# reports it), and the ratios to HTML.  Needs
 # ../shared/fixtures/large and python3; writing the inputs takes minutes
 # (the pprof 3.5 min, niced on a loaded 2-core machine; kept in
 # $FG_BENCH_DIR, default /tmp/fgbisect-bench-formats, for reruns).
@@ -40,10 +41,10 @@ times=$(mktemp)
 trap 'rm -f "$times"' EXIT
 for _ in $(seq "$runs"); do
 	for i in "${!inputs[@]}"; do
-		echo "$i $(/usr/bin/time -f "%e %U %M" "$bin" share --frame com/sun/tools/javac/comp/Attr. "${inputs[$i]}" 2>&1 >/dev/null | tail -1)"
+		echo "$i $(/usr/bin/time -f "%e %U %S %M" "$bin" share --frame com/sun/tools/javac/comp/Attr. "${inputs[$i]}" 2>&1 >/dev/null | tail -1)"
 	done
 done >"$times"
-printf "%-8s %12s %9s %9s %10s %8s %8s\n" format "input bytes" "wall s" "user s" "peak KB" "wall/H" "user/H"
+printf "%-8s %12s %9s %9s %10s %8s %8s\n" format "input bytes" "wall s" "cpu s" "peak KB" "wall/H" "cpu/H"
 for i in "${!inputs[@]}"; do
 	f=${inputs[$i]}
 	case $f in *.html.gz) name=html ;; *.jfr) name=jfr ;; *) name=pprof ;; esac
@@ -54,7 +55,8 @@ times, i, name, size = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 rows = {}
 for line in open(times):
     k, *v = line.split()
-    rows.setdefault(k, []).append(list(map(float, v)))
+    w, u, s, m = map(float, v)
+    rows.setdefault(k, []).append([w, u + s, m])
 med = {k: [statistics.median(c) for c in zip(*r)] for k, r in rows.items()}
 w, u, m = med[i]
 hw, hu, _ = med["0"]

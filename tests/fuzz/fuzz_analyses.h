@@ -1,4 +1,5 @@
-/* Shared by the profile fuzz targets: one frame stream feeds share, top
+/* Shared by the profile fuzz targets: one frame stream feeds share (also
+ * without the self share, whose inclusive counts must be the same), top
  * (through the name normaliser) and a tree that is then written as
  * collapsed stacks, so the analyses see every frame sequence the readers
  * let through; the same frames (or the tree's, for stacks) go to the
@@ -28,6 +29,7 @@ struct analyses {
 	bool own_names;
 	fg_matcher *matcher;
 	fg_share *share;
+	fg_share *inclusive; /* fg_share_inclusive_only */
 	fg_namemap *map;
 	fg_top *top;
 	fg_tree *tree;
@@ -39,6 +41,8 @@ static inline int analyses_frames(void *ctx, const fg_frame *frames, size_t n, f
 {
 	struct analyses *a = ctx;
 	int rc = fg_share_frames(a->share, frames, n, err);
+	if (!rc)
+		rc = fg_share_frames(a->inclusive, frames, n, err);
 	if (!rc)
 		rc = fg_top_frames(a->top, frames, n, err);
 	if (!rc)
@@ -56,6 +60,8 @@ static inline int analyses_stack(void *ctx, const fg_stack *st, fg_error *err)
 {
 	struct analyses *a = ctx;
 	int rc = fg_share_stack(a->share, st, err);
+	if (!rc)
+		rc = fg_share_stack(a->inclusive, st, err);
 	if (!rc)
 		rc = fg_top_stack(a->top, st, err);
 	if (!rc)
@@ -81,7 +87,11 @@ static inline int analyses_new(struct analyses *a, fg_names *names, fg_error *er
 	if (!rc)
 		rc = fg_share_new(&a->share, a->matcher, a->names, err);
 	if (!rc)
+		rc = fg_share_new(&a->inclusive, a->matcher, a->names, err);
+	if (!rc) {
+		fg_share_inclusive_only(a->inclusive);
 		rc = fg_namemap_new(&a->map, a->names, err);
+	}
 	if (!rc)
 		rc = fg_top_new(&a->top, fg_namemap_get, a->map, err);
 	if (!rc)
@@ -128,7 +138,10 @@ static inline void analyses_report(struct analyses *a, FILE *sink)
 	if (!fg_top_entries(&entries, &n, a->top, true, &err))
 		free(entries);
 	for (size_t p = 0; p < 4; p++)
-		(void)(fg_share_samples(a->share, p) + fg_share_self(a->share, p));
+		if (fg_share_samples(a->inclusive, p) != fg_share_samples(a->share, p) ||
+		    fg_share_self(a->inclusive, p) != 0 ||
+		    fg_share_matched(a->inclusive, p) != fg_share_matched(a->share, p))
+			__builtin_trap();
 	fg_collapsed_write_options wo = { .annotate = true };
 	fg_collapsed_write(sink, a->tree, a->names, &wo, &err);
 	analyses_same_collapsed(a, &wo);
@@ -170,6 +183,7 @@ static inline void analyses_free(struct analyses *a)
 	fg_tree_free(a->tree);
 	fg_top_free(a->top);
 	fg_namemap_free(a->map);
+	fg_share_free(a->inclusive);
 	fg_share_free(a->share);
 	fg_matcher_free(a->matcher);
 	if (a->own_names)

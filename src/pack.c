@@ -114,6 +114,7 @@ static void unmap(packfile *f)
 
 static int pack_new(fg_pack **out, fg_error *err)
 {
+	*out = NULL;
 	fg_pack *p = calloc(1, sizeof(*p));
 	if (!p || !(p->cache = calloc(CACHE_SLOTS, sizeof(cslot))) ||
 	    !(p->f = calloc(FG_PACK_MAX_PACKS, sizeof(packfile)))) {
@@ -139,7 +140,7 @@ int fg_pack_open(fg_pack **out, const char *objects_dir, fg_error *err)
 		free(dir);
 		return 0;
 	}
-	fg_pack *p;
+	fg_pack *p = NULL;
 	int rc = pack_new(&p, err);
 	struct dirent *e;
 	while (rc == 0 && p->nf < FG_PACK_MAX_PACKS && (e = readdir(d))) {
@@ -183,7 +184,7 @@ int fg_pack_from_buffers(fg_pack **out, const void *idx, size_t idx_len, const v
 			 fg_error *err)
 {
 	*out = NULL;
-	fg_pack *p;
+	fg_pack *p = NULL;
 	int rc = pack_new(&p, err);
 	if (rc < 0)
 		return rc;

@@ -68,6 +68,28 @@ for f in one.jfr s.pb; do
 	cmp -s "$TMP/got" "$TMP/want" || fail "share text over $f: $(diff "$TMP/got" "$TMP/want" | head -3)"
 done
 
+# Line numbers of nine bytes (the largest with the ninth byte's top bit set,
+# and one with it clear): the pool pass steps over frames 32 bytes at a time
+# and must leave such runs to its word loop. The same stacks, 12 to 40 frames
+# deep, as with one-byte line numbers.
+PYTHONPATH="$T" python3 - "$TMP" <<'PY'
+import sys
+from write_jfr import chunk
+out = sys.argv[1]
+stacks = {k: ["a/A.m%d_[j]" % (i % 7) for i in range(12 + 4 * k)] + ["x/X.leaf_[j]"] for k in range(1, 8)}
+events = [(1 + i % 7, 1000 + i * 1000) for i in range(70)]
+for name, line in (("line0", 0), ("line-max", 2**64 - 1), ("line-56", 2**56)):
+    open("%s/%s.jfr" % (out, name), "wb").write(chunk(stacks, events, 10**18, 10**8, line=line))
+PY
+"$FGBISECT" collapse "$TMP/line0.jfr" >"$TMP/line0.collapsed"
+for f in line-max line-56; do
+	"$FGBISECT" collapse "$TMP/$f.jfr" >"$TMP/$f.collapsed"
+	CHECKS=$((CHECKS + 1))
+	cmp -s "$TMP/$f.collapsed" "$TMP/line0.collapsed" || fail "$f.jfr: collapse differs: $(diff "$TMP/$f.collapsed" "$TMP/line0.collapsed" | head -3)"
+	check_eq "$f.jfr share" "$(samples --frame A.m3 --frame X.leaf "$TMP/$f.jfr")" "70 70"
+done
+check_eq "nine-byte lines: the stacks" "$(wc -l <"$TMP/line0.collapsed")" 7
+
 # Damage nearer the root than the matching frame: read whole, it fails; so
 # must share, with the same message and status as a command that reads every
 # frame (top).

@@ -98,8 +98,9 @@ def metadata(extra=(), nest=0):
     return event(0, body)
 
 def chunk(stacks, events, start_ns, dur_ns, tps=1_000_000_000, extra_classes=(), extra_pools=(), nest=0,
-          drop_trace=None):
-    """One chunk; the keyword arguments damage it on purpose for tests."""
+          drop_trace=None, line=0):
+    """One chunk; the keyword arguments damage it on purpose for tests (line:
+    every frame's line number, e.g. one of nine bytes)."""
     symbols, classes, methods, traces = {}, {}, {}, {}
     def sym(x):
         return symbols.setdefault(x, len(symbols) + 1)
@@ -120,7 +121,7 @@ def chunk(stacks, events, start_ns, dur_ns, tps=1_000_000_000, extra_classes=(),
         b = encoded.get(name)
         if b is None:
             c, m, t = frame(name)
-            b = encoded[name] = varint(method(c, m)) + b"\x00\x00" + varint(t)
+            b = encoded[name] = varint(method(c, m)) + varint(line) + b"\x00" + varint(t)
         return b
     for tid in sorted({e[0] for e in events} - {drop_trace}):
         names = stacks[tid]

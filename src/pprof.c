@@ -720,7 +720,7 @@ static int label_frame(struct sample_ctx *c, size_t k)
 
 static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 {
-	struct pb_field f, g;
+	struct pb_field f, g = { 0 }; /* g.v: only read for a varint, which sets it (-O3 cannot tell) */
 	int r;
 	uint64_t samples = 0;
 	while ((r = pb_next(&top, &f)) > 0) {

@@ -39,11 +39,6 @@ struct fg_commitgraph {
 	uint32_t bloom_version, bloom_hashes;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int oom(fg_error *err)
 {
 	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
@@ -68,13 +63,13 @@ static bool parse(layer *g, size_t nbases)
 	size_t fanout_len = 0, oids_len = 0, data_len = 0, edges_len = 0, bidx_len = 0, bdat_len = 0, bases_len = 0;
 	for (unsigned i = 0; i < nchunks; i++) {
 		const unsigned char *e = b + 8 + (size_t)i * 12;
-		uint64_t off = (uint64_t)be32(e + 4) << 32 | be32(e + 8);
-		uint64_t next = (uint64_t)be32(e + 16) << 32 | be32(e + 20);
+		uint64_t off = (uint64_t)fg_mapfile_be32(e + 4) << 32 | fg_mapfile_be32(e + 8);
+		uint64_t next = (uint64_t)fg_mapfile_be32(e + 16) << 32 | fg_mapfile_be32(e + 20);
 		if (off > next || next > size - HASH_LEN)
 			return false;
 		const unsigned char *start = b + off;
 		size_t len = (size_t)(next - off);
-		switch (be32(e)) {
+		switch (fg_mapfile_be32(e)) {
 		case 0x4f494446: fanout = start, fanout_len = len; break; /* OIDF */
 		case 0x4f49444c: oids = start, oids_len = len; break;     /* OIDL */
 		case 0x43444154: data = start, data_len = len; break;     /* CDAT */
@@ -89,7 +84,7 @@ static bool parse(layer *g, size_t nbases)
 		return false;
 	uint32_t prev = 0;
 	for (unsigned i = 0; i < 256; i++) {
-		uint32_t v = be32(fanout + 4 * i);
+		uint32_t v = fg_mapfile_be32(fanout + 4 * i);
 		if (v < prev)
 			return false;
 		prev = v;
@@ -106,7 +101,7 @@ static bool parse(layer *g, size_t nbases)
 	g->bases = bases;
 	g->nbases = nbases;
 	if (bidx && bdat && bidx_len == (size_t)n * 4 && bdat_len >= BLOOM_HEADER) {
-		uint32_t version = be32(bdat), hashes = be32(bdat + 4);
+		uint32_t version = fg_mapfile_be32(bdat), hashes = fg_mapfile_be32(bdat + 4);
 		if ((version == 1 || version == 2) && hashes >= 1 && hashes <= MAX_HASHES) {
 			g->bidx = bidx;
 			g->bdat = bdat + BLOOM_HEADER;
@@ -312,7 +307,7 @@ uint32_t fg_commitgraph_find(const fg_commitgraph *g, const unsigned char id[20]
 	unsigned first = id[0];
 	for (size_t i = g->nl; i-- > 0;) {
 		const layer *l = &g->l[i];
-		uint32_t lo = first ? be32(l->fanout + 4 * (first - 1)) : 0, hi = be32(l->fanout + 4 * first);
+		uint32_t lo = first ? fg_mapfile_be32(l->fanout + 4 * (first - 1)) : 0, hi = fg_mapfile_be32(l->fanout + 4 * first);
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 			int c = memcmp(l->oids + (size_t)mid * HASH_LEN, id, HASH_LEN);
@@ -342,8 +337,8 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
 	/* Parents are positions in the chain up to this layer. */
 	uint32_t limit = l->base + l->n;
 	memcpy(c->tree, d, HASH_LEN);
-	uint32_t p1 = be32(d + HASH_LEN), p2 = be32(d + HASH_LEN + 4);
-	c->time = (int64_t)(be32(d + HASH_LEN + 8) & 3) << 32 | be32(d + HASH_LEN + 12);
+	uint32_t p1 = fg_mapfile_be32(d + HASH_LEN), p2 = fg_mapfile_be32(d + HASH_LEN + 4);
+	c->time = (int64_t)(fg_mapfile_be32(d + HASH_LEN + 8) & 3) << 32 | fg_mapfile_be32(d + HASH_LEN + 12);
 	c->nparents = 0;
 	if (p1 == NO_PARENT)
 		return p2 == NO_PARENT ? 0 : bad_entry(err, pos);
@@ -361,7 +356,7 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
 	/* An octopus: the second and later parents are in the layer's EDGE,
 	 * the last one with its top bit set. */
 	for (size_t k = p2 & ~OCTOPUS; k < l->nedges; k++) {
-		uint32_t v = be32(l->edges + 4 * k);
+		uint32_t v = fg_mapfile_be32(l->edges + 4 * k);
 		if ((v & ~OCTOPUS) >= limit || c->nparents == max)
 			return bad_entry(err, pos);
 		memcpy(parents[c->nparents++], oid_at(g, v & ~OCTOPUS), HASH_LEN);
@@ -461,8 +456,8 @@ bool fg_commitgraph_maybe_changed(const fg_commitgraph *g, uint32_t pos, const f
 	if (!l->bidx)
 		return true;
 	size_t at = pos - l->base;
-	uint32_t end = be32(l->bidx + 4 * at);
-	uint32_t start = at ? be32(l->bidx + 4 * (at - 1)) : 0;
+	uint32_t end = fg_mapfile_be32(l->bidx + 4 * at);
+	uint32_t start = at ? fg_mapfile_be32(l->bidx + 4 * (at - 1)) : 0;
 	if (start > end || end > l->bdat_len || start == end)
 		return true; /* no filter for this commit, or an index that does not fit */
 	const unsigned char *f = l->bdat + start;

@@ -7,10 +7,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Maps the regular file at path, of at least min bytes; false when it
  * cannot be (missing, not a regular file, shorter, not mappable). */
 bool fg_mapfile_open(const unsigned char **map, size_t *size, const char *path, size_t min);
 void fg_mapfile_close(const unsigned char *map, size_t size);
+
+/* The big-endian 32-bit number at p: git's binary files store them so. */
+static inline uint32_t fg_mapfile_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
 
 #endif

@@ -64,11 +64,6 @@ struct fg_pack {
 	size_t capchain;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int oom(fg_error *err)
 {
 	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
@@ -78,12 +73,12 @@ static int oom(fg_error *err)
 static bool parse(packfile *f)
 {
 	const unsigned char *b = f->idx;
-	if (f->idx_len < IDX_HEADER + 2 * HASH_LEN || memcmp(b, "\377tOc", 4) || be32(b + 4) != 2)
+	if (f->idx_len < IDX_HEADER + 2 * HASH_LEN || memcmp(b, "\377tOc", 4) || fg_mapfile_be32(b + 4) != 2)
 		return false;
 	f->fanout = b + 8;
 	uint32_t prev = 0;
 	for (unsigned i = 0; i < 256; i++) {
-		uint32_t v = be32(f->fanout + 4 * i);
+		uint32_t v = fg_mapfile_be32(f->fanout + 4 * i);
 		if (v < prev)
 			return false;
 		prev = v;
@@ -98,7 +93,7 @@ static bool parse(packfile *f)
 	f->n64 = (size_t)(f->idx_len - min) / 8;
 	const unsigned char *p = f->pack;
 	return f->pack_len >= PACK_HEADER + HASH_LEN && !memcmp(p, "PACK", 4) &&
-	       (be32(p + 4) == 2 || be32(p + 4) == 3) && be32(p + 8) == f->n;
+	       (fg_mapfile_be32(p + 4) == 2 || fg_mapfile_be32(p + 4) == 3) && fg_mapfile_be32(p + 8) == f->n;
 }
 
 static void unmap(packfile *f)
@@ -301,7 +296,7 @@ static uint64_t id_key(const unsigned char *id)
  * reading the ends. */
 static bool find(uint64_t *off, const packfile *f, const unsigned char id[HASH_LEN])
 {
-	uint32_t lo = id[0] ? be32(f->fanout + 4 * (id[0] - 1)) : 0, hi = be32(f->fanout + 4 * id[0]);
+	uint32_t lo = id[0] ? fg_mapfile_be32(f->fanout + 4 * (id[0] - 1)) : 0, hi = fg_mapfile_be32(f->fanout + 4 * id[0]);
 	uint64_t k = id_key(id), klo = 0, khi = UINT64_MAX;
 	for (unsigned step = 0; lo < hi; step++) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -312,13 +307,13 @@ static bool find(uint64_t *off, const packfile *f, const unsigned char id[HASH_L
 		uint64_t km = id_key(f->ids + (size_t)mid * HASH_LEN);
 		int c = memcmp(f->ids + (size_t)mid * HASH_LEN, id, HASH_LEN);
 		if (c == 0) {
-			uint32_t v = be32(f->off32 + (size_t)mid * 4);
+			uint32_t v = fg_mapfile_be32(f->off32 + (size_t)mid * 4);
 			if (v & 0x80000000u) {
 				size_t j = v & 0x7fffffffu;
 				if (j >= f->n64)
 					return false;
 				const unsigned char *q = f->off64 + j * 8;
-				*off = (uint64_t)be32(q) << 32 | be32(q + 4);
+				*off = (uint64_t)fg_mapfile_be32(q) << 32 | fg_mapfile_be32(q + 4);
 			} else {
 				*off = v;
 			}

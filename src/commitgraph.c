@@ -304,20 +304,11 @@ static const unsigned char *oid_at(const fg_commitgraph *g, uint32_t pos)
 
 uint32_t fg_commitgraph_find(const fg_commitgraph *g, const unsigned char id[20])
 {
-	unsigned first = id[0];
 	for (size_t i = g->nl; i-- > 0;) {
 		const layer *l = &g->l[i];
-		uint32_t lo = first ? fg_mapfile_be32(l->fanout + 4 * (first - 1)) : 0, hi = fg_mapfile_be32(l->fanout + 4 * first);
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			int c = memcmp(l->oids + (size_t)mid * HASH_LEN, id, HASH_LEN);
-			if (c == 0)
-				return l->base + mid;
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t at = fg_mapfile_find_id(l->fanout, l->oids, id);
+		if (at != UINT32_MAX)
+			return l->base + at;
 	}
 	return FG_COMMITGRAPH_NONE;
 }

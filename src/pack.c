@@ -274,60 +274,23 @@ static void cache_put(fg_pack *p, uint32_t file, uint64_t off, fg_pack_object *o
 	p->cached += o->len;
 }
 
-/* Bytes 1-8 of an id as a number: ids are SHA-1s, uniform, so within the
- * fan-out's range of a first byte they are spread evenly by these. */
-static uint64_t id_key(const unsigned char *id)
-{
-	uint64_t k = 0;
-	for (unsigned i = 1; i <= 8; i++)
-		k = k << 8 | id[i];
-	return k;
-}
-
-/* The steps of interpolation before the binary search takes over (a few
- * find the id among thousands; the binary search bounds the odd case). */
-#define INTERPOLATE 4
-
-/* The pack offset of id, false when the index does not hold it.  Each
- * probe of an index of 500,000 ids (11 MB) is a cache miss: interpolation
- * finds an id in about 3 probes where a binary search takes 11.  The
- * guesses use only the keys of the probes made (the range's ends start as
- * the smallest and largest keys there can be), so no probe is spent on
- * reading the ends. */
+/* The pack offset of id, false when the index does not hold it. */
 static bool find(uint64_t *off, const packfile *f, const unsigned char id[HASH_LEN])
 {
-	uint32_t lo = id[0] ? fg_mapfile_be32(f->fanout + 4 * (id[0] - 1)) : 0, hi = fg_mapfile_be32(f->fanout + 4 * id[0]);
-	uint64_t k = id_key(id), klo = 0, khi = UINT64_MAX;
-	for (unsigned step = 0; lo < hi; step++) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (step < INTERPOLATE && k >= klo && k <= khi && khi > klo) {
-			double at = (double)(k - klo) / (double)(khi - klo) * (double)(hi - lo);
-			mid = lo + (at < (double)(hi - lo) ? (uint32_t)at : hi - lo - 1);
-		}
-		uint64_t km = id_key(f->ids + (size_t)mid * HASH_LEN);
-		int c = memcmp(f->ids + (size_t)mid * HASH_LEN, id, HASH_LEN);
-		if (c == 0) {
-			uint32_t v = fg_mapfile_be32(f->off32 + (size_t)mid * 4);
-			if (v & 0x80000000u) {
-				size_t j = v & 0x7fffffffu;
-				if (j >= f->n64)
-					return false;
-				const unsigned char *q = f->off64 + j * 8;
-				*off = (uint64_t)fg_mapfile_be32(q) << 32 | fg_mapfile_be32(q + 4);
-			} else {
-				*off = v;
-			}
-			return *off >= PACK_HEADER && *off < f->pack_len - HASH_LEN;
-		}
-		if (c < 0) {
-			lo = mid + 1;
-			klo = km;
-		} else {
-			hi = mid;
-			khi = km;
-		}
+	uint32_t at = fg_mapfile_find_id(f->fanout, f->ids, id);
+	if (at == UINT32_MAX)
+		return false;
+	uint32_t v = fg_mapfile_be32(f->off32 + (size_t)at * 4);
+	if (v & 0x80000000u) {
+		size_t j = v & 0x7fffffffu;
+		if (j >= f->n64)
+			return false;
+		const unsigned char *q = f->off64 + j * 8;
+		*off = (uint64_t)fg_mapfile_be32(q) << 32 | fg_mapfile_be32(q + 4);
+	} else {
+		*off = v;
 	}
-	return false;
+	return *off >= PACK_HEADER && *off < f->pack_len - HASH_LEN;
 }
 
 /* The entry at off: its type, size, where its data starts and, for an

@@ -2,6 +2,7 @@
  * escapes, collapsed edge cases, gzip, and every malformed input the reader
  * must refuse; the sorted collapsed writer's merging of siblings. */
 #include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "check.h"
@@ -490,6 +491,49 @@ static void test_gzip(void)
 	free(big);
 }
 
+/* fg_input_map: a plain file of a whole number of pages (no slack in its
+ * last page) peeked as the rest of the file, the same bytes as the buffered
+ * read, with zeros readable after its end; consumed to the end; a larger
+ * file than --max-size and gzip keep the buffer (and its errors). */
+static void test_map(void)
+{
+	char path[] = "/tmp/fgbisect-test-map-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	size_t size = 3 * 65536;
+	unsigned char *data = malloc(size);
+	for (size_t i = 0; i < size; i++)
+		data[i] = (unsigned char)(i * 7 + 1);
+	CHECK(write(fd, data, size) == (ssize_t)size);
+	close(fd);
+	for (int limit = 0; limit < 2; limit++) {
+		fg_input *in;
+		fg_error err;
+		const char *d;
+		size_t n;
+		CHECK(fg_input_open(&in, path, limit ? size - 1 : 0, &err) == 0);
+		CHECK(fg_input_peek(&d, &n, in, 100, &err) == 0 && n >= 100 && !memcmp(d, data, 100));
+		fg_input_consume_lines(in, d + 10, 0);
+		fg_input_map(in);
+		int rc = fg_input_peek(&d, &n, in, size, &err);
+		if (limit) {
+			CHECK(rc != 0 && strstr(err.message, "larger than --max-size"));
+		} else {
+			CHECK(rc == 0 && n == size - 10 && !memcmp(d, data + 10, n));
+			bool zeros = true;
+			for (size_t i = 0; i < FG_INPUT_PADDING; i++)
+				zeros &= d[n + i] == 0;
+			CHECK(zeros);
+			fg_input_consume_lines(in, d + 70000, 0);
+			CHECK(fg_input_peek(&d, &n, in, 8, &err) == 0 && n == size - 70010 && !memcmp(d, data + 70010, n));
+			fg_input_consume_lines(in, d + n, 0);
+			CHECK(fg_input_peek(&d, &n, in, 8, &err) == 0 && n == 0);
+		}
+		fg_input_free(in);
+	}
+	unlink(path);
+	free(data);
+}
 
 /* The frames of a page as a DFS stream, written sorted by the sorter of
  * `collapse` and by the tree: siblings of one name merge whatever their
@@ -569,6 +613,7 @@ int main(void)
 	test_foreign_formats();
 	test_reversed_html();
 	test_gzip();
+	test_map();
 	test_sorter();
 	return check_status("test_profile");
 }

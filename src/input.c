@@ -153,6 +153,7 @@ struct fg_input {
 	const unsigned char *map;
 	size_t map_size, map_len; /* the file's size; the mapping's, with its zero padding */
 	size_t map_pos, map_released;
+	off_t fd_start;          /* where a regular file's reading began, for fg_input_rewind; -1 otherwise */
 };
 
 static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_error *err)
@@ -162,6 +163,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
 	snprintf(in->name, sizeof(in->name), "%s", name);
 	in->fd = -1;
+	in->fd_start = -1;
 	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
 	in->max_line = FG_INPUT_DEFAULT_MAX_LINE;
 	in->nul_at = UINT64_MAX;
@@ -254,6 +256,9 @@ int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error 
 	}
 	(*out)->fd = fd;
 	(*out)->close_fd = !is_stdin;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		(*out)->fd_start = lseek(fd, 0, SEEK_CUR);
 	return 0;
 }
 
@@ -488,6 +493,27 @@ int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_
 	}
 	*data = in->buf + in->start;
 	*len = in->end - in->start;
+	return 0;
+}
+
+bool fg_input_can_rewind(const fg_input *in)
+{
+	return in->fd < 0 || in->fd_start >= 0;
+}
+
+int fg_input_rewind(fg_input *in, fg_error *err)
+{
+	if (in->fd >= 0 && lseek(in->fd, in->fd_start, SEEK_SET) != in->fd_start)
+		return fg_error_set(err, FG_EFETCH, in->name, "cannot read it again: %s", strerror(errno));
+	if (in->z_started)
+		inflater_end(&in->z);
+	in->mem_pos = 0;
+	in->gzip = in->z_started = in->z_member_done = in->raw_eof = in->eof = in->missing_newline = false;
+	in->start = in->end = 0;
+	in->produced = in->base = in->line_no = 0;
+	in->nul_at = UINT64_MAX;
+	in->buf[0] = '\n';
+	memset(in->buf + 1, 0, FG_INPUT_PADDING);
 	return 0;
 }
 

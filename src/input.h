@@ -73,6 +73,16 @@ int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_
  * kill the process (SIGBUS), as git's mapped files do. */
 void fg_input_map(fg_input *in);
 
+/* True when the input can be read again from its start: memory, or a
+ * regular file (not a pipe). */
+bool fg_input_can_rewind(const fg_input *in);
+
+/* Reads the input again from its start (fg_input_can_rewind), as if just
+ * opened: for a reader that makes two passes over a large message without
+ * holding it (pprof); not after fg_input_map.  Fails with FG_EFETCH when the
+ * file cannot be sought. */
+int fg_input_rewind(fg_input *in, fg_error *err);
+
 /* From now on a NUL byte in the content is an error (profiles are text;
  * binary formats are recognised by peeking first). */
 void fg_input_reject_nul(fg_input *in);

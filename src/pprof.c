@@ -54,6 +54,10 @@ struct pprof {
 	void *ctx;
 	fg_error *err;
 
+	/* The message's fields but its samples, in their order (pass 1 copies
+	 * them here): the tables' spans point into it. */
+	uint8_t *tables;
+	size_t tables_len, tables_cap;
 	struct span *strings;
 	size_t nstrings, strings_cap;
 	struct { uint64_t type, unit; } types[MAX_SAMPLE_TYPES];
@@ -184,6 +188,59 @@ static bool pb_each_int(const struct pb_field *f, bool (*fn)(void *, uint64_t), 
 	return true;
 }
 
+/* The message's top-level fields, a window of the input at a time: the
+ * samples are read where they were inflated (still in cache, and no page of
+ * memory for each of them), and only the largest field is ever whole in
+ * memory.  An input that cannot be read twice (a pipe) is held whole. */
+struct fields {
+	fg_input *in;
+	bool held;              /* [start, end) is the whole message */
+	bool ended;             /* the window holds the rest of the input */
+	const uint8_t *start;   /* held: the message */
+	const uint8_t *p, *end; /* the window's unread bytes */
+	const uint8_t *field;   /* where the last field read began */
+};
+
+/* The next field: *got as pb_next() says (1, 0 at the end, -1 when
+ * malformed: only once the input is read to its end, so that its own errors
+ * come first, as when the message was read whole).  Non-zero: the input's
+ * error. */
+static int fields_next(int *got, struct fields *s, struct pb_field *f, fg_error *err)
+{
+	for (;;) {
+		struct pb b = { s->p, s->end };
+		*got = pb_next(&b, f);
+		if (*got > 0 || s->held || s->ended) {
+			s->field = s->p;
+			s->p = b.p;
+			return 0;
+		}
+		/* Not whole in the window: more of the input. */
+		const char *d;
+		size_t have = s->p ? (size_t)(s->end - s->p) : 0, n;
+		if (s->p)
+			fg_input_consume_lines(s->in, (const char *)s->p, 0);
+		int rc = fg_input_peek(&d, &n, s->in, have + 1, err);
+		if (rc)
+			return rc;
+		s->p = (const uint8_t *)d;
+		s->end = s->p + n;
+		s->ended = n == have;
+	}
+}
+
+/* Back to the message's first field. */
+static int fields_rewind(struct fields *s, fg_error *err)
+{
+	if (s->held) {
+		s->p = s->start;
+		return 0;
+	}
+	s->p = s->end = NULL;
+	s->ended = false;
+	return fg_input_rewind(s->in, err);
+}
+
 bool fg_pprof_sniff(const unsigned char *d, size_t n)
 {
 	/* Field 1 (sample_type, length-delimited), a short message of fields:
@@ -214,13 +271,34 @@ static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, c
 	return 0;
 }
 
-/* Pass 1: the tables (strings, sample types, functions, mappings,
- * locations); samples are read once these are all known. */
+/* Pass 1: the message read to its end, its fields but the samples copied
+ * to pp->tables; *malformed when it is (the fields before the fault copied).
+ * Non-zero: the input's error, or out of memory. */
+static int copy_tables(bool *malformed, struct pprof *pp, struct fields *s)
+{
+	struct pb_field f;
+	int got, rc;
+	while (!(rc = fields_next(&got, s, &f, pp->err)) && got > 0) {
+		if (f.num == PROFILE_SAMPLE && f.wire == WIRE_LEN)
+			continue;
+		size_t n = (size_t)(s->p - s->field);
+		if (!fg_array_reserve((void **)&pp->tables, &pp->tables_cap, pp->tables_len + n, 1))
+			return nomem(pp);
+		memcpy(pp->tables + pp->tables_len, s->field, n);
+		pp->tables_len += n;
+	}
+	*malformed = got < 0;
+	return rc;
+}
+
+/* The tables (strings, sample types, functions, mappings, locations) from
+ * the fields pass 1 copied (whole fields: the walk cannot fail); samples are
+ * read once these are all known. */
 static int read_tables(struct pprof *pp, struct pb top)
 {
 	struct pb_field f, g;
 	int rc, r;
-	while ((r = pb_next(&top, &f)) > 0) {
+	while (pb_next(&top, &f) > 0) {
 		if (f.wire != WIRE_LEN && f.num != PROFILE_DEFAULT_SAMPLE_TYPE)
 			continue;
 		switch (f.num) {
@@ -286,8 +364,6 @@ static int read_tables(struct pprof *pp, struct pb top)
 			break;
 		}
 	}
-	if (r < 0)
-		return bad(pp, "malformed protobuf (truncated or not a pprof profile)");
 	uint64_t max_id = 0;
 	for (size_t i = 0; i < pp->nlocs; i++)
 		max_id = pp->locs[i].id > max_id ? pp->locs[i].id : max_id;
@@ -718,12 +794,13 @@ static int label_frame(struct sample_ctx *c, size_t k)
 	return rc;
 }
 
-static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
+/* Pass 2: the samples, read from the message's start again. */
+static int read_samples(struct pprof *pp, struct fields *top, size_t value_index)
 {
 	struct pb_field f, g = { 0 }; /* g.v: only read for a varint, which sets it (-O3 cannot tell) */
-	int r;
+	int r, in_rc;
 	uint64_t samples = 0;
-	while ((r = pb_next(&top, &f)) > 0) {
+	while (!(in_rc = fields_next(&r, top, &f, pp->err)) && r > 0) {
 		if (f.num != PROFILE_SAMPLE || f.wire != WIRE_LEN)
 			continue;
 		struct sample_ctx c = { .pp = pp, .low = pp->stack.cap, .value_index = value_index };
@@ -797,6 +874,8 @@ static int read_samples(struct pprof *pp, struct pb top, size_t value_index)
 			return rc;
 		samples++;
 	}
+	if (in_rc)
+		return in_rc; /* the input's (pass 1 read it without one: it changed since) */
 	if (r < 0)
 		return bad(pp, "malformed protobuf");
 	if (samples == 0)
@@ -813,27 +892,44 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 {
 	struct pprof pp = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .err = err,
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
-	const char *d;
-	size_t n = 0, type = 0;
+	size_t type = 0;
+	struct fields top = { .in = in };
 	info->format = FG_FORMAT_PPROF;
-	/* The string table comes after the samples that index it: the message
-	 * is read whole (bounded by --max-size). */
+	/* The string table comes after the samples that index it: two passes,
+	 * the second reading the input again; a pipe's message is held whole
+	 * (bounded by --max-size). */
 	int rc = fg_stackbuf_init(&pp.stack, names, err);
 	if (!rc && pp.nkeys && !(pp.key_seen = calloc(pp.nkeys, sizeof(*pp.key_seen))))
 		rc = nomem(&pp);
-	if (!rc)
-		rc = fg_input_peek(&d, &n, in, SIZE_MAX, err);
-	struct pb top = { rc ? NULL : (const uint8_t *)d, rc ? NULL : (const uint8_t *)d + n };
-	if (!rc)
-		rc = read_tables(&pp, top);
+	if (!rc && !fg_input_can_rewind(in)) {
+		const char *d;
+		size_t n;
+		if (!(rc = fg_input_peek(&d, &n, in, SIZE_MAX, err))) {
+			top.held = true;
+			top.start = top.p = (const uint8_t *)d;
+			top.end = top.p + n;
+		}
+	}
+	if (!rc) {
+		static const uint8_t none[1];
+		bool malformed = false;
+		rc = copy_tables(&malformed, &pp, &top);
+		const uint8_t *t = pp.tables ? pp.tables : none;
+		/* A table's fault before the message's comes first, as in one walk. */
+		if (!rc && !(rc = read_tables(&pp, (struct pb){ t, t + pp.tables_len })) && malformed)
+			rc = bad(&pp, "malformed protobuf (truncated or not a pprof profile)");
+	}
 	if (!rc)
 		rc = choose_type(&type, &pp, opts ? opts->sample_type : NULL);
+	if (!rc)
+		rc = fields_rewind(&top, err);
 	if (!rc) {
 		describe(info, string_at(&pp, pp.types[type].type), string_at(&pp, pp.types[type].unit));
-		rc = read_samples(&pp, top, type);
+		rc = read_samples(&pp, &top, type);
 		info->total = pp.stack.total;
 		info->frames = pp.stack.stacks;
 	}
+	free(pp.tables);
 	free(pp.strings);
 	free(pp.locs);
 	free(pp.loc_direct);

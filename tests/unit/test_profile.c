@@ -535,6 +535,66 @@ static void test_map(void)
 	free(data);
 }
 
+/* All of in's content (at most cap bytes) into buf: its length. */
+static size_t drain(char *buf, size_t cap, fg_input *in)
+{
+	const char *d;
+	size_t n = 0;
+	fg_error err;
+	if (fg_input_peek(&d, &n, in, SIZE_MAX, &err))
+		return 0;
+	n = n < cap ? n : cap;
+	memcpy(buf, d, n);
+	return n;
+}
+
+/* fg_input_rewind (pprof's two passes): memory and a regular file are read
+ * again from their start, gzip members and all, after part or all of them
+ * was read; a pipe cannot be. */
+static void test_rewind(void)
+{
+	static unsigned char gz[1 << 12];
+	static char a[1 << 12], b[1 << 12];
+	size_t n = gzip_bytes(gz, sizeof(gz), "first 1\n", 8);
+	n += gzip_bytes(gz + n, sizeof(gz) - n, "second 2\n", 9);
+	fg_input *in = NULL;
+	fg_error err;
+	CHECK(!fg_input_open_memory(&in, gz, n, "t", 0, &err));
+	CHECK(fg_input_can_rewind(in));
+	char *line;
+	size_t len;
+	CHECK(fg_input_line(&line, &len, in, &err) == 1);
+	CHECK(!fg_input_rewind(in, &err));
+	CHECK_U64(drain(a, sizeof(a), in), 17);
+	CHECK(fg_input_is_gzip(in));
+	CHECK(!fg_input_rewind(in, &err));
+	CHECK_U64(drain(b, sizeof(b), in), 17);
+	CHECK(!memcmp(a, "first 1\nsecond 2\n", 17) && !memcmp(a, b, 17));
+	fg_input_free(in);
+
+	char path[] = "/tmp/fg_rewind_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, "plain 3\n", 8) == 8);
+	close(fd);
+	CHECK(!fg_input_open(&in, path, 0, &err));
+	CHECK(fg_input_can_rewind(in));
+	CHECK_U64(drain(a, sizeof(a), in), 8);
+	CHECK(!fg_input_rewind(in, &err));
+	CHECK_U64(drain(b, sizeof(b), in), 8);
+	CHECK(!memcmp(b, "plain 3\n", 8));
+	fg_input_free(in);
+	unlink(path);
+
+	int p[2];
+	CHECK(pipe(p) == 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", p[0]);
+	CHECK(!fg_input_open(&in, path, 0, &err));
+	CHECK(!fg_input_can_rewind(in));
+	fg_input_free(in);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* The frames of a page as a DFS stream, written sorted by the sorter of
  * `collapse` and by the tree: siblings of one name merge whatever their
  * non-kernel types (their children too, the first frame's type kept), a
@@ -614,6 +674,7 @@ int main(void)
 	test_reversed_html();
 	test_gzip();
 	test_map();
+	test_rewind();
 	test_sorter();
 	return check_status("test_profile");
 }

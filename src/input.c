@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef FG_HAVE_ISAL
@@ -146,13 +145,6 @@ struct fg_input {
 	uint64_t line_no;
 	bool missing_newline;
 	size_t read_size;        /* at most this many raw bytes a read; 0 = no limit */
-
-	/* Map mode (fg_input_map): the whole file mapped read-only, read from
-	 * map_pos; the pages before map_released are given back. */
-	bool map_wanted;
-	const unsigned char *map;
-	size_t map_size, map_len; /* the file's size; the mapping's, with its zero padding */
-	size_t map_pos, map_released;
 	off_t fd_start;          /* where a regular file's reading began, for fg_input_rewind; -1 otherwise */
 };
 
@@ -277,8 +269,6 @@ void fg_input_free(fg_input *in)
 {
 	if (!in)
 		return;
-	if (in->map)
-		munmap((void *)in->map, in->map_len);
 	if (in->close_fd)
 		close(in->fd);
 	if (in->z_started)
@@ -438,54 +428,8 @@ produced:
 	return 0;
 }
 
-void fg_input_map(fg_input *in)
-{
-	in->map_wanted = true;
-}
-
-/* Enters map mode when the input is a plain regular file that read() would
- * give the same bytes of, with the same errors: not gzip, not stdin (a
- * regular file there could be shared with a parent reading on), not with
- * a read size set, no larger than --max-size (so that neither the size cap
- * nor the buffer's growth could stop the buffered read), and no NUL check
- * asked.  Any failure keeps the buffer. */
-static void map_file(fg_input *in)
-{
-	struct stat st;
-	in->map_wanted = false;
-	if (in->fd < 0 || !in->close_fd || in->gzip || in->produced == 0 || in->read_size || in->reject_nul ||
-	    fstat(in->fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > in->max_size ||
-	    (uint64_t)st.st_size < in->base + in->end || (uint64_t)st.st_size > SIZE_MAX / 2)
-		return;
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		return;
-	/* An anonymous page after the file's: the FG_INPUT_PADDING bytes past
-	 * its end are zeros, as after the buffer's sentinel. */
-	size_t size = (size_t)st.st_size, len = (size + 2 * (size_t)page - 1) & ~((size_t)page - 1);
-	void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return;
-	if (mmap(m, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, in->fd, 0) == MAP_FAILED) {
-		munmap(m, len);
-		return;
-	}
-	in->map = m;
-	in->map_size = size;
-	in->map_len = len;
-	in->map_pos = (size_t)(in->base + in->start);
-	in->map_released = in->map_pos & ~((size_t)page - 1);
-}
-
 int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err)
 {
-	if (in->map_wanted && want > in->end - in->start && !in->eof)
-		map_file(in);
-	if (in->map) {
-		*data = (const char *)in->map + in->map_pos;
-		*len = in->map_size - in->map_pos;
-		return 0;
-	}
 	while (in->end - in->start < want && !in->eof) {
 		int rc = fill(in, err);
 		if (rc)
@@ -572,18 +516,6 @@ void fg_input_window(const char **data, const char **end, const fg_input *in)
 
 void fg_input_consume_lines(fg_input *in, const char *next, uint64_t lines)
 {
-	if (in->map) {
-		/* The pages read are given back: a mapping's pages count in the
-		 * process's resident size as a buffer's do. */
-		in->map_pos = (size_t)((const unsigned char *)next - in->map);
-		size_t to = in->map_pos & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
-		if (to > in->map_released) {
-			madvise((void *)(in->map + in->map_released), to - in->map_released, MADV_DONTNEED);
-			in->map_released = to;
-		}
-		in->line_no += lines;
-		return;
-	}
 	in->start = (size_t)(next - in->buf);
 	in->line_no += lines;
 }

@@ -62,24 +62,13 @@ void fg_input_free(fg_input *in);
  * consuming them (fewer at the end of the input). */
 int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err);
 
-/* For a reader that only peeks and consumes (the binary formats): a plain
- * regular file (not gzip, not stdin) no larger than the size cap is read
- * from then on through a read-only mapping of it, at the first peek that
- * the buffer does not hold, instead of being copied into the buffer: the
- * peeked bytes are the rest of the file (with FG_INPUT_PADDING readable
- * bytes after it), and the pages before what fg_input_consume_lines
- * consumes are released.  Only fg_input_peek and fg_input_consume_lines
- * may be used after it.  A file that shrinks while it is read may then
- * kill the process (SIGBUS), as git's mapped files do. */
-void fg_input_map(fg_input *in);
-
 /* True when the input can be read again from its start: memory, or a
  * regular file (not a pipe). */
 bool fg_input_can_rewind(const fg_input *in);
 
 /* Reads the input again from its start (fg_input_can_rewind), as if just
  * opened: for a reader that makes two passes over a large message without
- * holding it (pprof); not after fg_input_map.  Fails with FG_EFETCH when the
+ * holding it (pprof).  Fails with FG_EFETCH when the
  * file cannot be sought. */
 int fg_input_rewind(fg_input *in, fg_error *err);
 

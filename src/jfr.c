@@ -1576,9 +1576,6 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 	if (rc)
 		return rc;
 	info->format = FG_FORMAT_JFR;
-	/* Chunks are peeked whole and never as lines: a plain file is read in
-	 * place, without the copy into a buffer of the largest chunk's size. */
-	fg_input_map(in);
 	if (opts && opts->event) {
 		for (int e = 0; e < EV_COUNT; e++)
 			if (!strcmp(opts->event, event_names[e]))

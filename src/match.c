@@ -203,12 +203,6 @@ int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t n, cons
 	return 0;
 }
 
-int fg_matcher_clone(fg_matcher **out, const fg_matcher *m, fg_error *err)
-{
-	fg_match_options opts = { .regex = m->regexes != NULL, .raw = m->raw };
-	return fg_matcher_new(out, m->patterns, m->n, &opts, err);
-}
-
 void fg_matcher_free(fg_matcher *m)
 {
 	if (!m)

@@ -39,10 +39,6 @@ typedef struct fg_matcher fg_matcher;
  * limits above (the message says which) or too many patterns. */
 int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t npatterns,
 		   const fg_match_options *opts, fg_error *err);
-/* A matcher of the same patterns (which must outlive both) and options,
- * with a cache of its own: one for another thread. */
-int fg_matcher_clone(fg_matcher **out, const fg_matcher *m, fg_error *err);
-
 void fg_matcher_free(fg_matcher *m);
 
 /* Bit i is set when pattern i matches the name.  Returns 0 or FG_ENOMEM. */

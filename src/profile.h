@@ -91,47 +91,12 @@ typedef int (*fg_stop_fn)(void *ctx, uint32_t name, bool *stop, fg_error *err);
  * end call is still frames(ctx, NULL, 0).  Without it (collapse, diff, the
  * SVG: they need the tree) a stack-based input is first merged into a call
  * tree, which is then visited as frames. */
-typedef struct fg_visitor fg_visitor;
-
-/* Optional, the three together: a reader may hand a part of the profile to
- * a state of its own on another thread and add it at the end, so that two
- * cores read one profile (an HTML page cut at a root child, JFR chunks,
- * pprof sample ranges).  Nothing may be shared that either thread writes:
- *
- * fork, on the reader's thread: *part is a fresh visitor (frames, stack,
- * stop as ctx's, ctx a new state with ctx's options; no fork of its own)
- * whose name ids are those of names, a table the part owns and may intern
- * into (a copy of the reader's, the same ids for what it held at the fork).
- * The part is visited as a profile of its own (frames: a root first; or
- * stacks), its end call included.  A part whose frames continue a tree
- * whose root went to ctx gets a root of total 0: the root's samples are
- * ctx's (its children then do not fit it; the counts below are additive
- * all the same, in unsigned arithmetic).
- *
- * merge(ctx, part), on the reader's thread, the part finished (its end
- * call made), ctx between two calls of its stream (its end call not made
- * yet): adds the part's counts as if its frames or stacks had come at that
- * point of ctx's stream (sums of samples; names met first in the part get
- * ctx's ids in the order the part met them, as one thread would give them).
- * The part's name ids must be valid in ctx's table.
- *
- * drop(part) frees a part, merged or not (a reader that finds the part
- * unusable drops it and reads that part itself: output and errors are
- * then one thread's).  A non-zero fork or merge is an error (out of
- * memory) and is returned. */
-typedef int (*fg_fork_fn)(fg_visitor *part, void *ctx, fg_names *names, fg_error *err);
-typedef int (*fg_merge_fn)(void *ctx, void *part, fg_error *err);
-typedef void (*fg_drop_fn)(void *part);
-
-struct fg_visitor {
+typedef struct fg_visitor {
 	fg_frames_fn frames;
 	fg_stack_fn stack;
 	void *ctx;
 	fg_stop_fn stop; /* optional, with stack: see fg_stop_fn; NULL = whole stacks only */
-	fg_fork_fn fork; /* optional, with merge and drop: see fg_fork_fn; NULL = one thread */
-	fg_merge_fn merge;
-	fg_drop_fn drop;
-};
+} fg_visitor;
 
 enum fg_format {
 	FG_FORMAT_UNKNOWN = 0,

@@ -15,7 +15,6 @@ struct open_match {
 
 struct fg_share {
 	fg_matcher *matcher;
-	fg_matcher *own_matcher;               /* a part's (fg_share_fork), freed with it */
 	const fg_names *names;
 	uint64_t total;
 	uint64_t samples[FG_MATCH_MAX_PATTERNS];
@@ -48,7 +47,6 @@ void fg_share_free(fg_share *s)
 {
 	if (!s)
 		return;
-	fg_matcher_free(s->own_matcher);
 	free(s->open);
 	free(s);
 }
@@ -209,47 +207,6 @@ int fg_share_stop(void *ctx, uint32_t name, bool *stop, fg_error *err)
 	 * lies nearer the root, and its leaf (the self share) is below. */
 	*stop = !rc && mask == s->all;
 	return rc;
-}
-
-int fg_share_fork(fg_visitor *part, void *ctx, fg_names *names, fg_error *err)
-{
-	const fg_share *s = ctx;
-	fg_matcher *m = NULL;
-	fg_share *p = NULL;
-	/* The matcher's cache fills on lookup: the part needs its own. */
-	int rc = fg_matcher_clone(&m, s->matcher, err);
-	if (!rc)
-		rc = fg_share_new(&p, m, names, err);
-	if (rc) {
-		fg_matcher_free(m);
-		return rc;
-	}
-	p->own_matcher = m;
-	p->self_wanted = s->self_wanted;
-	*part = (fg_visitor){ .frames = fg_share_frames, .stack = fg_share_stack, .ctx = p, .stop = fg_share_stop };
-	return 0;
-}
-
-int fg_share_merge(void *ctx, void *part, fg_error *err)
-{
-	(void)err;
-	fg_share *s = ctx;
-	const fg_share *p = part;
-	/* Every count is a sum over stacks; a self share may have wrapped in
-	 * either (a part's root of total 0 less its children) and is exact
-	 * again in the sum. */
-	s->total += p->total;
-	for (size_t i = 0; i < FG_MATCH_MAX_PATTERNS; i++) {
-		s->samples[i] += p->samples[i];
-		s->self[i] += p->self[i];
-	}
-	s->matched |= p->matched;
-	return 0;
-}
-
-void fg_share_drop(void *part)
-{
-	fg_share_free(part);
 }
 
 void fg_share_inclusive_only(fg_share *s)

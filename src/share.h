@@ -34,12 +34,6 @@ int fg_share_stack(void *share, const fg_stack *stack, fg_error *err);
  * the partial stacks a reader then hands it. */
 int fg_share_stop(void *share, uint32_t name, bool *stop, fg_error *err);
 
-/* The visitor's fork, merge and drop (profile.h): a part has a matcher of
- * its own (the same patterns and options) and the names it is given. */
-int fg_share_fork(fg_visitor *part, void *share, fg_names *names, fg_error *err);
-int fg_share_merge(void *share, void *part, fg_error *err);
-void fg_share_drop(void *part);
-
 uint64_t fg_share_samples(const fg_share *share, size_t pattern);
 uint64_t fg_share_self(const fg_share *share, size_t pattern);
 /* False when the pattern matched no frame at all (a typo?). */

@@ -32,11 +32,6 @@ struct counts {
 struct fg_top {
 	fg_name_map_fn map;
 	void *map_ctx;
-	void (*map_free)(void *map_ctx); /* a part's map (fg_top_fork), freed with it */
-	/* The raw ids in the order their counters were first asked for, so
-	 * that a merge maps a part's names in the order it met them. */
-	uint32_t *met;
-	size_t nmet, met_cap;
 	uint64_t *slots;    /* raw id -> SLOT(mapped id) (itself without a map), UNMAPPED until asked */
 	uint32_t slots_cap;
 	struct counts *counts; /* cap + 1: the spare, then by mapped name id */
@@ -66,9 +61,6 @@ void fg_top_free(fg_top *t)
 {
 	if (!t)
 		return;
-	if (t->map_free)
-		t->map_free(t->map_ctx);
-	free(t->met);
 	free(t->slots);
 	free(t->counts);
 	free(t->next);
@@ -103,11 +95,8 @@ __attribute__((noinline)) static int map_name_slow(uint64_t *out, fg_top *t, uin
 		int rc = t->map ? t->map(t->map_ctx, raw, &id, err) : 0;
 		if (!rc)
 			rc = ensure_name(t, id, err);
-		if (!rc && !fg_array_reserve((void **)&t->met, &t->met_cap, t->nmet + 1, sizeof(*t->met)))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		if (rc)
 			return rc;
-		t->met[t->nmet++] = raw;
 		t->slots[raw] = SLOT(id);
 	}
 	*out = t->slots[raw];
@@ -233,47 +222,6 @@ int fg_top_stack(void *ctx, const fg_stack *st, fg_error *err)
 	}
 	counts_at(t, slot)->self += st->count; /* the leaf's */
 	return 0;
-}
-
-int fg_top_fork(fg_top **part, const fg_top *t, fg_name_map_fn map, void *map_ctx, void (*map_free)(void *),
-		fg_error *err)
-{
-	(void)t; /* a top has no option but its map */
-	int rc = fg_top_new(part, map, map_ctx, err);
-	if (rc) {
-		if (map_free)
-			map_free(map_ctx);
-		return rc;
-	}
-	(*part)->map_free = map_free;
-	return 0;
-}
-
-int fg_top_merge(fg_top *t, const fg_top *part, fg_error *err)
-{
-	/* A part's mapped name may pool several raw ones: its counters are
-	 * added once, at the first of them (slot 0, the spare, is no name). */
-	bool *added = calloc((size_t)part->cap + 1, sizeof(*added));
-	if (!added)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-	int rc = 0;
-	for (size_t i = 0; i < part->nmet && !rc; i++) {
-		uint32_t raw = part->met[i];
-		uint64_t from = part->slots[raw], to;
-		size_t k = from / sizeof(struct counts);
-		if ((rc = map_name(&to, t, raw, err)) != 0 || added[k])
-			continue;
-		added[k] = true;
-		const struct counts *c = counts_at(part, from);
-		struct counts *d = counts_at(t, to);
-		d->incl += c->incl;
-		d->self += c->self;
-	}
-	free(added);
-	/* The part's samples come after t's: t's stacks to come start past them. */
-	if (!rc)
-		t->total += part->total;
-	return rc;
 }
 
 uint64_t fg_top_total(const fg_top *t)

@@ -28,18 +28,6 @@ void fg_top_free(fg_top *top);
 int fg_top_frames(void *top, const fg_frame *frames, size_t n, fg_error *err);
 int fg_top_stack(void *top, const fg_stack *stack, fg_error *err);
 
-/* A part of top's profile for another thread (fg_visitor's fork,
- * profile.h): a fresh count whose map (map_ctx, over the part's names; NULL
- * when top has none) pools names as top's does; map_free (may be NULL) frees
- * map_ctx with the part, or at once when this fails. */
-int fg_top_fork(fg_top **part, const fg_top *top, fg_name_map_fn map, void *map_ctx, void (*map_free)(void *),
-		fg_error *err);
-
-/* Adds a finished part's counts into top (fg_visitor's merge): its names
- * are mapped through top's map in the order the part met them, so a map
- * that interns gives them the ids one thread would have. */
-int fg_top_merge(fg_top *top, const fg_top *part, fg_error *err);
-
 uint64_t fg_top_total(const fg_top *top);
 
 /* The names with samples, sorted by self samples when self_order is set, else by

@@ -69,7 +69,7 @@ int cmd_collapse(int argc, char **argv)
 		rc = fg_collapsed_stream_new(&stream, stdout, names, &wo, &err);
 		if (!rc)
 			rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ .frames = fg_collapsed_stream_frames, .stack = fg_collapsed_stream_stack, .ctx = stream },
+					      &(fg_visitor){ fg_collapsed_stream_frames, fg_collapsed_stream_stack, stream, NULL },
 					      &err);
 	} else if (!rc) {
 		/* Sorted: the frames kept compactly, merged as they are written. */
@@ -79,7 +79,7 @@ int cmd_collapse(int argc, char **argv)
 			rc = fg_collapsed_sorter_new(&sorter, map ? fg_namemap_get : NULL, map, &err);
 		if (!rc)
 			rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ .frames = fg_collapsed_sorter_frames, .ctx = sorter }, &err);
+					      &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter, NULL }, &err);
 		if (!rc)
 			rc = fg_collapsed_sorter_write(stdout, sorter, names, &wo, &err);
 	}

@@ -44,9 +44,6 @@ struct work {
 	bool self;
 	struct result *results;
 	size_t nprofiles;
-	/* One profile and more than one job: its reader may hand part of it
-	 * to a second thread (fg_visitor's fork). */
-	bool fork;
 	atomic_size_t next;
 };
 
@@ -78,11 +75,7 @@ static void *worker(void *arg)
 			FILE *sink = open_memstream(&r->warnings, &r->warnings_len);
 			cli_warn_to(sink); /* out of memory: straight to stderr */
 			r->rc = cli_read_profile(&r->info, r->source, names, w->po,
-						 &(fg_visitor){ .frames = fg_share_frames, .stack = fg_share_stack,
-								.ctx = share, .stop = fg_share_stop,
-								.fork = w->fork ? fg_share_fork : NULL,
-								.merge = fg_share_merge, .drop = fg_share_drop },
-						 &r->err);
+						 &(fg_visitor){ fg_share_frames, fg_share_stack, share, fg_share_stop }, &r->err);
 			cli_warn_to(NULL);
 			if (sink)
 				fclose(sink);
@@ -104,7 +97,6 @@ static void read_all(struct work *w, size_t jobs)
 {
 	pthread_t threads[64];
 	size_t started = 0;
-	w->fork = w->nprofiles == 1 && jobs > 1;
 	if (jobs > w->nprofiles)
 		jobs = w->nprofiles;
 	if (jobs > sizeof(threads) / sizeof(threads[0]) + 1)

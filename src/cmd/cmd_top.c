@@ -58,46 +58,6 @@ static void print_text(const char *source, const fg_profile_info *info, const fg
 	}
 }
 
-/* A part of the profile for another thread (fg_visitor's fork): a count of
- * its own, pooling names with a name map over the part's names (or, with
- * --raw, without one). */
-static void namemap_free(void *map)
-{
-	fg_namemap_free(map);
-}
-
-static int fork_part(fg_visitor *part, const fg_top *top, fg_names *names, bool normalise, fg_error *err)
-{
-	fg_namemap *map = NULL;
-	fg_top *t = NULL;
-	int rc = normalise ? fg_namemap_new(&map, names, err) : 0;
-	if (!rc)
-		rc = fg_top_fork(&t, top, map ? fg_namemap_get : NULL, map, map ? namemap_free : NULL, err);
-	if (!rc)
-		*part = (fg_visitor){ .frames = fg_top_frames, .stack = fg_top_stack, .ctx = t };
-	return rc;
-}
-
-static int fork_normalised(fg_visitor *part, void *top, fg_names *names, fg_error *err)
-{
-	return fork_part(part, top, names, true, err);
-}
-
-static int fork_raw(fg_visitor *part, void *top, fg_names *names, fg_error *err)
-{
-	return fork_part(part, top, names, false, err);
-}
-
-static int merge_part(void *top, void *part, fg_error *err)
-{
-	return fg_top_merge(top, part, err);
-}
-
-static void drop_part(void *part)
-{
-	fg_top_free(part);
-}
-
 int cmd_top(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
@@ -139,11 +99,7 @@ int cmd_top(int argc, char **argv)
 	if (!rc)
 		rc = fg_top_new(&top, map ? fg_namemap_get : NULL, map, &err);
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po,
-				      &(fg_visitor){ .frames = fg_top_frames, .stack = fg_top_stack, .ctx = top,
-						     .fork = map ? fork_normalised : fork_raw, .merge = merge_part,
-						     .drop = drop_part },
-				      &err);
+		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL }, &err);
 	if (!rc)
 		rc = fg_top_entries(&entries, &n, top, self, &err);
 	if (rc) {

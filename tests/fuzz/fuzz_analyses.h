@@ -200,7 +200,7 @@ static inline void analyses_run_with(const void *data, size_t size, const fg_rea
 	fg_error_clear(&err);
 	if (!analyses_new(&a, NULL, &err)) {
 		fg_profile_info info;
-		fg_visitor v = { .frames = analyses_frames, .stack = stacks ? analyses_stack : NULL, .ctx = &a };
+		fg_visitor v = { analyses_frames, stacks ? analyses_stack : NULL, &a, NULL };
 		if (!fg_reader_read_memory(&info, data, size, "fuzz", a.names, o, &v, &err))
 			analyses_report(&a, sink);
 	}
@@ -253,8 +253,8 @@ static inline void analyses_same_share_stop(const void *data, size_t size, const
 			fg_profile_info info;
 			for (int i = 0; i < 2; i++)
 				rc[i] = fg_reader_read_memory(&info, data, size, "fuzz", names[i], o,
-							      &(fg_visitor){ .frames = fg_share_frames, .stack = fg_share_stack, .ctx = sh[i],
-									     .stop = i ? fg_share_stop : NULL }, &err[i]);
+							      &(fg_visitor){ fg_share_frames, fg_share_stack, sh[i],
+									     i ? fg_share_stop : NULL }, &err[i]);
 			if (rc[0] != rc[1] || (rc[0] && strcmp(err[0].message, err[1].message)))
 				__builtin_trap();
 			for (size_t p = 0; !rc[0] && p < np; p++)

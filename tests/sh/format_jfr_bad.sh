@@ -75,17 +75,4 @@ expect self-type.jfr "corrupt constant pool"
 expect unfinished.jfr "the recording was not finished"
 expect trailing.jfr "not a JFR chunk"
 expect no-events.jfr "no samples"
-
-# A plain file is read through a mapping of it (fg_input_map), stdin through
-# the buffer: the same answers and the same errors, damaged or not, also for
-# several chunks (good.jfr twice) and with --from/--to (the whole input peeked).
-cat "$TMP/good.jfr" "$TMP/good.jfr" >"$TMP/twice.jfr"
-cat "$TMP/twice.jfr" "$TMP/cut50.jfr" >"$TMP/twice-cut.jfr"
-for f in "$TMP"/*.jfr; do
-	for args in "--frame a/B.work" "--json --from 10% --frame A"; do
-		mapped=$("$FGBISECT" share $args "$f" 2>&1; echo "exit $?")
-		buffered=$("$FGBISECT" share $args - <"$f" 2>&1; echo "exit $?")
-		check_eq "$(basename "$f") $args: mapped as from stdin" "${mapped//"$f"/-}" "${buffered//<stdin>/-}"
-	done
-done
 finish

@@ -23,7 +23,7 @@ static int read_text(fg_profile_info *info, const char *text, fg_frames_fn frame
 	fg_read_options ro;
 	fg_read_options_init(&ro);
 	int rc = fg_reader_read_memory(info, text, strlen(text), "mem", names, &ro,
-					&(fg_visitor){ .frames = frames, .stack = stack, .ctx = ctx }, &err);
+					&(fg_visitor){ frames, stack, ctx, NULL }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
 	return rc;
@@ -271,106 +271,20 @@ static int n2_is_n1(void *ctx, uint32_t name, uint32_t *mapped, fg_error *err)
 }
 
 /* The frames to a visitor in batches of 1 to 64, then the end call. */
-/* Frames [from, to) in batches of 1 to 64. */
-static int rt_visit_range(const struct rt_tree *t, size_t from, size_t to, fg_frames_fn fn, void *ctx)
+static int rt_visit(const struct rt_tree *t, fg_frames_fn fn, void *ctx)
 {
 	fg_error err;
-	uint64_t state = t->state + from;
-	for (size_t i = from; i < to;) {
+	uint64_t state = t->state;
+	for (size_t i = 0; i < t->n;) {
 		state = state * 6364136223846793005ull + 1442695040888963407ull;
 		size_t n = 1 + (size_t)(state >> 58);
-		n = n < to - i ? n : to - i;
+		n = n < t->n - i ? n : t->n - i;
 		int rc = fn(ctx, t->frames + i, n, &err);
 		if (rc)
 			return rc;
 		i += n;
 	}
-	return 0;
-}
-
-static int rt_visit(const struct rt_tree *t, fg_frames_fn fn, void *ctx)
-{
-	fg_error err;
-	int rc = rt_visit_range(t, 0, t->n, fn, ctx);
-	return rc ? rc : fn(ctx, NULL, 0, &err);
-}
-
-/* The tree cut before frame k (a child of the root) as a reader that hands
- * the rest to a part on another thread does: the frames before k to ctx,
- * then to a part a root of total 0 and the frames from k on (its end call
- * made), the part merged, ctx's end call. */
-static int rt_visit_split(const struct rt_tree *t, size_t k, fg_frames_fn fn, void *ctx, fg_frames_fn part_fn,
-			  void *part)
-{
-	fg_error err;
-	fg_frame root = t->frames[0];
-	root.total = 0;
-	int rc = rt_visit_range(t, 0, k, fn, ctx);
-	if (!rc)
-		rc = part_fn(part, &root, 1, &err);
-	if (!rc)
-		rc = rt_visit_range(t, k, t->n, part_fn, part);
-	return rc ? rc : part_fn(part, NULL, 0, &err);
-}
-
-/* A child of the root to cut before (t->n for a root alone). */
-static size_t rt_cut(struct rt_tree *t)
-{
-	size_t cuts[RT_MAX], n = 0;
-	for (size_t i = 1; i < t->n; i++)
-		if (t->frames[i].depth == 1)
-			cuts[n++] = i;
-	return n ? cuts[rt_rand(t, (uint32_t)n)] : t->n;
-}
-
-/* Each frame's self samples as a stack (what a JFR or pprof reader hands
- * over), the stacks of the frames from cut on to a part of top (with the map)
- * and of share (with the self share), merged: the counts by definition? */
-static bool rt_split_stacks(const struct rt_tree *t, size_t cut, fg_matcher *m, const size_t *parent,
-			    const uint64_t *self, const uint64_t *incl, const uint64_t *own, const uint64_t *sh,
-			    const uint64_t *sh_self)
-{
-	fg_error err;
-	fg_top *top = NULL, *top_part = NULL;
-	fg_share *share = NULL;
-	fg_visitor part;
-	CHECK(fg_top_new(&top, n2_is_n1, NULL, &err) == 0);
-	CHECK(fg_top_fork(&top_part, top, n2_is_n1, NULL, NULL, &err) == 0);
-	CHECK(fg_share_new(&share, m, names, &err) == 0);
-	CHECK(fg_share_fork(&part, share, names, &err) == 0);
-	static uint32_t ids[RT_MAX];
-	static uint8_t types[RT_MAX];
-	for (size_t i = 0; i < t->n; i++) {
-		uint32_t d = t->frames[i].depth;
-		for (size_t j = i, k = d; k > 0; j = parent[j], k--)
-			ids[k] = t->frames[j].name;
-		ids[0] = t->frames[0].name;
-		fg_stack st = { .names = ids, .types = types, .depth = d, .count = self[i] };
-		CHECK(fg_top_stack(i < cut ? top : top_part, &st, &err) == 0);
-		CHECK(part.stack(i < cut ? share : part.ctx, &st, &err) == 0);
-	}
-	CHECK(part.frames(part.ctx, NULL, 0, &err) == 0);
-	CHECK(fg_top_merge(top, top_part, &err) == 0);
-	CHECK(fg_share_merge(share, part.ctx, &err) == 0);
-	CHECK(fg_share_frames(share, NULL, 0, &err) == 0);
-	fg_top_entry *e = NULL;
-	size_t n = 0, expected = 0;
-	CHECK(fg_top_entries(&e, &n, top, false, &err) == 0);
-	for (uint32_t x = 0; x < RT_NAMES; x++)
-		expected += incl[x] > 0;
-	bool same = n == expected && fg_top_total(top) == t->frames[0].total;
-	for (size_t i = 0; i < n && same; i++) {
-		uint32_t x = rt_index(t, e[i].name);
-		same = x < RT_NAMES && e[i].samples == incl[x] && e[i].self_samples == own[x];
-	}
-	for (int p = 0; p < 3; p++)
-		same = same && fg_share_samples(share, (size_t)p) == sh[p] && fg_share_self(share, (size_t)p) == sh_self[p];
-	free(e);
-	fg_top_free(top);
-	fg_top_free(top_part);
-	fg_share_drop(part.ctx);
-	fg_share_free(share);
-	return same;
+	return fn(ctx, NULL, 0, &err);
 }
 
 static void test_random_trees(void)
@@ -394,7 +308,7 @@ static void test_random_trees(void)
 	fg_share *incl_only = NULL;
 	CHECK(fg_share_new(&incl_only, m, names, &err) == 0);
 	fg_share_inclusive_only(incl_only);
-	int bad_top = 0, bad_share = 0, bad_split = 0, bad_stacks = 0, deep = 0;
+	int bad_top = 0, bad_share = 0, deep = 0;
 	for (int round = 0; round < 400; round++) {
 		t->state = 0x9E3779B97F4A7C15ull + (uint64_t)round * 0x100000001B3ull;
 		t->n = 0;
@@ -443,22 +357,10 @@ static void test_random_trees(void)
 				sh_self[p] += path[d] == x ? self[i] : 0;
 			}
 		}
-		size_t cut = rt_cut(t);
-		bad_stacks += !rt_split_stacks(t, cut, m, parent, self, incl[1], own[1], sh, sh_self);
-		for (int run = 0; run < 4; run++) {
-			/* Runs 2 and 3: cut, the rest read by a part and merged. */
-			int map = run & 1;
-			fg_top *top = NULL, *part = NULL;
+		for (int map = 0; map < 2; map++) {
+			fg_top *top = NULL;
 			CHECK(fg_top_new(&top, map ? n2_is_n1 : NULL, NULL, &err) == 0);
-			if (run < 2) {
-				CHECK(rt_visit(t, fg_top_frames, top) == 0);
-			} else {
-				CHECK(fg_top_fork(&part, top, map ? n2_is_n1 : NULL, NULL, NULL, &err) == 0);
-				CHECK(rt_visit_split(t, cut, fg_top_frames, top, fg_top_frames, part) == 0);
-				CHECK(fg_top_merge(top, part, &err) == 0);
-				CHECK(fg_top_frames(top, NULL, 0, &err) == 0);
-				fg_top_free(part);
-			}
+			CHECK(rt_visit(t, fg_top_frames, top) == 0);
 			fg_top_entry *e = NULL;
 			size_t n = 0;
 			CHECK(fg_top_entries(&e, &n, top, false, &err) == 0);
@@ -487,31 +389,10 @@ static void test_random_trees(void)
 			same = same && fg_share_samples(incl_only, (size_t)p) == sh[p] &&
 			       fg_share_self(incl_only, (size_t)p) == 0;
 		bad_share += !same;
-		/* Cut, through the visitor's fork: with the self share and without. */
-		for (int self_wanted = 0; self_wanted < 2; self_wanted++) {
-			fg_share *whole = NULL;
-			fg_visitor part;
-			CHECK(fg_share_new(&whole, m, names, &err) == 0);
-			if (!self_wanted)
-				fg_share_inclusive_only(whole);
-			CHECK(fg_share_fork(&part, whole, names, &err) == 0);
-			CHECK(rt_visit_split(t, cut, fg_share_frames, whole, part.frames, part.ctx) == 0);
-			CHECK(fg_share_merge(whole, part.ctx, &err) == 0);
-			CHECK(fg_share_frames(whole, NULL, 0, &err) == 0);
-			fg_share_drop(part.ctx);
-			same = true;
-			for (int p = 0; p < 3; p++)
-				same = same && fg_share_samples(whole, (size_t)p) == sh[p] &&
-				       fg_share_self(whole, (size_t)p) == (self_wanted ? sh_self[p] : 0);
-			bad_split += !same;
-			fg_share_free(whole);
-		}
 	}
 	fg_share_free(incl_only);
 	CHECK_U64(bad_top, 0);
 	CHECK_U64(bad_share, 0);
-	CHECK_U64(bad_split, 0);
-	CHECK_U64(bad_stacks, 0);
 	/* The trees do reach past the first path arrays. */
 	CHECK(deep > 0);
 	fg_matcher_free(m);

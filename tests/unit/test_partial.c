@@ -55,7 +55,7 @@ static const char *read_stops(const void *data, size_t len, const char *stop_at,
 	fg_profile_info info;
 	fg_error_clear(&err);
 	fg_names_new(&l.names, &err);
-	int rc = fg_reader_read_memory(&info, data, len, "t", l.names, o, &(fg_visitor){ .frames = log_frames, .stack = log_stack, .ctx = &l, .stop = log_stop },
+	int rc = fg_reader_read_memory(&info, data, len, "t", l.names, o, &(fg_visitor){ log_frames, log_stack, &l, log_stop },
 				       &err);
 	snprintf(result, sizeof(result), "%s", rc ? err.message : l.buf);
 	fg_names_free(l.names);

@@ -2,7 +2,6 @@
  * escapes, collapsed edge cases, gzip, and every malformed input the reader
  * must refuse; the sorted collapsed writer's merging of siblings. */
 #include <stdlib.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "check.h"
@@ -59,7 +58,7 @@ static const char *read_text(const char *text, size_t len, bool reversed, uint64
 	fg_error_clear(&err);
 	fg_names_new(&d.names, &err);
 	fg_read_options o = read_options(reversed, max_size);
-	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ .frames = dump_frames, .ctx = &d },
+	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d, NULL },
 					&err);
 	if (rc)
 		snprintf(out, sizeof(out), "error %d: %s", rc, err.message);
@@ -491,49 +490,6 @@ static void test_gzip(void)
 	free(big);
 }
 
-/* fg_input_map: a plain file of a whole number of pages (no slack in its
- * last page) peeked as the rest of the file, the same bytes as the buffered
- * read, with zeros readable after its end; consumed to the end; a larger
- * file than --max-size and gzip keep the buffer (and its errors). */
-static void test_map(void)
-{
-	char path[] = "/tmp/fgbisect-test-map-XXXXXX";
-	int fd = mkstemp(path);
-	CHECK(fd >= 0);
-	size_t size = 3 * 65536;
-	unsigned char *data = malloc(size);
-	for (size_t i = 0; i < size; i++)
-		data[i] = (unsigned char)(i * 7 + 1);
-	CHECK(write(fd, data, size) == (ssize_t)size);
-	close(fd);
-	for (int limit = 0; limit < 2; limit++) {
-		fg_input *in;
-		fg_error err;
-		const char *d;
-		size_t n;
-		CHECK(fg_input_open(&in, path, limit ? size - 1 : 0, &err) == 0);
-		CHECK(fg_input_peek(&d, &n, in, 100, &err) == 0 && n >= 100 && !memcmp(d, data, 100));
-		fg_input_consume_lines(in, d + 10, 0);
-		fg_input_map(in);
-		int rc = fg_input_peek(&d, &n, in, size, &err);
-		if (limit) {
-			CHECK(rc != 0 && strstr(err.message, "larger than --max-size"));
-		} else {
-			CHECK(rc == 0 && n == size - 10 && !memcmp(d, data + 10, n));
-			bool zeros = true;
-			for (size_t i = 0; i < FG_INPUT_PADDING; i++)
-				zeros &= d[n + i] == 0;
-			CHECK(zeros);
-			fg_input_consume_lines(in, d + 70000, 0);
-			CHECK(fg_input_peek(&d, &n, in, 8, &err) == 0 && n == size - 70010 && !memcmp(d, data + 70010, n));
-			fg_input_consume_lines(in, d + n, 0);
-			CHECK(fg_input_peek(&d, &n, in, 8, &err) == 0 && n == 0);
-		}
-		fg_input_free(in);
-	}
-	unlink(path);
-	free(data);
-}
 
 /* All of in's content (at most cap bytes) into buf: its length. */
 static size_t drain(char *buf, size_t cap, fg_input *in)
@@ -673,7 +629,6 @@ int main(void)
 	test_foreign_formats();
 	test_reversed_html();
 	test_gzip();
-	test_map();
 	test_rewind();
 	test_sorter();
 	return check_status("test_profile");

@@ -724,7 +724,19 @@ static size_t normalize(char *out, const char *name, size_t len, int all_rules)
 		memmove(out, name, len);
 		k = len;
 	} else {
+		/* One rule can make of a name what another rule changes
+		 * ("jdk/proxy1.0x9/1.run" loses its hidden suffix, then its
+		 * module counter; "[librocksdbjni123.so tid=1]" its tid, then
+		 * its library number): the rules run again on what they wrote
+		 * until a pass leaves its length, so that a normal form is one
+		 * (fuzz_normalize checks it).  A pass shortens the name or keeps
+		 * it, so this ends; in place, as normalize_body allows. */
+		size_t prev = body;
 		k = normalize_body(out, name, body);
+		while (k != prev) {
+			prev = k;
+			k = normalize_body(out, out, prev);
+		}
 		memmove(out + k, name + body, ann);
 		k += ann;
 	}

@@ -432,6 +432,12 @@ static const struct norm_case guard_cases[] = {
 	/* "$$FastClass$$" after a removed CGLIB id, then another id */
 	{ "org/example/Foo$$EnhancerBySpringCGLIB$$1a2b3c4d$$FastClass$$0.invoke",
 	  "org/example/Foo$$EnhancerBySpringCGLIB$$FastClass.invoke" },
+	/* one rule makes what another changes: the rules run again until
+	 * the length stays (found by fuzz_normalize) */
+	{ "jdk/proxy1.0x0009/123.run", "jdk/proxy/123.run" },
+	{ "[librocksdbjni123.so tid=1234]", "[librocksdbjni.so]" },
+	{ "[libnetty_transport_native_epoll_x86_648016433584318532441.so (deleted) tid=9]",
+	  "[libnetty_transport_native_epoll_x86_64.so]" },
 	/* a Java name with a '$' is never a library, whatever its end */
 	{ "io/foo/Bar$$Lambda$3.0x00007f1084016480.so", "io/foo/Bar$$Lambda.so" },
 };

@@ -148,6 +148,19 @@ struct fg_input {
 	off_t fd_start;          /* where a regular file's reading began, for fg_input_rewind; -1 otherwise */
 };
 
+/* The reading state of an input at the start of its content: nothing read,
+ * inflated, counted or seen yet (a new input, and fg_input_rewind's). */
+static void at_start(fg_input *in)
+{
+	in->mem_pos = 0;
+	in->gzip = in->z_started = in->z_member_done = in->raw_eof = in->eof = in->missing_newline = false;
+	in->start = in->end = 0;
+	in->produced = in->base = in->line_no = 0;
+	in->nul_at = UINT64_MAX;
+	in->buf[0] = '\n'; /* the sentinel of fg_input_window */
+	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+}
+
 static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_error *err)
 {
 	fg_input *in = calloc(1, sizeof(*in));
@@ -158,7 +171,6 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	in->fd_start = -1;
 	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
 	in->max_line = FG_INPUT_DEFAULT_MAX_LINE;
-	in->nul_at = UINT64_MAX;
 	in->cap = BUF_INITIAL;
 	in->buf = malloc(in->cap + BUF_EXTRA);
 	in->raw = malloc(RAW_SIZE);
@@ -166,8 +178,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 		fg_input_free(in);
 		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
 	}
-	in->buf[0] = '\n'; /* the sentinel of fg_input_window */
-	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+	at_start(in);
 	*out = in;
 	return 0;
 }
@@ -451,13 +462,7 @@ int fg_input_rewind(fg_input *in, fg_error *err)
 		return fg_error_set(err, FG_EFETCH, in->name, "cannot read it again: %s", strerror(errno));
 	if (in->z_started)
 		inflater_end(&in->z);
-	in->mem_pos = 0;
-	in->gzip = in->z_started = in->z_member_done = in->raw_eof = in->eof = in->missing_newline = false;
-	in->start = in->end = 0;
-	in->produced = in->base = in->line_no = 0;
-	in->nul_at = UINT64_MAX;
-	in->buf[0] = '\n';
-	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+	at_start(in);
 	return 0;
 }
 

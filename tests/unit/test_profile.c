@@ -490,7 +490,6 @@ static void test_gzip(void)
 	free(big);
 }
 
-
 /* All of in's content (at most cap bytes) into buf: its length. */
 static size_t drain(char *buf, size_t cap, fg_input *in)
 {

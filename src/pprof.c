@@ -46,6 +46,47 @@ struct span {
 	size_t len;
 };
 
+/* Pass 1's record of the samples, so that the input is inflated once: each
+ * sample's location ids, leaf first, front-coded against the previous
+ * sample's (stacks that follow each other share their callers, the end of
+ * the list: only the ids before the shared part are kept), and its values.
+ * Per sample, as varints: the ids shared, the ids kept, those ids, the
+ * values' count, the values.  Given up (pass 2 then reads the samples from
+ * the input again, as without it) past RECORD_MAX bytes, for a sample pass 2
+ * would find malformed (pass 2 then says so, in its order), with labels
+ * asked for (their messages are not kept), or out of memory. */
+#define RECORD_MAX ((size_t)32 << 20)
+/* Location ids below this are found on the path by a table (4 bytes each). */
+#define WHERE_MAX ((size_t)1 << 20)
+
+struct record {
+	bool on;
+	size_t max;              /* RECORD_MAX, or the tests' bound */
+	uint8_t *buf;
+	size_t len, cap;
+	/* The last sample's location ids, root first: what the next one's are
+	 * front-coded against. */
+	uint64_t *path;
+	size_t depth, path_cap;
+	/* For the ids of the path's first `known` depths: the bytes the
+	 * samples wrote them in, leaf first, at the end of bytes[] (one run of
+	 * one-id fields, or of a packed field when packed), the path's depth d
+	 * and those nearer the root in its last ends[d] bytes: a sample whose
+	 * ids end in such bytes shares those ids, without reading them. */
+	uint8_t *bytes;
+	size_t bytes_cap, *ends, ends_cap, known;
+	bool packed;
+	uint32_t *where;         /* location id -> a depth it may have on the path */
+	size_t nwhere;
+	/* The sample being read: its location ids, leaf first (and where they
+	 * began in their run), its values. */
+	uint64_t *ids;
+	uint64_t *offs;
+	size_t nids, ids_cap, offs_cap;
+	uint64_t *values;
+	size_t values_cap;
+};
+
 struct pprof {
 	fg_input *in;
 	fg_names *names;
@@ -93,6 +134,7 @@ struct pprof {
 	size_t nlabels, labels_cap;
 	char *label_name;
 	size_t label_name_cap;
+	struct record rec;
 };
 
 static int bad(struct pprof *pp, const char *what)
@@ -271,6 +313,225 @@ static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, c
 	return 0;
 }
 
+static void record_drop(struct record *r)
+{
+	free(r->buf);
+	free(r->path);
+	free(r->bytes);
+	free(r->ends);
+	free(r->where);
+	free(r->ids);
+	free(r->offs);
+	free(r->values);
+	*r = (struct record){ 0 };
+}
+
+/* Appends v to the array *a of *n (capacity *cap); false when out of memory. */
+static inline bool record_push(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
+{
+	if (*n == *cap && !fg_array_reserve((void **)a, cap, *n + 1, sizeof(**a)))
+		return false;
+	(*a)[(*n)++] = v;
+	return true;
+}
+
+static inline uint8_t *record_varint(uint8_t *p, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (uint8_t)(v | 0x80);
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* The next number of the record (written by record_varint: whole). */
+static inline uint64_t record_next(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = *p & 0x7f;
+	for (unsigned shift = 7; *p++ & 0x80; shift += 7)
+		v |= (uint64_t)(*p & 0x7f) << shift;
+	*pp = p;
+	return v;
+}
+
+/* A sample's first run of location ids at b: its one-id fields (as
+ * async-profiler writes them, a run read as put_unpacked() reads it) or a
+ * packed field's ids (as Go writes them), read into r->ids (their offsets
+ * from the run's start in r->offs) until the rest of the run is the bytes
+ * of the path's ids from one depth d to the root: *shared is then d + 1
+ * (else 0), b past the run.  False when an id is malformed, or out of
+ * memory. */
+static bool record_run(size_t *shared, struct record *r, struct pb *b, bool packed)
+{
+	const uint8_t *const start = b->p, *p = b->p, *const end = b->end;
+	bool match = packed == r->packed && r->where;
+	*shared = 0;
+	while (p < end && (packed || *p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
+		struct pb s = { p + !packed, end };
+		uint64_t id;
+		if (!pb_varint(&s, &id))
+			return false;
+		if (match && id < r->nwhere) {
+			size_t d = r->where[id], len;
+			if (d < r->known && r->path[d] == id && (len = r->ends[d]) <= (size_t)(end - p) &&
+			    !memcmp(p, r->bytes + r->bytes_cap - len, len) &&
+			    (p + len == end || (!packed && p[len] != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)))) {
+				*shared = d + 1;
+				p += len;
+				break;
+			}
+		}
+		size_t off = (size_t)(p - start), n = r->nids;
+		if (!record_push(&r->ids, &r->nids, &r->ids_cap, id) ||
+		    !record_push(&r->offs, &n, &r->offs_cap, off))
+			return false;
+		p = s.p;
+	}
+	/* The end of the last id read. */
+	size_t n = r->nids, off = (size_t)((*shared ? p - r->ends[*shared - 1] : p) - start);
+	if (!record_push(&r->offs, &n, &r->offs_cap, off))
+		return false;
+	b->p = p;
+	return true;
+}
+
+/* The path from depth `shared` on: the sample's kept ids (r->ids, leaf
+ * first), and when `run` holds them (record_run's, of the form `packed`),
+ * their bytes. */
+static bool record_path(struct record *r, size_t shared, size_t kept, const uint8_t *run, bool packed)
+{
+	size_t depth = shared + kept;
+	if (!fg_array_reserve((void **)&r->path, &r->path_cap, depth, sizeof(*r->path)))
+		return false;
+	bool bytes = run && (shared == 0 || (packed == r->packed && shared <= r->known));
+	if (bytes && !fg_array_reserve((void **)&r->ends, &r->ends_cap, depth, sizeof(*r->ends)))
+		return false;
+	for (size_t i = kept, d = shared; i-- > 0; d++) {
+		uint64_t id = r->ids[i];
+		r->path[d] = id;
+		if (id < WHERE_MAX) {
+			if (id >= r->nwhere) {
+				size_t n = r->nwhere ? r->nwhere : 1024;
+				while (n <= id)
+					n *= 2;
+				uint32_t *w = realloc(r->where, n * sizeof(*w));
+				if (!w)
+					return false;
+				memset(w + r->nwhere, 0xff, (n - r->nwhere) * sizeof(*w));
+				r->where = w;
+				r->nwhere = n;
+			}
+			r->where[id] = (uint32_t)d;
+		}
+		if (bytes)
+			r->ends[d] = (d ? r->ends[d - 1] : 0) + r->offs[i + 1] - r->offs[i];
+	}
+	r->depth = depth;
+	if (!bytes) {
+		r->known = shared < r->known ? shared : r->known;
+		return true;
+	}
+	/* The kept ids' bytes before the shared ones'. */
+	size_t len = depth ? r->ends[depth - 1] : 0, tail = shared ? r->ends[shared - 1] : 0;
+	if (len > r->bytes_cap) {
+		size_t cap = r->bytes_cap ? r->bytes_cap : 256;
+		while (cap < len)
+			cap *= 2;
+		uint8_t *nb = malloc(cap);
+		if (!nb)
+			return false;
+		if (tail)
+			memcpy(nb + cap - tail, r->bytes + r->bytes_cap - tail, tail);
+		free(r->bytes);
+		r->bytes = nb;
+		r->bytes_cap = cap;
+	}
+	memcpy(r->bytes + r->bytes_cap - len, run + r->offs[0], len - tail);
+	r->known = depth;
+	r->packed = packed;
+	return true;
+}
+
+/* A sample's location ids and values, read as read_samples() reads them,
+ * into the record; the record given up when that would find the sample
+ * malformed (it then reads it and says so) or the record grows too large. */
+static void record_sample(struct pprof *pp, struct pb b)
+{
+	struct record *r = &pp->rec;
+	struct pb_field g;
+	size_t nv = 0, shared = 0;
+	const uint8_t *run = NULL; /* the run record_run() read, while it holds every id */
+	bool packed = false;
+	int got;
+	r->nids = 0;
+	if (b.p < b.end && *b.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
+		run = b.p;
+		if (!record_run(&shared, r, &b, false))
+			goto drop;
+	}
+	while ((got = pb_next(&b, &g)) > 0) {
+		if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN && !run && !r->nids) {
+			run = g.sub.p;
+			packed = true;
+			if (!record_run(&shared, r, &g.sub, true))
+				goto drop;
+			continue;
+		}
+		if (g.num != SAMPLE_LOCATION_ID && g.num != SAMPLE_VALUE)
+			continue;
+		bool loc = g.num == SAMPLE_LOCATION_ID;
+		if (loc) {
+			/* More ids: the sample's are needed whole. */
+			for (; shared; shared--)
+				if (!record_push(&r->ids, &r->nids, &r->ids_cap, r->path[shared - 1]))
+					goto drop;
+			run = NULL;
+		}
+		if (g.wire == WIRE_VARINT) {
+			if (!(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, g.v)
+				  : record_push(&r->values, &nv, &r->values_cap, g.v)))
+				goto drop;
+			continue;
+		}
+		if (g.wire != WIRE_LEN)
+			goto drop;
+		while (g.sub.p < g.sub.end) {
+			uint64_t v;
+			if (!pb_varint(&g.sub, &v) ||
+			    !(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, v)
+				  : record_push(&r->values, &nv, &r->values_cap, v)))
+				goto drop;
+		}
+	}
+	if (got < 0)
+		goto drop;
+	size_t kept = r->nids;
+	if (!shared) {
+		/* Not found from the bytes: the ids this one shares with the
+		 * path, from the root. */
+		size_t most = kept < r->depth ? kept : r->depth;
+		const uint64_t *x = r->ids + kept, *y = r->path;
+		while (shared < most && x[-1 - (ptrdiff_t)shared] == y[shared])
+			shared++;
+		kept -= shared;
+	}
+	if (kept + nv > (r->max - r->len) / 10 ||
+	    !fg_array_reserve((void **)&r->buf, &r->cap, r->len + (kept + nv + 3) * 10, 1))
+		goto drop;
+	uint8_t *p = record_varint(r->buf + r->len, shared);
+	p = record_varint(p, kept);
+	for (size_t i = 0; i < kept; i++)
+		p = record_varint(p, r->ids[i]);
+	p = record_varint(p, nv);
+	for (size_t i = 0; i < nv; i++)
+		p = record_varint(p, r->values[i]);
+	r->len = (size_t)(p - r->buf);
+	if (r->len <= r->max && record_path(r, shared, kept, run, packed))
+		return;
+drop:
+	record_drop(r);
+}
+
 /* Pass 1: the message read to its end, its fields but the samples copied
  * to pp->tables; *malformed when it is (the fields before the fault copied).
  * Non-zero: the input's error, or out of memory. */
@@ -279,8 +540,11 @@ static int copy_tables(bool *malformed, struct pprof *pp, struct fields *s)
 	struct pb_field f;
 	int got, rc;
 	while (!(rc = fields_next(&got, s, &f, pp->err)) && got > 0) {
-		if (f.num == PROFILE_SAMPLE && f.wire == WIRE_LEN)
+		if (f.num == PROFILE_SAMPLE && f.wire == WIRE_LEN) {
+			if (pp->rec.on)
+				record_sample(pp, f.sub);
 			continue;
+		}
 		size_t n = (size_t)(s->p - s->field);
 		if (!fg_array_reserve((void **)&pp->tables, &pp->tables_cap, pp->tables_len + n, 1))
 			return nomem(pp);
@@ -887,6 +1151,107 @@ static int read_samples(struct pprof *pp, struct fields *top, size_t value_index
 	return 0;
 }
 
+/* A path step of replay_samples(): the frames up to its location's last
+ * (stack slots 1 to end), and 1 + the depth of the deepest location from
+ * the root to it whose frames end a stack (0: none). */
+struct step {
+	size_t end, stop;
+};
+
+/* The samples from pass 1's record, as read_samples() reads them from the
+ * input: the same checks in the same order (each sample's location ids leaf
+ * first: the ids it shares with the previous sample were checked there) and
+ * the same stacks.  The stack buffer holds the path, root first, that the
+ * record's front coding follows: a sample writes the frames of the ids it
+ * does not share, and a stack cut by stop is the buffer's end. */
+static int replay_samples(struct pprof *pp, size_t value_index)
+{
+	struct record *r = &pp->rec;
+	const uint8_t *p = r->buf, *const end_of_record = r->buf + r->len;
+	struct step *path = NULL;
+	size_t path_cap = 0, depth = 0;
+	uint64_t samples = 0;
+	int rc = 0;
+	while (!rc && p < end_of_record) {
+		uint64_t shared = record_next(&p), kept = record_next(&p), nv, value = 0;
+		/* Leaf first: found and expanded (the names interned) in the
+		 * order read_samples() meets them. */
+		r->nids = 0;
+		if (!fg_array_reserve((void **)&r->ids, &r->ids_cap, (size_t)kept, sizeof(*r->ids))) {
+			rc = nomem(pp);
+			break;
+		}
+		struct fill f;
+		fill_load(&f, pp, 0);
+		for (uint64_t i = 0; i < kept; i++) {
+			const struct loc *l = NULL;
+			if ((rc = find_location(pp, &f, record_next(&p), &l)) != 0)
+				break;
+			r->ids[r->nids++] = (uint64_t)(l - pp->locs);
+		}
+		if (rc)
+			break;
+		/* Then written root first below the shared part. */
+		depth = (size_t)shared;
+		size_t end = depth ? path[depth - 1].end : 0, stop = depth ? path[depth - 1].stop : 0;
+		if (!fg_array_reserve((void **)&path, &path_cap, depth + r->nids, sizeof(*path))) {
+			rc = nomem(pp);
+			break;
+		}
+		for (size_t i = r->nids; i-- > 0;) {
+			const struct loc *l = &pp->locs[r->ids[i]];
+			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + 1, pp->err)) != 0)
+				break;
+			const uint32_t *from = pp->frames.names + l->first;
+			const uint8_t *from_types = pp->frames.types + l->first;
+			for (uint32_t j = l->n; j-- > 0;) {
+				end++;
+				pp->stack.names[end] = from[j];
+				pp->stack.types[end] = from_types[j];
+			}
+			if (l->stop)
+				stop = depth + 1;
+			path[depth++] = (struct step){ end, stop };
+		}
+		if (rc)
+			break;
+		nv = record_next(&p);
+		for (uint64_t i = 0; i < nv; i++) {
+			uint64_t v = record_next(&p);
+			value = i == value_index ? v : value;
+		}
+		if (nv != pp->ntypes) {
+			rc = bad(pp, "a sample's values do not match the sample types");
+			break;
+		}
+		if ((int64_t)value < 0) {
+			rc = bad(pp, "a negative sample value");
+			break;
+		}
+		if (value == 0)
+			continue;
+		fg_stackbuf *s = &pp->stack;
+		s->len = end + 1;
+		if (stop > 1) {
+			/* Cut at the location at depth stop - 1: its first frame
+			 * follows the root's slot, the frame there put back after. */
+			size_t from = path[stop - 2].end + 1;
+			uint32_t name = s->names[from - 1];
+			uint8_t type = s->types[from - 1];
+			rc = fg_stackbuf_emit_partial(s, from, value, pp->fn, pp->ctx, pp->err);
+			s->names[from - 1] = name;
+			s->types[from - 1] = type;
+		} else {
+			rc = fg_stackbuf_emit(s, value, pp->fn, pp->ctx, pp->err);
+		}
+		samples++;
+	}
+	free(path);
+	if (!rc && samples == 0)
+		rc = fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+	return rc;
+}
+
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
 {
@@ -894,6 +1259,7 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	size_t type = 0;
 	struct fields top = { .in = in };
+	pp.rec = (struct record){ .on = !pp.nkeys, .max = RECORD_MAX };
 	info->format = FG_FORMAT_PPROF;
 	/* The string table comes after the samples that index it: two passes,
 	 * the second reading the input again; a pipe's message is held whole
@@ -921,14 +1287,15 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 	}
 	if (!rc)
 		rc = choose_type(&type, &pp, opts ? opts->sample_type : NULL);
-	if (!rc)
+	if (!rc && !pp.rec.on)
 		rc = fields_rewind(&top, err);
 	if (!rc) {
 		describe(info, string_at(&pp, pp.types[type].type), string_at(&pp, pp.types[type].unit));
-		rc = read_samples(&pp, &top, type);
+		rc = pp.rec.on ? replay_samples(&pp, type) : read_samples(&pp, &top, type);
 		info->total = pp.stack.total;
 		info->frames = pp.stack.stacks;
 	}
+	record_drop(&pp.rec);
 	free(pp.tables);
 	free(pp.strings);
 	free(pp.locs);

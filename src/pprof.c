@@ -56,8 +56,6 @@ struct span {
  * would find malformed (pass 2 then says so, in its order), with labels
  * asked for (their messages are not kept), or out of memory. */
 #define RECORD_MAX ((size_t)32 << 20)
-/* Location ids below this are found on the path by a table (4 bytes each). */
-#define WHERE_MAX ((size_t)1 << 20)
 
 struct record {
 	bool on;
@@ -76,8 +74,7 @@ struct record {
 	uint8_t *bytes;
 	size_t bytes_cap, *ends, ends_cap, known;
 	bool packed;
-	uint32_t *where;         /* location id -> a depth it may have on the path */
-	size_t nwhere;
+	size_t tail;             /* the bytes after the last run of one-id fields */
 	/* The sample being read: its location ids, leaf first (and where they
 	 * began in their run), its values. */
 	uint64_t *ids;
@@ -319,7 +316,6 @@ static void record_drop(struct record *r)
 	free(r->path);
 	free(r->bytes);
 	free(r->ends);
-	free(r->where);
 	free(r->ids);
 	free(r->offs);
 	free(r->values);
@@ -354,107 +350,128 @@ static inline uint64_t record_next(const uint8_t **pp)
 	return v;
 }
 
+/* Room in r->ids and r->offs for n entries; false when out of memory. */
+static bool record_room(struct record *r, size_t n)
+{
+	return fg_array_reserve((void **)&r->ids, &r->ids_cap, n, sizeof(*r->ids)) &&
+	       fg_array_reserve((void **)&r->offs, &r->offs_cap, n, sizeof(*r->offs));
+}
+
+/* How many bytes before a and before b are the same, up to n. */
+static size_t common_suffix(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t k = 0;
+	while (n - k >= 8) {
+		uint64_t x = fg_varint_load(a - k - 8) ^ fg_varint_load(b - k - 8);
+		if (x)
+			return k + (size_t)__builtin_clzll(x) / 8;
+		k += 8;
+	}
+	while (k < n && a[-1 - (ptrdiff_t)k] == b[-1 - (ptrdiff_t)k])
+		k++;
+	return k;
+}
+
+/* The ids of a run from p up to stop (the end of the run's bytes, end the
+ * sample's) into r->ids, their offsets from start in r->offs: p past them,
+ * or NULL when one is malformed or out of memory.  Stops early at the end
+ * of a run of one-id fields.  Its state in locals: the stores to the arrays
+ * could alias it. */
+static const uint8_t *record_ids(struct record *r, const uint8_t *start, const uint8_t *p, const uint8_t *stop,
+				 const uint8_t *end, bool packed)
+{
+	enum { ROOM = 256 };
+	uint64_t *ids = r->ids, *offs = r->offs;
+	size_t n = r->nids, room = r->ids_cap < r->offs_cap ? r->ids_cap : r->offs_cap;
+	while (p < stop && (packed || *p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
+		const uint8_t *q = p + !packed;
+		uint64_t id;
+		if (end - q >= 2 && q[0] < 0x80) {
+			id = q[0];
+			q++;
+		} else if (end - q >= 2 && q[1] < 0x80) {
+			id = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+			q += 2;
+		} else {
+			struct pb s = { q, end };
+			if (!pb_varint(&s, &id))
+				return NULL;
+			q = s.p;
+		}
+		if (n + 1 >= room) {
+			if (!record_room(r, n + ROOM))
+				return NULL;
+			ids = r->ids;
+			offs = r->offs;
+			room = r->ids_cap < r->offs_cap ? r->ids_cap : r->offs_cap;
+		}
+		offs[n] = (uint64_t)(p - start);
+		ids[n++] = id;
+		p = q;
+	}
+	if (n + 1 > room && !record_room(r, n + 1))
+		return NULL;
+	r->offs[n] = (uint64_t)(p - start); /* the end of the last */
+	r->nids = n;
+	return p;
+}
+
 /* A sample's first run of location ids at b: its one-id fields (as
  * async-profiler writes them, a run read as put_unpacked() reads it) or a
  * packed field's ids (as Go writes them), read into r->ids (their offsets
- * from the run's start in r->offs) until the rest of the run is the bytes
- * of the path's ids from one depth d to the root: *shared is then d + 1
- * (else 0), b past the run.  False when an id is malformed, or out of
- * memory. */
+ * from the run's start in r->offs), b past the run; false when an id is
+ * malformed, or out of memory.  When the run ends in the bytes of the
+ * path's ids from a depth d to the root, only the ids before those are
+ * read, and *shared is d + 1 (else 0).  A packed run's end is its field's;
+ * a run of fields is taken to end where the previous sample's did, as far
+ * from the sample's end (the values and labels after it the same length):
+ * the ids read from the start landing on those bytes, and the run ending
+ * there, prove it; else the whole run is read. */
 static bool record_run(size_t *shared, struct record *r, struct pb *b, bool packed)
 {
-	const uint8_t *const start = b->p, *p = b->p, *const end = b->end;
-	bool match = packed == r->packed && r->where;
+	const uint8_t *const start = b->p, *const end = b->end, *p;
+	const uint8_t *run_end = end - (packed || r->tail > (size_t)(end - start) ? 0 : r->tail);
 	*shared = 0;
-	while (p < end && (packed || *p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
-		struct pb s = { p + !packed, end };
-		uint64_t id;
-		if (!pb_varint(&s, &id))
-			return false;
-		if (match && id < r->nwhere) {
-			size_t d = r->where[id], len;
-			if (d < r->known && r->path[d] == id && (len = r->ends[d]) <= (size_t)(end - p) &&
-			    !memcmp(p, r->bytes + r->bytes_cap - len, len) &&
-			    (p + len == end || (!packed && p[len] != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)))) {
-				*shared = d + 1;
-				p += len;
-				break;
-			}
+	r->nids = 0;
+	if (packed == r->packed && r->known &&
+	    (run_end == end || *run_end != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
+		const size_t *ends = r->ends;
+		size_t most = ends[r->known - 1] < (size_t)(run_end - start) ? ends[r->known - 1]
+									  : (size_t)(run_end - start);
+		size_t same = common_suffix(run_end, r->bytes + r->bytes_cap, most);
+		/* The most depths whose bytes are all the same. */
+		size_t lo = 0, hi = r->known;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ends[mid] <= same)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		size_t off = (size_t)(p - start), n = r->nids;
-		if (!record_push(&r->ids, &r->nids, &r->ids_cap, id) ||
-		    !record_push(&r->offs, &n, &r->offs_cap, off))
-			return false;
-		p = s.p;
+		if (lo) {
+			const uint8_t *q = run_end - ends[lo - 1];
+			if ((p = record_ids(r, start, start, q, end, packed)) == NULL)
+				return false;
+			if (p == q) {
+				*shared = lo;
+				b->p = run_end;
+				return true;
+			}
+			r->nids = 0;
+		}
 	}
-	/* The end of the last id read. */
-	size_t n = r->nids, off = (size_t)((*shared ? p - r->ends[*shared - 1] : p) - start);
-	if (!record_push(&r->offs, &n, &r->offs_cap, off))
+	if ((p = record_ids(r, start, start, end, end, packed)) == NULL)
 		return false;
 	b->p = p;
-	return true;
-}
-
-/* The path from depth `shared` on: the sample's kept ids (r->ids, leaf
- * first), and when `run` holds them (record_run's, of the form `packed`),
- * their bytes. */
-static bool record_path(struct record *r, size_t shared, size_t kept, const uint8_t *run, bool packed)
-{
-	size_t depth = shared + kept;
-	if (!fg_array_reserve((void **)&r->path, &r->path_cap, depth, sizeof(*r->path)))
-		return false;
-	bool bytes = run && (shared == 0 || (packed == r->packed && shared <= r->known));
-	if (bytes && !fg_array_reserve((void **)&r->ends, &r->ends_cap, depth, sizeof(*r->ends)))
-		return false;
-	for (size_t i = kept, d = shared; i-- > 0; d++) {
-		uint64_t id = r->ids[i];
-		r->path[d] = id;
-		if (id < WHERE_MAX) {
-			if (id >= r->nwhere) {
-				size_t n = r->nwhere ? r->nwhere : 1024;
-				while (n <= id)
-					n *= 2;
-				uint32_t *w = realloc(r->where, n * sizeof(*w));
-				if (!w)
-					return false;
-				memset(w + r->nwhere, 0xff, (n - r->nwhere) * sizeof(*w));
-				r->where = w;
-				r->nwhere = n;
-			}
-			r->where[id] = (uint32_t)d;
-		}
-		if (bytes)
-			r->ends[d] = (d ? r->ends[d - 1] : 0) + r->offs[i + 1] - r->offs[i];
-	}
-	r->depth = depth;
-	if (!bytes) {
-		r->known = shared < r->known ? shared : r->known;
-		return true;
-	}
-	/* The kept ids' bytes before the shared ones'. */
-	size_t len = depth ? r->ends[depth - 1] : 0, tail = shared ? r->ends[shared - 1] : 0;
-	if (len > r->bytes_cap) {
-		size_t cap = r->bytes_cap ? r->bytes_cap : 256;
-		while (cap < len)
-			cap *= 2;
-		uint8_t *nb = malloc(cap);
-		if (!nb)
-			return false;
-		if (tail)
-			memcpy(nb + cap - tail, r->bytes + r->bytes_cap - tail, tail);
-		free(r->bytes);
-		r->bytes = nb;
-		r->bytes_cap = cap;
-	}
-	memcpy(r->bytes + r->bytes_cap - len, run + r->offs[0], len - tail);
-	r->known = depth;
-	r->packed = packed;
+	if (!packed)
+		r->tail = (size_t)(end - p);
 	return true;
 }
 
 /* A sample's location ids and values, read as read_samples() reads them,
- * into the record; the record given up when that would find the sample
- * malformed (it then reads it and says so) or the record grows too large. */
+ * into the record, and the path made its ids; the record given up when
+ * read_samples() would find the sample malformed (it then reads it and says
+ * so) or the record grows too large. */
 static void record_sample(struct pprof *pp, struct pb b)
 {
 	struct record *r = &pp->rec;
@@ -515,19 +532,54 @@ static void record_sample(struct pprof *pp, struct pb b)
 			shared++;
 		kept -= shared;
 	}
+	/* The kept ids' bytes go before the shared ones' when the run held
+	 * them all, in the form of the bytes kept. */
+	size_t depth = shared + kept;
+	bool bytes = run && (shared == 0 || (packed == r->packed && shared <= r->known));
 	if (kept + nv > (r->max - r->len) / 10 ||
-	    !fg_array_reserve((void **)&r->buf, &r->cap, r->len + (kept + nv + 3) * 10, 1))
+	    !fg_array_reserve((void **)&r->buf, &r->cap, r->len + (kept + nv + 3) * 10, 1) ||
+	    !fg_array_reserve((void **)&r->path, &r->path_cap, depth, sizeof(*r->path)) ||
+	    (bytes && !fg_array_reserve((void **)&r->ends, &r->ends_cap, depth, sizeof(*r->ends))))
 		goto drop;
+	/* The record's kept ids root first, as the path takes them. */
 	uint8_t *p = record_varint(r->buf + r->len, shared);
 	p = record_varint(p, kept);
-	for (size_t i = 0; i < kept; i++)
-		p = record_varint(p, r->ids[i]);
+	for (size_t i = kept, d = shared; i-- > 0; d++) {
+		uint64_t id = r->ids[i];
+		p = record_varint(p, id);
+		r->path[d] = id;
+		if (bytes)
+			r->ends[d] = (d ? r->ends[d - 1] : 0) + r->offs[i + 1] - r->offs[i];
+	}
 	p = record_varint(p, nv);
 	for (size_t i = 0; i < nv; i++)
 		p = record_varint(p, r->values[i]);
 	r->len = (size_t)(p - r->buf);
-	if (r->len <= r->max && record_path(r, shared, kept, run, packed))
+	r->depth = depth;
+	if (r->len > r->max)
+		goto drop;
+	if (!bytes) {
+		r->known = shared < r->known ? shared : r->known;
 		return;
+	}
+	size_t len = depth ? r->ends[depth - 1] : 0, tail = shared ? r->ends[shared - 1] : 0;
+	if (len > r->bytes_cap) {
+		size_t cap = r->bytes_cap ? r->bytes_cap : 256;
+		while (cap < len)
+			cap *= 2;
+		uint8_t *nb = malloc(cap);
+		if (!nb)
+			goto drop;
+		if (tail)
+			memcpy(nb + cap - tail, r->bytes + r->bytes_cap - tail, tail);
+		free(r->bytes);
+		r->bytes = nb;
+		r->bytes_cap = cap;
+	}
+	memcpy(r->bytes + r->bytes_cap - len, run + r->offs[0], len - tail);
+	r->known = depth;
+	r->packed = packed;
+	return;
 drop:
 	record_drop(r);
 }
@@ -1174,33 +1226,51 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 	int rc = 0;
 	while (!rc && p < end_of_record) {
 		uint64_t shared = record_next(&p), kept = record_next(&p), nv, value = 0;
-		/* Leaf first: found and expanded (the names interned) in the
-		 * order read_samples() meets them. */
-		r->nids = 0;
 		if (!fg_array_reserve((void **)&r->ids, &r->ids_cap, (size_t)kept, sizeof(*r->ids))) {
 			rc = nomem(pp);
 			break;
 		}
+		for (r->nids = 0; r->nids < kept; r->nids++)
+			r->ids[r->nids] = record_next(&p);
+		/* Found and expanded leaf first (the names interned in the order
+		 * read_samples() meets them); then written root first from the
+		 * shared part on. */
 		struct fill f;
 		fill_load(&f, pp, 0);
-		for (uint64_t i = 0; i < kept; i++) {
-			const struct loc *l = NULL;
-			if ((rc = find_location(pp, &f, record_next(&p), &l)) != 0)
-				break;
-			r->ids[r->nids++] = (uint64_t)(l - pp->locs);
+		for (size_t i = r->nids; i-- > 0;) {
+			uint64_t id = r->ids[i], one = id < f.ndirect ? f.one[id] : 0;
+			if (!one) {
+				const struct loc *l = NULL;
+				if ((rc = find_location(pp, &f, id, &l)) != 0)
+					break;
+				one = (uint64_t)(l - pp->locs);
+				if (l->n == 1 && f.direct)
+					one = pp->loc_one[id] = LOC_ONE | (l->stop ? LOC_STOP : 0) |
+							  (uint64_t)f.from_types[l->first] << 32 | f.from[l->first];
+			}
+			r->ids[i] = one;
 		}
 		if (rc)
 			break;
-		/* Then written root first below the shared part. */
 		depth = (size_t)shared;
 		size_t end = depth ? path[depth - 1].end : 0, stop = depth ? path[depth - 1].stop : 0;
-		if (!fg_array_reserve((void **)&path, &path_cap, depth + r->nids, sizeof(*path))) {
+		if (!fg_array_reserve((void **)&path, &path_cap, depth + r->nids, sizeof(*path)) ||
+		    fg_stackbuf_reserve(&pp->stack, end + r->nids + 1, pp->err)) {
 			rc = nomem(pp);
 			break;
 		}
-		for (size_t i = r->nids; i-- > 0;) {
-			const struct loc *l = &pp->locs[r->ids[i]];
-			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + 1, pp->err)) != 0)
+		for (size_t i = 0; i < r->nids; i++) {
+			uint64_t one = r->ids[i];
+			if (one & LOC_ONE) {
+				end++;
+				pp->stack.names[end] = (uint32_t)one;
+				pp->stack.types[end] = (uint8_t)(one >> 32);
+				stop = one & LOC_STOP ? depth + 1 : stop;
+				path[depth++] = (struct step){ end, stop };
+				continue;
+			}
+			const struct loc *l = &pp->locs[one];
+			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + r->nids - i, pp->err)) != 0)
 				break;
 			const uint32_t *from = pp->frames.names + l->first;
 			const uint8_t *from_types = pp->frames.types + l->first;

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "collapsed.h"
 #include "idarray.h"
@@ -62,26 +65,19 @@ struct record {
 	size_t max;              /* RECORD_MAX, or the tests' bound */
 	uint8_t *buf;
 	size_t len, cap;
-	/* The last sample's location ids, root first: what the next one's are
-	 * front-coded against. */
-	uint64_t *path;
-	size_t depth, path_cap;
-	/* For the ids of the path's first `known` depths: the bytes the
-	 * samples wrote them in, leaf first, at the end of bytes[] (one run of
-	 * one-id fields, or of a packed field when packed), the path's depth d
-	 * and those nearer the root in its last ends[d] bytes: a sample whose
-	 * ids end in such bytes shares those ids, without reading them. */
+	/* The path, the last sample's location ids, what the next sample's are
+	 * front-coded against: for its first `known` depths from the root, the
+	 * bytes the samples wrote them in, leaf first, at the end of bytes[]
+	 * (one-id fields, or a packed field's varints when packed), depth d and
+	 * those nearer the root in the last ends[d] bytes. */
 	uint8_t *bytes;
 	size_t bytes_cap, *ends, ends_cap, known;
 	bool packed;
 	size_t tail;             /* the bytes after the last run of one-id fields */
-	/* The sample being read: its location ids, leaf first (and where they
-	 * began in their run), its values. */
-	uint64_t *ids;
-	uint64_t *offs;
-	size_t nids, ids_cap, offs_cap;
-	uint64_t *values;
-	size_t values_cap;
+	/* The sample being read: where its run's ids begin, their count, and
+	 * its ids and values when they are needed as numbers. */
+	uint64_t *offs, *ids, *values;
+	size_t nids, offs_cap, ids_cap, values_cap;
 };
 
 struct pprof {
@@ -149,11 +145,11 @@ static int nomem(struct pprof *pp)
  * holding 8 more is read as one word. */
 static inline bool pb_varint(struct pb *b, uint64_t *out)
 {
+	if (b->p < b->end && b->p[0] < 0x80) {
+		*out = *b->p++;
+		return true;
+	}
 	if (b->end - b->p >= 8) {
-		if (b->p[0] < 0x80) {
-			*out = *b->p++;
-			return true;
-		}
 		if (b->p[1] < 0x80) {
 			*out = (uint64_t)(b->p[0] & 0x7f) | (uint64_t)b->p[1] << 7;
 			b->p += 2;
@@ -313,13 +309,18 @@ static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, c
 static void record_drop(struct record *r)
 {
 	free(r->buf);
-	free(r->path);
 	free(r->bytes);
 	free(r->ends);
-	free(r->ids);
 	free(r->offs);
+	free(r->ids);
 	free(r->values);
 	*r = (struct record){ 0 };
+}
+
+/* fg_array_reserve() without a call when there is room: once a sample. */
+static inline bool room_for(void *buf, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap || fg_array_reserve(buf, cap, need, elem);
 }
 
 /* Appends v to the array *a of *n (capacity *cap); false when out of memory. */
@@ -339,28 +340,41 @@ static inline uint8_t *record_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/* The next number of the record (written by record_varint: whole). */
+/* The next number of the record: a varint pb_varint() read whole. */
 static inline uint64_t record_next(const uint8_t **pp)
 {
 	const uint8_t *p = *pp;
-	uint64_t v = *p & 0x7f;
-	for (unsigned shift = 7; *p++ & 0x80; shift += 7)
+	uint64_t v = p[0];
+	if (v < 0x80) {
+		*pp = p + 1;
+		return v;
+	}
+	v = (v & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+	if (p[1] < 0x80) {
+		*pp = p + 2;
+		return v;
+	}
+	p++;
+	for (unsigned shift = 14; *p++ & 0x80; shift += 7)
 		v |= (uint64_t)(*p & 0x7f) << shift;
 	*pp = p;
 	return v;
-}
-
-/* Room in r->ids and r->offs for n entries; false when out of memory. */
-static bool record_room(struct record *r, size_t n)
-{
-	return fg_array_reserve((void **)&r->ids, &r->ids_cap, n, sizeof(*r->ids)) &&
-	       fg_array_reserve((void **)&r->offs, &r->offs_cap, n, sizeof(*r->offs));
 }
 
 /* How many bytes before a and before b are the same, up to n. */
 static size_t common_suffix(const uint8_t *a, const uint8_t *b, size_t n)
 {
 	size_t k = 0;
+#if defined(__SSE2__)
+	while (n - k >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a - k - 16));
+		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b - k - 16));
+		unsigned differ = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffff;
+		if (differ)
+			return k + (size_t)__builtin_clz(differ) - 16;
+		k += 16;
+	}
+#endif
 	while (n - k >= 8) {
 		uint64_t x = fg_varint_load(a - k - 8) ^ fg_varint_load(b - k - 8);
 		if (x)
@@ -372,113 +386,150 @@ static size_t common_suffix(const uint8_t *a, const uint8_t *b, size_t n)
 	return k;
 }
 
-/* The ids of a run from p up to stop (the end of the run's bytes, end the
- * sample's) into r->ids, their offsets from start in r->offs: p past them,
- * or NULL when one is malformed or out of memory.  Stops early at the end
- * of a run of one-id fields.  Its state in locals: the stores to the arrays
- * could alias it. */
-static const uint8_t *record_ids(struct record *r, const uint8_t *start, const uint8_t *p, const uint8_t *stop,
-				 const uint8_t *end, bool packed)
+/* How many of the path's depths, from the root, have their bytes at the end
+ * of the run [start, run_end). */
+static size_t record_same(const struct record *r, const uint8_t *start, const uint8_t *run_end)
+{
+	const size_t *ends = r->ends;
+	size_t most = ends[r->known - 1] < (size_t)(run_end - start) ? ends[r->known - 1] : (size_t)(run_end - start);
+	size_t same = common_suffix(run_end, r->bytes + r->bytes_cap, most), lo = 0, hi = r->known;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ends[mid] <= same)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The ids of a run from start up to stop (end: the sample's), each checked
+ * as pb_varint() reads it, their offsets from start in r->offs (and the end
+ * of the last), their count in r->nids: the end of the last, or NULL when
+ * one is malformed or out of memory.  A run of one-id fields ends early at
+ * a byte that is not such a field's key.  Its state in locals: the stores
+ * to the array could alias it. */
+static const uint8_t *record_skip(struct record *r, const uint8_t *start, const uint8_t *stop, const uint8_t *end,
+				  bool packed)
 {
 	enum { ROOM = 256 };
-	uint64_t *ids = r->ids, *offs = r->offs;
-	size_t n = r->nids, room = r->ids_cap < r->offs_cap ? r->ids_cap : r->offs_cap;
+	const uint8_t *p = start;
+	uint64_t *offs = r->offs;
+	size_t n = 0, room = r->offs_cap;
 	while (p < stop && (packed || *p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
 		const uint8_t *q = p + !packed;
-		uint64_t id;
 		if (end - q >= 2 && q[0] < 0x80) {
-			id = q[0];
 			q++;
 		} else if (end - q >= 2 && q[1] < 0x80) {
-			id = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
 			q += 2;
 		} else {
 			struct pb s = { q, end };
+			uint64_t id;
 			if (!pb_varint(&s, &id))
 				return NULL;
 			q = s.p;
 		}
 		if (n + 1 >= room) {
-			if (!record_room(r, n + ROOM))
+			if (!fg_array_reserve((void **)&r->offs, &r->offs_cap, n + ROOM, sizeof(*r->offs)))
 				return NULL;
-			ids = r->ids;
 			offs = r->offs;
-			room = r->ids_cap < r->offs_cap ? r->ids_cap : r->offs_cap;
+			room = r->offs_cap;
 		}
-		offs[n] = (uint64_t)(p - start);
-		ids[n++] = id;
+		offs[n++] = (uint64_t)(p - start);
 		p = q;
 	}
-	if (n + 1 > room && !record_room(r, n + 1))
+	if (n + 1 > room && !fg_array_reserve((void **)&r->offs, &r->offs_cap, n + 1, sizeof(*r->offs)))
 		return NULL;
-	r->offs[n] = (uint64_t)(p - start); /* the end of the last */
+	r->offs[n] = (uint64_t)(p - start);
 	r->nids = n;
 	return p;
 }
 
 /* A sample's first run of location ids at b: its one-id fields (as
  * async-profiler writes them, a run read as put_unpacked() reads it) or a
- * packed field's ids (as Go writes them), read into r->ids (their offsets
- * from the run's start in r->offs), b past the run; false when an id is
- * malformed, or out of memory.  When the run ends in the bytes of the
- * path's ids from a depth d to the root, only the ids before those are
- * read, and *shared is d + 1 (else 0).  A packed run's end is its field's;
- * a run of fields is taken to end where the previous sample's did, as far
- * from the sample's end (the values and labels after it the same length):
- * the ids read from the start landing on those bytes, and the run ending
- * there, prove it; else the whole run is read. */
+ * packed field's ids (as Go writes them), stepped over (b past it) as
+ * record_skip() does; false when an id is malformed, or out of memory.
+ * When the run ends in the bytes of the path's ids from a depth d to the
+ * root, *shared is d + 1 (else 0) and r->nids the ids before those.  A
+ * packed run's end is its field's; a run of fields is first taken to end
+ * where the previous sample's did, as far from the sample's end (its values
+ * and labels as long): the ids before the path's bytes, stepped over from
+ * the start, landing on them, and the run ending there, prove it.  Else the
+ * whole run is stepped over and its end compared. */
 static bool record_run(size_t *shared, struct record *r, struct pb *b, bool packed)
 {
 	const uint8_t *const start = b->p, *const end = b->end, *p;
-	const uint8_t *run_end = end - (packed || r->tail > (size_t)(end - start) ? 0 : r->tail);
+	bool match = packed == r->packed && r->known;
 	*shared = 0;
-	r->nids = 0;
-	if (packed == r->packed && r->known &&
-	    (run_end == end || *run_end != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
-		const size_t *ends = r->ends;
-		size_t most = ends[r->known - 1] < (size_t)(run_end - start) ? ends[r->known - 1]
-									  : (size_t)(run_end - start);
-		size_t same = common_suffix(run_end, r->bytes + r->bytes_cap, most);
-		/* The most depths whose bytes are all the same. */
-		size_t lo = 0, hi = r->known;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (ends[mid] <= same)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo) {
-			const uint8_t *q = run_end - ends[lo - 1];
-			if ((p = record_ids(r, start, start, q, end, packed)) == NULL)
+	if (match) {
+		const uint8_t *run_end = end - (packed || r->tail > (size_t)(end - start) ? 0 : r->tail);
+		size_t same;
+		if ((run_end == end || *run_end != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) &&
+		    (same = record_same(r, start, run_end)) != 0) {
+			const uint8_t *q = run_end - r->ends[same - 1];
+			if ((p = record_skip(r, start, q, end, packed)) == NULL)
 				return false;
 			if (p == q) {
-				*shared = lo;
+				*shared = same;
 				b->p = run_end;
 				return true;
 			}
-			r->nids = 0;
 		}
 	}
-	if ((p = record_ids(r, start, start, end, end, packed)) == NULL)
+	if ((p = record_skip(r, start, end, end, packed)) == NULL)
 		return false;
 	b->p = p;
 	if (!packed)
 		r->tail = (size_t)(end - p);
+	/* The most depths whose bytes end the run where an id begins. */
+	for (size_t same = match ? record_same(r, start, p) : 0; same; same--) {
+		uint64_t at = (uint64_t)(p - start) - r->ends[same - 1];
+		size_t lo = 0, hi = r->nids;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (r->offs[mid] < at)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < r->nids && r->offs[lo] == at) {
+			r->nids = lo;
+			*shared = same;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Appends the ids in [p, end) (checked), one-id fields unless packed, to
+ * r->ids; false when out of memory. */
+static bool record_ids(struct record *r, const uint8_t *p, const uint8_t *end, bool packed)
+{
+	while (p < end) {
+		struct pb s = { p + !packed, end };
+		uint64_t id = 0;
+		pb_varint(&s, &id);
+		if (!record_push(&r->ids, &r->nids, &r->ids_cap, id))
+			return false;
+		p = s.p;
+	}
 	return true;
 }
 
 /* A sample's location ids and values, read as read_samples() reads them,
- * into the record, and the path made its ids; the record given up when
- * read_samples() would find the sample malformed (it then reads it and says
- * so) or the record grows too large. */
+ * into the record; the record given up when read_samples() would find the
+ * sample malformed (it then reads it and says so) or the record grows too
+ * large.  The usual sample holds its ids in one run, first (its first
+ * field): the record keeps the run's bytes before those it shares with the
+ * path and makes the path its run.  Else (its ids in several fields) they
+ * are all kept, as varints, and the path has no bytes. */
 static void record_sample(struct pprof *pp, struct pb b)
 {
 	struct record *r = &pp->rec;
 	struct pb_field g;
 	size_t nv = 0, shared = 0;
-	const uint8_t *run = NULL; /* the run record_run() read, while it holds every id */
-	bool packed = false;
+	const uint8_t *run = NULL; /* the run record_run() read */
+	bool packed = false, whole = false; /* whole: every id in r->ids */
 	int got;
 	r->nids = 0;
 	if (b.p < b.end && *b.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
@@ -487,7 +538,7 @@ static void record_sample(struct pprof *pp, struct pb b)
 			goto drop;
 	}
 	while ((got = pb_next(&b, &g)) > 0) {
-		if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN && !run && !r->nids) {
+		if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN && !run && !whole) {
 			run = g.sub.p;
 			packed = true;
 			if (!record_run(&shared, r, &g.sub, true))
@@ -497,12 +548,16 @@ static void record_sample(struct pprof *pp, struct pb b)
 		if (g.num != SAMPLE_LOCATION_ID && g.num != SAMPLE_VALUE)
 			continue;
 		bool loc = g.num == SAMPLE_LOCATION_ID;
-		if (loc) {
-			/* More ids: the sample's are needed whole. */
-			for (; shared; shared--)
-				if (!record_push(&r->ids, &r->nids, &r->ids_cap, r->path[shared - 1]))
-					goto drop;
-			run = NULL;
+		if (loc && !whole) {
+			/* More ids: the run's and the path's they share, as ids. */
+			size_t kept = run ? r->offs[r->nids] : 0;
+			r->nids = 0;
+			if ((run && !record_ids(r, run, run + kept, packed)) ||
+			    (shared && !record_ids(r, r->bytes + r->bytes_cap - r->ends[shared - 1], r->bytes + r->bytes_cap,
+						   r->packed)))
+				goto drop;
+			shared = 0;
+			whole = true;
 		}
 		if (g.wire == WIRE_VARINT) {
 			if (!(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, g.v)
@@ -522,47 +577,45 @@ static void record_sample(struct pprof *pp, struct pb b)
 	}
 	if (got < 0)
 		goto drop;
-	size_t kept = r->nids;
-	if (!shared) {
-		/* Not found from the bytes: the ids this one shares with the
-		 * path, from the root. */
-		size_t most = kept < r->depth ? kept : r->depth;
-		const uint64_t *x = r->ids + kept, *y = r->path;
-		while (shared < most && x[-1 - (ptrdiff_t)shared] == y[shared])
-			shared++;
-		kept -= shared;
-	}
-	/* The kept ids' bytes go before the shared ones' when the run held
-	 * them all, in the form of the bytes kept. */
-	size_t depth = shared + kept;
-	bool bytes = run && (shared == 0 || (packed == r->packed && shared <= r->known));
-	if (kept + nv > (r->max - r->len) / 10 ||
-	    !fg_array_reserve((void **)&r->buf, &r->cap, r->len + (kept + nv + 3) * 10, 1) ||
-	    !fg_array_reserve((void **)&r->path, &r->path_cap, depth, sizeof(*r->path)) ||
-	    (bytes && !fg_array_reserve((void **)&r->ends, &r->ends_cap, depth, sizeof(*r->ends))))
+	/* Kept: the run's bytes before the shared ones, or every id. */
+	size_t kept = whole ? 0 : run ? r->offs[r->nids] : 0;
+	if (whole)
+		for (size_t i = 0; i < r->nids; i++)
+			kept += 10;
+	if (kept + 10 * nv > r->max - r->len ||
+	    !room_for(&r->buf, &r->cap, r->len + kept + 10 * (nv + 3), 1))
 		goto drop;
-	/* The record's kept ids root first, as the path takes them. */
-	uint8_t *p = record_varint(r->buf + r->len, shared);
-	p = record_varint(p, kept);
-	for (size_t i = kept, d = shared; i-- > 0; d++) {
-		uint64_t id = r->ids[i];
-		p = record_varint(p, id);
-		r->path[d] = id;
-		if (bytes)
-			r->ends[d] = (d ? r->ends[d - 1] : 0) + r->offs[i + 1] - r->offs[i];
+	uint8_t *p = record_varint(r->buf + r->len, shared), *form = p;
+	if (whole) {
+		uint8_t *ids = p + 10;
+		for (size_t i = 0; i < r->nids; i++)
+			ids = record_varint(ids, r->ids[i]);
+		kept = (size_t)(ids - (p + 10));
+		p = record_varint(p, kept << 1);
+		memmove(p, form + 10, kept);
+	} else {
+		p = record_varint(p, kept << 1 | !packed);
+		memcpy(p, run, kept);
 	}
+	p += kept;
 	p = record_varint(p, nv);
 	for (size_t i = 0; i < nv; i++)
 		p = record_varint(p, r->values[i]);
 	r->len = (size_t)(p - r->buf);
-	r->depth = depth;
 	if (r->len > r->max)
 		goto drop;
-	if (!bytes) {
-		r->known = shared < r->known ? shared : r->known;
+	if (whole) {
+		r->known = 0;
 		return;
 	}
-	size_t len = depth ? r->ends[depth - 1] : 0, tail = shared ? r->ends[shared - 1] : 0;
+	/* The path: the kept ids' bytes before the shared ones'. */
+	size_t depth = shared + r->nids, tail = shared ? r->ends[shared - 1] : 0, len = tail + kept;
+	if (!room_for(&r->ends, &r->ends_cap, depth, sizeof(*r->ends)))
+		goto drop;
+	for (size_t i = r->nids, d = shared, e = tail; i-- > 0; d++) {
+		e += r->offs[i + 1] - r->offs[i];
+		r->ends[d] = e;
+	}
 	if (len > r->bytes_cap) {
 		size_t cap = r->bytes_cap ? r->bytes_cap : 256;
 		while (cap < len)
@@ -576,7 +629,7 @@ static void record_sample(struct pprof *pp, struct pb b)
 		r->bytes = nb;
 		r->bytes_cap = cap;
 	}
-	memcpy(r->bytes + r->bytes_cap - len, run + r->offs[0], len - tail);
+	memcpy(r->bytes + r->bytes_cap - len, run, kept);
 	r->known = depth;
 	r->packed = packed;
 	return;
@@ -1226,19 +1279,18 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 	int rc = 0;
 	while (!rc && p < end_of_record) {
 		uint64_t shared = record_next(&p), kept = record_next(&p), nv, value = 0;
-		if (!fg_array_reserve((void **)&r->ids, &r->ids_cap, (size_t)kept, sizeof(*r->ids))) {
+		const uint8_t *ids = p, *const ids_end = p + (kept >> 1);
+		bool fields = kept & 1; /* one-id fields, else varints */
+		p = ids_end;
+		if (!room_for(&r->ids, &r->ids_cap, (size_t)(kept >> 1), sizeof(*r->ids))) {
 			rc = nomem(pp);
 			break;
 		}
-		for (r->nids = 0; r->nids < kept; r->nids++)
-			r->ids[r->nids] = record_next(&p);
-		/* Found and expanded leaf first (the names interned in the order
-		 * read_samples() meets them); then written root first from the
-		 * shared part on. */
 		struct fill f;
 		fill_load(&f, pp, 0);
-		for (size_t i = r->nids; i-- > 0;) {
-			uint64_t id = r->ids[i], one = id < f.ndirect ? f.one[id] : 0;
+		for (r->nids = 0; ids < ids_end; r->nids++) {
+			ids += fields;
+			uint64_t id = record_next(&ids), one = id < f.ndirect ? f.one[id] : 0;
 			if (!one) {
 				const struct loc *l = NULL;
 				if ((rc = find_location(pp, &f, id, &l)) != 0)
@@ -1248,18 +1300,18 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 					one = pp->loc_one[id] = LOC_ONE | (l->stop ? LOC_STOP : 0) |
 							  (uint64_t)f.from_types[l->first] << 32 | f.from[l->first];
 			}
-			r->ids[i] = one;
+			r->ids[r->nids] = one;
 		}
 		if (rc)
 			break;
 		depth = (size_t)shared;
 		size_t end = depth ? path[depth - 1].end : 0, stop = depth ? path[depth - 1].stop : 0;
-		if (!fg_array_reserve((void **)&path, &path_cap, depth + r->nids, sizeof(*path)) ||
+		if (!room_for(&path, &path_cap, depth + r->nids, sizeof(*path)) ||
 		    fg_stackbuf_reserve(&pp->stack, end + r->nids + 1, pp->err)) {
 			rc = nomem(pp);
 			break;
 		}
-		for (size_t i = 0; i < r->nids; i++) {
+		for (size_t i = r->nids; i-- > 0;) {
 			uint64_t one = r->ids[i];
 			if (one & LOC_ONE) {
 				end++;
@@ -1270,7 +1322,7 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 				continue;
 			}
 			const struct loc *l = &pp->locs[one];
-			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + r->nids - i, pp->err)) != 0)
+			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + i + 1, pp->err)) != 0)
 				break;
 			const uint32_t *from = pp->frames.names + l->first;
 			const uint8_t *from_types = pp->frames.types + l->first;

@@ -62,7 +62,7 @@ struct span {
 
 struct record {
 	bool on;
-	size_t max;              /* RECORD_MAX, or the tests' bound */
+	size_t max;              /* RECORD_MAX, or the tests' bound (fg_pprof_read_bounded) */
 	uint8_t *buf;
 	size_t len, cap;
 	/* The path, the last sample's location ids, what the next sample's are
@@ -1377,11 +1377,17 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
 {
+	return fg_pprof_read_bounded(info, in, names, opts, fn, stop, ctx, RECORD_MAX, err);
+}
+
+int fg_pprof_read_bounded(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+			  fg_stack_fn fn, fg_stop_fn stop, void *ctx, size_t record_max, fg_error *err)
+{
 	struct pprof pp = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .err = err,
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	size_t type = 0;
 	struct fields top = { .in = in };
-	pp.rec = (struct record){ .on = !pp.nkeys, .max = RECORD_MAX };
+	pp.rec = (struct record){ .on = !pp.nkeys, .max = record_max };
 	info->format = FG_FORMAT_PPROF;
 	/* The string table comes after the samples that index it: two passes,
 	 * the second reading the input again; a pipe's message is held whole

@@ -22,6 +22,14 @@
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err);
 
+/* fg_pprof_read() with the record its first pass keeps of the samples (so
+ * that the input is read once) bounded at record_max bytes instead of
+ * 32 MiB: 0 keeps none, and the samples are read in a second pass, as with
+ * --label or when the record would grow larger.  For the tests, which
+ * compare the two ways. */
+int fg_pprof_read_bounded(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+			  fg_stack_fn fn, fg_stop_fn stop, void *ctx, size_t record_max, fg_error *err);
+
 /* True when data (the first bytes of an input) look like a protobuf whose
  * first field is a pprof sample type. */
 bool fg_pprof_sniff(const unsigned char *data, size_t len);

@@ -595,7 +595,8 @@ static void record_sample(struct pprof *pp, struct pb b)
 		memmove(p, form + 10, kept);
 	} else {
 		p = record_varint(p, kept << 1 | !packed);
-		memcpy(p, run, kept);
+		if (kept)
+			memcpy(p, run, kept);
 	}
 	p += kept;
 	p = record_varint(p, nv);
@@ -629,7 +630,8 @@ static void record_sample(struct pprof *pp, struct pb b)
 		r->bytes = nb;
 		r->bytes_cap = cap;
 	}
-	memcpy(r->bytes + r->bytes_cap - len, run, kept);
+	if (kept)
+		memcpy(r->bytes + r->bytes_cap - len, run, kept);
 	r->known = depth;
 	r->packed = packed;
 	return;
@@ -1272,7 +1274,7 @@ struct step {
 static int replay_samples(struct pprof *pp, size_t value_index)
 {
 	struct record *r = &pp->rec;
-	const uint8_t *p = r->buf, *const end_of_record = r->buf + r->len;
+	const uint8_t *p = r->buf, *const end_of_record = r->len ? r->buf + r->len : r->buf;
 	struct step *path = NULL;
 	size_t path_cap = 0, depth = 0;
 	uint64_t samples = 0;

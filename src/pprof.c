@@ -53,8 +53,10 @@ struct span {
  * sample's location ids, leaf first, front-coded against the previous
  * sample's (stacks that follow each other share their callers, the end of
  * the list: only the ids before the shared part are kept), and its values.
- * Per sample, as varints: the ids shared, the ids kept, those ids, the
- * values' count, the values.  Given up (pass 2 then reads the samples from
+ * Per sample, as varints: the ids shared; the bytes of the ids kept << 2,
+ * | 2 when the values are those of the sample before, | 1 when the ids are
+ * one-id fields (else varints); those ids; unless the same, the values'
+ * count and the values.  Given up (pass 2 then reads the samples from
  * the input again, as without it) past RECORD_MAX bytes, for a sample pass 2
  * would find malformed (pass 2 then says so, in its order), with labels
  * asked for (their messages are not kept), or out of memory. */
@@ -78,6 +80,10 @@ struct record {
 	 * its ids and values when they are needed as numbers. */
 	uint64_t *offs, *ids, *values;
 	size_t nids, offs_cap, ids_cap, values_cap;
+	/* The last values written (most samples have those of the one before:
+	 * the record then says so). */
+	uint64_t *last;
+	size_t nlast, last_cap;
 };
 
 struct pprof {
@@ -314,6 +320,7 @@ static void record_drop(struct record *r)
 	free(r->offs);
 	free(r->ids);
 	free(r->values);
+	free(r->last);
 	*r = (struct record){ 0 };
 }
 
@@ -585,23 +592,33 @@ static void record_sample(struct pprof *pp, struct pb b)
 	if (kept + 10 * nv > r->max - r->len ||
 	    !room_for(&r->buf, &r->cap, r->len + kept + 10 * (nv + 3), 1))
 		goto drop;
+	bool same = nv == r->nlast && (!nv || !memcmp(r->values, r->last, nv * sizeof(*r->values)));
 	uint8_t *p = record_varint(r->buf + r->len, shared), *form = p;
 	if (whole) {
 		uint8_t *ids = p + 10;
 		for (size_t i = 0; i < r->nids; i++)
 			ids = record_varint(ids, r->ids[i]);
 		kept = (size_t)(ids - (p + 10));
-		p = record_varint(p, kept << 1);
+		p = record_varint(p, kept << 2 | same << 1);
 		memmove(p, form + 10, kept);
 	} else {
-		p = record_varint(p, kept << 1 | !packed);
+		p = record_varint(p, kept << 2 | same << 1 | !packed);
 		if (kept)
 			memcpy(p, run, kept);
 	}
 	p += kept;
-	p = record_varint(p, nv);
-	for (size_t i = 0; i < nv; i++)
-		p = record_varint(p, r->values[i]);
+	if (!same) {
+		p = record_varint(p, nv);
+		for (size_t i = 0; i < nv; i++)
+			p = record_varint(p, r->values[i]);
+		uint64_t *t = r->last;
+		size_t cap = r->last_cap;
+		r->last = r->values;
+		r->last_cap = r->values_cap;
+		r->nlast = nv;
+		r->values = t;
+		r->values_cap = cap;
+	}
 	r->len = (size_t)(p - r->buf);
 	if (r->len > r->max)
 		goto drop;
@@ -1277,14 +1294,14 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 	const uint8_t *p = r->buf, *const end_of_record = r->len ? r->buf + r->len : r->buf;
 	struct step *path = NULL;
 	size_t path_cap = 0, depth = 0;
-	uint64_t samples = 0;
+	uint64_t samples = 0, nv = 0, value = 0;
 	int rc = 0;
 	while (!rc && p < end_of_record) {
-		uint64_t shared = record_next(&p), kept = record_next(&p), nv, value = 0;
-		const uint8_t *ids = p, *const ids_end = p + (kept >> 1);
+		uint64_t shared = record_next(&p), kept = record_next(&p);
+		const uint8_t *ids = p, *const ids_end = p + (kept >> 2);
 		bool fields = kept & 1; /* one-id fields, else varints */
 		p = ids_end;
-		if (!room_for(&r->ids, &r->ids_cap, (size_t)(kept >> 1), sizeof(*r->ids))) {
+		if (!room_for(&r->ids, &r->ids_cap, (size_t)(kept >> 2), sizeof(*r->ids))) {
 			rc = nomem(pp);
 			break;
 		}
@@ -1339,10 +1356,13 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 		}
 		if (rc)
 			break;
-		nv = record_next(&p);
-		for (uint64_t i = 0; i < nv; i++) {
-			uint64_t v = record_next(&p);
-			value = i == value_index ? v : value;
+		if (!(kept & 2)) { /* else the values of the sample before */
+			nv = record_next(&p);
+			value = 0;
+			for (uint64_t i = 0; i < nv; i++) {
+				uint64_t v = record_next(&p);
+				value = i == value_index ? v : value;
+			}
 		}
 		if (nv != pp->ntypes) {
 			rc = bad(pp, "a sample's values do not match the sample types");
@@ -1389,7 +1409,7 @@ int fg_pprof_read_bounded(fg_profile_info *info, fg_input *in, fg_names *names, 
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	size_t type = 0;
 	struct fields top = { .in = in };
-	pp.rec = (struct record){ .on = !pp.nkeys, .max = record_max };
+	pp.rec = (struct record){ .on = !pp.nkeys, .max = record_max, .nlast = SIZE_MAX };
 	info->format = FG_FORMAT_PPROF;
 	/* The string table comes after the samples that index it: two passes,
 	 * the second reading the input again; a pipe's message is held whole

@@ -61,10 +61,15 @@ struct span {
  * would find malformed (pass 2 then says so, in its order), with labels
  * asked for (their messages are not kept), or out of memory. */
 #define RECORD_MAX ((size_t)32 << 20)
+/* Samples that share little with the one before (written in no order)
+ * make a record nearly as large as they are: past this many bytes of
+ * samples, a record over a quarter of them is given up early. */
+#define RECORD_TRIAL ((size_t)1 << 20)
 
 struct record {
 	bool on;
 	size_t max;              /* RECORD_MAX, or the tests' bound (fg_pprof_read_bounded) */
+	size_t seen;             /* the bytes of the samples recorded */
 	uint8_t *buf;
 	size_t len, cap;
 	/* The path, the last sample's location ids, what the next sample's are
@@ -539,6 +544,7 @@ static void record_sample(struct pprof *pp, struct pb b)
 	bool packed = false, whole = false; /* whole: every id in r->ids */
 	int got;
 	r->nids = 0;
+	r->seen += (size_t)(b.end - b.p);
 	if (b.p < b.end && *b.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
 		run = b.p;
 		if (!record_run(&shared, r, &b, false))
@@ -620,7 +626,7 @@ static void record_sample(struct pprof *pp, struct pb b)
 		r->values_cap = cap;
 	}
 	r->len = (size_t)(p - r->buf);
-	if (r->len > r->max)
+	if (r->len > r->max || (r->seen > RECORD_TRIAL && r->len > r->seen / 4))
 		goto drop;
 	if (whole) {
 		r->known = 0;

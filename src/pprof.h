@@ -19,10 +19,11 @@
  * the first whose frames hold one stop says ends the stack, and the stack is
  * handed partial (the rest of its location ids checked, not expanded into
  * frames).  Sets info->event and info->unit.  The input is read once, the
- * samples kept in a record (front-coded: at most 32 MiB) until the tables
- * after them are read; read a second time (fg_input_rewind, or the message
- * held whole for a pipe) with --label, past that bound or at a malformed
- * sample: the stacks and errors are the same either way. */
+ * samples kept in a record (front-coded: at most 32 MiB, and a quarter of
+ * the samples past their first MiB) until the tables after them are read;
+ * read a second time (fg_input_rewind, or the message held whole for a
+ * pipe) with --label, past those bounds or at a malformed sample: the
+ * stacks and errors are the same either way. */
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err);
 

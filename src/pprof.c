@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "collapsed.h"
 #include "idarray.h"
@@ -44,6 +47,48 @@ struct pb_field {
 struct span {
 	const uint8_t *p;
 	size_t len;
+};
+
+/* Pass 1's record of the samples, so that the input is inflated once: each
+ * sample's location ids, leaf first, front-coded against the previous
+ * sample's (stacks that follow each other share their callers, the end of
+ * the list: only the ids before the shared part are kept), and its values.
+ * Per sample, as varints: the ids shared; the bytes of the ids kept << 2,
+ * | 2 when the values are those of the sample before, | 1 when the ids are
+ * one-id fields (else varints); those ids; unless the same, the values'
+ * count and the values.  Given up (pass 2 then reads the samples from
+ * the input again, as without it) past RECORD_MAX bytes, for a sample pass 2
+ * would find malformed (pass 2 then says so, in its order), with labels
+ * asked for (their messages are not kept), or out of memory. */
+#define RECORD_MAX ((size_t)32 << 20)
+/* Samples that share little with the one before (written in no order)
+ * make a record nearly as large as they are: past this many bytes of
+ * samples, a record over a quarter of them is given up early. */
+#define RECORD_TRIAL ((size_t)1 << 20)
+
+struct record {
+	bool on;
+	size_t max;              /* RECORD_MAX, or the tests' bound (fg_pprof_read_bounded) */
+	size_t seen;             /* the bytes of the samples recorded */
+	uint8_t *buf;
+	size_t len, cap;
+	/* The path, the last sample's location ids, what the next sample's are
+	 * front-coded against: for its first `known` depths from the root, the
+	 * bytes the samples wrote them in, leaf first, at the end of bytes[]
+	 * (one-id fields, or a packed field's varints when packed), depth d and
+	 * those nearer the root in the last ends[d] bytes. */
+	uint8_t *bytes;
+	size_t bytes_cap, *ends, ends_cap, known;
+	bool packed;
+	size_t tail;             /* the bytes after the last run of one-id fields */
+	/* The sample being read: where its run's ids begin, their count, and
+	 * its ids and values when they are needed as numbers. */
+	uint64_t *offs, *ids, *values;
+	size_t nids, offs_cap, ids_cap, values_cap;
+	/* The last values written (most samples have those of the one before:
+	 * the record then says so). */
+	uint64_t *last;
+	size_t nlast, last_cap;
 };
 
 struct pprof {
@@ -93,6 +138,7 @@ struct pprof {
 	size_t nlabels, labels_cap;
 	char *label_name;
 	size_t label_name_cap;
+	struct record rec;
 };
 
 static int bad(struct pprof *pp, const char *what)
@@ -110,11 +156,11 @@ static int nomem(struct pprof *pp)
  * holding 8 more is read as one word. */
 static inline bool pb_varint(struct pb *b, uint64_t *out)
 {
+	if (b->p < b->end && b->p[0] < 0x80) {
+		*out = *b->p++;
+		return true;
+	}
 	if (b->end - b->p >= 8) {
-		if (b->p[0] < 0x80) {
-			*out = *b->p++;
-			return true;
-		}
 		if (b->p[1] < 0x80) {
 			*out = (uint64_t)(b->p[0] & 0x7f) | (uint64_t)b->p[1] << 7;
 			b->p += 2;
@@ -271,6 +317,351 @@ static int put_id(struct pprof *pp, fg_keymap *m, uint64_t id, uint64_t value, c
 	return 0;
 }
 
+static void record_drop(struct record *r)
+{
+	free(r->buf);
+	free(r->bytes);
+	free(r->ends);
+	free(r->offs);
+	free(r->ids);
+	free(r->values);
+	free(r->last);
+	*r = (struct record){ 0 };
+}
+
+/* fg_array_reserve() without a call when there is room: once a sample. */
+static inline bool room_for(void *buf, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap || fg_array_reserve(buf, cap, need, elem);
+}
+
+/* Appends v to the array *a of *n (capacity *cap); false when out of memory. */
+static inline bool record_push(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
+{
+	if (*n == *cap && !fg_array_reserve((void **)a, cap, *n + 1, sizeof(**a)))
+		return false;
+	(*a)[(*n)++] = v;
+	return true;
+}
+
+static inline uint8_t *record_varint(uint8_t *p, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (uint8_t)(v | 0x80);
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* The next number of the record: a varint pb_varint() read whole. */
+static inline uint64_t record_next(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = p[0];
+	if (v < 0x80) {
+		*pp = p + 1;
+		return v;
+	}
+	v = (v & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+	if (p[1] < 0x80) {
+		*pp = p + 2;
+		return v;
+	}
+	p++;
+	for (unsigned shift = 14; *p++ & 0x80; shift += 7)
+		v |= (uint64_t)(*p & 0x7f) << shift;
+	*pp = p;
+	return v;
+}
+
+/* How many bytes before a and before b are the same, up to n. */
+static size_t common_suffix(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t k = 0;
+#if defined(__SSE2__)
+	while (n - k >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a - k - 16));
+		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b - k - 16));
+		unsigned differ = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) ^ 0xffff;
+		if (differ)
+			return k + (size_t)__builtin_clz(differ) - 16;
+		k += 16;
+	}
+#endif
+	while (n - k >= 8) {
+		uint64_t x = fg_varint_load(a - k - 8) ^ fg_varint_load(b - k - 8);
+		if (x)
+			return k + (size_t)__builtin_clzll(x) / 8;
+		k += 8;
+	}
+	while (k < n && a[-1 - (ptrdiff_t)k] == b[-1 - (ptrdiff_t)k])
+		k++;
+	return k;
+}
+
+/* How many of the path's depths, from the root, have their bytes at the end
+ * of the run [start, run_end). */
+static size_t record_same(const struct record *r, const uint8_t *start, const uint8_t *run_end)
+{
+	const size_t *ends = r->ends;
+	size_t most = ends[r->known - 1] < (size_t)(run_end - start) ? ends[r->known - 1] : (size_t)(run_end - start);
+	size_t same = common_suffix(run_end, r->bytes + r->bytes_cap, most), lo = 0, hi = r->known;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ends[mid] <= same)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The ids of a run from start up to stop (end: the sample's), each checked
+ * as pb_varint() reads it, their offsets from start in r->offs (and the end
+ * of the last), their count in r->nids: the end of the last, or NULL when
+ * one is malformed or out of memory.  A run of one-id fields ends early at
+ * a byte that is not such a field's key.  Its state in locals: the stores
+ * to the array could alias it. */
+static const uint8_t *record_skip(struct record *r, const uint8_t *start, const uint8_t *stop, const uint8_t *end,
+				  bool packed)
+{
+	enum { ROOM = 256 };
+	const uint8_t *p = start;
+	uint64_t *offs = r->offs;
+	size_t n = 0, room = r->offs_cap;
+	while (p < stop && (packed || *p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT))) {
+		const uint8_t *q = p + !packed;
+		if (end - q >= 2 && q[0] < 0x80) {
+			q++;
+		} else if (end - q >= 2 && q[1] < 0x80) {
+			q += 2;
+		} else {
+			struct pb s = { q, end };
+			uint64_t id;
+			if (!pb_varint(&s, &id))
+				return NULL;
+			q = s.p;
+		}
+		if (n + 1 >= room) {
+			if (!fg_array_reserve((void **)&r->offs, &r->offs_cap, n + ROOM, sizeof(*r->offs)))
+				return NULL;
+			offs = r->offs;
+			room = r->offs_cap;
+		}
+		offs[n++] = (uint64_t)(p - start);
+		p = q;
+	}
+	if (n + 1 > room && !fg_array_reserve((void **)&r->offs, &r->offs_cap, n + 1, sizeof(*r->offs)))
+		return NULL;
+	r->offs[n] = (uint64_t)(p - start);
+	r->nids = n;
+	return p;
+}
+
+/* A sample's first run of location ids at b: its one-id fields (as
+ * async-profiler writes them, a run read as put_unpacked() reads it) or a
+ * packed field's ids (as Go writes them), stepped over (b past it) as
+ * record_skip() does; false when an id is malformed, or out of memory.
+ * When the run ends in the bytes of the path's ids from a depth d to the
+ * root, *shared is d + 1 (else 0) and r->nids the ids before those.  A
+ * packed run's end is its field's; a run of fields is first taken to end
+ * where the previous sample's did, as far from the sample's end (its values
+ * and labels as long): the ids before the path's bytes, stepped over from
+ * the start, landing on them, and the run ending there, prove it.  Else the
+ * whole run is stepped over and its end compared. */
+static bool record_run(size_t *shared, struct record *r, struct pb *b, bool packed)
+{
+	const uint8_t *const start = b->p, *const end = b->end, *p;
+	bool match = packed == r->packed && r->known;
+	*shared = 0;
+	if (match) {
+		const uint8_t *run_end = end - (packed || r->tail > (size_t)(end - start) ? 0 : r->tail);
+		size_t same;
+		if ((run_end == end || *run_end != (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) &&
+		    (same = record_same(r, start, run_end)) != 0) {
+			const uint8_t *q = run_end - r->ends[same - 1];
+			if ((p = record_skip(r, start, q, end, packed)) == NULL)
+				return false;
+			if (p == q) {
+				*shared = same;
+				b->p = run_end;
+				return true;
+			}
+		}
+	}
+	if ((p = record_skip(r, start, end, end, packed)) == NULL)
+		return false;
+	b->p = p;
+	if (!packed)
+		r->tail = (size_t)(end - p);
+	/* The most depths whose bytes end the run where an id begins. */
+	for (size_t same = match ? record_same(r, start, p) : 0; same; same--) {
+		uint64_t at = (uint64_t)(p - start) - r->ends[same - 1];
+		size_t lo = 0, hi = r->nids;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (r->offs[mid] < at)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < r->nids && r->offs[lo] == at) {
+			r->nids = lo;
+			*shared = same;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Appends the ids in [p, end) (checked), one-id fields unless packed, to
+ * r->ids; false when out of memory. */
+static bool record_ids(struct record *r, const uint8_t *p, const uint8_t *end, bool packed)
+{
+	while (p < end) {
+		struct pb s = { p + !packed, end };
+		uint64_t id = 0;
+		pb_varint(&s, &id);
+		if (!record_push(&r->ids, &r->nids, &r->ids_cap, id))
+			return false;
+		p = s.p;
+	}
+	return true;
+}
+
+/* A sample's location ids and values, read as read_samples() reads them,
+ * into the record; the record given up when read_samples() would find the
+ * sample malformed (it then reads it and says so) or the record grows too
+ * large.  The usual sample holds its ids in one run, first (its first
+ * field): the record keeps the run's bytes before those it shares with the
+ * path and makes the path its run.  Else (its ids in several fields) they
+ * are all kept, as varints, and the path has no bytes. */
+static void record_sample(struct pprof *pp, struct pb b)
+{
+	struct record *r = &pp->rec;
+	struct pb_field g;
+	size_t nv = 0, shared = 0;
+	const uint8_t *run = NULL; /* the run record_run() read */
+	bool packed = false, whole = false; /* whole: every id in r->ids */
+	int got;
+	r->nids = 0;
+	r->seen += (size_t)(b.end - b.p);
+	if (b.p < b.end && *b.p == (SAMPLE_LOCATION_ID << 3 | WIRE_VARINT)) {
+		run = b.p;
+		if (!record_run(&shared, r, &b, false))
+			goto drop;
+	}
+	while ((got = pb_next(&b, &g)) > 0) {
+		if (g.num == SAMPLE_LOCATION_ID && g.wire == WIRE_LEN && !run && !whole) {
+			run = g.sub.p;
+			packed = true;
+			if (!record_run(&shared, r, &g.sub, true))
+				goto drop;
+			continue;
+		}
+		if (g.num != SAMPLE_LOCATION_ID && g.num != SAMPLE_VALUE)
+			continue;
+		bool loc = g.num == SAMPLE_LOCATION_ID;
+		if (loc && !whole) {
+			/* More ids: the run's and the path's they share, as ids. */
+			size_t kept = run ? r->offs[r->nids] : 0;
+			r->nids = 0;
+			if ((run && !record_ids(r, run, run + kept, packed)) ||
+			    (shared && !record_ids(r, r->bytes + r->bytes_cap - r->ends[shared - 1], r->bytes + r->bytes_cap,
+						   r->packed)))
+				goto drop;
+			shared = 0;
+			whole = true;
+		}
+		if (g.wire == WIRE_VARINT) {
+			if (!(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, g.v)
+				  : record_push(&r->values, &nv, &r->values_cap, g.v)))
+				goto drop;
+			continue;
+		}
+		if (g.wire != WIRE_LEN)
+			goto drop;
+		while (g.sub.p < g.sub.end) {
+			uint64_t v;
+			if (!pb_varint(&g.sub, &v) ||
+			    !(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, v)
+				  : record_push(&r->values, &nv, &r->values_cap, v)))
+				goto drop;
+		}
+	}
+	if (got < 0)
+		goto drop;
+	/* Kept: the run's bytes before the shared ones, or every id. */
+	size_t kept = whole ? 0 : run ? r->offs[r->nids] : 0;
+	if (whole)
+		for (size_t i = 0; i < r->nids; i++)
+			kept += 10;
+	if (kept + 10 * nv > r->max - r->len ||
+	    !room_for(&r->buf, &r->cap, r->len + kept + 10 * (nv + 3), 1))
+		goto drop;
+	bool same = nv == r->nlast && (!nv || !memcmp(r->values, r->last, nv * sizeof(*r->values)));
+	uint8_t *p = record_varint(r->buf + r->len, shared), *form = p;
+	if (whole) {
+		uint8_t *ids = p + 10;
+		for (size_t i = 0; i < r->nids; i++)
+			ids = record_varint(ids, r->ids[i]);
+		kept = (size_t)(ids - (p + 10));
+		p = record_varint(p, kept << 2 | same << 1);
+		memmove(p, form + 10, kept);
+	} else {
+		p = record_varint(p, kept << 2 | same << 1 | !packed);
+		if (kept)
+			memcpy(p, run, kept);
+	}
+	p += kept;
+	if (!same) {
+		p = record_varint(p, nv);
+		for (size_t i = 0; i < nv; i++)
+			p = record_varint(p, r->values[i]);
+		uint64_t *t = r->last;
+		size_t cap = r->last_cap;
+		r->last = r->values;
+		r->last_cap = r->values_cap;
+		r->nlast = nv;
+		r->values = t;
+		r->values_cap = cap;
+	}
+	r->len = (size_t)(p - r->buf);
+	if (r->len > r->max || (r->seen > RECORD_TRIAL && r->len > r->seen / 4))
+		goto drop;
+	if (whole) {
+		r->known = 0;
+		return;
+	}
+	/* The path: the kept ids' bytes before the shared ones'. */
+	size_t depth = shared + r->nids, tail = shared ? r->ends[shared - 1] : 0, len = tail + kept;
+	if (!room_for(&r->ends, &r->ends_cap, depth, sizeof(*r->ends)))
+		goto drop;
+	for (size_t i = r->nids, d = shared, e = tail; i-- > 0; d++) {
+		e += r->offs[i + 1] - r->offs[i];
+		r->ends[d] = e;
+	}
+	if (len > r->bytes_cap) {
+		size_t cap = r->bytes_cap ? r->bytes_cap : 256;
+		while (cap < len)
+			cap *= 2;
+		uint8_t *nb = malloc(cap);
+		if (!nb)
+			goto drop;
+		if (tail)
+			memcpy(nb + cap - tail, r->bytes + r->bytes_cap - tail, tail);
+		free(r->bytes);
+		r->bytes = nb;
+		r->bytes_cap = cap;
+	}
+	if (kept)
+		memcpy(r->bytes + r->bytes_cap - len, run, kept);
+	r->known = depth;
+	r->packed = packed;
+	return;
+drop:
+	record_drop(r);
+}
+
 /* Pass 1: the message read to its end, its fields but the samples copied
  * to pp->tables; *malformed when it is (the fields before the fault copied).
  * Non-zero: the input's error, or out of memory. */
@@ -279,8 +670,11 @@ static int copy_tables(bool *malformed, struct pprof *pp, struct fields *s)
 	struct pb_field f;
 	int got, rc;
 	while (!(rc = fields_next(&got, s, &f, pp->err)) && got > 0) {
-		if (f.num == PROFILE_SAMPLE && f.wire == WIRE_LEN)
+		if (f.num == PROFILE_SAMPLE && f.wire == WIRE_LEN) {
+			if (pp->rec.on)
+				record_sample(pp, f.sub);
 			continue;
+		}
 		size_t n = (size_t)(s->p - s->field);
 		if (!fg_array_reserve((void **)&pp->tables, &pp->tables_cap, pp->tables_len + n, 1))
 			return nomem(pp);
@@ -887,13 +1281,141 @@ static int read_samples(struct pprof *pp, struct fields *top, size_t value_index
 	return 0;
 }
 
+/* A path step of replay_samples(): the frames up to its location's last
+ * (stack slots 1 to end), and 1 + the depth of the deepest location from
+ * the root to it whose frames end a stack (0: none). */
+struct step {
+	size_t end, stop;
+};
+
+/* The samples from pass 1's record, as read_samples() reads them from the
+ * input: the same checks in the same order (each sample's location ids leaf
+ * first: the ids it shares with the previous sample were checked there) and
+ * the same stacks.  The stack buffer holds the path, root first, that the
+ * record's front coding follows: a sample writes the frames of the ids it
+ * does not share, and a stack cut by stop is the buffer's end. */
+static int replay_samples(struct pprof *pp, size_t value_index)
+{
+	struct record *r = &pp->rec;
+	const uint8_t *p = r->buf, *const end_of_record = r->len ? r->buf + r->len : r->buf;
+	struct step *path = NULL;
+	size_t path_cap = 0, depth = 0;
+	uint64_t samples = 0, nv = 0, value = 0;
+	int rc = 0;
+	while (!rc && p < end_of_record) {
+		uint64_t shared = record_next(&p), kept = record_next(&p);
+		const uint8_t *ids = p, *const ids_end = p + (kept >> 2);
+		bool fields = kept & 1; /* one-id fields, else varints */
+		p = ids_end;
+		if (!room_for(&r->ids, &r->ids_cap, (size_t)(kept >> 2), sizeof(*r->ids))) {
+			rc = nomem(pp);
+			break;
+		}
+		struct fill f;
+		fill_load(&f, pp, 0);
+		for (r->nids = 0; ids < ids_end; r->nids++) {
+			ids += fields;
+			uint64_t id = record_next(&ids), one = id < f.ndirect ? f.one[id] : 0;
+			if (!one) {
+				const struct loc *l = NULL;
+				if ((rc = find_location(pp, &f, id, &l)) != 0)
+					break;
+				one = (uint64_t)(l - pp->locs);
+				if (l->n == 1 && f.direct)
+					one = pp->loc_one[id] = LOC_ONE | (l->stop ? LOC_STOP : 0) |
+							  (uint64_t)f.from_types[l->first] << 32 | f.from[l->first];
+			}
+			r->ids[r->nids] = one;
+		}
+		if (rc)
+			break;
+		depth = (size_t)shared;
+		size_t end = depth ? path[depth - 1].end : 0, stop = depth ? path[depth - 1].stop : 0;
+		if (!room_for(&path, &path_cap, depth + r->nids, sizeof(*path)) ||
+		    fg_stackbuf_reserve(&pp->stack, end + r->nids + 1, pp->err)) {
+			rc = nomem(pp);
+			break;
+		}
+		for (size_t i = r->nids; i-- > 0;) {
+			uint64_t one = r->ids[i];
+			if (one & LOC_ONE) {
+				end++;
+				pp->stack.names[end] = (uint32_t)one;
+				pp->stack.types[end] = (uint8_t)(one >> 32);
+				stop = one & LOC_STOP ? depth + 1 : stop;
+				path[depth++] = (struct step){ end, stop };
+				continue;
+			}
+			const struct loc *l = &pp->locs[one];
+			if ((rc = fg_stackbuf_reserve(&pp->stack, end + l->n + i + 1, pp->err)) != 0)
+				break;
+			const uint32_t *from = pp->frames.names + l->first;
+			const uint8_t *from_types = pp->frames.types + l->first;
+			for (uint32_t j = l->n; j-- > 0;) {
+				end++;
+				pp->stack.names[end] = from[j];
+				pp->stack.types[end] = from_types[j];
+			}
+			if (l->stop)
+				stop = depth + 1;
+			path[depth++] = (struct step){ end, stop };
+		}
+		if (rc)
+			break;
+		if (!(kept & 2)) { /* else the values of the sample before */
+			nv = record_next(&p);
+			value = 0;
+			for (uint64_t i = 0; i < nv; i++) {
+				uint64_t v = record_next(&p);
+				value = i == value_index ? v : value;
+			}
+		}
+		if (nv != pp->ntypes) {
+			rc = bad(pp, "a sample's values do not match the sample types");
+			break;
+		}
+		if ((int64_t)value < 0) {
+			rc = bad(pp, "a negative sample value");
+			break;
+		}
+		if (value == 0)
+			continue;
+		fg_stackbuf *s = &pp->stack;
+		s->len = end + 1;
+		if (stop > 1) {
+			/* Cut at the location at depth stop - 1: its first frame
+			 * follows the root's slot, the frame there put back after. */
+			size_t from = path[stop - 2].end + 1;
+			uint32_t name = s->names[from - 1];
+			uint8_t type = s->types[from - 1];
+			rc = fg_stackbuf_emit_partial(s, from, value, pp->fn, pp->ctx, pp->err);
+			s->names[from - 1] = name;
+			s->types[from - 1] = type;
+		} else {
+			rc = fg_stackbuf_emit(s, value, pp->fn, pp->ctx, pp->err);
+		}
+		samples++;
+	}
+	free(path);
+	if (!rc && samples == 0)
+		rc = fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+	return rc;
+}
+
 int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		  fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
+{
+	return fg_pprof_read_bounded(info, in, names, opts, fn, stop, ctx, RECORD_MAX, err);
+}
+
+int fg_pprof_read_bounded(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+			  fg_stack_fn fn, fg_stop_fn stop, void *ctx, size_t record_max, fg_error *err)
 {
 	struct pprof pp = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .err = err,
 			    .keys = opts ? opts->labels : NULL, .nkeys = opts ? opts->nlabels : 0 };
 	size_t type = 0;
 	struct fields top = { .in = in };
+	pp.rec = (struct record){ .on = !pp.nkeys, .max = record_max, .nlast = SIZE_MAX };
 	info->format = FG_FORMAT_PPROF;
 	/* The string table comes after the samples that index it: two passes,
 	 * the second reading the input again; a pipe's message is held whole
@@ -921,14 +1443,15 @@ int fg_pprof_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg
 	}
 	if (!rc)
 		rc = choose_type(&type, &pp, opts ? opts->sample_type : NULL);
-	if (!rc)
+	if (!rc && !pp.rec.on)
 		rc = fields_rewind(&top, err);
 	if (!rc) {
 		describe(info, string_at(&pp, pp.types[type].type), string_at(&pp, pp.types[type].unit));
-		rc = read_samples(&pp, &top, type);
+		rc = pp.rec.on ? replay_samples(&pp, type) : read_samples(&pp, &top, type);
 		info->total = pp.stack.total;
 		info->frames = pp.stack.stacks;
 	}
+	record_drop(&pp.rec);
 	free(pp.tables);
 	free(pp.strings);
 	free(pp.locs);

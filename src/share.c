@@ -162,6 +162,13 @@ int fg_share_stack(void *ctx, const fg_stack *st, fg_error *err)
 	uint64_t any = 0, mask = 0;
 	const uint32_t *names = st->names;
 	size_t i = 1, depth = st->depth;
+	/* A partial stack starts at a frame fg_share_stop() answered for: it
+	 * matches every pattern, so only the leaf's answer is left to know
+	 * (the self share). */
+	if (st->partial) {
+		any = s->all;
+		i = depth;
+	}
 	/* Two frames a round while both are known (once the names are seen,
 	 * every frame); from an unknown one on, one at a time. */
 	for (; i < depth; i += 2) {

@@ -2,11 +2,74 @@
  * tables, locations with inlined lines, sample types, labels), read with the
  * default sample type and with one asked for by name and two label keys as
  * frames, streamed into the analyses; share's stacks cut at a matching
- * frame against whole ones. */
+ * frame against whole ones; the samples replayed from the first pass's
+ * record against the same samples read in a second pass. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fuzz_analyses.h"
+#include "pprof.h"
+
+/* The stacks handed over, as a hash of their names, types, counts and
+ * cuts, in their order. */
+struct stacks {
+	fg_names *names;
+	uint64_t hash, n;
+};
+
+static void mix(struct stacks *s, const void *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		s->hash = (s->hash ^ ((const uint8_t *)d)[i]) * UINT64_C(0x100000001b3);
+}
+
+static int hash_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	(void)err;
+	struct stacks *s = ctx;
+	for (size_t i = 0; i <= st->depth; i++) {
+		const char *name = fg_names_get(s->names, st->names[i]);
+		mix(s, name, strlen(name) + 1);
+		mix(s, &st->types[i], 1);
+	}
+	mix(s, &st->count, sizeof(st->count));
+	mix(s, &st->partial, sizeof(st->partial));
+	s->n++;
+	return 0;
+}
+
+/* Stops at the names that hold an 'a' (a cut somewhere in most stacks). */
+static int stop_at_a(void *ctx, uint32_t name, bool *stop, fg_error *err)
+{
+	(void)err;
+	struct stacks *s = ctx;
+	*stop = strchr(fg_names_get(s->names, name), 'a') != NULL;
+	return 0;
+}
+
+/* The record (bounded at max) against none: the same stacks, or the same
+ * error. */
+static void same_record(const uint8_t *data, size_t size, const fg_read_options *o, size_t max, bool stop)
+{
+	struct stacks s[2] = { { 0 }, { 0 } };
+	fg_error err[2];
+	int rc[2] = { -1, -1 };
+	for (int i = 0; i < 2; i++) {
+		fg_input *in = NULL;
+		fg_profile_info info = { 0 };
+		fg_error_clear(&err[i]);
+		if (fg_names_new(&s[i].names, &err[i]) ||
+		    fg_input_open_memory(&in, data, size, "fuzz", FUZZ_MAX_SIZE, &err[i]))
+			__builtin_trap();
+		rc[i] = fg_pprof_read_bounded(&info, in, s[i].names, o, hash_stack, stop ? stop_at_a : NULL, &s[i],
+					      i ? max : 0, &err[i]);
+		fg_input_free(in);
+		fg_names_free(s[i].names);
+	}
+	if (rc[0] != rc[1] || (rc[0] && strcmp(err[0].message, err[1].message)) || s[0].hash != s[1].hash ||
+	    s[0].n != s[1].n)
+		__builtin_trap();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,5 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fg_read_options_init(&o);
 	o.max_size = FUZZ_MAX_SIZE;
 	analyses_same_share_stop(data, size, &o);
+	same_record(data, size, &o, (size_t)32 << 20, size % 3 == 0);
+	same_record(data, size, &o, size % 97, size % 3 == 1);
 	return 0;
 }

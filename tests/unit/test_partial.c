@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "input.h"
+#include "pprof.h"
 #include "profile.h"
 #include "reader.h"
 
@@ -110,8 +112,8 @@ static void pb_sample(struct pb *p, const uint64_t *ids, size_t n, bool packed, 
 }
 
 /* Functions r, m, inl, leaf, x (ids 1-5); locations 1 (r), 2 (m with inl
- * inlined in it), 3 (leaf), 4 (x); then the samples given, each with the
- * label thread=main. */
+ * inlined in it), 3 (leaf), 4 (x), 130 (x, its id two bytes: 0x82 0x01);
+ * then the samples given, each with the label thread=main. */
 static size_t pprof_bytes(struct pb *p, void (*samples)(struct pb *))
 {
 	static const char *const strings[] = { "", "samples", "count", "r", "m", "inl", "leaf", "x", "thread", "main" };
@@ -127,10 +129,10 @@ static size_t pprof_bytes(struct pb *p, void (*samples)(struct pb *))
 		pb_int(&m, 2, f + 2);
 		pb_bytes(p, 5, m.b, m.n);
 	}
-	static const unsigned lines[4][2] = { { 1, 0 }, { 3, 2 }, { 4, 0 }, { 5, 0 } }; /* innermost first */
-	for (unsigned l = 0; l < 4; l++) {
+	static const unsigned lines[5][2] = { { 1, 0 }, { 3, 2 }, { 4, 0 }, { 5, 0 }, { 5, 0 } }; /* innermost first */
+	for (unsigned l = 0; l < 5; l++) {
 		m.n = 0;
-		pb_int(&m, 1, l + 1);
+		pb_int(&m, 1, l < 4 ? l + 1 : 130);
 		for (unsigned k = 0; k < 2 && lines[l][k]; k++) {
 			struct pb line = { .n = 0 };
 			pb_int(&line, 1, lines[l][k]);
@@ -191,6 +193,124 @@ static void test_pprof(void)
 	CHECK_STR(read_stops(p.b, n, NULL, &o), "pprof: a sample names a location that is not in the profile");
 }
 
+/* The stacks of data (or the error) as the pprof reader hands them, its
+ * first pass's record of the samples bounded at max bytes. */
+static const char *read_bounded(const void *data, size_t len, const char *stop_at, size_t max)
+{
+	struct log l = { .stop_at = stop_at };
+	fg_error err;
+	fg_profile_info info = { 0 };
+	fg_input *in = NULL;
+	fg_error_clear(&err);
+	fg_names_new(&l.names, &err);
+	int rc = fg_input_open_memory(&in, data, len, "t", 0, &err);
+	if (!rc)
+		rc = fg_pprof_read_bounded(&info, in, l.names, NULL, log_stack, stop_at ? log_stop : NULL, &l, max, &err);
+	snprintf(result, sizeof(result), "%s", rc ? err.message : l.buf);
+	fg_input_free(in);
+	fg_names_free(l.names);
+	return result;
+}
+
+/* A sample's location ids (leaf first) as one-id fields, or packed, or
+ * with the id 1 written in two bytes (0x81 0x00); its value; then more ids
+ * in a field of their own when after is not 0. */
+enum form { FIELDS, PACKED, LONG_ONE };
+
+static void pb_sample_as(struct pb *p, enum form form, const uint64_t *ids, size_t n, uint64_t value, uint64_t after)
+{
+	struct pb s = { .n = 0 }, run = { .n = 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (form == PACKED) {
+			pb_varint(&run, ids[i]);
+		} else if (form == LONG_ONE && ids[i] == 1) {
+			pb_varint(&s, 1 << 3);
+			s.b[s.n++] = 0x81;
+			s.b[s.n++] = 0x00;
+		} else {
+			pb_int(&s, 1, ids[i]);
+		}
+	}
+	if (form == PACKED)
+		pb_bytes(&s, 1, run.b, run.n);
+	pb_int(&s, 2, value);
+	if (after)
+		pb_int(&s, 1, after);
+	pb_bytes(p, 2, s.b, s.n);
+}
+
+/* Samples that share their callers in every way the record meets: the
+ * previous sample's run (its ids, its values as long, or not), a change of
+ * form, ids in two fields, an id written in two bytes, recursion, no ids, a
+ * value 0. */
+static void record_samples(struct pb *p)
+{
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 2, 1 }, 3, 5, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 4, 1 }, 3, 3, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 4, 1 }, 3, 300, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 2, 4, 1 }, 3, 300, 0);
+	pb_sample_as(p, PACKED, (const uint64_t[]){ 3, 2, 1 }, 3, 7, 0);
+	pb_sample_as(p, PACKED, (const uint64_t[]){ 2, 1 }, 2, 2, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 2 }, 2, 4, 1);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 2, 1 }, 3, 0, 0);
+	pb_sample_as(p, FIELDS, NULL, 0, 1, 0);
+	pb_sample_as(p, LONG_ONE, (const uint64_t[]){ 3, 2, 1 }, 3, 6, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 2, 1 }, 3, 1, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 3, 2, 2, 2, 1 }, 5, 2, 0);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 4, 2, 2, 1 }, 4, 2, 0);
+	/* Bytes the same as the path's (0x01), but not at an id's start. */
+	pb_sample_as(p, PACKED, (const uint64_t[]){ 1 }, 1, 2, 0);
+	pb_sample_as(p, PACKED, (const uint64_t[]){ 130 }, 1, 3, 0);
+}
+
+/* Then one naming no location, after ids it shares. */
+static void record_missing(struct pb *p)
+{
+	record_samples(p);
+	pb_sample_as(p, FIELDS, (const uint64_t[]){ 9, 2, 2, 1 }, 4, 2, 0);
+}
+
+/* Then a malformed one (a location id of wire type 5), after one naming no
+ * location: the first error is the one said. */
+static void record_malformed(struct pb *p)
+{
+	record_missing(p);
+	struct pb s = { .n = 0 };
+	pb_varint(&s, 1 << 3 | 5);
+	memcpy(s.b + s.n, "\1\0\0\0", 4);
+	s.n += 4;
+	pb_bytes(p, 2, s.b, s.n);
+}
+
+/* The samples read from pass 1's record are the samples read again from
+ * the input, for a record of every size, bounded anywhere. */
+static void test_pprof_record(void)
+{
+	struct pb p;
+	size_t n = pprof_bytes(&p, record_samples);
+	CHECK_STR(read_bounded(p.b, n, NULL, 0),
+		  "W r;m;inl;leaf 5\nW r;x;leaf 3\nW r;x;leaf 300\nW r;x;m;inl 300\nW r;m;inl;leaf 7\nW r;m;inl 2\n"
+		  "W r;m;inl;leaf 4\nW  1\nW r;m;inl;leaf 6\nW r;m;inl;leaf 1\nW r;m;inl;m;inl;m;inl;leaf 2\n"
+		  "W r;m;inl;m;inl;x 2\nW r 2\nW x 3\n");
+	CHECK_STR(read_bounded(p.b, n, "m", 0),
+		  "P m;inl;leaf 5\nW r;x;leaf 3\nW r;x;leaf 300\nP m;inl 300\nP m;inl;leaf 7\nP m;inl 2\n"
+		  "P m;inl;leaf 4\nW  1\nP m;inl;leaf 6\nP m;inl;leaf 1\nP m;inl;leaf 2\nP m;inl;x 2\nW r 2\nW x 3\n");
+	static const char *const stops[] = { NULL, "m", "leaf", "r" };
+	for (size_t k = 0; k < 4; k++) {
+		char two_passes[4096];
+		snprintf(two_passes, sizeof(two_passes), "%s", read_bounded(p.b, n, stops[k], 0));
+		for (size_t max = 1; max < 200; max++)
+			CHECK_STR(read_bounded(p.b, n, stops[k], max), two_passes);
+		CHECK_STR(read_bounded(p.b, n, stops[k], (size_t)32 << 20), two_passes);
+	}
+	n = pprof_bytes(&p, record_missing);
+	for (size_t max = 0; max < 200; max += 7)
+		CHECK_STR(read_bounded(p.b, n, "m", max), "pprof: a sample names a location that is not in the profile");
+	n = pprof_bytes(&p, record_malformed);
+	for (size_t max = 0; max < 200; max += 7)
+		CHECK_STR(read_bounded(p.b, n, NULL, max), "pprof: a sample names a location that is not in the profile");
+}
+
 /* Every "from" in s replaced by "to" (no longer). */
 static void replace_all(char *s, const char *from, const char *to)
 {
@@ -239,6 +359,7 @@ static void test_jfr(void)
 int main(void)
 {
 	test_pprof();
+	test_pprof_record();
 	test_jfr();
 	return check_status("test_partial");
 }

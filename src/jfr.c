@@ -89,8 +89,12 @@ struct jclass {
 };
 
 #define MAX_FLAT 16
-#define METHOD_UNKNOWN UINT64_MAX
 #define METHOD_STOP (UINT64_C(1) << 32)
+/* method_ids' entries: a name id below ID_STOP (bit 31), ID_STOP set when
+ * the name ends a stack; ID_UNKNOWN not resolved.  32 bits, not 64: the
+ * table of a chunk's 7,000 methods (both variants) then fits in L1. */
+#define ID_STOP (UINT32_C(1) << 31)
+#define ID_UNKNOWN UINT32_MAX
 #define DIRECT_METHODS (UINT64_C(1) << 22)
 #define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
 
@@ -157,9 +161,9 @@ struct jfr {
 	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), small keys */
 	size_t *pdirect_len;
 	size_t npdirect;
-	/* (method key << 1 | native) -> name id | METHOD_STOP when stop said
-	 * the name ends a stack, METHOD_UNKNOWN unknown; for small keys. */
-	uint64_t *method_ids;
+	/* (method key << 1 | native) -> name id | ID_STOP when stop said the
+	 * name ends a stack, ID_UNKNOWN unknown; for small keys and ids. */
+	uint32_t *method_ids;
 	size_t method_ids_len;
 	bool cut;                /* this chunk's stack traces may end at a METHOD_STOP frame */
 	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
@@ -967,14 +971,14 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 	 * are looked up in an array, others in the hash map (the bound is on
 	 * the key: key << 1 could wrap onto another key's slot). */
 	uint64_t slot = key << 1 | native;
-	if (key < j->method_ids_len / 2 && j->method_ids[slot] != METHOD_UNKNOWN) {
-		*v = j->method_ids[slot];
+	if (key < j->method_ids_len / 2 && j->method_ids[slot] != ID_UNKNOWN) {
+		*v = (j->method_ids[slot] & ~ID_STOP) | (j->method_ids[slot] & ID_STOP ? METHOD_STOP : 0);
 		return 0;
 	}
 	uint32_t id;
 	int rc = method_name_slow(j, key, native, &id);
 	*v = id;
-	if (rc || key >= DIRECT_METHODS / 2)
+	if (rc || key >= DIRECT_METHODS / 2 || id >= ID_STOP - 1)
 		return rc;
 	bool stop = false;
 	if (j->cut && (rc = j->stop(j->ctx, id, &stop, j->err)) != 0)
@@ -984,14 +988,14 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
 		while (len <= slot)
 			len *= 2;
-		uint64_t *m = realloc(j->method_ids, len * sizeof(*m));
+		uint32_t *m = realloc(j->method_ids, len * sizeof(*m));
 		if (!m)
 			return nomem(j);
 		memset(m + j->method_ids_len, 0xff, (len - j->method_ids_len) * sizeof(*m));
 		j->method_ids = m;
 		j->method_ids_len = len;
 	}
-	j->method_ids[slot] = *v;
+	j->method_ids[slot] = id | (stop ? ID_STOP : 0);
 	return 0;
 }
 
@@ -1247,9 +1251,25 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 /* The method ids of the current chunk, in locals while frames are written
  * (the type stores, a byte array, could alias any field of j). */
 struct ids {
-	const uint64_t *id;  /* j->method_ids */
+	const uint32_t *id;  /* j->method_ids */
 	uint64_t keys;       /* keys with a slot for both variants */
 };
+
+/* A frame's method not in method_ids yet (a miss of put_frame): resolved,
+ * the table reloaded.  The name id to *name; 1 when the name ends the stack
+ * (METHOD_STOP), 0, or an error. */
+static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, uint64_t method, bool native,
+						uint32_t *name)
+{
+	uint64_t v;
+	int rc = method_name(j, method, native, &v);
+	if (rc)
+		return rc;
+	ids->id = j->method_ids;
+	ids->keys = j->method_ids_len / 2;
+	*name = (uint32_t)v;
+	return (int)(v >> 32);
+}
 
 /* A frame of method key `method` and type field t (the JIT type when the
  * frame has none) at names[0] / types[0]: 0, or 1 when its name ends the
@@ -1258,19 +1278,16 @@ static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
 	uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
-	bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-	/* method_name()'s array, here: a call a frame saved. */
-	uint64_t v = method < ids->keys ? ids->id[method << 1 | native] : METHOD_UNKNOWN;
-	if (v == METHOD_UNKNOWN) {
-		int rc = method_name(j, method, native, &v);
-		if (rc)
-			return rc;
-		ids->id = j->method_ids;
-		ids->keys = j->method_ids_len / 2;
-	}
-	*names = (uint32_t)v;
+	/* Native, C++ and kernel frames (3, 4, 5) are named by their method
+	 * alone: the other variant of the key. */
+	bool native = 0x38u >> type & 1;
 	*types = type;
-	return (int)(v >> 32);
+	/* method_name()'s array, here: a call a frame saved. */
+	uint32_t v = method < ids->keys ? ids->id[method << 1 | native] : ID_UNKNOWN;
+	if (__builtin_expect(v == ID_UNKNOWN, 0))
+		return frame_miss(j, ids, method, native, names);
+	*names = v & ~ID_STOP;
+	return (int)(v >> 31);
 }
 
 /* The n frames of a flat StackFrame (fields all varints: the method key
@@ -1302,24 +1319,59 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 
 /* flat_frames() for the layout both async-profiler and the JDK write
  * (method, lineNumber, bytecodeIndex, type), where the frames' 36 bytes
- * each are known to be there: no bounds to check, the fields unrolled. */
+ * each are known to be there: no bounds to check, the fields unrolled,
+ * put_frame() written out with the table in registers. */
 static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
 		      uint64_t *written)
 {
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
+	const uint32_t *id = ids.id;
+	uint64_t keys = ids.keys;
 	const uint8_t *p = fc->p;
-	*written = n;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t method = varint_in(&p);
-		skip_in(&p);
-		skip_in(&p);
-		uint64_t t = varint_in(&p);
-		int rc = put_frame(j, &ids, method, t, names - i, types - i);
+	uint32_t *name = names;
+	uint8_t *type = types;
+	for (uint32_t *const last = names - n; name != last; name--, type--) {
+		uint64_t method, t;
+		/* Method keys of one or two bytes, and a line number, bytecode
+		 * index and type of one byte each (their three top bits tested
+		 * at once) are the common frame; else the varints one by one. */
+		if (p[0] < 0x80) {
+			method = p[0];
+			p++;
+		} else if (p[1] < 0x80) {
+			method = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			p += 2;
+		} else {
+			method = varint_in(&p);
+		}
+		uint64_t rest = fg_varint_load(p);
+		if (!(rest & 0x808080u)) {
+			t = rest >> 16 & 0xff;
+			p += 3;
+		} else {
+			skip_in(&p);
+			skip_in(&p);
+			t = varint_in(&p);
+		}
+		uint8_t ty = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
+		bool native = 0x38u >> ty & 1;
+		*type = ty;
+		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
+		int rc = 0;
+		if (__builtin_expect(v == ID_UNKNOWN, 0)) {
+			rc = frame_miss(j, &ids, method, native, name);
+			id = ids.id;
+			keys = ids.keys;
+		} else {
+			*name = v & ~ID_STOP;
+			rc = (int)(v >> 31);
+		}
 		if (rc) {
-			*written = i + 1;
+			*written = (uint64_t)(names - name) + 1;
 			return rc < 0 ? rc : 0;
 		}
 	}
+	*written = n;
 	fc->p = p;
 	return 0;
 }
@@ -1386,10 +1438,18 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types, &written);
 		if (rc)
 			return rc;
-		/* Cut at a frame that ends the stack: the frames from it down. */
-		if (written < n)
-			return fg_stackbuf_emit_partial(s, at_leaf + 1 - (size_t)written, e->value, j->fn, j->ctx,
-							j->err);
+		/* Cut at a frame that ends the stack: that frame and the leaf
+		 * are all the visitor needs of it (fg_stop_fn), the frame put
+		 * just before the leaf (over frames no longer needed). */
+		if (written < n) {
+			size_t from = len - 1;
+			if (written > 1 || class_frame) {
+				from = len - 2;
+				s->names[from] = s->names[at_leaf + 1 - (size_t)written];
+				s->types[from] = s->types[at_leaf + 1 - (size_t)written];
+			}
+			return fg_stackbuf_emit_partial(s, from, e->value, j->fn, j->ctx, j->err);
+		}
 		n = 0;
 	}
 	for (uint64_t i = 0; i < n; i++) {

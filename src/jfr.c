@@ -1665,7 +1665,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 		const char *d;
 		size_t n;
 		uint64_t size;
-		if ((rc = fg_input_peek(&d, &n, in, HEADER_SIZE, err)) != 0)
+		if ((rc = fg_input_peek_most(&d, &n, in, HEADER_SIZE, err)) != 0)
 			break;
 		if (n == 0 && j.chunk_no > 0)
 			break;
@@ -1676,7 +1676,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 			rc = bad(&j, "chunk too large");
 			break;
 		}
-		if ((rc = fg_input_peek(&d, &n, in, (size_t)size, err)) != 0)
+		if ((rc = fg_input_peek_most(&d, &n, in, (size_t)size, err)) != 0)
 			break;
 		if (n < size) {
 			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),

@@ -86,6 +86,7 @@ struct jclass {
 	uint8_t flat;
 	bool flat_stack_ref; /* flat, and a stackTrace field is a pool key */
 	int8_t method_at, type_at; /* flat: the (last) method and type fields that are pool keys, or -1 */
+	uint16_t needed;     /* flat event: the fields read_event() reads (bit i: field i); the others skipped */
 };
 
 #define MAX_FLAT 16
@@ -1181,8 +1182,14 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 		uint64_t v[MAX_FLAT];
 		const uint8_t *p = c->p;
 		bool done = (size_t)(j->base + j->size - p) >= (size_t)9 * k->flat;
-		for (uint32_t i = 0; done && i < k->flat; i++)
-			v[i] = varint_in(&p);
+		/* The fields read_event() does not read are only stepped over
+		 * (a time stamp's five bytes need no unpacking). */
+		for (uint32_t i = 0; done && i < k->flat; i++) {
+			if (k->needed >> i & 1)
+				v[i] = varint_in(&p);
+			else
+				skip_in(&p);
+		}
 		if (done && p <= c->end)
 			c->p = p;
 		else {
@@ -1192,7 +1199,8 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 				return bad(j, "malformed event");
 		}
 		const struct field *f = &j->fields[k->field0];
-		for (uint32_t i = 0; i < k->flat; i++) {
+		for (uint32_t m = k->needed; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
 			e->v[f[i].role] = v[i];
 			e->has[f[i].role] = true;
 		}
@@ -1211,6 +1219,32 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 	}
 	e->stack_ref = at[R_STACK].p && at[R_STACK].f->cpool;
 	return 0;
+}
+
+/* The roles read_event() reads for the event chosen and the options. */
+static bool role_needed(const struct jfr *j, const struct jclass *k, uint8_t role)
+{
+	switch (role) {
+	case R_START: return j->window;
+	case R_STACK: return true;
+	case R_SAMPLES: return j->event == EV_WALL;
+	case R_WEIGHT: case R_TLAB_SIZE: case R_ALLOC_SIZE: return j->event == EV_ALLOC;
+	case R_DURATION: return j->event == EV_LOCK;
+	case R_SAMPLED_THREAD: case R_EVENT_THREAD: return j->opts && j->opts->threads;
+	case R_CLASS: return k->class_frame != 0;
+	default: return false;
+	}
+}
+
+/* jclass.needed of the chunk's flat event types, once the event is chosen. */
+static void set_needed(struct jfr *j)
+{
+	for (size_t c = 0; c < j->nclasses; c++) {
+		struct jclass *k = &j->classes[c];
+		k->needed = 0;
+		for (uint32_t i = 0; k->event != EV_NONE && i < k->flat; i++)
+			k->needed |= (uint16_t)(role_needed(j, k, j->fields[k->field0 + i].role) << i);
+	}
 }
 
 static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls)
@@ -1531,6 +1565,7 @@ static int read_chunk(struct jfr *j)
 	if (j->event == EV_NONE || !present[j->event])
 		return 0;
 	/* Pass 2: the chosen event's samples. */
+	set_needed(j);
 	for (size_t pos = HEADER_SIZE; pos < j->size;) {
 		struct cur c = { b + pos, b + j->size, false };
 		uint64_t size = varint(&c), type = varint(&c);

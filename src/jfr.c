@@ -1367,6 +1367,16 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
 		      uint64_t *written)
 {
+	/* A type field's frame type, and bit 7 when its frames are named by
+	 * the method alone (native, C++, kernel): put_frame()'s clamp and
+	 * test in one load.  Types past the table are native. */
+	enum { KIND_NATIVE = 0x80 };
+	static const uint8_t kinds[128] = {
+		[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
+		[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
+		[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
+		[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... 127] = FG_FRAME_NATIVE | KIND_NATIVE,
+	};
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
 	const uint32_t *id = ids.id;
 	uint64_t keys = ids.keys;
@@ -1395,21 +1405,25 @@ static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names
 			skip_in(&p);
 			skip_in(&p);
 			t = varint_in(&p);
+			t = t < 128 ? t : 127;
 		}
-		uint8_t ty = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
-		bool native = 0x38u >> ty & 1;
-		*type = ty;
+		unsigned kind = kinds[t];
+		bool native = kind >> 7;
+		*type = (uint8_t)(kind & 0x7f);
 		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
-		int rc = 0;
-		if (__builtin_expect(v == ID_UNKNOWN, 0)) {
-			rc = frame_miss(j, &ids, method, native, name);
-			id = ids.id;
-			keys = ids.keys;
-		} else {
-			*name = v & ~ID_STOP;
-			rc = (int)(v >> 31);
-		}
-		if (rc) {
+		*name = v;
+		/* One test for both the rare cases: a stop and a miss. */
+		if (__builtin_expect(v >= ID_STOP, 0)) {
+			int rc = 1;
+			if (v == ID_UNKNOWN) {
+				rc = frame_miss(j, &ids, method, native, name);
+				id = ids.id;
+				keys = ids.keys;
+				if (!rc)
+					continue;
+			} else {
+				*name = v & ~ID_STOP;
+			}
 			*written = (uint64_t)(names - name) + 1;
 			return rc < 0 ? rc : 0;
 		}

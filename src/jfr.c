@@ -91,9 +91,11 @@ struct jclass {
 
 #define MAX_FLAT 16
 #define METHOD_STOP (UINT64_C(1) << 32)
-/* method_ids' entries: a name id below ID_STOP (bit 31), ID_STOP set when
- * the name ends a stack; ID_UNKNOWN not resolved.  32 bits, not 64: the
- * table of a chunk's 7,000 methods (both variants) then fits in L1. */
+/* method_ids' entries: a name id below ID_STOP - 1 (bit 31; a larger id is
+ * not kept there, it could read as ID_UNKNOWN), ID_STOP set when the name
+ * ends a stack; ID_UNKNOWN not resolved.  32 bits, not 64: half the cache
+ * lines for the frame loop's lookups (a chunk's 7,000 methods, both
+ * variants). */
 #define ID_STOP (UINT32_C(1) << 31)
 #define ID_UNKNOWN UINT32_MAX
 #define DIRECT_METHODS (UINT64_C(1) << 22)

@@ -357,17 +357,23 @@ static int produce_gzip(size_t *got, fg_input *in, char *dst, size_t room, fg_er
 	return 0;
 }
 
-/* Reads more content after end; grows the buffer when it is full. */
-static int fill(fg_input *in, fg_error *err)
+/* The unread bytes moved to the buffer's start. */
+static void compact(fg_input *in)
+{
+	memmove(in->buf, in->buf + in->start, in->end - in->start);
+	in->base += in->start;
+	in->end -= in->start;
+	in->start = 0;
+}
+
+/* Reads more content after end, at most `most` bytes once the format is
+ * sniffed (0: as many as fit); grows the buffer when it is full. */
+static int fill_most(fg_input *in, size_t most, fg_error *err)
 {
 	if (in->eof)
 		return 0;
-	if (in->start > 0 && (in->start == in->end || in->end == in->cap)) {
-		memmove(in->buf, in->buf + in->start, in->end - in->start);
-		in->base += in->start;
-		in->end -= in->start;
-		in->start = 0;
-	}
+	if (in->start > 0 && (in->start == in->end || in->end == in->cap))
+		compact(in);
 	if (in->end == in->cap) {
 		/* One line fills the whole buffer: grow, up to --max-line. */
 		if (in->cap >= in->max_line)
@@ -410,6 +416,8 @@ static int fill(fg_input *in, fg_error *err)
 			goto produced;
 		}
 	}
+	if (most && room > most)
+		room = most;
 	if (in->gzip) {
 		int rc = produce_gzip(&got, in, in->buf + in->end, room, err);
 		if (rc)
@@ -436,6 +444,25 @@ produced:
 				    "content is larger than --max-size (%llu bytes)%s",
 				    (unsigned long long)in->max_size,
 				    in->gzip ? "; a gzip bomb?" : "");
+	return 0;
+}
+
+static int fill(fg_input *in, fg_error *err)
+{
+	return fill_most(in, 0, err);
+}
+
+int fg_input_peek_most(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err)
+{
+	if (in->start > 0 && want > in->cap - in->start)
+		compact(in);
+	while (in->end - in->start < want && !in->eof) {
+		int rc = fill_most(in, want - (in->end - in->start), err);
+		if (rc)
+			return rc;
+	}
+	*data = in->buf + in->start;
+	*len = in->end - in->start;
 	return 0;
 }
 

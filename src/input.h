@@ -62,6 +62,14 @@ void fg_input_free(fg_input *in);
  * consuming them (fewer at the end of the input). */
 int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err);
 
+/* fg_input_peek() that reads no further than want, and first moves the
+ * unread bytes to the buffer's start when want would not fit after them: a
+ * reader of large records (JFR chunks) then touches no more memory than its
+ * largest record, where fg_input_peek's read-ahead would fill the buffer
+ * grown for it (a 64 MB buffer for chunks of 36 MB: 7,500 more page faults,
+ * 8 % of reading a 175 MB recording). */
+int fg_input_peek_most(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err);
+
 /* True when the input can be read again from its start: memory, or a
  * regular file (not a pipe). */
 bool fg_input_can_rewind(const fg_input *in);

@@ -86,11 +86,18 @@ struct jclass {
 	uint8_t flat;
 	bool flat_stack_ref; /* flat, and a stackTrace field is a pool key */
 	int8_t method_at, type_at; /* flat: the (last) method and type fields that are pool keys, or -1 */
+	uint16_t needed;     /* flat event: the fields read_event() reads (bit i: field i); the others skipped */
 };
 
 #define MAX_FLAT 16
-#define METHOD_UNKNOWN UINT64_MAX
 #define METHOD_STOP (UINT64_C(1) << 32)
+/* method_ids' entries: a name id below ID_STOP - 1 (bit 31; a larger id is
+ * not kept there, it could read as ID_UNKNOWN), ID_STOP set when the name
+ * ends a stack; ID_UNKNOWN not resolved.  32 bits, not 64: half the cache
+ * lines for the frame loop's lookups (a chunk's 7,000 methods, both
+ * variants). */
+#define ID_STOP (UINT32_C(1) << 31)
+#define ID_UNKNOWN UINT32_MAX
 #define DIRECT_METHODS (UINT64_C(1) << 22)
 #define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
 
@@ -157,9 +164,9 @@ struct jfr {
 	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), small keys */
 	size_t *pdirect_len;
 	size_t npdirect;
-	/* (method key << 1 | native) -> name id | METHOD_STOP when stop said
-	 * the name ends a stack, METHOD_UNKNOWN unknown; for small keys. */
-	uint64_t *method_ids;
+	/* (method key << 1 | native) -> name id | ID_STOP when stop said the
+	 * name ends a stack, ID_UNKNOWN unknown; for small keys and ids. */
+	uint32_t *method_ids;
 	size_t method_ids_len;
 	bool cut;                /* this chunk's stack traces may end at a METHOD_STOP frame */
 	fg_keymap samples[2];    /* (stack key, thread key, class key) -> weight; [1]: class frame is kernel */
@@ -365,6 +372,18 @@ static bool utf8_put(struct jfr *j, size_t *len, uint32_t cp)
 	return true;
 }
 
+/* The length of a table indexed by key that holds key, from len: doubled,
+ * then past 64 Ki entries grown by steps of that much, not doubled (its new
+ * part is cleared: doubling touched twice the memory the largest key needs,
+ * 1,400 of a 175 MB recording's 12,600 page faults). */
+static size_t key_table_len(size_t len, uint64_t key)
+{
+	const size_t step = (size_t)1 << 16;
+	while (len <= key && len < step)
+		len *= 2;
+	return len > key ? len : ((size_t)key / step + 1) * step;
+}
+
 static bool pool_cursor(struct jfr *j, uint32_t cls, uint64_t key, struct cur *c)
 {
 	uint64_t off;
@@ -410,9 +429,7 @@ static int pool_put(struct jfr *j, uint32_t cls, uint64_t key, uint64_t off)
 		j->npdirect = n;
 	}
 	if (key >= j->pdirect_len[cls]) {
-		size_t len = j->pdirect_len[cls] ? j->pdirect_len[cls] : 256;
-		while (len <= key)
-			len *= 2;
+		size_t len = key_table_len(j->pdirect_len[cls] ? j->pdirect_len[cls] : 256, key);
 		uint32_t *a = realloc(j->pdirect[cls], len * sizeof(*a));
 		if (!a)
 			return nomem(j);
@@ -923,16 +940,20 @@ static bool cached_name(struct jfr *j, enum name_kind kind, uint64_t key, uint64
 	return v != NULL;
 }
 
-/* Interns the name built in j->name ("unknown" when empty) and memoises it. */
-static int remember_name(struct jfr *j, enum name_kind kind, uint64_t key, uint64_t variant, uint32_t *id)
+/* Interns the name built in j->name ("unknown" when empty). */
+static int intern_name(struct jfr *j, uint32_t *id)
 {
-	int rc;
 	if (j->name_len && memchr(j->name, '\0', j->name_len))
 		return bad(j, "NUL in a name");
 	if (j->name_len == 0)
-		rc = fg_names_intern(id, j->names, "unknown", 7, j->err);
-	else
-		rc = fg_names_intern(id, j->names, j->name, j->name_len, j->err);
+		return fg_names_intern(id, j->names, "unknown", 7, j->err);
+	return fg_names_intern(id, j->names, j->name, j->name_len, j->err);
+}
+
+/* intern_name(), and memoises the name. */
+static int remember_name(struct jfr *j, enum name_kind kind, uint64_t key, uint64_t variant, uint32_t *id)
+{
+	int rc = intern_name(j, id);
 	uint64_t *v;
 	bool added;
 	if (rc || (rc = fg_keymap_put(&v, &added, &j->name_cache, kind, key, variant, j->err)) != 0)
@@ -967,14 +988,14 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 	 * are looked up in an array, others in the hash map (the bound is on
 	 * the key: key << 1 could wrap onto another key's slot). */
 	uint64_t slot = key << 1 | native;
-	if (key < j->method_ids_len / 2 && j->method_ids[slot] != METHOD_UNKNOWN) {
-		*v = j->method_ids[slot];
+	if (key < j->method_ids_len / 2 && j->method_ids[slot] != ID_UNKNOWN) {
+		*v = (j->method_ids[slot] & ~ID_STOP) | (j->method_ids[slot] & ID_STOP ? METHOD_STOP : 0);
 		return 0;
 	}
 	uint32_t id;
 	int rc = method_name_slow(j, key, native, &id);
 	*v = id;
-	if (rc || key >= DIRECT_METHODS / 2)
+	if (rc || key >= DIRECT_METHODS / 2 || id >= ID_STOP - 1)
 		return rc;
 	bool stop = false;
 	if (j->cut && (rc = j->stop(j->ctx, id, &stop, j->err)) != 0)
@@ -984,14 +1005,14 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
 		while (len <= slot)
 			len *= 2;
-		uint64_t *m = realloc(j->method_ids, len * sizeof(*m));
+		uint32_t *m = realloc(j->method_ids, len * sizeof(*m));
 		if (!m)
 			return nomem(j);
 		memset(m + j->method_ids_len, 0xff, (len - j->method_ids_len) * sizeof(*m));
 		j->method_ids = m;
 		j->method_ids_len = len;
 	}
-	j->method_ids[slot] = *v;
+	j->method_ids[slot] = id | (stop ? ID_STOP : 0);
 	return 0;
 }
 
@@ -1024,7 +1045,12 @@ static void check_methods(struct jfr *j)
 
 static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *id)
 {
-	if (cached_name(j, NAME_METHOD, key, native, id))
+	/* A small key's id is memoised in method_ids by method_name(): the
+	 * map only for large ones (its lookups missed the cache, 3 % of the
+	 * time, for nothing). */
+	bool small = key < DIRECT_METHODS / 2;
+	j->name_len = 0;
+	if (!small && cached_name(j, NAME_METHOD, key, native, id))
 		return 0;
 	struct cur c;
 	uint32_t cls;
@@ -1041,7 +1067,7 @@ static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *
 		if (m.s && m.len && ((j->name_len && !name_append(j, ".", 1)) || !name_append(j, m.s, m.len)))
 			return nomem(j);
 	}
-	return remember_name(j, NAME_METHOD, key, native, id);
+	return small ? intern_name(j, id) : remember_name(j, NAME_METHOD, key, native, id);
 }
 
 /* "[name tid=N]" as -t graphs have it ("[tid=N]" without a name). */
@@ -1120,9 +1146,7 @@ static int add_sample(struct jfr *j, uint64_t stack, uint64_t thread, uint64_t c
 	uint64_t *v;
 	if (!thread && !cls_key && !kernel && stack < DIRECT_KEYS) {
 		if (stack >= j->sdirect_len) {
-			size_t len = j->sdirect_len ? j->sdirect_len : 4096;
-			while (len <= stack)
-				len *= 2;
+			size_t len = key_table_len(j->sdirect_len ? j->sdirect_len : 4096, stack);
 			uint64_t *d = realloc(j->sdirect, len * sizeof(*d));
 			if (!d)
 				return nomem(j);
@@ -1168,8 +1192,14 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 		uint64_t v[MAX_FLAT];
 		const uint8_t *p = c->p;
 		bool done = (size_t)(j->base + j->size - p) >= (size_t)9 * k->flat;
-		for (uint32_t i = 0; done && i < k->flat; i++)
-			v[i] = varint_in(&p);
+		/* The fields read_event() does not read are only stepped over
+		 * (a time stamp's five bytes need no unpacking). */
+		for (uint32_t i = 0; done && i < k->flat; i++) {
+			if (k->needed >> i & 1)
+				v[i] = varint_in(&p);
+			else
+				skip_in(&p);
+		}
 		if (done && p <= c->end)
 			c->p = p;
 		else {
@@ -1179,7 +1209,8 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 				return bad(j, "malformed event");
 		}
 		const struct field *f = &j->fields[k->field0];
-		for (uint32_t i = 0; i < k->flat; i++) {
+		for (uint32_t m = k->needed; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m);
 			e->v[f[i].role] = v[i];
 			e->has[f[i].role] = true;
 		}
@@ -1198,6 +1229,32 @@ static int event_fields(struct jfr *j, struct cur *c, const struct jclass *k, ui
 	}
 	e->stack_ref = at[R_STACK].p && at[R_STACK].f->cpool;
 	return 0;
+}
+
+/* The roles read_event() reads for the event chosen and the options. */
+static bool role_needed(const struct jfr *j, const struct jclass *k, uint8_t role)
+{
+	switch (role) {
+	case R_START: return j->window;
+	case R_STACK: return true;
+	case R_SAMPLES: return j->event == EV_WALL;
+	case R_WEIGHT: case R_TLAB_SIZE: case R_ALLOC_SIZE: return j->event == EV_ALLOC;
+	case R_DURATION: return j->event == EV_LOCK;
+	case R_SAMPLED_THREAD: case R_EVENT_THREAD: return j->opts && j->opts->threads;
+	case R_CLASS: return k->class_frame != 0;
+	default: return false;
+	}
+}
+
+/* jclass.needed of the chunk's flat event types, once the event is chosen. */
+static void set_needed(struct jfr *j)
+{
+	for (size_t c = 0; c < j->nclasses; c++) {
+		struct jclass *k = &j->classes[c];
+		k->needed = 0;
+		for (uint32_t i = 0; k->event != EV_NONE && i < k->flat; i++)
+			k->needed |= (uint16_t)(role_needed(j, k, j->fields[k->field0 + i].role) << i);
+	}
 }
 
 static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint32_t cls)
@@ -1247,9 +1304,25 @@ static int read_event(struct jfr *j, struct cur *c, const struct jclass *k, uint
 /* The method ids of the current chunk, in locals while frames are written
  * (the type stores, a byte array, could alias any field of j). */
 struct ids {
-	const uint64_t *id;  /* j->method_ids */
+	const uint32_t *id;  /* j->method_ids */
 	uint64_t keys;       /* keys with a slot for both variants */
 };
+
+/* A frame's method not in method_ids yet (a miss of put_frame): resolved,
+ * the table reloaded.  The name id to *name; 1 when the name ends the stack
+ * (METHOD_STOP), 0, or an error. */
+static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, uint64_t method, bool native,
+						uint32_t *name)
+{
+	uint64_t v;
+	int rc = method_name(j, method, native, &v);
+	if (rc)
+		return rc;
+	ids->id = j->method_ids;
+	ids->keys = j->method_ids_len / 2;
+	*name = (uint32_t)v;
+	return (int)(v >> 32);
+}
 
 /* A frame of method key `method` and type field t (the JIT type when the
  * frame has none) at names[0] / types[0]: 0, or 1 when its name ends the
@@ -1258,19 +1331,16 @@ static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
 	uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
-	bool native = type == FG_FRAME_NATIVE || type == FG_FRAME_CPP || type == FG_FRAME_KERNEL;
-	/* method_name()'s array, here: a call a frame saved. */
-	uint64_t v = method < ids->keys ? ids->id[method << 1 | native] : METHOD_UNKNOWN;
-	if (v == METHOD_UNKNOWN) {
-		int rc = method_name(j, method, native, &v);
-		if (rc)
-			return rc;
-		ids->id = j->method_ids;
-		ids->keys = j->method_ids_len / 2;
-	}
-	*names = (uint32_t)v;
+	/* Native, C++ and kernel frames (3, 4, 5) are named by their method
+	 * alone: the other variant of the key. */
+	bool native = 0x38u >> type & 1;
 	*types = type;
-	return (int)(v >> 32);
+	/* method_name()'s array, here: a call a frame saved. */
+	uint32_t v = method < ids->keys ? ids->id[method << 1 | native] : ID_UNKNOWN;
+	if (__builtin_expect(v == ID_UNKNOWN, 0))
+		return frame_miss(j, ids, method, native, names);
+	*names = v & ~ID_STOP;
+	return (int)(v >> 31);
 }
 
 /* The n frames of a flat StackFrame (fields all varints: the method key
@@ -1302,24 +1372,73 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 
 /* flat_frames() for the layout both async-profiler and the JDK write
  * (method, lineNumber, bytecodeIndex, type), where the frames' 36 bytes
- * each are known to be there: no bounds to check, the fields unrolled. */
+ * each are known to be there: no bounds to check, the fields unrolled,
+ * put_frame() written out with the table in registers. */
 static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
 		      uint64_t *written)
 {
+	/* A type field's frame type, and bit 7 when its frames are named by
+	 * the method alone (native, C++, kernel): put_frame()'s clamp and
+	 * test in one load.  Types past the table are native. */
+	enum { KIND_NATIVE = 0x80 };
+	static const uint8_t kinds[128] = {
+		[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
+		[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
+		[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
+		[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... 127] = FG_FRAME_NATIVE | KIND_NATIVE,
+	};
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
+	const uint32_t *id = ids.id;
+	uint64_t keys = ids.keys;
 	const uint8_t *p = fc->p;
-	*written = n;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t method = varint_in(&p);
-		skip_in(&p);
-		skip_in(&p);
-		uint64_t t = varint_in(&p);
-		int rc = put_frame(j, &ids, method, t, names - i, types - i);
-		if (rc) {
-			*written = i + 1;
+	uint32_t *name = names;
+	uint8_t *type = types;
+	for (uint32_t *const last = names - n; name != last; name--, type--) {
+		uint64_t method, t;
+		/* Method keys of one or two bytes, and a line number, bytecode
+		 * index and type of one byte each (their three top bits tested
+		 * at once) are the common frame; else the varints one by one. */
+		if (p[0] < 0x80) {
+			method = p[0];
+			p++;
+		} else if (p[1] < 0x80) {
+			method = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			p += 2;
+		} else {
+			method = varint_in(&p);
+		}
+		uint64_t rest = fg_varint_load(p);
+		if (!(rest & 0x808080u)) {
+			t = rest >> 16 & 0xff;
+			p += 3;
+		} else {
+			skip_in(&p);
+			skip_in(&p);
+			t = varint_in(&p);
+			t = t < 128 ? t : 127;
+		}
+		unsigned kind = kinds[t];
+		bool native = kind >> 7;
+		*type = (uint8_t)(kind & 0x7f);
+		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
+		*name = v;
+		/* One test for both the rare cases: a stop and a miss. */
+		if (__builtin_expect(v >= ID_STOP, 0)) {
+			int rc = 1;
+			if (v == ID_UNKNOWN) {
+				rc = frame_miss(j, &ids, method, native, name);
+				id = ids.id;
+				keys = ids.keys;
+				if (!rc)
+					continue;
+			} else {
+				*name = v & ~ID_STOP;
+			}
+			*written = (uint64_t)(names - name) + 1;
 			return rc < 0 ? rc : 0;
 		}
 	}
+	*written = n;
 	fc->p = p;
 	return 0;
 }
@@ -1386,10 +1505,18 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types, &written);
 		if (rc)
 			return rc;
-		/* Cut at a frame that ends the stack: the frames from it down. */
-		if (written < n)
-			return fg_stackbuf_emit_partial(s, at_leaf + 1 - (size_t)written, e->value, j->fn, j->ctx,
-							j->err);
+		/* Cut at a frame that ends the stack: that frame and the leaf
+		 * are all the visitor needs of it (fg_stop_fn), the frame put
+		 * just before the leaf (over frames no longer needed). */
+		if (written < n) {
+			size_t from = len - 1;
+			if (written > 1 || class_frame) {
+				from = len - 2;
+				s->names[from] = s->names[at_leaf + 1 - (size_t)written];
+				s->types[from] = s->types[at_leaf + 1 - (size_t)written];
+			}
+			return fg_stackbuf_emit_partial(s, from, e->value, j->fn, j->ctx, j->err);
+		}
 		n = 0;
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -1462,6 +1589,7 @@ static int read_chunk(struct jfr *j)
 	if (j->event == EV_NONE || !present[j->event])
 		return 0;
 	/* Pass 2: the chosen event's samples. */
+	set_needed(j);
 	for (size_t pos = HEADER_SIZE; pos < j->size;) {
 		struct cur c = { b + pos, b + j->size, false };
 		uint64_t size = varint(&c), type = varint(&c);
@@ -1605,7 +1733,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 		const char *d;
 		size_t n;
 		uint64_t size;
-		if ((rc = fg_input_peek(&d, &n, in, HEADER_SIZE, err)) != 0)
+		if ((rc = fg_input_peek_most(&d, &n, in, HEADER_SIZE, err)) != 0)
 			break;
 		if (n == 0 && j.chunk_no > 0)
 			break;
@@ -1616,7 +1744,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 			rc = bad(&j, "chunk too large");
 			break;
 		}
-		if ((rc = fg_input_peek(&d, &n, in, (size_t)size, err)) != 0)
+		if ((rc = fg_input_peek_most(&d, &n, in, (size_t)size, err)) != 0)
 			break;
 		if (n < size) {
 			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),

@@ -63,9 +63,10 @@ typedef struct fg_stack {
 	uint64_t count;
 	/* Only for a visitor with a stop function (below): the reader stopped
 	 * at names[1], a frame whose name stop answered true for, so
-	 * names[1..depth] are that frame and the frames below it down to the
-	 * leaf; the frames between the root and it were not given (depth is
-	 * then not the stack's depth).  False for a whole stack. */
+	 * names[1..depth] are that frame and frames below it, the last the
+	 * leaf; the frames between the root and it were not given, nor need
+	 * those between it and the leaf be (depth is then not the stack's
+	 * depth).  False for a whole stack. */
 	bool partial;
 } fg_stack;
 
@@ -73,13 +74,13 @@ typedef struct fg_stack {
 typedef int (*fg_stack_fn)(void *ctx, const fg_stack *stack, fg_error *err);
 
 /* Optional, with stack: *stop = true when a stack that holds a frame of
- * this name needs none of the frames between that frame and the root (share:
- * the name matches every pattern, so the stack is counted whatever its
- * callers are; its leaf is below).  A reader whose stacks list their frames
+ * this name needs of its other frames only the leaf (share: the name matches
+ * every pattern, so the stack is counted whatever its other frames are, and
+ * the leaf decides the self share).  A reader whose stacks list their frames
  * leaf first (JFR stack traces, pprof samples) asks once per name it meets
  * and may then stop reading a stack at such a frame and hand it partial
  * (fg_stack.partial): one frame a stack needs is then the end of its
- * decoding.  A reader keeps every check it makes on the frames it steps
+ * decoding, and the frames between it and the leaf may be left out.  A reader keeps every check it makes on the frames it steps
  * over, so a damaged input fails as it does without stop.  Non-zero fails
  * the read and is returned. */
 typedef int (*fg_stop_fn)(void *ctx, uint32_t name, bool *stop, fg_error *err);

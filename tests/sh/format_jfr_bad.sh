@@ -50,6 +50,13 @@ put("self-type.jfr", chunk(stacks, events, 10**18, 10**8, extra_classes=[(30, "x
 put("unfinished.jfr", good[:8] + bytes(8) + good[16:])
 put("trailing.jfr", good + b"garbage after the chunk, long enough for a header" * 2)
 put("no-events.jfr", chunk(stacks, [], 10**18, 10**8))
+# Three chunks, the second damaged, the first larger than the 128 KiB the
+# format sniffing reads at once: --max-size between the second's end and the
+# third's, and within the first.
+first = chunk(stacks, [(1 + i % 2, 1000 + i) for i in range(40000)], 10**18, 10**8)
+missing = chunk(stacks, events, 10**18, 10**8, drop_trace=2)
+put("second-damaged.jfr", first + missing + good)
+open(os.path.join(out, "second-damaged.cap"), "w").write("%d %d\n" % (len(first) + len(missing) + 10, len(first) - 10))
 PY
 
 expect() {
@@ -75,4 +82,15 @@ expect self-type.jfr "corrupt constant pool"
 expect unfinished.jfr "the recording was not finished"
 expect trailing.jfr "not a JFR chunk"
 expect no-events.jfr "no samples"
+# A chunk is read no further than its end: with --max-size below the
+# recording's size, the error is the first chunk's, in file order, that is
+# damaged or whose reading crosses the cap (docs/bad-inputs.md).
+read -r after_second within_first <"$TMP/second-damaged.cap"
+for cap in "$after_second:a sample's stack trace is missing" "$within_first:larger than --max-size"; do
+	rc=0
+	"$FGBISECT" share --max-size "${cap%%:*}" --frame A "$TMP/second-damaged.jfr" >/dev/null 2>"$TMP/err" || rc=$?
+	check_eq "second-damaged.jfr, --max-size ${cap%%:*}: exit status" "$rc" 3
+	CHECKS=$((CHECKS + 1))
+	grep -qF -- "${cap#*:}" "$TMP/err" || fail "--max-size ${cap%%:*}: stderr lacks '${cap#*:}': $(head -c 300 "$TMP/err")"
+done
 finish

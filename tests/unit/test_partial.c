@@ -1,6 +1,7 @@
 /* The readers of leaf-first stacks (JFR, pprof) for a visitor with a stop
  * function (fg_stop_fn): a stack ends at the first frame from the leaf whose
- * name stops it, handed partial with exactly that frame and those below it;
+ * name stops it, handed partial with exactly that frame and those below it
+ * (JFR: that frame and the leaf, the frames between left out, fg_stop_fn);
  * a stack without one, or whose stop frame is its root-most, comes whole;
  * the frames stepped over are still checked.  The answers of share over
  * these stacks are checked against collapsed text in tests/sh/share_partial.sh. */

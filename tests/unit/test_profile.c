@@ -612,6 +612,50 @@ static void test_sorter(void)
 	fg_names_free(names);
 }
 
+/* fg_input_peek_most (JFR chunks): the bytes wanted and no more while more
+ * follow, the content intact across the moves to the buffer's start, the
+ * rest at the end; plain and gzip alike. */
+static void test_peek_most(void)
+{
+	enum { N = 3 << 20 };
+	char *data = malloc(N);
+	static unsigned char gz[1 << 16];
+	for (size_t i = 0; i < N; i++)
+		data[i] = (char)(i * 2654435761u >> 13);
+	size_t zn = gzip_bytes(gz, sizeof(gz), "", 0);
+	for (int z = 0; z < 2; z++) {
+		fg_input *in = NULL;
+		fg_error err;
+		char *big = NULL;
+		if (z) {
+			big = malloc(N);
+			zn = gzip_bytes((unsigned char *)big, N, data, N);
+			CHECK(!fg_input_open_memory(&in, big, zn, "t", 0, &err));
+		} else {
+			CHECK(!fg_input_open_memory(&in, data, N, "t", 0, &err));
+		}
+		const char *d;
+		size_t n, at = 0;
+		CHECK(!fg_input_peek(&d, &n, in, 512, &err));
+		static const size_t want[] = { 100, 300000, 68, 1 << 20, 68, 2 << 20 };
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			CHECK(!fg_input_peek_most(&d, &n, in, want[k], &err));
+			size_t expect = N - at < want[k] ? N - at : want[k];
+			CHECK(n >= expect && (at + n == N || n == expect || k == 0));
+			CHECK(!memcmp(d, data + at, expect));
+			at += expect;
+			fg_input_consume_lines(in, d + expect, 0);
+		}
+		CHECK_U64(at, N);
+		CHECK(!fg_input_peek_most(&d, &n, in, 68, &err));
+		CHECK_U64(n, 0);
+		fg_input_free(in);
+		free(big);
+	}
+	(void)zn;
+	free(data);
+}
+
 int main(void)
 {
 	test_v3_worked_example();
@@ -629,6 +673,7 @@ int main(void)
 	test_reversed_html();
 	test_gzip();
 	test_rewind();
+	test_peek_most();
 	test_sorter();
 	return check_status("test_profile");
 }

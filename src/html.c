@@ -1,5 +1,7 @@
 #include "html.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -32,7 +34,12 @@ struct cursor {
 	fg_frame *batch;
 	size_t nbatch;
 	uint64_t lines;        /* lines the frame loop parsed and has not consumed yet */
+	/* Levels below this one are not known: they are the other thread's
+	 * (the second part of a split page, see split_start); 0 otherwise. */
+	uint64_t unknown;
 };
+
+struct part;
 
 struct parser {
 	fg_input *in;
@@ -51,6 +58,8 @@ struct parser {
 	size_t prev_len, prev_cap;
 
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
+	const fg_read_options *opts;
+	struct part *part;     /* thread 1: the second part being read; thread 2: its own */
 	struct cursor cur;
 	fg_frame batch[FG_FRAME_BATCH];
 };
@@ -145,6 +154,9 @@ __attribute__((always_inline)) static inline int reserve_level(struct parser *p,
 	return 0;
 }
 
+static int part_boundary(struct parser *p, struct cursor *c, uint64_t level, uint64_t left, uint64_t width,
+			 uint32_t name, uint8_t type);
+
 /* Checks one frame against the tree so far and appends it to the batch. */
 __attribute__((always_inline)) static inline int emit(struct parser *p, struct cursor *c, uint64_t level, uint64_t left,
 						      uint64_t width, uint32_t name, uint8_t type)
@@ -162,6 +174,8 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, struct c
 			return bad_frame(p, c->lines, "a second root frame");
 		if (level > c->depth + 1)
 			return bad_frame(p, c->lines, "level jumps by more than one");
+		if (__builtin_expect(level <= c->unknown, 0))
+			return part_boundary(p, c, level, left, width, name, type);
 		struct level *parent = &c->levels[level - 1];
 		if (left < parent->next)
 			return bad_frame(p, c->lines, left < parent->left ? "frame starts left of its parent"
@@ -723,6 +737,399 @@ static int fast_frames(struct parser *p)
 	return rc;
 }
 
+/* The input ended before the blank line that closes the frame block. */
+enum { BLOCK_END = 1 };
+
+/* The frame block from the current line to the blank line that closes it
+ * (read too): 0, an error, or BLOCK_END. */
+static int frame_block(struct parser *p)
+{
+	char *line;
+	size_t len;
+	int rc;
+	for (;;) {
+		if ((rc = fast_frames(p)) != 0)
+			return rc;
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			return rc < 0 ? rc : BLOCK_END;
+		line = unindent(line, &len);
+		if (len == 0)
+			return 0;
+		if (line[0] == 'd' && is_diff_line(line, len)) {
+			/* Deltas belong to differential graphs (maxdiff >= 0) only:
+			 * elsewhere the page was edited or generated wrong. */
+			if (!p->info->differential)
+				return invalid(p, "a d= line in a graph that is not differential (maxdiff < 0)");
+			continue;
+		}
+		if ((rc = frame_line(p, line, len)) != 0)
+			return rc;
+	}
+}
+
+/* ---- One page on two threads ---------------------------------------------
+ *
+ * A large 3.x+ frame block in plain content of known size is cut at a line
+ * f(K,L,DX,W): a level and a width of its own, so that what follows needs
+ * of what precedes only the extents of the frame's ancestors.  Thread 1
+ * reads up to the cut as always, visiting as it goes; thread 2 reads from
+ * the cut to the blank line that closes the block with the same code, its
+ * offsets counted from the cut's running offset (left0, unknown to it: 0),
+ * into its own parser whose frames go into a compact record buffer instead
+ * of a visitor.  Thread 2 does not know the levels below the cut frame's:
+ * they hold values no frame fits in (next UINT64_MAX, right 0), so that the
+ * frame loop leaves their children (the cut frame first) to the general
+ * path, where emit() records them (part_boundary) instead of checking them.
+ * At the cut, thread 1 makes those checks, in order, against its own levels
+ * with real offsets (split_join); when they hold, thread 2's frames go to the
+ * visitor and thread 1 goes on past the block.  When anything does not hold
+ * (thread 2 failed, a check fails, an offset would wrap), thread 2's work is
+ * dropped and thread 1 reads on from the cut: the single-thread reading,
+ * every error included, by construction. */
+
+/* A frame of the second part whose parent it could not know. */
+struct bound {
+	uint64_t level, left, width;
+};
+
+struct part {
+	struct parser p;       /* thread 2's: its own input, cursor and batch */
+	fg_profile_info info;
+	fg_error err;
+	pthread_t thread;
+	atomic_bool cancel;    /* thread 1 no longer waits for it */
+	int rc;                /* 0: the block read to its blank line */
+	uint64_t end, lines;   /* then: the offset past the blank line, the lines read */
+	/* The frames, each coded against the one before (part_frames). */
+	unsigned char *rec;
+	size_t nrec, rec_cap;
+	uint64_t prev_depth, prev_total;
+	struct bound *bounds;
+	size_t nbounds, bounds_cap;
+};
+
+/* The default smallest frame block read on two threads (a thread's start is
+ * some 50 us), and where the cut is looked for, in thousandths of the block:
+ * thread 1 also visits every frame, so it reads less (docs/HACKING.md). */
+#define SPLIT_MIN_BLOCK (UINT64_C(4) << 20)
+#define SPLIT_PERMILLE 450
+/* The cut is looked for this far at most (then no split), and its level is
+ * below this bound (a deeper one is a damaged page: no split). */
+#define SPLIT_SCAN (64u << 10)
+#define SPLIT_MAX_LEVEL 65536
+
+/* The records: varint(name << 5 | type << 2 | how), how 0: one level down,
+ * as wide as the frame before (a u(KEY) line); 1: same level, as wide (n(KEY));
+ * 2: one level down, varint(total) follows; 3: varint(depth), varint(total).
+ * Never longer than the line a frame comes from. */
+enum { REC_MAX = 3 * 10 };
+
+static unsigned char *put_varint(unsigned char *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		*o++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (unsigned char)v;
+	return o;
+}
+
+static uint64_t get_varint(const unsigned char **pp)
+{
+	const unsigned char *r = *pp;
+	uint64_t v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		unsigned char b = *r++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80)
+			break;
+	}
+	*pp = r;
+	return v;
+}
+
+/* Thread 2's visitor: the frames coded into the record buffer. */
+static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
+{
+	struct part *t = ctx;
+	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
+	if (t->rec_cap - t->nrec < n * REC_MAX) {
+		size_t cap = t->rec_cap * 2 + n * REC_MAX;
+		unsigned char *r = realloc(t->rec, cap);
+		if (!r)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		t->rec = r;
+		t->rec_cap = cap;
+	}
+	unsigned char *o = t->rec + t->nrec;
+	uint64_t depth = t->prev_depth, total = t->prev_total;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t head = ((uint64_t)f[i].name << 5) | (uint64_t)f[i].type << 2;
+		if (f[i].depth == depth + 1 && f[i].total == total) {
+			o = put_varint(o, head);
+		} else if (f[i].depth == depth && f[i].total == total) {
+			o = put_varint(o, head | 1);
+		} else if (f[i].depth == depth + 1) {
+			o = put_varint(put_varint(o, head | 2), f[i].total);
+		} else {
+			o = put_varint(put_varint(put_varint(o, head | 3), f[i].depth), f[i].total);
+		}
+		depth = f[i].depth;
+		total = f[i].total;
+	}
+	t->prev_depth = depth;
+	t->prev_total = total;
+	t->nrec = (size_t)(o - t->rec);
+	return 0;
+}
+
+/* emit()'s hook for a frame whose parent thread 2 does not know (level <=
+ * c->unknown, thread 2 only): recorded for split_join to check, the parent
+ * left unknown (its next child is checked at the join too), and the frame's
+ * own level known from now on. */
+__attribute__((noinline, cold)) static int part_boundary(struct parser *p, struct cursor *c, uint64_t level,
+							 uint64_t left, uint64_t width, uint32_t name, uint8_t type)
+{
+	struct part *t = p->part;
+	if (t->nbounds == t->bounds_cap) {
+		size_t cap = t->bounds_cap ? t->bounds_cap * 2 : 64;
+		struct bound *b = realloc(t->bounds, cap * sizeof(*b));
+		if (!b)
+			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+		t->bounds = b;
+		t->bounds_cap = cap;
+	}
+	t->bounds[t->nbounds++] = (struct bound){ level, left, width };
+	c->unknown = level;
+	int rc = reserve_level(p, c, level);
+	if (rc)
+		return rc;
+	c->levels[level] = (struct level){ left, left + width, left };
+	c->depth = level;
+	return push(p, c, level, name, type, width);
+}
+
+static void *part_run(void *arg)
+{
+	struct part *t = arg;
+	struct parser *p = &t->p;
+	int rc = frame_block(p);
+	if (!rc)
+		rc = flush(p, p->cur.nbatch);
+	t->end = fg_input_offset(p->in);
+	t->lines = fg_input_line_number(p->in);
+	t->rc = rc;
+	return NULL;
+}
+
+static void part_free(struct part *t)
+{
+	fg_input_free(t->p.in);
+	free(t->p.cur.levels);
+	free(t->rec);
+	free(t->bounds);
+	free(t);
+}
+
+/* A line "f(K,L,DX,W)\n" at s (data up to end): four numbers, L and W not 0,
+ * L below SPLIT_MAX_LEVEL; its level. */
+static bool cut_line(const char *s, const char *end, uint64_t *level)
+{
+	uint64_t a[4];
+	if (end - s < 2 || s[0] != 'f' || s[1] != '(')
+		return false;
+	s += 2;
+	for (int i = 0; i < 4; i++) {
+		if (!parse_u64(&s, end, &a[i]) || s >= end || *s++ != (i < 3 ? ',' : ')'))
+			return false;
+	}
+	*level = a[1];
+	return s < end && *s == '\n' && a[1] >= 1 && a[1] < SPLIT_MAX_LEVEL && a[3] != 0;
+}
+
+/* Thread 2's input from the first cut line at or after target; false when
+ * there is none within SPLIT_SCAN. */
+static bool find_cut(fg_input **out, uint64_t *cut, uint64_t *level, const struct parser *p, uint64_t target)
+{
+	fg_input *in;
+	fg_error err;
+	const char *d;
+	size_t n;
+	if (fg_input_open_at(&in, p->in, target - 1, &err) != 0)
+		return false;
+	if (fg_input_peek(&d, &n, in, SPLIT_SCAN, &err) == 0) {
+		if (n > SPLIT_SCAN)
+			n = SPLIT_SCAN;
+		/* Line starts: after each '\n' (target - 1 is the byte before the first). */
+		for (const char *s = memchr(d, '\n', n); s; s = memchr(s, '\n', (size_t)(d + n - s))) {
+			s++;
+			if (cut_line(s, d + n, level)) {
+				*cut = target - 1 + (uint64_t)(s - d);
+				fg_input_consume_lines(in, s, 0);
+				*out = in;
+				return true;
+			}
+		}
+	}
+	fg_input_free(in);
+	return false;
+}
+
+/* Thread 2 stopped and its work dropped (or taken); thread 1's input
+ * unlimited. */
+static void split_stop(struct parser *p)
+{
+	if (!p->part)
+		return;
+	atomic_store(&p->part->cancel, true);
+	pthread_join(p->part->thread, NULL);
+	part_free(p->part);
+	p->part = NULL;
+	/* (Clearing a limit seeks nothing: it cannot fail.) */
+	fg_input_set_limit(p->in, UINT64_MAX, NULL);
+}
+
+/* Past the blank line that opens the frame block: starts thread 2 when the
+ * options allow it and the block is worth it, and limits thread 1's input
+ * to the cut.  Anything in the way is no split, never an error. */
+static void split_start(struct parser *p)
+{
+	const fg_read_options *o = p->opts;
+	uint64_t size, from = fg_input_offset(p->in);
+	if (!o || !o->split || !fg_input_plain_size(&size, p->in) || size <= from ||
+	    size - from < (o->split_test.min_block ? o->split_test.min_block : SPLIT_MIN_BLOCK) ||
+	    (o->max_size && size > o->max_size) || size > FG_INPUT_DEFAULT_MAX_SIZE)
+		return;
+	/* (Content above --max-size fails where the reading crosses it, which
+	 * depends on how it was read: not split.) */
+	uint64_t target = o->split_test.at ? o->split_test.at : from + (size - from) / 1000 * SPLIT_PERMILLE;
+	if (target <= from || target >= size)
+		return;
+	struct part *t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	uint64_t cut, level;
+	if (!find_cut(&t->p.in, &cut, &level, p, target)) {
+		free(t);
+		return;
+	}
+	struct parser *q = &t->p;
+	t->info = *p->info;
+	q->names = p->names;
+	q->fn = part_frames;
+	q->ctx = t;
+	q->info = &t->info;
+	q->err = &t->err;
+	q->part = t;
+	/* The cpool is thread 1's, and stays as it is from now on. */
+	q->cur = (struct cursor){ .started = true, .depth = level - 1, .unknown = level, .cpool = p->cur.cpool,
+				  .ncpool = p->cur.ncpool, .batch = q->batch };
+	/* Levels below the cut frame's: nothing fits in them. */
+	int rc = 0;
+	while (!rc && q->cur.levels_cap <= level)
+		rc = reserve_level(q, &q->cur, q->cur.levels_cap);
+	if (!rc) {
+		for (uint64_t l = 0; l < level; l++)
+			q->cur.levels[l] = (struct level){ 0, 0, UINT64_MAX };
+		atomic_init(&t->cancel, false);
+		rc = pthread_create(&t->thread, NULL, part_run, t);
+	}
+	if (rc) {
+		part_free(t);
+		return;
+	}
+	p->part = t;
+	fg_error err;
+	if (fg_input_set_limit(p->in, cut, &err) != 0)
+		split_stop(p);
+}
+
+/* Thread 2's frames to the visitor, in batches as thread 1 makes them. */
+static int split_frames(struct parser *p, const struct part *t)
+{
+	struct cursor *c = &p->cur;
+	const unsigned char *r = t->rec, *end = t->rec + t->nrec;
+	uint64_t depth = 0, total = 0;
+	while (r < end) {
+		uint64_t v = get_varint(&r);
+		switch (v & 3) {
+		case 0: depth++; break;
+		case 1: break;
+		case 2: depth++; total = get_varint(&r); break;
+		default:
+			depth = get_varint(&r);
+			total = get_varint(&r);
+		}
+		c->batch[c->nbatch++] = (fg_frame){ .depth = (uint32_t)depth, .name = (uint32_t)(v >> 5),
+						    .type = (uint8_t)(v >> 2 & 7), .total = total };
+		if (c->nbatch == FG_FRAME_BATCH) {
+			c->nbatch = 0;
+			int rc = flush(p, FG_FRAME_BATCH);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* At the cut (thread 1's input at its limit): waits for thread 2 and takes
+ * its reading when emit()'s checks of its boundary frames hold against
+ * thread 1's levels: *joined, and the input past the block's blank line.
+ * Otherwise thread 1 reads on from the cut.  Fails only as the visitor or
+ * the input does. */
+static int split_join(struct parser *p, bool *joined)
+{
+	struct part *t = p->part;
+	struct cursor *c = &p->cur;
+	*joined = false;
+	pthread_join(t->thread, NULL);
+	p->part = NULL;
+	fg_input_set_limit(p->in, UINT64_MAX, NULL);
+	/* The part's offsets are the real ones less left0 at the cut.  Its
+	 * first frame is the cut's, a boundary frame.  No real offset wraps
+	 * unless a boundary frame's does (every frame of the part lies in one),
+	 * and that fails its check below: a wrapped start is below left0 at the
+	 * cut, and the parent's next free offset is not (the parent is on
+	 * thread 1's last path: it is the last frame, or its child on that path
+	 * ends past left0). */
+	bool ok = t->rc == 0 && t->bounds[0].level <= c->depth + 1;
+	struct level *levels = NULL;
+	if (ok) {
+		/* The checks change the parents' next: on a copy, which thread 1
+		 * needs intact when it reads on. */
+		size_t n = (size_t)t->bounds[0].level;
+		ok = (levels = malloc(n * sizeof(*levels))) != NULL;
+		if (ok)
+			memcpy(levels, c->levels, n * sizeof(*levels));
+	}
+	/* Each boundary frame is at most as deep as the one before (its parent
+	 * is unknown to thread 2, so above the last boundary frame), so its
+	 * parent is one of thread 1's levels, as the frames before changed it. */
+	for (size_t i = 0; ok && i < t->nbounds; i++) {
+		const struct bound *b = &t->bounds[i];
+		struct level *parent = &levels[b->level - 1];
+		uint64_t left = c->left0 + b->left;
+		ok = left >= parent->next && left <= parent->right && b->width <= parent->right - left;
+		parent->next = left + b->width;
+	}
+	free(levels);
+	int rc = 0;
+	if (ok) {
+		/* Nothing reads the cursor's levels after the blank line that
+		 * closes the block: they are not carried over. */
+		rc = split_frames(p, t);
+		if (!rc)
+			rc = fg_input_seek(p->in, t->end, fg_input_line_number(p->in) + t->lines, p->err);
+		*joined = rc == 0;
+		if (*joined && p->opts->split_test.joined)
+			++*p->opts->split_test.joined;
+	}
+	part_free(t);
+	return rc;
+}
+
 static int read_v3(struct parser *p)
 {
 	char *line;
@@ -751,25 +1158,21 @@ static int read_v3(struct parser *p)
 			goto cut;
 		unindent(line, &len);
 	} while (len != 0);
+	split_start(p);
 	for (;;) {
-		if ((rc = fast_frames(p)) != 0)
-			return rc;
-		rc = fg_input_line(&line, &len, p->in, p->err);
-		if (rc <= 0)
-			goto cut;
-		line = unindent(line, &len);
-		if (len == 0)
+		rc = frame_block(p);
+		if (rc != BLOCK_END || !p->part || !fg_input_at_limit(p->in))
 			break;
-		if (line[0] == 'd' && is_diff_line(line, len)) {
-			/* Deltas belong to differential graphs (maxdiff >= 0) only:
-			 * elsewhere the page was edited or generated wrong. */
-			if (!p->info->differential)
-				return invalid(p, "a d= line in a graph that is not differential (maxdiff < 0)");
-			continue;
-		}
-		if ((rc = frame_line(p, line, len)) != 0)
-			return rc;
+		bool joined;
+		if ((rc = split_join(p, &joined)) != 0 || joined)
+			break;
+		/* Not taken: the rest of the block read here. */
 	}
+	split_stop(p);
+	if (rc == BLOCK_END)
+		return truncated(p);
+	if (rc)
+		return rc;
 	return read_footer(p);
 cut:
 	return rc < 0 ? rc : truncated(p);
@@ -910,15 +1313,15 @@ static void header_line(struct parser *p, const char *line, size_t len)
 	}
 }
 
-int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frames_fn fn, void *ctx,
-		 fg_error *err)
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		 fg_frames_fn fn, void *ctx, fg_error *err)
 {
 	/* The batch makes the parser some pages large: on the heap. */
 	struct parser *p = calloc(1, sizeof(*p));
 	if (!p)
 		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
 	*p = (struct parser){ .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
-			      .cpool_identity = true };
+			      .cpool_identity = true, .opts = opts };
 	p->cur.batch = p->batch;
 	char *line;
 	size_t len;

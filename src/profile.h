@@ -133,6 +133,16 @@ typedef struct fg_read_options {
 				      root, the first nearest it ("[no KEY]" for a sample without one), as
 				      pprof's -tagroot; default none (labels ignored) */
 	size_t nlabels;
+	bool split;          /* a large async-profiler 3.x+ page in a plain file (or memory) may be read on two
+				threads, this one and a second (html.h): for a caller with a core to spare.
+				Default false: one thread */
+	/* Tests only (default 0): the smallest frame block split (0 = 4 MiB), the content offset
+	   from which the cut is looked for (0 = the reader's choice), and a count (NULL = none) of the
+	   reads whose second thread's part was taken. */
+	struct {
+		uint64_t min_block, at;
+		uint64_t *joined;
+	} split_test;
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);

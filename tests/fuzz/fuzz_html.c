@@ -37,7 +37,7 @@ static void read_once(struct outcome *o, struct analyses *a, const uint8_t *data
 	if (!o->rc) {
 		fg_input_set_read_size(in, read_size);
 		fg_input_reject_nul(in);
-		o->rc = fg_html_read(&o->info, in, a->names, analyses_frames, a, &o->err);
+		o->rc = fg_html_read(&o->info, in, a->names, NULL, analyses_frames, a, &o->err);
 	}
 	if (!o->rc) {
 		FILE *f = open_memstream(&o->out, &o->out_len);

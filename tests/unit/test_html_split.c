@@ -1,0 +1,276 @@
+/* One HTML page read on two threads (html.c's split) against the same page
+ * read on one: the cut forced at every line where one may fall in every 3.x+
+ * page of the fixtures, and at some of them in damaged copies (truncated,
+ * a byte changed), from memory and from a file (pread).  Every frame field by
+ * field, the batches, the info, the outcome and the error message (its line
+ * number included) must be the single thread's; on an intact page the second
+ * thread's part must be taken at every cut (a split that always fell back
+ * would pass the rest). */
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "profile.h"
+#include "reader.h"
+
+struct frames {
+	fg_frame *f;
+	size_t n, cap;
+	uint64_t batches; /* a hash of the batch sizes */
+	int ends;
+};
+
+static int keep_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	(void)err;
+	struct frames *k = ctx;
+	if (!frames) {
+		k->ends++;
+		return 0;
+	}
+	k->batches = k->batches * 31 + n;
+	if (k->n + n > k->cap) {
+		k->cap = (k->n + n) * 2;
+		k->f = realloc(k->f, k->cap * sizeof(*k->f));
+		if (!k->f)
+			abort();
+	}
+	memcpy(k->f + k->n, frames, n * sizeof(*frames));
+	k->n += n;
+	return 0;
+}
+
+struct outcome {
+	int rc;
+	fg_error err;
+	fg_profile_info info;
+	struct frames frames;
+	size_t names;
+};
+
+/* Reads data (from path when not NULL) with a cut looked for from at (0: on
+ * one thread). */
+static void read_page(struct outcome *o, const char *data, size_t len, const char *path, uint64_t at,
+		      uint64_t *joined)
+{
+	free(o->frames.f);
+	memset(o, 0, sizeof(*o));
+	fg_error_clear(&o->err);
+	fg_names *names;
+	if (fg_names_new(&names, &o->err))
+		abort();
+	fg_read_options ro;
+	fg_read_options_init(&ro);
+	ro.split = at != 0;
+	ro.split_test.min_block = 1;
+	ro.split_test.at = at;
+	ro.split_test.joined = joined;
+	fg_visitor v = { keep_frames, NULL, &o->frames, NULL };
+	o->rc = path ? fg_reader_read(&o->info, path, names, &ro, &v, &o->err)
+		     : fg_reader_read_memory(&o->info, data, len, "page", names, &ro, &v, &o->err);
+	o->names = fg_names_count(names);
+	fg_names_free(names);
+}
+
+static bool same_frame(const fg_frame *a, const fg_frame *b)
+{
+	return a->depth == b->depth && a->name == b->name && a->type == b->type && a->total == b->total;
+}
+
+/* The split reading against the single thread's; false (and one report) at
+ * the first difference. */
+static bool same(const struct outcome *a, const struct outcome *b, const char *what, uint64_t at)
+{
+	const char *diff = NULL;
+	if (a->rc != b->rc || strcmp(a->err.message, b->err.message) || strcmp(a->err.source, b->err.source))
+		diff = "outcome";
+	else if (a->info.total != b->info.total || a->info.frames != b->info.frames ||
+		 a->info.format != b->info.format || a->info.differential != b->info.differential ||
+		 a->info.inverted != b->info.inverted || strcmp(a->info.title, b->info.title))
+		diff = "info";
+	else if (a->frames.n != b->frames.n || a->frames.batches != b->frames.batches ||
+		 a->frames.ends != b->frames.ends || a->names != b->names)
+		diff = "frame count or batches";
+	for (size_t i = 0; !diff && i < a->frames.n; i++)
+		if (!same_frame(&a->frames.f[i], &b->frames.f[i]))
+			diff = "a frame";
+	check_count++;
+	if (diff) {
+		check_failures++;
+		fprintf(stderr, "%s, cut from %llu: %s differs: '%s' against '%s'\n", what, (unsigned long long)at,
+			diff, b->err.message, a->err.message);
+	}
+	return !diff;
+}
+
+/* The offsets of the lines "f(K,L,DX,W)" with L and W not 0: where a cut can fall. */
+static size_t cut_points(uint64_t *out, size_t max, const char *d, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 1; i + 2 < len && n < max; i++) {
+		if (d[i - 1] != '\n' || d[i] != 'f' || d[i + 1] != '(')
+			continue;
+		int commas = 0;
+		size_t j = i + 2;
+		while (j < len && ((d[j] >= '0' && d[j] <= '9') || d[j] == ','))
+			commas += d[j++] == ',';
+		if (commas == 3 && j + 1 < len && d[j] == ')' && d[j + 1] == '\n')
+			out[n++] = i;
+	}
+	return n;
+}
+
+static char *load(size_t *len, const char *path)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *d = malloc(cap);
+	int got;
+	while (d && (got = gzread(f, d + n, (unsigned)(cap - n))) > 0) {
+		n += (size_t)got;
+		if (n == cap)
+			d = realloc(d, cap *= 2);
+	}
+	gzclose(f);
+	*len = n;
+	return d;
+}
+
+static uint64_t rng = 88172645463325252u;
+static uint64_t next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Every cut of an intact page (step: every step-th), each taken; some cuts
+ * of damaged copies; a few from a file. */
+static void check_page(const char *path, size_t step, size_t damaged)
+{
+	size_t len;
+	char *d = load(&len, path);
+	if (!d) {
+		fprintf(stderr, "skipped: %s\n", path);
+		return;
+	}
+	size_t max = len / 8 + 1;
+	uint64_t *cuts = malloc(max * sizeof(*cuts));
+	size_t ncuts = cut_points(cuts, max, d, len);
+	struct outcome one = { 0 }, two = { 0 };
+	read_page(&one, d, len, NULL, 0, NULL);
+	CHECK(one.rc == 0);
+	uint64_t joined = 0, tried = 0;
+	for (size_t i = 0; i < ncuts; i += step) {
+		/* At the line, and a byte before it (the cut is the next such line). */
+		for (uint64_t back = 0; back < 2; back++) {
+			read_page(&two, d, len, NULL, cuts[i] - back, &joined);
+			tried++;
+			if (!same(&one, &two, path, cuts[i] - back))
+				break;
+		}
+	}
+	/* Each tried cut falls in the frame block of an intact page. */
+	CHECK_U64(joined, tried);
+	CHECK(ncuts > 0);
+
+	/* From a file: the second thread reads with pread. */
+	char tmp[] = "/tmp/fg-split-XXXXXX";
+	int fd = mkstemp(tmp);
+	CHECK(fd >= 0 && write(fd, d, len) == (ssize_t)len);
+	close(fd);
+	for (size_t i = 0; i < ncuts; i += ncuts / 5 + 1) {
+		struct outcome f1 = { 0 }, f2 = { 0 };
+		read_page(&f1, NULL, 0, tmp, 0, NULL);
+		read_page(&f2, NULL, 0, tmp, cuts[i], &joined);
+		same(&f1, &f2, tmp, cuts[i]);
+		free(f1.frames.f);
+		free(f2.frames.f);
+	}
+	unlink(tmp);
+
+	/* Damaged copies: cut short, or one byte of the frame block changed
+	 * (to what frame lines are made of); the split at cuts around it. */
+	static const char bytes[] = "0123456789,()fund\n-=9 \r";
+	char *copy = malloc(len + 2);
+	for (size_t k = 0; k < damaged && ncuts; k++) {
+		memcpy(copy, d, len);
+		size_t clen = len;
+		uint64_t at = cuts[0] + next_random() % (len - cuts[0]);
+		if (k % 3 == 0)
+			clen = (size_t)at;
+		else
+			copy[at] = bytes[next_random() % (sizeof(bytes) - 1)];
+		read_page(&one, copy, clen, NULL, 0, NULL);
+		for (int c = 0; c < 6; c++) {
+			uint64_t cut = cuts[next_random() % ncuts];
+			if (cut >= clen)
+				continue;
+			read_page(&two, copy, clen, NULL, cut, NULL);
+			if (!same(&one, &two, path, cut))
+				break;
+		}
+	}
+	/* The cut line itself damaged: its level, offset or width made larger
+	 * (its last digit one more, or a digit more), so that what only the
+	 * join can check fails. */
+	for (size_t i = 0; i < ncuts; i += step * 7) {
+		for (int field = 1; field <= 3; field++) {
+			for (int how = 0; how < 2; how++) {
+				size_t e = (size_t)cuts[i] + 2;
+				for (int f = 0; f < field; f++)
+					e += strcspn(d + e, ",") + 1;
+				e += strspn(d + e, "0123456789") - 1; /* the field's last digit */
+				size_t clen = 0;
+				memcpy(copy, d, e + 1);
+				clen = e + 1;
+				if (how == 0) {
+					copy[e] = d[e] == '9' ? '9' : (char)(d[e] + 1);
+				} else {
+					copy[clen++] = '0';
+				}
+				memcpy(copy + clen, d + e + 1, len - e - 1);
+				clen += len - e - 1;
+				read_page(&one, copy, clen, NULL, 0, NULL);
+				read_page(&two, copy, clen, NULL, cuts[i], NULL);
+				same(&one, &two, path, cuts[i]);
+			}
+		}
+	}
+	free(copy);
+	free(one.frames.f);
+	free(two.frames.f);
+	free(cuts);
+	free(d);
+}
+
+int main(void)
+{
+	const char *src = getenv("FG_SOURCE_DIR"), *shared = getenv("FG_SHARED_FIXTURES");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/fixtures/tiny-3x.html", src ? src : ".");
+	check_page(path, 1, 20);
+	static const char *pages[] = {
+		"daily/day01-broker-0-grpc.html", "daily/day01-broker-0-rest.html", "daily/day01-broker-1-grpc.html",
+		"daily/day01-broker-2-grpc.html", "daily/day10-broker-0-grpc.html", "daily/day10-broker-0-rest.html",
+		"formats/diff-v4.5.html", "formats/escape-g3-v3.0.html", "formats/escape-g5-v4.5.html",
+		"formats/g3-v3.0-healthy.html", "formats/g5-v4.5-healthy.html",
+		"formats/g5-v4.5-healthy.inverted.html", "formats/g5-v4.5-healthy.reverse.html",
+		"formats/jfr-v4.5-healthy.html", "versions/v3.0-healthy.html", "versions/v3.0-regressed.html",
+		"versions/v4.5-healthy.html", "versions/v4.5-regressed.html",
+	};
+	for (size_t i = 0; shared && i < sizeof(pages) / sizeof(pages[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", shared, pages[i]);
+		check_page(path, 1, 150);
+	}
+	/* The large page: some cuts (each a read of 3.3 M frames). */
+	if (shared) {
+		snprintf(path, sizeof(path), "%s/large/javac-large.html.gz", shared);
+		check_page(path, 60000, 6);
+	}
+	return check_status("html_split");
+}

@@ -802,7 +802,7 @@ struct part {
 	int rc;                /* 0: the block read to its blank line */
 	uint64_t end, lines;   /* then: the offset past the blank line, the lines read */
 	/* The frames, each coded against the one before (part_frames). */
-	unsigned char *rec;
+	uint32_t *rec;
 	size_t nrec, rec_cap;
 	uint64_t prev_depth, prev_total;
 	struct bound *bounds;
@@ -819,35 +819,13 @@ struct part {
 #define SPLIT_SCAN (64u << 10)
 #define SPLIT_MAX_LEVEL 65536
 
-/* The records: varint(name << 5 | type << 2 | how), how 0: one level down,
- * as wide as the frame before (a u(KEY) line); 1: same level, as wide (n(KEY));
- * 2: one level down, varint(total) follows; 3: varint(depth), varint(total).
- * Never longer than the line a frame comes from. */
-enum { REC_MAX = 3 * 10 };
-
-static unsigned char *put_varint(unsigned char *o, uint64_t v)
-{
-	while (v >= 0x80) {
-		*o++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*o++ = (unsigned char)v;
-	return o;
-}
-
-static uint64_t get_varint(const unsigned char **pp)
-{
-	const unsigned char *r = *pp;
-	uint64_t v = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		unsigned char b = *r++;
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (b < 0x80)
-			break;
-	}
-	*pp = r;
-	return v;
-}
+/* The records, 32-bit words: name << 5 | type << 2 | how; how 0: one level
+ * down, as wide as the frame before (what a u(KEY) line gives); 1: the same
+ * level, as wide (n(KEY)); 2: one level down, the total in the next two
+ * words; 3: the depth in the next word, then the total.  4 bytes for a line
+ * of at least 5, 16 for an f(K,L,DX,W) line of some 20 (the large fixture's
+ * records: 12.7 MB for 23.9 MB of lines). */
+enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
 
 /* Thread 2's visitor: the frames coded into the record buffer. */
 static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
@@ -857,27 +835,35 @@ static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
 	if (t->rec_cap - t->nrec < n * REC_MAX) {
 		size_t cap = t->rec_cap * 2 + n * REC_MAX;
-		unsigned char *r = realloc(t->rec, cap);
+		uint32_t *r = realloc(t->rec, cap * sizeof(*r));
 		if (!r)
 			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 		t->rec = r;
 		t->rec_cap = cap;
 	}
-	unsigned char *o = t->rec + t->nrec;
+	uint32_t *o = t->rec + t->nrec;
 	uint64_t depth = t->prev_depth, total = t->prev_total;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t head = ((uint64_t)f[i].name << 5) | (uint64_t)f[i].type << 2;
-		if (f[i].depth == depth + 1 && f[i].total == total) {
-			o = put_varint(o, head);
-		} else if (f[i].depth == depth && f[i].total == total) {
-			o = put_varint(o, head | 1);
-		} else if (f[i].depth == depth + 1) {
-			o = put_varint(put_varint(o, head | 2), f[i].total);
+	for (const fg_frame *e = f + n; f < e; f++) {
+		uint64_t d = f->depth, w = f->total;
+		uint32_t name = f->name;
+		/* (A name beyond the code's bits: the part is not taken.) */
+		if (name >= REC_NAMES)
+			return fg_error_set(err, FG_EINTERNAL, NULL, "too many names");
+		uint32_t head = name << 5 | (uint32_t)f->type << 2;
+		if (__builtin_expect(w == total && d - depth <= 1, 1)) {
+			*o++ = head | (uint32_t)(d == depth);
 		} else {
-			o = put_varint(put_varint(put_varint(o, head | 3), f[i].depth), f[i].total);
+			if (d == depth + 1) {
+				*o++ = head | 2;
+			} else {
+				*o++ = head | 3;
+				*o++ = (uint32_t)d;
+			}
+			*o++ = (uint32_t)w;
+			*o++ = (uint32_t)(w >> 32);
 		}
-		depth = f[i].depth;
-		total = f[i].total;
+		depth = d;
+		total = w;
 	}
 	t->prev_depth = depth;
 	t->prev_total = total;
@@ -1050,27 +1036,32 @@ static void split_start(struct parser *p)
 static int split_frames(struct parser *p, const struct part *t)
 {
 	struct cursor *c = &p->cur;
-	const unsigned char *r = t->rec, *end = t->rec + t->nrec;
+	const uint32_t *r = t->rec, *end = t->rec + t->nrec;
 	uint64_t depth = 0, total = 0;
+	/* The batch through locals: its stores cannot alias them. */
+	fg_frame *out = c->batch + c->nbatch, *full = c->batch + FG_FRAME_BATCH;
 	while (r < end) {
-		uint64_t v = get_varint(&r);
-		switch (v & 3) {
-		case 0: depth++; break;
-		case 1: break;
-		case 2: depth++; total = get_varint(&r); break;
-		default:
-			depth = get_varint(&r);
-			total = get_varint(&r);
+		uint32_t v = *r++;
+		if (__builtin_expect(v & 2, 0)) {
+			if (v & 1)
+				depth = *r++;
+			else
+				depth++;
+			total = r[0] | (uint64_t)r[1] << 32;
+			r += 2;
+		} else {
+			depth += !(v & 1);
 		}
-		c->batch[c->nbatch++] = (fg_frame){ .depth = (uint32_t)depth, .name = (uint32_t)(v >> 5),
-						    .type = (uint8_t)(v >> 2 & 7), .total = total };
-		if (c->nbatch == FG_FRAME_BATCH) {
-			c->nbatch = 0;
+		*out++ = (fg_frame){ .depth = (uint32_t)depth, .name = v >> 5, .type = (uint8_t)(v >> 2 & 7),
+				     .total = total };
+		if (out == full) {
+			out = c->batch;
 			int rc = flush(p, FG_FRAME_BATCH);
 			if (rc)
 				return rc;
 		}
 	}
+	c->nbatch = (size_t)(out - c->batch);
 	return 0;
 }
 

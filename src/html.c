@@ -813,7 +813,7 @@ struct part {
  * some 50 us), and where the cut is looked for, in thousandths of the block:
  * thread 1 also visits every frame, so it reads less (docs/HACKING.md). */
 #define SPLIT_MIN_BLOCK (UINT64_C(4) << 20)
-#define SPLIT_PERMILLE 450
+#define SPLIT_PERMILLE 320
 /* The cut is looked for this far at most (then no split), and its level is
  * below this bound (a deeper one is a damaged page: no split). */
 #define SPLIT_SCAN (64u << 10)
@@ -1002,6 +1002,14 @@ static void split_start(struct parser *p)
 		return;
 	}
 	struct parser *q = &t->p;
+	/* Records are no longer than the lines they come from: room for all of
+	 * them at once, so that the buffer is never copied (its pages are
+	 * taken as they are written). */
+	t->rec_cap = (size_t)(size - cut) / sizeof(*t->rec) + FG_FRAME_BATCH * REC_MAX;
+	if (!(t->rec = malloc(t->rec_cap * sizeof(*t->rec)))) {
+		part_free(t);
+		return;
+	}
 	t->info = *p->info;
 	q->names = p->names;
 	q->fn = part_frames;

@@ -135,6 +135,8 @@ static char *load(size_t *len, const char *path)
 			d = realloc(d, cap *= 2);
 	}
 	gzclose(f);
+	if (d && (d = realloc(d, n + 1)))
+		d[n] = '\0'; /* for strstr */
 	*len = n;
 	return d;
 }
@@ -196,7 +198,7 @@ static void check_page(const char *path, size_t step, size_t damaged)
 	/* Damaged copies: cut short, or one byte of the frame block changed
 	 * (to what frame lines are made of); the split at cuts around it. */
 	static const char bytes[] = "0123456789,()fund\n-=9 \r";
-	char *copy = malloc(len + 2);
+	char *copy = malloc(len + 3);
 	for (size_t k = 0; k < damaged && ncuts; k++) {
 		memcpy(copy, d, len);
 		size_t clen = len;
@@ -213,6 +215,21 @@ static void check_page(const char *path, size_t step, size_t damaged)
 			read_page(&two, copy, clen, NULL, cut, NULL);
 			if (!same(&one, &two, path, cut))
 				break;
+		}
+	}
+	/* A line after the frame block: its error names it, counted on from
+	 * where the second thread stopped. */
+	const char *footer = strstr(d, "\nsearch(");
+	if (footer) {
+		size_t at = (size_t)(footer - d) + 1;
+		memcpy(copy, d, at);
+		memcpy(copy + at, "x\n", 2);
+		memcpy(copy + at + 2, d + at, len - at);
+		read_page(&one, copy, len + 2, NULL, 0, NULL);
+		CHECK(strstr(one.err.message, "unexpected line after the frame data") != NULL);
+		for (size_t i = 0; i < ncuts; i += step * 5) {
+			read_page(&two, copy, len + 2, NULL, cuts[i], NULL);
+			same(&one, &two, path, cuts[i]);
 		}
 	}
 	/* The cut line itself damaged: its level, offset or width made larger

@@ -1,4 +1,5 @@
-/* One HTML page read on two threads (html.c's split) against the same page
+/* ctest-labels: slow
+ * One HTML page read on two threads (html.c's split) against the same page
  * read on one: the cut forced at every line where one may fall in every 3.x+
  * page of the fixtures, and at some of them in damaged copies (truncated,
  * a byte changed), from memory and from a file (pread).  Every frame field by
@@ -287,7 +288,7 @@ int main(void)
 	/* The large page: some cuts (each a read of 3.3 M frames). */
 	if (shared) {
 		snprintf(path, sizeof(path), "%s/large/javac-large.html.gz", shared);
-		check_page(path, 60000, 6);
+		check_page(path, 120000, 2);
 	}
 	return check_status("html_split");
 }

@@ -61,6 +61,7 @@ struct parser {
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
 	const fg_read_options *opts;
 	struct part *part;     /* thread 1: the second part being read; thread 2: its own */
+	bool coded;            /* thread 2: the frame loop codes its frames straight into part's records */
 	struct cursor cur;
 	fg_frame batch[FG_FRAME_BATCH];
 };
@@ -548,11 +549,43 @@ __attribute__((always_inline)) static inline const char *short_number(const char
  * end cannot pass for its own), and no read of it passes the end. */
 enum { PLAIN_LINE_MAX = 2 + 4 * DIGITS_MAX + 3 + 2 };
 
+/* The records of a split's second part, 32-bit words: name << 5 | type << 2
+ * | how; how 0: one level down, as wide as the frame before (what a u(KEY)
+ * line gives); 1: the same level, as wide (n(KEY)); 2: one level down, the
+ * total in the next two words; 3: the depth in the next word, then the
+ * total.  4 bytes for a line of at least 5, 16 for an f(K,L,DX,W) line of
+ * some 20 (the large fixture's records: 12.7 MB for 23.9 MB of lines).
+ * Names take 27 bits (split_start checks). */
+enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
+
+/* One frame's record after the frame (depth, total) before it. */
+__attribute__((always_inline)) static inline uint32_t *code_frame(uint32_t *o, uint32_t name, uint8_t type,
+								  uint64_t d, uint64_t w, uint64_t depth,
+								  uint64_t total)
+{
+	uint32_t head = name << 5 | (uint32_t)type << 2;
+	if (__builtin_expect(w == total && d - depth <= 1, 1)) {
+		*o++ = head | (uint32_t)(d == depth);
+		return o;
+	}
+	if (d == depth + 1) {
+		*o++ = head | 2;
+	} else {
+		*o++ = head | 3;
+		*o++ = (uint32_t)d;
+	}
+	*o++ = (uint32_t)w;
+	*o++ = (uint32_t)(w >> 32);
+	return o;
+}
+
 /* The state plain_calls() works on, in and out. */
 struct run {
 	const char *s;        /* the next line */
 	fg_frame *out;        /* the next batch slot */
+	uint32_t *word;       /* or, coding the frames (a split's second part), the next record word */
 	uint64_t depth, left0, width0;
+	uint64_t n;           /* the lines it was not given time for */
 };
 
 /* The line at s other than "u(KEY)\n", q past its key: the level, start and
@@ -627,10 +660,11 @@ __attribute__((always_inline)) static inline const char *other_call(const char *
  * sends every line down the general path, and traps when the two differ. */
 __attribute__((always_inline)) static inline void plain_calls(struct run *r, struct level *const levels,
 							      const uint32_t *const cpool, const uint64_t nkeys,
-							      uint64_t n)
+							      uint64_t n, const bool coded)
 {
 	const char *s = r->s;
 	fg_frame *out = r->out;
+	uint32_t *word = r->word;
 	uint64_t depth = r->depth, left0 = r->left0, width0 = r->width0;
 	struct level *top = levels + depth; /* the last frame's */
 	/* A multiplier the compiler is not to turn into shifts and adds. */
@@ -661,14 +695,18 @@ __attribute__((always_inline)) static inline void plain_calls(struct run *r, str
 		}
 		top[-1].next = left + width;
 		*top = (struct level){ left, left + width, left };
-		*out++ = (fg_frame){ .depth = (uint32_t)level, .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
-				     .type = (uint8_t)(key & 7), .total = width };
+		uint32_t name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3);
+		if (coded)
+			word = code_frame(word, name, (uint8_t)(key & 7), level, width, depth, width0);
+		else
+			*out++ = (fg_frame){ .depth = (uint32_t)level, .name = name, .type = (uint8_t)(key & 7),
+					     .total = width };
 		depth = level;
 		left0 = left;
 		width0 = width;
 		s = q + 2;
 	}
-	*r = (struct run){ s, out, depth, left0, width0 };
+	*r = (struct run){ s, out, word, depth, left0, width0, n };
 }
 
 /* The loop for either kind of cpool: with the identity table (the usual
@@ -677,14 +715,29 @@ __attribute__((always_inline)) static inline void plain_calls(struct run *r, str
 __attribute__((noinline)) static void plain_calls_identity(struct run *r, struct level *levels, uint64_t nkeys,
 							   uint64_t n)
 {
-	plain_calls(r, levels, NULL, nkeys, n);
+	plain_calls(r, levels, NULL, nkeys, n, false);
 }
 
 __attribute__((noinline)) static void plain_calls_mapped(struct run *r, struct level *levels, const uint32_t *cpool,
 							 uint64_t nkeys, uint64_t n)
 {
-	plain_calls(r, levels, cpool, nkeys, n);
+	plain_calls(r, levels, cpool, nkeys, n, false);
 }
+
+/* The same loops coding the frames (a split's second part, split_start). */
+__attribute__((noinline)) static void plain_calls_identity_coded(struct run *r, struct level *levels, uint64_t nkeys,
+								 uint64_t n)
+{
+	plain_calls(r, levels, NULL, nkeys, n, true);
+}
+
+__attribute__((noinline)) static void plain_calls_mapped_coded(struct run *r, struct level *levels,
+							       const uint32_t *cpool, uint64_t nkeys, uint64_t n)
+{
+	plain_calls(r, levels, cpool, nkeys, n, true);
+}
+
+static int coded_run(struct parser *p, const char **s, const char *end, uint64_t nkeys, uint64_t *lines);
 
 static int fast_frames(struct parser *p)
 {
@@ -697,7 +750,10 @@ static int fast_frames(struct parser *p)
 	const uint64_t nkeys = (uint64_t)c->ncpool << 3;
 	fg_input_window(&s, &end, p->in);
 	for (;;) {
-		if (c->started) {
+		if (c->started && p->coded) {
+			if ((rc = coded_run(p, &s, end, nkeys, &lines)) != 0)
+				break;
+		} else if (c->started) {
 			/* The run's checks merged: lines that fit the batch, the
 			 * level stack and the window. */
 			uint64_t n = FG_FRAME_BATCH - c->nbatch;
@@ -705,7 +761,7 @@ static int fast_frames(struct parser *p)
 			uint64_t whole = (uint64_t)(end - s) / PLAIN_LINE_MAX;
 			n = n < room ? n : room;
 			n = n < whole ? n : whole;
-			struct run r = { s, p->batch + c->nbatch, c->depth, c->left0, c->width0 };
+			struct run r = { s, p->batch + c->nbatch, NULL, c->depth, c->left0, c->width0, 0 };
 			if (c->cpool)
 				plain_calls_mapped(&r, c->levels, c->cpool, nkeys, n);
 			else
@@ -814,19 +870,70 @@ struct part {
  * some 50 us), and where the cut is looked for, in thousandths of the block:
  * thread 1 also visits every frame, so it reads less (docs/HACKING.md). */
 #define SPLIT_MIN_BLOCK (UINT64_C(4) << 20)
-#define SPLIT_PERMILLE 320
+#define SPLIT_PERMILLE 270
 /* The cut is looked for this far at most (then no split), and its level is
  * below this bound (a deeper one is a damaged page: no split). */
 #define SPLIT_SCAN (64u << 10)
 #define SPLIT_MAX_LEVEL 65536
 
-/* The records, 32-bit words: name << 5 | type << 2 | how; how 0: one level
- * down, as wide as the frame before (what a u(KEY) line gives); 1: the same
- * level, as wide (n(KEY)); 2: one level down, the total in the next two
- * words; 3: the depth in the next word, then the total.  4 bytes for a line
- * of at least 5, 16 for an f(K,L,DX,W) line of some 20 (the large fixture's
- * records: 12.7 MB for 23.9 MB of lines). */
-enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
+/* Room in the record buffer for n frames; -1 out of memory. */
+static int part_room(struct part *t, size_t n)
+{
+	if (t->rec_cap - t->nrec >= n * REC_MAX)
+		return 0;
+	size_t cap = t->rec_cap * 2 + n * REC_MAX;
+	uint32_t *r = realloc(t->rec, cap * sizeof(*r));
+	if (!r)
+		return -1;
+	t->rec = r;
+	t->rec_cap = cap;
+	return 0;
+}
+
+/* fast_frames' run on thread 2: the general path's frames (in the batch)
+ * coded first, so that the records keep the file's order, then the lines
+ * that fit the level stack, the window and the record buffer coded
+ * straight from the frame loop. */
+static int coded_run(struct parser *p, const char **s, const char *end, uint64_t nkeys, uint64_t *lines)
+{
+	struct cursor *c = &p->cur;
+	struct part *t = p->part;
+	int rc;
+	if (c->nbatch) {
+		size_t n = c->nbatch;
+		c->nbatch = 0;
+		if ((rc = flush(p, n)) != 0)
+			return rc;
+	}
+	uint64_t room = c->levels_cap - 1 - c->depth;
+	uint64_t whole = (uint64_t)(end - *s) / PLAIN_LINE_MAX;
+	uint64_t n = room < whole ? room : whole;
+	if (n > 4096)
+		n = 4096; /* (so that a cancel is seen that often) */
+	if (part_room(t, (size_t)n) != 0)
+		return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+	struct run r = { *s, NULL, t->rec + t->nrec, c->depth, c->left0, c->width0, 0 };
+	if (c->cpool)
+		plain_calls_mapped_coded(&r, c->levels, c->cpool, nkeys, n);
+	else
+		plain_calls_identity_coded(&r, c->levels, nkeys, n);
+	*lines += n - r.n;
+	p->info->frames += n - r.n;
+	*s = r.s;
+	t->nrec = (size_t)(r.word - t->rec);
+	if (r.n != n) {
+		/* The last frame coded (before any, the cursor's start is no
+		 * frame's). */
+		t->prev_depth = r.depth;
+		t->prev_total = r.width0;
+	}
+	c->depth = r.depth;
+	c->left0 = r.left0;
+	c->width0 = r.width0;
+	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		return fg_error_set(p->err, FG_EINTERNAL, NULL, "cancelled");
+	return 0;
+}
 
 /* Thread 2's visitor: the frames coded into the record buffer. */
 static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
@@ -834,37 +941,14 @@ static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
 	struct part *t = ctx;
 	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
 		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
-	if (t->rec_cap - t->nrec < n * REC_MAX) {
-		size_t cap = t->rec_cap * 2 + n * REC_MAX;
-		uint32_t *r = realloc(t->rec, cap * sizeof(*r));
-		if (!r)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-		t->rec = r;
-		t->rec_cap = cap;
-	}
+	if (part_room(t, n) != 0)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
 	uint32_t *o = t->rec + t->nrec;
 	uint64_t depth = t->prev_depth, total = t->prev_total;
 	for (const fg_frame *e = f + n; f < e; f++) {
-		uint64_t d = f->depth, w = f->total;
-		uint32_t name = f->name;
-		/* (A name beyond the code's bits: the part is not taken.) */
-		if (name >= REC_NAMES)
-			return fg_error_set(err, FG_EINTERNAL, NULL, "too many names");
-		uint32_t head = name << 5 | (uint32_t)f->type << 2;
-		if (__builtin_expect(w == total && d - depth <= 1, 1)) {
-			*o++ = head | (uint32_t)(d == depth);
-		} else {
-			if (d == depth + 1) {
-				*o++ = head | 2;
-			} else {
-				*o++ = head | 3;
-				*o++ = (uint32_t)d;
-			}
-			*o++ = (uint32_t)w;
-			*o++ = (uint32_t)(w >> 32);
-		}
-		depth = d;
-		total = w;
+		o = code_frame(o, f->name, f->type, f->depth, f->total, depth, total);
+		depth = f->depth;
+		total = f->total;
 	}
 	t->prev_depth = depth;
 	t->prev_total = total;
@@ -985,7 +1069,10 @@ static void split_start(struct parser *p)
 {
 	const fg_read_options *o = p->opts;
 	uint64_t size, from = fg_input_offset(p->in);
+	/* (Names beyond the records' 27 bits: not split; thread 2 meets no
+	 * name the cpool did not give.) */
 	if (!o || !o->split || !fg_input_plain_size(&size, p->in) || size <= from ||
+	    fg_names_count(p->names) >= REC_NAMES ||
 	    size - from < (o->split_test.min_block ? o->split_test.min_block : SPLIT_MIN_BLOCK) ||
 	    (o->max_size && size > o->max_size) || size > FG_INPUT_DEFAULT_MAX_SIZE)
 		return;
@@ -1025,6 +1112,7 @@ static void split_start(struct parser *p)
 	q->info = &t->info;
 	q->err = &t->err;
 	q->part = t;
+	q->coded = true;
 	/* The cpool is thread 1's, and stays as it is from now on. */
 	q->cur = (struct cursor){ .started = true, .depth = level - 1, .unknown = level, .cpool = p->cur.cpool,
 				  .ncpool = p->cur.ncpool, .batch = q->batch };

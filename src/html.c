@@ -553,8 +553,8 @@ enum { PLAIN_LINE_MAX = 2 + 4 * DIGITS_MAX + 3 + 2 };
  * | how; how 0: one level down, as wide as the frame before (what a u(KEY)
  * line gives); 1: the same level, as wide (n(KEY)); 2: one level down, the
  * total in the next two words; 3: the depth in the next word, then the
- * total.  4 bytes for a line of at least 5, 16 for an f(K,L,DX,W) line of
- * some 20 (the large fixture: 5.6 bytes a frame, 10.5 bytes a line).
+ * total.  4 bytes for a u(KEY) line of at least 5, 16 for an f(K,L,DX,W)
+ * line of some 20 (the large fixture: 5.6 bytes a frame, its lines 10.2).
  * Names take 27 bits (split_start checks). */
 enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
 
@@ -1095,11 +1095,12 @@ static void split_start(struct parser *p)
 		return;
 	}
 	struct parser *q = &t->p;
-	/* Records are no longer than the lines they come from: room for all of
-	 * them at once, so that the buffer is never copied (its pages are
+	/* Records are shorter than their lines but for rare ones (an n(K,W)
+	 * line of 7 bytes takes 16; part_room grows the buffer then): room for
+	 * all of them at once, so that the buffer is not copied (its pages are
 	 * taken as they are written), in huge pages where the kernel has them
-	 * (the large fixture's records from a cut at 27 %: 3,400 page faults fewer, some 3 ms of
-	 * the second thread's). */
+	 * (the large fixture cut at 27 %: 3,400 page faults fewer, some 3 ms
+	 * of the second thread's). */
 	t->rec_cap = (size_t)(size - cut) / sizeof(*t->rec) + FG_FRAME_BATCH * REC_MAX;
 	void *rec;
 	if (posix_memalign(&rec, 2u << 20, t->rec_cap * sizeof(*t->rec))) {

@@ -62,6 +62,9 @@ struct parser {
 	const fg_read_options *opts;
 	struct part *part;     /* thread 1: the second part being read; thread 2: its own */
 	bool coded;            /* thread 2: the frame loop codes its frames straight into part's records */
+	/* Thread 1, reading on from the cut after it had visited thread 2's
+	 * first frames (split_join): the full batches not to hand again. */
+	uint64_t skip;
 	struct cursor cur;
 	fg_frame batch[FG_FRAME_BATCH];
 };
@@ -127,6 +130,10 @@ __attribute__((noinline)) static struct level *grow_levels(struct level *old, ui
 /* Hands the batch to the visitor: one call for FG_FRAME_BATCH frames. */
 __attribute__((noinline)) static int flush(struct parser *p, size_t n)
 {
+	if (p->skip) {
+		p->skip--;
+		return 0;
+	}
 	p->info->frames += n;
 	return n ? p->fn(p->ctx, p->batch, n, p->err) : 0;
 }
@@ -845,10 +852,14 @@ static int frame_block(struct parser *p)
  * dropped and thread 1 reads on from the cut: the single-thread reading,
  * every error included, by construction. */
 
-/* A frame of the second part whose parent it could not know. */
+/* A frame of the second part whose parent it could not know, and its
+ * place in the part's frames. */
 struct bound {
 	uint64_t level, left, width;
+	uint64_t frame;
 };
+
+enum { PART_RUNNING, PART_DONE, PART_STOPPED };
 
 struct part {
 	struct parser p;       /* thread 2's: its own input, cursor and batch */
@@ -858,12 +869,22 @@ struct part {
 	atomic_bool cancel;    /* thread 1 no longer waits for it */
 	int rc;                /* 0: the block read to its blank line */
 	uint64_t end, lines;   /* then: the offset past the blank line, the lines read */
-	/* The frames, each coded against the one before (part_frames). */
+	/* The frames, each coded against the one before (part_frames).  The
+	 * buffer is never moved: thread 1 reads what is published of it while
+	 * thread 2 writes on. */
 	uint32_t *rec;
 	size_t nrec, rec_cap;
 	uint64_t prev_depth, prev_total;
-	struct bound *bounds;
+	struct bound *bounds;  /* grown under lock: thread 1 copies them under it */
 	size_t nbounds, bounds_cap;
+	/* Under lock: what thread 1 may read (the record words, the boundary
+	 * frames; then rc, end, lines), published every PART_PUBLISH words
+	 * and at the end, and whether thread 1 waits for more. */
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	size_t pub_nrec, pub_nbounds;
+	int state;
+	bool waiting;
 };
 
 /* The default smallest frame block read on two threads (a thread's start is
@@ -881,18 +902,29 @@ struct part {
 #define SPLIT_SCAN (64u << 10)
 #define SPLIT_MAX_LEVEL 65536
 
-/* Room in the record buffer for n frames; -1 out of memory. */
+/* Thread 2 publishes its records every this many words (some 6,000
+ * frames of the large fixture; a lock and unlock each). */
+#define PART_PUBLISH (32u << 10)
+
+/* Room in the record buffer for n frames; -1 when it is full (rare lines
+ * have records longer than themselves: the part is then not read on two
+ * threads, as for any error of thread 2). */
 static int part_room(struct part *t, size_t n)
 {
-	if (t->rec_cap - t->nrec >= n * REC_MAX)
-		return 0;
-	size_t cap = t->rec_cap * 2 + n * REC_MAX;
-	uint32_t *r = realloc(t->rec, cap * sizeof(*r));
-	if (!r)
-		return -1;
-	t->rec = r;
-	t->rec_cap = cap;
-	return 0;
+	return t->rec_cap - t->nrec >= n * REC_MAX ? 0 : -1;
+}
+
+/* What thread 2 has coded made readable to thread 1; state: PART_RUNNING,
+ * or how it ended. */
+static void part_publish(struct part *t, int state)
+{
+	pthread_mutex_lock(&t->lock);
+	t->pub_nrec = t->nrec;
+	t->pub_nbounds = t->nbounds;
+	t->state = state;
+	if (t->waiting)
+		pthread_cond_signal(&t->more);
+	pthread_mutex_unlock(&t->lock);
 }
 
 /* fast_frames' run on thread 2: the general path's frames (in the batch)
@@ -916,7 +948,7 @@ static int coded_run(struct parser *p, const char **s, const char *end, uint64_t
 	if (n > 4096)
 		n = 4096; /* (so that a cancel is seen that often) */
 	if (part_room(t, (size_t)n) != 0)
-		return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_set(p->err, FG_ENOMEM, NULL, "record buffer full");
 	struct run r = { *s, NULL, t->rec + t->nrec, c->depth, c->left0, c->width0, 0 };
 	if (c->cpool)
 		plain_calls_mapped_coded(&r, c->levels, c->cpool, nkeys, n);
@@ -935,6 +967,8 @@ static int coded_run(struct parser *p, const char **s, const char *end, uint64_t
 	c->depth = r.depth;
 	c->left0 = r.left0;
 	c->width0 = r.width0;
+	if (t->nrec - t->pub_nrec >= PART_PUBLISH)
+		part_publish(t, PART_RUNNING);
 	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
 		return fg_error_set(p->err, FG_EINTERNAL, NULL, "cancelled");
 	return 0;
@@ -947,7 +981,7 @@ static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
 	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
 		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
 	if (part_room(t, n) != 0)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_set(err, FG_ENOMEM, NULL, "record buffer full");
 	uint32_t *o = t->rec + t->nrec;
 	uint64_t depth = t->prev_depth, total = t->prev_total;
 	for (const fg_frame *e = f + n; f < e; f++) {
@@ -971,13 +1005,18 @@ __attribute__((noinline, cold)) static int part_boundary(struct parser *p, struc
 	struct part *t = p->part;
 	if (t->nbounds == t->bounds_cap) {
 		size_t cap = t->bounds_cap ? t->bounds_cap * 2 : 64;
+		pthread_mutex_lock(&t->lock);
 		struct bound *b = realloc(t->bounds, cap * sizeof(*b));
+		if (b) {
+			t->bounds = b;
+			t->bounds_cap = cap;
+		}
+		pthread_mutex_unlock(&t->lock);
 		if (!b)
 			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
-		t->bounds = b;
-		t->bounds_cap = cap;
 	}
-	t->bounds[t->nbounds++] = (struct bound){ level, left, width };
+	/* Its place: the frames coded and those waiting in the batch before it. */
+	t->bounds[t->nbounds++] = (struct bound){ level, left, width, p->info->frames + c->nbatch };
 	c->unknown = level;
 	int rc = reserve_level(p, c, level);
 	if (rc)
@@ -997,6 +1036,7 @@ static void *part_run(void *arg)
 	t->end = fg_input_offset(p->in);
 	t->lines = fg_input_line_number(p->in);
 	t->rc = rc;
+	part_publish(t, rc ? PART_STOPPED : PART_DONE);
 	return NULL;
 }
 
@@ -1006,6 +1046,8 @@ static void part_free(struct part *t)
 	free(t->p.cur.levels);
 	free(t->rec);
 	free(t->bounds);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->more);
 	free(t);
 }
 
@@ -1094,6 +1136,8 @@ static void split_start(struct parser *p)
 		free(t);
 		return;
 	}
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->more, NULL);
 	struct parser *q = &t->p;
 	/* Records are shorter than their lines but for rare ones (an n(K,W)
 	 * line of 7 bytes takes 16; part_room grows the buffer then): room for
@@ -1102,6 +1146,8 @@ static void split_start(struct parser *p)
 	 * (the large fixture cut at 27 %: 3,400 page faults fewer, some 3 ms
 	 * of the second thread's). */
 	t->rec_cap = (size_t)(size - cut) / sizeof(*t->rec) + FG_FRAME_BATCH * REC_MAX;
+	if (o->split_test.rec_words && o->split_test.rec_words < t->rec_cap)
+		t->rec_cap = (size_t)o->split_test.rec_words;
 	void *rec;
 	if (posix_memalign(&rec, 2u << 20, t->rec_cap * sizeof(*t->rec))) {
 		part_free(t);
@@ -1112,6 +1158,7 @@ static void split_start(struct parser *p)
 	madvise(rec, t->rec_cap * sizeof(*t->rec), MADV_HUGEPAGE); /* advice: its failure changes nothing */
 #endif
 	t->info = *p->info;
+	t->info.frames = 0; /* (counts the part's frames: struct bound's place) */
 	q->names = p->names;
 	q->fn = part_frames;
 	q->ctx = t;
@@ -1142,15 +1189,63 @@ static void split_start(struct parser *p)
 		split_stop(p);
 }
 
-/* Thread 2's frames to the visitor, in batches as thread 1 makes them. */
-static int split_frames(struct parser *p, const struct part *t)
+/* Thread 1's reading of thread 2's records as they come (split_join). */
+struct consume {
+	const uint32_t *r;     /* the next record word */
+	uint64_t depth, total; /* the frame before's */
+	uint64_t frame;        /* the next frame's place in the part */
+	struct bound *bounds;  /* a copy of those published */
+	size_t nbounds, bounds_cap, nb; /* nb: the next to check */
+	struct level *levels;  /* a copy of thread 1's (the checks change next) */
+	uint64_t flushes;      /* the full batches handed to the visitor */
+};
+
+/* emit()'s checks of a boundary frame against thread 1's levels with real
+ * offsets (the part's are the real ones less left0 at the cut).  The first
+ * is the cut frame: its level against thread 1's depth, and its parent
+ * level and those above copied, for thread 1 needs them intact if it reads
+ * on from the cut.  Each boundary frame is at most as deep as the one
+ * before (its parent is unknown to thread 2, so above the last boundary
+ * frame), so its parent is one of thread 1's levels, as the frames before
+ * changed it.  No real offset wraps unless a boundary frame's does (every
+ * frame of the part lies in one), and that fails its check: a wrapped start
+ * is below left0 at the cut, and the parent's next free offset is not (the
+ * parent is on thread 1's last path: it is the last frame, or its child on
+ * that path ends past left0). */
+static bool split_check(struct consume *k, const struct cursor *c, const struct bound *b)
+{
+	if (!k->levels) {
+		if (b->level > c->depth + 1 || !(k->levels = malloc((size_t)b->level * sizeof(*k->levels))))
+			return false;
+		memcpy(k->levels, c->levels, (size_t)b->level * sizeof(*k->levels));
+	}
+	struct level *parent = &k->levels[b->level - 1];
+	uint64_t left = c->left0 + b->left;
+	if (left < parent->next || left > parent->right || b->width > parent->right - left)
+		return false;
+	parent->next = left + b->width;
+	return true;
+}
+
+/* Thread 2's frames up to end to the visitor, in batches as thread 1 makes
+ * them, each boundary frame checked before it is decoded; *ok false when a
+ * check fails (the frames before it taken). */
+static int split_frames(struct parser *p, struct consume *k, const uint32_t *end, bool *ok)
 {
 	struct cursor *c = &p->cur;
-	const uint32_t *r = t->rec, *end = t->rec + t->nrec;
-	uint64_t depth = 0, total = 0;
+	const uint32_t *r = k->r;
+	uint64_t depth = k->depth, total = k->total, frame = k->frame;
+	uint64_t next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
+	int rc = 0;
 	/* The batch through locals: its stores cannot alias them. */
 	fg_frame *out = c->batch + c->nbatch, *full = c->batch + FG_FRAME_BATCH;
 	while (r < end) {
+		if (__builtin_expect(frame == next, 0)) {
+			if (!(*ok = split_check(k, c, &k->bounds[k->nb])))
+				break;
+			k->nb++;
+			next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
+		}
 		uint32_t v = *r++;
 		if (__builtin_expect(v & 2, 0)) {
 			if (v & 1)
@@ -1164,70 +1259,89 @@ static int split_frames(struct parser *p, const struct part *t)
 		}
 		*out++ = (fg_frame){ .depth = (uint32_t)depth, .name = v >> 5, .type = (uint8_t)(v >> 2 & 7),
 				     .total = total };
+		frame++;
 		if (out == full) {
 			out = c->batch;
-			int rc = flush(p, FG_FRAME_BATCH);
-			if (rc)
-				return rc;
+			k->flushes++;
+			if ((rc = flush(p, FG_FRAME_BATCH)) != 0)
+				break;
 		}
 	}
 	c->nbatch = (size_t)(out - c->batch);
-	return 0;
+	*k = (struct consume){ r, depth, total, frame, k->bounds, k->nbounds, k->bounds_cap, k->nb, k->levels,
+			       k->flushes };
+	return rc;
 }
 
-/* At the cut (thread 1's input at its limit): waits for thread 2 and takes
- * its reading when emit()'s checks of its boundary frames hold against
- * thread 1's levels: *joined, and the input past the block's blank line.
- * Otherwise thread 1 reads on from the cut.  Fails only as the visitor or
- * the input does. */
+/* The boundary frames thread 2 has published since the last call copied
+ * (thread 1's own: thread 2 may move its array); under the part's lock. */
+static bool split_bounds(struct consume *k, const struct part *t)
+{
+	if (t->pub_nbounds > k->bounds_cap) {
+		size_t cap = t->pub_nbounds * 2;
+		struct bound *b = realloc(k->bounds, cap * sizeof(*b));
+		if (!b)
+			return false;
+		k->bounds = b;
+		k->bounds_cap = cap;
+	}
+	memcpy(k->bounds + k->nbounds, t->bounds + k->nbounds, (t->pub_nbounds - k->nbounds) * sizeof(*k->bounds));
+	k->nbounds = t->pub_nbounds;
+	return true;
+}
+
+/* At the cut (thread 1's input at its limit): takes thread 2's frames as it
+ * publishes them, checking its boundary frames against thread 1's levels
+ * (split_check), and waits for more when it has caught up.  Thread 2 done
+ * to the block's blank line and every check held: *joined, and the input
+ * past that line.  Otherwise (thread 2 stopped, a check failed) thread 1
+ * reads on from the cut with its cursor as it was there: every frame it has
+ * taken is one that reading gives, in the same order (the same bytes
+ * through the same code; only the boundary checks depend on part 1), and
+ * it has handed the visitor only full batches, those the reading gives: it
+ * skips handing them again (parser.skip) and writes the frames of the batch
+ * under way again where they are.  Fails only as the visitor or the input
+ * does. */
 static int split_join(struct parser *p, bool *joined)
 {
 	struct part *t = p->part;
 	struct cursor *c = &p->cur;
 	*joined = false;
-	pthread_join(t->thread, NULL);
-	p->part = NULL;
 	fg_input_set_limit(p->in, UINT64_MAX, NULL);
-	/* The part's offsets are the real ones less left0 at the cut.  Its
-	 * first frame is the cut's, a boundary frame.  No real offset wraps
-	 * unless a boundary frame's does (every frame of the part lies in one),
-	 * and that fails its check below: a wrapped start is below left0 at the
-	 * cut, and the parent's next free offset is not (the parent is on
-	 * thread 1's last path: it is the last frame, or its child on that path
-	 * ends past left0). */
-	bool ok = t->rc == 0 && t->bounds[0].level <= c->depth + 1;
-	struct level *levels = NULL;
-	if (ok) {
-		/* The checks change the parents' next: on a copy, which thread 1
-		 * needs intact when it reads on. */
-		size_t n = (size_t)t->bounds[0].level;
-		ok = (levels = malloc(n * sizeof(*levels))) != NULL;
+	struct consume k = { .r = t->rec };
+	size_t nbatch = c->nbatch;
+	bool ok = true;
+	int rc = 0, state;
+	do {
+		pthread_mutex_lock(&t->lock);
+		t->waiting = true;
+		while (t->rec + t->pub_nrec == k.r && t->state == PART_RUNNING)
+			pthread_cond_wait(&t->more, &t->lock);
+		t->waiting = false;
+		const uint32_t *end = t->rec + t->pub_nrec;
+		state = t->state;
+		ok = split_bounds(&k, t);
+		pthread_mutex_unlock(&t->lock);
 		if (ok)
-			memcpy(levels, c->levels, n * sizeof(*levels));
-	}
-	/* Each boundary frame is at most as deep as the one before (its parent
-	 * is unknown to thread 2, so above the last boundary frame), so its
-	 * parent is one of thread 1's levels, as the frames before changed it. */
-	for (size_t i = 0; ok && i < t->nbounds; i++) {
-		const struct bound *b = &t->bounds[i];
-		struct level *parent = &levels[b->level - 1];
-		uint64_t left = c->left0 + b->left;
-		ok = left >= parent->next && left <= parent->right && b->width <= parent->right - left;
-		parent->next = left + b->width;
-	}
-	free(levels);
-	int rc = 0;
-	if (ok) {
+			rc = split_frames(p, &k, end, &ok);
+	} while (!rc && ok && state == PART_RUNNING);
+	ok = ok && state == PART_DONE;
+	free(k.levels);
+	free(k.bounds);
+	if (ok && !rc) {
 		/* Nothing reads the cursor's levels after the blank line that
 		 * closes the block: they are not carried over. */
-		rc = split_frames(p, t);
-		if (!rc)
-			rc = fg_input_seek(p->in, t->end, fg_input_line_number(p->in) + t->lines, p->err);
+		rc = fg_input_seek(p->in, t->end, fg_input_line_number(p->in) + t->lines, p->err);
 		*joined = rc == 0;
 		if (*joined && p->opts->split_test.joined)
 			++*p->opts->split_test.joined;
+	} else if (!rc) {
+		c->nbatch = nbatch;
+		p->skip = k.flushes;
+		if (p->opts->split_test.skipped)
+			*p->opts->split_test.skipped += k.flushes;
 	}
-	part_free(t);
+	split_stop(p);
 	return rc;
 }
 

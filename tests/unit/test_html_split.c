@@ -20,16 +20,18 @@ struct frames {
 	size_t n, cap;
 	uint64_t batches; /* a hash of the batch sizes */
 	int ends;
+	size_t fail_at;   /* the visitor fails on a batch past this many frames (0: never) */
 };
 
 static int keep_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
-	(void)err;
 	struct frames *k = ctx;
 	if (!frames) {
 		k->ends++;
 		return 0;
 	}
+	if (k->fail_at && k->n + n > k->fail_at)
+		return fg_error_set(err, FG_EINVALID, "visitor", "stops after %zu frames", k->n);
 	k->batches = k->batches * 31 + n;
 	if (k->n + n > k->cap) {
 		k->cap = (k->n + n) * 2;
@@ -50,13 +52,21 @@ struct outcome {
 	size_t names;
 };
 
+/* The full batches of the second part visited before a reading went on from
+ * the cut. */
+static uint64_t skipped;
+/* The second part's record words (0: the reader's choice). */
+static uint64_t rec_words;
+
 /* Reads data (from path when not NULL) with a cut looked for from at (0: on
  * one thread). */
 static void read_page(struct outcome *o, const char *data, size_t len, const char *path, uint64_t at,
 		      uint64_t *joined)
 {
+	size_t fail_at = o->frames.fail_at;
 	free(o->frames.f);
 	memset(o, 0, sizeof(*o));
+	o->frames.fail_at = fail_at;
 	fg_error_clear(&o->err);
 	fg_names *names;
 	if (fg_names_new(&names, &o->err))
@@ -67,6 +77,8 @@ static void read_page(struct outcome *o, const char *data, size_t len, const cha
 	ro.split_test.min_block = 1;
 	ro.split_test.at = at;
 	ro.split_test.joined = joined;
+	ro.split_test.skipped = &skipped;
+	ro.split_test.rec_words = rec_words;
 	fg_visitor v = { keep_frames, NULL, &o->frames, NULL };
 	o->rc = path ? fg_reader_read(&o->info, path, names, &ro, &v, &o->err)
 		     : fg_reader_read_memory(&o->info, data, len, "page", names, &ro, &v, &o->err);
@@ -266,6 +278,100 @@ static void check_page(const char *path, size_t step, size_t damaged)
 	free(d);
 }
 
+/* The level of the frame a block line adds, after the frame at depth. */
+static bool line_level(const char *s, uint64_t depth, uint64_t *level)
+{
+	if (s[0] == 'u' && s[1] == '(')
+		*level = depth + 1;
+	else if (s[0] == 'n' && s[1] == '(')
+		*level = depth;
+	else if (s[0] == 'f' && s[1] == '(' && strchr(s, ',') && strchr(s, ',') < strchr(s, '\n'))
+		*level = strtoull(strchr(s, ',') + 1, NULL, 10);
+	else
+		return false;
+	return true;
+}
+
+/* Thread 1 takes thread 2's frames as they come: the ways its reading ends
+ * after thousands of them, each the single thread's to the frame, the batch
+ * and the error (the batches already visited skipped when it reads on from
+ * the cut, exactly: the frames and batch sizes are compared). */
+static void check_overlap(const char *path)
+{
+	size_t len;
+	char *d = load(&len, path);
+	if (!d) {
+		fprintf(stderr, "skipped: %s\n", path);
+		return;
+	}
+	size_t max = len / 8 + 1;
+	uint64_t *cuts = malloc(max * sizeof(*cuts));
+	size_t ncuts = cut_points(cuts, max, d, len);
+	uint64_t cut = cuts[ncuts * 3 / 10], level;
+	CHECK(line_level(d + cut, 0, &level));
+	/* A boundary frame some 400 KB after the cut (no shallower frame
+	 * between: its parent is unknown to thread 2), an f line. */
+	uint64_t depth = level, low = level;
+	const char *s = d + cut, *bound = NULL;
+	for (s = strchr(s, '\n') + 1; !bound && line_level(s, depth, &depth); s = strchr(s, '\n') + 1) {
+		if (depth <= low && s[0] == 'f' && s - d > (ptrdiff_t)(cut + 400000))
+			bound = s;
+		low = depth < low ? depth : low;
+	}
+	CHECK(bound != NULL);
+	/* Thread 2 stops where its record buffer is full, on an intact page:
+	 * thread 1 reads on from the cut, to the end. */
+	uint64_t joined = 0;
+	struct outcome one = { 0 }, two = { 0 };
+	read_page(&one, d, len, NULL, 0, NULL);
+	skipped = 0;
+	rec_words = 300000;
+	read_page(&two, d, len, NULL, cut, &joined);
+	rec_words = 0;
+	same(&one, &two, path, cut);
+	CHECK(joined == 0 && skipped >= 100);
+	char *copy = malloc(len + 1);
+	for (int how = 0; bound && how < 3; how++) {
+		size_t clen = len;
+		memcpy(copy, d, len);
+		one.frames.fail_at = two.frames.fail_at = 0;
+		if (how == 0) {
+			/* Its offset (the field after the level) ten times and more:
+			 * outside its parent, which only thread 1 can check. */
+			size_t e = (size_t)(strchr(bound + 2, ',') - d) + 1;
+			e += strcspn(d + e, ",") + 1;
+			e += strcspn(d + e, ",)");
+			memcpy(copy + e + 1, d + e, len - e);
+			copy[e] = '9';
+			clen++;
+		} else if (how == 1) {
+			/* A damaged line there: thread 2 stops. */
+			copy[bound - d] = 'x';
+		} else {
+			/* The visitor fails in the middle of the second part (past
+			 * the boundary frame: the lines before it, the header's
+			 * among them, are more than its frames). */
+			size_t lines = 0;
+			for (const char *l = d; (l = memchr(l, '\n', (size_t)(bound - l))); l++)
+				lines++;
+			one.frames.fail_at = two.frames.fail_at = lines;
+		}
+		read_page(&one, copy, clen, NULL, 0, NULL);
+		CHECK(one.rc != 0);
+		skipped = 0;
+		read_page(&two, copy, clen, NULL, cut, NULL);
+		same(&one, &two, path, cut);
+		/* Thousands of the second part's frames visited first. */
+		if (how < 2)
+			CHECK(skipped >= 4);
+	}
+	free(copy);
+	free(one.frames.f);
+	free(two.frames.f);
+	free(cuts);
+	free(d);
+}
+
 int main(void)
 {
 	const char *src = getenv("FG_SOURCE_DIR"), *shared = getenv("FG_SHARED_FIXTURES");
@@ -289,6 +395,7 @@ int main(void)
 	if (shared) {
 		snprintf(path, sizeof(path), "%s/large/javac-large.html.gz", shared);
 		check_page(path, 120000, 2);
+		check_overlap(path);
 	}
 	return check_status("html_split");
 }

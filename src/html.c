@@ -889,14 +889,13 @@ struct part {
 
 /* The default smallest frame block read on two threads (a thread's start is
  * some 50 us), and where the cut is looked for, in thousandths of the block.
- * Thread 1 visits its part while thread 2 reads the rest, then decodes and
- * visits the rest after the join: the wall time is the longer of the two
- * reads plus that, least where the two reads take as long (the large
- * fixture's share, callgrind: thread 1 to the cut 120.7 M instructions at
- * 27 %, 186.4 M at 45 %; thread 2 221.2 M / 167.2 M; after the join 113.7 M
- * / 84.5 M: equal near 42 %). */
+ * Thread 1 visits its part, then decodes and visits thread 2's frames while
+ * thread 2 still reads: the wall time is the longer thread's, least where
+ * the two take as long (the large fixture's share, callgrind per thread:
+ * 270.7 / 176.3 M instructions at 42 %, 241.7 / 221.1 M at 27 %, 233.8 /
+ * 233.5 M at 23 %; one thread 381.5 M). */
 #define SPLIT_MIN_BLOCK (UINT64_C(4) << 20)
-#define SPLIT_PERMILLE 420
+#define SPLIT_PERMILLE 230
 /* The cut is looked for this far at most (then no split), and its level is
  * below this bound (a deeper one is a damaged page: no split). */
 #define SPLIT_SCAN (64u << 10)
@@ -1140,9 +1139,10 @@ static void split_start(struct parser *p)
 	pthread_cond_init(&t->more, NULL);
 	struct parser *q = &t->p;
 	/* Records are shorter than their lines but for rare ones (an n(K,W)
-	 * line of 7 bytes takes 16; part_room grows the buffer then): room for
-	 * all of them at once, so that the buffer is not copied (its pages are
-	 * taken as they are written), in huge pages where the kernel has them
+	 * line of 7 bytes takes 16; a part of many such lines fills the buffer
+	 * and thread 2 stops): room for all of them at once, never moved, for
+	 * thread 1 reads it while thread 2 writes (its pages are taken as they
+	 * are written), in huge pages where the kernel has them
 	 * (the large fixture cut at 27 %: 3,400 page faults fewer, some 3 ms
 	 * of the second thread's). */
 	t->rec_cap = (size_t)(size - cut) / sizeof(*t->rec) + FG_FRAME_BATCH * REC_MAX;

@@ -1285,7 +1285,9 @@ static bool split_bounds(struct consume *k, const struct part *t)
 		k->bounds = b;
 		k->bounds_cap = cap;
 	}
-	memcpy(k->bounds + k->nbounds, t->bounds + k->nbounds, (t->pub_nbounds - k->nbounds) * sizeof(*k->bounds));
+	if (t->pub_nbounds > k->nbounds) /* (none yet: both may be NULL) */
+		memcpy(k->bounds + k->nbounds, t->bounds + k->nbounds,
+		       (t->pub_nbounds - k->nbounds) * sizeof(*k->bounds));
 	k->nbounds = t->pub_nbounds;
 	return true;
 }

@@ -845,12 +845,13 @@ static int frame_block(struct parser *p)
  * they hold values no frame fits in (next UINT64_MAX, right 0), so that the
  * frame loop leaves their children (the cut frame first) to the general
  * path, where emit() records them (part_boundary) instead of checking them.
- * At the cut, thread 1 makes those checks, in order, against its own levels
- * with real offsets (split_join); when they hold, thread 2's frames go to the
- * visitor and thread 1 goes on past the block.  When anything does not hold
- * (thread 2 failed, a check fails, an offset would wrap), thread 2's work is
- * dropped and thread 1 reads on from the cut: the single-thread reading,
- * every error included, by construction. */
+ * At the cut, thread 1 takes thread 2's frames as it publishes them
+ * (split_join), making those checks in order against its own levels with
+ * real offsets when the stream reaches each; when all hold, thread 1 goes on
+ * past the block.  When anything does not hold (thread 2 stopped, a check
+ * fails, an offset would wrap), thread 1 reads on from the cut without
+ * handing the visitor again the batches it has: the single-thread reading,
+ * every batch and error included. */
 
 /* A frame of the second part whose parent it could not know, and its
  * place in the part's frames. */

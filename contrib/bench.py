@@ -185,6 +185,14 @@ with tempfile.TemporaryDirectory() as tmp:
             Row("collapse (html)", [fg, "collapse", plain], "share (html)"),
             Row("collapse --annotate (html)", [fg, "collapse", "--annotate", plain], "share (html)"),
             Row("collapse --unsorted (html)", [fg, "collapse", "--unsorted", plain], "share (html)"),
+            # One thread (-j 1) against the default, which reads the page on
+            # two; diff reads its two profiles at once by default, one at a
+            # time each on two threads with -j 4.
+            Row("share -j 1 (html)", [fg, "share", "-j", "1", "--frame", PATTERN, plain], "wc -l"),
+            Row("top -j 1 (html)", [fg, "top", "-j", "1", plain], "top (html)"),
+            Row("subsystems -j 1 (html)", [fg, "subsystems", "-j", "1", plain], "subsystems (html)"),
+            Row("collapse -j 1 (html)", [fg, "collapse", "-j", "1", plain], "collapse (html)"),
+            Row("diff -j 4 (html vs itself)", [fg, "diff", "-j", "4", plain, plain], "diff (html vs itself)"),
         ]
         if baseline:
             rows += [Row("baseline: share (html)", [baseline] + share[1:] + [plain], "share (html)"),
@@ -192,7 +200,8 @@ with tempfile.TemporaryDirectory() as tmp:
                      Row("baseline: collapse (html)", [baseline, "collapse", plain], "collapse (html)")]
         bench(rows)
         print(f"\nlarge fixture: {size:,} bytes uncompressed, {sum(1 for _ in open(plain, 'rb')):,} lines")
-        report("the large fixture (ratios: share to wc -l, the others to share; baseline to the new binary)",
+        report("the large fixture (ratios: share and share -j 1 to wc -l, the other -j rows to their command's "
+               "default row, the others to share; baseline to the new binary)",
                rows, size)
         print(f"collapse writes {count_bytes([fg, 'collapse', plain]):,} bytes, "
               f"--annotate {count_bytes([fg, 'collapse', '--annotate', plain]):,} bytes")

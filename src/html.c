@@ -1,7 +1,10 @@
 #include "html.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -32,7 +35,12 @@ struct cursor {
 	fg_frame *batch;
 	size_t nbatch;
 	uint64_t lines;        /* lines the frame loop parsed and has not consumed yet */
+	/* Levels below this one are not known: they are the other thread's
+	 * (the second part of a split page, see split_start); 0 otherwise. */
+	uint64_t unknown;
 };
+
+struct part;
 
 struct parser {
 	fg_input *in;
@@ -51,6 +59,12 @@ struct parser {
 	size_t prev_len, prev_cap;
 
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
+	const fg_read_options *opts;
+	struct part *part;     /* thread 1: the second part being read; thread 2: its own */
+	bool coded;            /* thread 2: the frame loop codes its frames straight into part's records */
+	/* Thread 1, reading on from the cut after it had visited thread 2's
+	 * first frames (split_join): the full batches not to hand again. */
+	uint64_t skip;
 	struct cursor cur;
 	fg_frame batch[FG_FRAME_BATCH];
 };
@@ -116,6 +130,10 @@ __attribute__((noinline)) static struct level *grow_levels(struct level *old, ui
 /* Hands the batch to the visitor: one call for FG_FRAME_BATCH frames. */
 __attribute__((noinline)) static int flush(struct parser *p, size_t n)
 {
+	if (p->skip) {
+		p->skip--;
+		return 0;
+	}
 	p->info->frames += n;
 	return n ? p->fn(p->ctx, p->batch, n, p->err) : 0;
 }
@@ -145,6 +163,9 @@ __attribute__((always_inline)) static inline int reserve_level(struct parser *p,
 	return 0;
 }
 
+static int part_boundary(struct parser *p, struct cursor *c, uint64_t level, uint64_t left, uint64_t width,
+			 uint32_t name, uint8_t type);
+
 /* Checks one frame against the tree so far and appends it to the batch. */
 __attribute__((always_inline)) static inline int emit(struct parser *p, struct cursor *c, uint64_t level, uint64_t left,
 						      uint64_t width, uint32_t name, uint8_t type)
@@ -162,6 +183,8 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, struct c
 			return bad_frame(p, c->lines, "a second root frame");
 		if (level > c->depth + 1)
 			return bad_frame(p, c->lines, "level jumps by more than one");
+		if (__builtin_expect(level <= c->unknown, 0))
+			return part_boundary(p, c, level, left, width, name, type);
 		struct level *parent = &c->levels[level - 1];
 		if (left < parent->next)
 			return bad_frame(p, c->lines, left < parent->left ? "frame starts left of its parent"
@@ -533,11 +556,43 @@ __attribute__((always_inline)) static inline const char *short_number(const char
  * end cannot pass for its own), and no read of it passes the end. */
 enum { PLAIN_LINE_MAX = 2 + 4 * DIGITS_MAX + 3 + 2 };
 
+/* The records of a split's second part, 32-bit words: name << 5 | type << 2
+ * | how; how 0: one level down, as wide as the frame before (what a u(KEY)
+ * line gives); 1: the same level, as wide (n(KEY)); 2: one level down, the
+ * total in the next two words; 3: the depth in the next word, then the
+ * total.  4 bytes for a u(KEY) line of at least 5, 16 for an f(K,L,DX,W)
+ * line of some 20 (the large fixture: 5.6 bytes a frame, its lines 10.2).
+ * Names take 27 bits (split_start checks). */
+enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
+
+/* One frame's record after the frame (depth, total) before it. */
+__attribute__((always_inline)) static inline uint32_t *code_frame(uint32_t *o, uint32_t name, uint8_t type,
+								  uint64_t d, uint64_t w, uint64_t depth,
+								  uint64_t total)
+{
+	uint32_t head = name << 5 | (uint32_t)type << 2;
+	if (__builtin_expect(w == total && d - depth <= 1, 1)) {
+		*o++ = head | (uint32_t)(d == depth);
+		return o;
+	}
+	if (d == depth + 1) {
+		*o++ = head | 2;
+	} else {
+		*o++ = head | 3;
+		*o++ = (uint32_t)d;
+	}
+	*o++ = (uint32_t)w;
+	*o++ = (uint32_t)(w >> 32);
+	return o;
+}
+
 /* The state plain_calls() works on, in and out. */
 struct run {
 	const char *s;        /* the next line */
 	fg_frame *out;        /* the next batch slot */
+	uint32_t *word;       /* or, coding the frames (a split's second part), the next record word */
 	uint64_t depth, left0, width0;
+	uint64_t n;           /* the lines it was not given time for */
 };
 
 /* The line at s other than "u(KEY)\n", q past its key: the level, start and
@@ -612,10 +667,11 @@ __attribute__((always_inline)) static inline const char *other_call(const char *
  * sends every line down the general path, and traps when the two differ. */
 __attribute__((always_inline)) static inline void plain_calls(struct run *r, struct level *const levels,
 							      const uint32_t *const cpool, const uint64_t nkeys,
-							      uint64_t n)
+							      uint64_t n, const bool coded)
 {
 	const char *s = r->s;
 	fg_frame *out = r->out;
+	uint32_t *word = r->word;
 	uint64_t depth = r->depth, left0 = r->left0, width0 = r->width0;
 	struct level *top = levels + depth; /* the last frame's */
 	/* A multiplier the compiler is not to turn into shifts and adds. */
@@ -646,14 +702,18 @@ __attribute__((always_inline)) static inline void plain_calls(struct run *r, str
 		}
 		top[-1].next = left + width;
 		*top = (struct level){ left, left + width, left };
-		*out++ = (fg_frame){ .depth = (uint32_t)level, .name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3),
-				     .type = (uint8_t)(key & 7), .total = width };
+		uint32_t name = cpool ? cpool[key >> 3] : (uint32_t)(key >> 3);
+		if (coded)
+			word = code_frame(word, name, (uint8_t)(key & 7), level, width, depth, width0);
+		else
+			*out++ = (fg_frame){ .depth = (uint32_t)level, .name = name, .type = (uint8_t)(key & 7),
+					     .total = width };
 		depth = level;
 		left0 = left;
 		width0 = width;
 		s = q + 2;
 	}
-	*r = (struct run){ s, out, depth, left0, width0 };
+	*r = (struct run){ s, out, word, depth, left0, width0, n };
 }
 
 /* The loop for either kind of cpool: with the identity table (the usual
@@ -662,14 +722,29 @@ __attribute__((always_inline)) static inline void plain_calls(struct run *r, str
 __attribute__((noinline)) static void plain_calls_identity(struct run *r, struct level *levels, uint64_t nkeys,
 							   uint64_t n)
 {
-	plain_calls(r, levels, NULL, nkeys, n);
+	plain_calls(r, levels, NULL, nkeys, n, false);
 }
 
 __attribute__((noinline)) static void plain_calls_mapped(struct run *r, struct level *levels, const uint32_t *cpool,
 							 uint64_t nkeys, uint64_t n)
 {
-	plain_calls(r, levels, cpool, nkeys, n);
+	plain_calls(r, levels, cpool, nkeys, n, false);
 }
+
+/* The same loops coding the frames (a split's second part, split_start). */
+__attribute__((noinline)) static void plain_calls_identity_coded(struct run *r, struct level *levels, uint64_t nkeys,
+								 uint64_t n)
+{
+	plain_calls(r, levels, NULL, nkeys, n, true);
+}
+
+__attribute__((noinline)) static void plain_calls_mapped_coded(struct run *r, struct level *levels,
+							       const uint32_t *cpool, uint64_t nkeys, uint64_t n)
+{
+	plain_calls(r, levels, cpool, nkeys, n, true);
+}
+
+static int coded_run(struct parser *p, const char **s, const char *end, uint64_t nkeys, uint64_t *lines);
 
 static int fast_frames(struct parser *p)
 {
@@ -682,7 +757,10 @@ static int fast_frames(struct parser *p)
 	const uint64_t nkeys = (uint64_t)c->ncpool << 3;
 	fg_input_window(&s, &end, p->in);
 	for (;;) {
-		if (c->started) {
+		if (c->started && p->coded) {
+			if ((rc = coded_run(p, &s, end, nkeys, &lines)) != 0)
+				break;
+		} else if (c->started) {
 			/* The run's checks merged: lines that fit the batch, the
 			 * level stack and the window. */
 			uint64_t n = FG_FRAME_BATCH - c->nbatch;
@@ -690,7 +768,7 @@ static int fast_frames(struct parser *p)
 			uint64_t whole = (uint64_t)(end - s) / PLAIN_LINE_MAX;
 			n = n < room ? n : room;
 			n = n < whole ? n : whole;
-			struct run r = { s, p->batch + c->nbatch, c->depth, c->left0, c->width0 };
+			struct run r = { s, p->batch + c->nbatch, NULL, c->depth, c->left0, c->width0, 0 };
 			if (c->cpool)
 				plain_calls_mapped(&r, c->levels, c->cpool, nkeys, n);
 			else
@@ -723,6 +801,553 @@ static int fast_frames(struct parser *p)
 	return rc;
 }
 
+/* The input ended before the blank line that closes the frame block. */
+enum { BLOCK_END = 1 };
+
+/* The frame block from the current line to the blank line that closes it
+ * (read too): 0, an error, or BLOCK_END. */
+static int frame_block(struct parser *p)
+{
+	char *line;
+	size_t len;
+	int rc;
+	for (;;) {
+		if ((rc = fast_frames(p)) != 0)
+			return rc;
+		rc = fg_input_line(&line, &len, p->in, p->err);
+		if (rc <= 0)
+			return rc < 0 ? rc : BLOCK_END;
+		line = unindent(line, &len);
+		if (len == 0)
+			return 0;
+		if (line[0] == 'd' && is_diff_line(line, len)) {
+			/* Deltas belong to differential graphs (maxdiff >= 0) only:
+			 * elsewhere the page was edited or generated wrong. */
+			if (!p->info->differential)
+				return invalid(p, "a d= line in a graph that is not differential (maxdiff < 0)");
+			continue;
+		}
+		if ((rc = frame_line(p, line, len)) != 0)
+			return rc;
+	}
+}
+
+/* ---- One page on two threads ---------------------------------------------
+ *
+ * A large 3.x+ frame block in plain content of known size is cut at a line
+ * f(K,L,DX,W): a level and a width of its own, so that what follows needs
+ * of what precedes only the extents of the frame's ancestors.  Thread 1
+ * reads up to the cut as always, visiting as it goes; thread 2 reads from
+ * the cut to the blank line that closes the block with the same code, its
+ * offsets counted from the cut's running offset (left0, unknown to it: 0),
+ * into its own parser whose frames go into a compact record buffer instead
+ * of a visitor.  Thread 2 does not know the levels below the cut frame's:
+ * they hold values no frame fits in (next UINT64_MAX, right 0), so that the
+ * frame loop leaves their children (the cut frame first) to the general
+ * path, where emit() records them (part_boundary) instead of checking them.
+ * At the cut, thread 1 takes thread 2's frames as it publishes them
+ * (split_join), making those checks in order against its own levels with
+ * real offsets when the stream reaches each; when all hold, thread 1 goes on
+ * past the block.  When anything does not hold (thread 2 stopped, a check
+ * fails, an offset would wrap), thread 1 reads on from the cut without
+ * handing the visitor again the batches it has: the single-thread reading,
+ * every batch and error included. */
+
+/* A frame of the second part whose parent it could not know, and its
+ * place in the part's frames. */
+struct bound {
+	uint64_t level, left, width;
+	uint64_t frame;
+};
+
+enum { PART_RUNNING, PART_DONE, PART_STOPPED };
+
+struct part {
+	struct parser p;       /* thread 2's: its own input, cursor and batch */
+	fg_profile_info info;
+	fg_error err;
+	pthread_t thread;
+	atomic_bool cancel;    /* thread 1 no longer waits for it */
+	int rc;                /* 0: the block read to its blank line */
+	uint64_t end, lines;   /* then: the offset past the blank line, the lines read */
+	/* The frames, each coded against the one before (part_frames).  The
+	 * buffer is never moved: thread 1 reads what is published of it while
+	 * thread 2 writes on. */
+	uint32_t *rec;
+	size_t nrec, rec_cap;
+	uint64_t prev_depth, prev_total;
+	struct bound *bounds;  /* grown under lock: thread 1 copies them under it */
+	size_t nbounds, bounds_cap;
+	/* Under lock: what thread 1 may read (the record words, the boundary
+	 * frames; then rc, end, lines), published every PART_PUBLISH words
+	 * and at the end, and whether thread 1 waits for more. */
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	size_t pub_nrec, pub_nbounds;
+	int state;
+	bool waiting;
+};
+
+/* The default smallest frame block read on two threads (a thread's start is
+ * some 50 us), and where the cut is looked for, in thousandths of the block.
+ * Thread 1 visits its part, then decodes and visits thread 2's frames while
+ * thread 2 still reads: the wall time is the longer thread's, least where
+ * the two take as long (the large fixture's share, callgrind per thread:
+ * 270.7 / 176.3 M instructions at 42 %, 241.7 / 221.1 M at 27 %, 233.8 /
+ * 233.5 M at 23 %; one thread 381.5 M). */
+#define SPLIT_MIN_BLOCK (UINT64_C(4) << 20)
+#define SPLIT_PERMILLE 230
+/* The cut is looked for this far at most (then no split), and its level is
+ * below this bound (a deeper one is a damaged page: no split). */
+#define SPLIT_SCAN (64u << 10)
+#define SPLIT_MAX_LEVEL 65536
+
+/* Thread 2 publishes its records every this many words (some 6,000
+ * frames of the large fixture; a lock and unlock each). */
+#define PART_PUBLISH (32u << 10)
+
+/* Room in the record buffer for n frames; -1 when it is full (rare lines
+ * have records longer than themselves: the part is then not read on two
+ * threads, as for any error of thread 2). */
+static int part_room(struct part *t, size_t n)
+{
+	return t->rec_cap - t->nrec >= n * REC_MAX ? 0 : -1;
+}
+
+/* What thread 2 has coded made readable to thread 1; state: PART_RUNNING,
+ * or how it ended. */
+static void part_publish(struct part *t, int state)
+{
+	pthread_mutex_lock(&t->lock);
+	t->pub_nrec = t->nrec;
+	t->pub_nbounds = t->nbounds;
+	t->state = state;
+	if (t->waiting)
+		pthread_cond_signal(&t->more);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* fast_frames' run on thread 2: the general path's frames (in the batch)
+ * coded first, so that the records keep the file's order, then the lines
+ * that fit the level stack, the window and the record buffer coded
+ * straight from the frame loop. */
+static int coded_run(struct parser *p, const char **s, const char *end, uint64_t nkeys, uint64_t *lines)
+{
+	struct cursor *c = &p->cur;
+	struct part *t = p->part;
+	int rc;
+	if (c->nbatch) {
+		size_t n = c->nbatch;
+		c->nbatch = 0;
+		if ((rc = flush(p, n)) != 0)
+			return rc;
+	}
+	uint64_t room = c->levels_cap - 1 - c->depth;
+	uint64_t whole = (uint64_t)(end - *s) / PLAIN_LINE_MAX;
+	uint64_t n = room < whole ? room : whole;
+	if (n > 4096)
+		n = 4096; /* (so that a cancel is seen that often) */
+	if (part_room(t, (size_t)n) != 0)
+		return fg_error_set(p->err, FG_ENOMEM, NULL, "record buffer full");
+	struct run r = { *s, NULL, t->rec + t->nrec, c->depth, c->left0, c->width0, 0 };
+	if (c->cpool)
+		plain_calls_mapped_coded(&r, c->levels, c->cpool, nkeys, n);
+	else
+		plain_calls_identity_coded(&r, c->levels, nkeys, n);
+	*lines += n - r.n;
+	p->info->frames += n - r.n;
+	*s = r.s;
+	t->nrec = (size_t)(r.word - t->rec);
+	if (r.n != n) {
+		/* The last frame coded (before any, the cursor's start is no
+		 * frame's). */
+		t->prev_depth = r.depth;
+		t->prev_total = r.width0;
+	}
+	c->depth = r.depth;
+	c->left0 = r.left0;
+	c->width0 = r.width0;
+	if (t->nrec - t->pub_nrec >= PART_PUBLISH)
+		part_publish(t, PART_RUNNING);
+	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		return fg_error_set(p->err, FG_EINTERNAL, NULL, "cancelled");
+	return 0;
+}
+
+/* Thread 2's visitor: the frames coded into the record buffer. */
+static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
+{
+	struct part *t = ctx;
+	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
+	if (part_room(t, n) != 0)
+		return fg_error_set(err, FG_ENOMEM, NULL, "record buffer full");
+	uint32_t *o = t->rec + t->nrec;
+	uint64_t depth = t->prev_depth, total = t->prev_total;
+	for (const fg_frame *e = f + n; f < e; f++) {
+		o = code_frame(o, f->name, f->type, f->depth, f->total, depth, total);
+		depth = f->depth;
+		total = f->total;
+	}
+	t->prev_depth = depth;
+	t->prev_total = total;
+	t->nrec = (size_t)(o - t->rec);
+	return 0;
+}
+
+/* emit()'s hook for a frame whose parent thread 2 does not know (level <=
+ * c->unknown, thread 2 only): recorded for split_join to check, the parent
+ * left unknown (its next child is checked at the join too), and the frame's
+ * own level known from now on. */
+__attribute__((noinline, cold)) static int part_boundary(struct parser *p, struct cursor *c, uint64_t level,
+							 uint64_t left, uint64_t width, uint32_t name, uint8_t type)
+{
+	struct part *t = p->part;
+	if (t->nbounds == t->bounds_cap) {
+		size_t cap = t->bounds_cap ? t->bounds_cap * 2 : 64;
+		pthread_mutex_lock(&t->lock);
+		struct bound *b = realloc(t->bounds, cap * sizeof(*b));
+		if (b) {
+			t->bounds = b;
+			t->bounds_cap = cap;
+		}
+		pthread_mutex_unlock(&t->lock);
+		if (!b)
+			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+	}
+	/* Its place: the frames coded and those waiting in the batch before it. */
+	t->bounds[t->nbounds++] = (struct bound){ level, left, width, p->info->frames + c->nbatch };
+	c->unknown = level;
+	int rc = reserve_level(p, c, level);
+	if (rc)
+		return rc;
+	c->levels[level] = (struct level){ left, left + width, left };
+	c->depth = level;
+	return push(p, c, level, name, type, width);
+}
+
+static void *part_run(void *arg)
+{
+	struct part *t = arg;
+	struct parser *p = &t->p;
+	int rc = frame_block(p);
+	if (!rc)
+		rc = flush(p, p->cur.nbatch);
+	t->end = fg_input_offset(p->in);
+	t->lines = fg_input_line_number(p->in);
+	t->rc = rc;
+	part_publish(t, rc ? PART_STOPPED : PART_DONE);
+	return NULL;
+}
+
+static void part_free(struct part *t)
+{
+	fg_input_free(t->p.in);
+	free(t->p.cur.levels);
+	free(t->rec);
+	free(t->bounds);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->more);
+	free(t);
+}
+
+/* A line "f(K,L,DX,W)\n" at s (data up to end): four numbers, L and W not 0,
+ * L below SPLIT_MAX_LEVEL; its level. */
+static bool cut_line(const char *s, const char *end, uint64_t *level)
+{
+	uint64_t a[4];
+	if (end - s < 2 || s[0] != 'f' || s[1] != '(')
+		return false;
+	s += 2;
+	for (int i = 0; i < 4; i++) {
+		if (!parse_u64(&s, end, &a[i]) || s >= end || *s++ != (i < 3 ? ',' : ')'))
+			return false;
+	}
+	*level = a[1];
+	return s < end && *s == '\n' && a[1] >= 1 && a[1] < SPLIT_MAX_LEVEL && a[3] != 0;
+}
+
+/* Thread 2's input from the first cut line at or after target; false when
+ * there is none within SPLIT_SCAN. */
+static bool find_cut(fg_input **out, uint64_t *cut, uint64_t *level, const struct parser *p, uint64_t target)
+{
+	fg_input *in;
+	fg_error err;
+	const char *d;
+	size_t n;
+	if (fg_input_open_at(&in, p->in, target - 1, &err) != 0)
+		return false;
+	if (fg_input_peek(&d, &n, in, SPLIT_SCAN, &err) == 0) {
+		if (n > SPLIT_SCAN)
+			n = SPLIT_SCAN;
+		/* Line starts: after each '\n' (target - 1 is the byte before the first). */
+		for (const char *s = memchr(d, '\n', n); s; s = memchr(s, '\n', (size_t)(d + n - s))) {
+			s++;
+			if (cut_line(s, d + n, level)) {
+				*cut = target - 1 + (uint64_t)(s - d);
+				fg_input_consume_lines(in, s, 0);
+				*out = in;
+				return true;
+			}
+		}
+	}
+	fg_input_free(in);
+	return false;
+}
+
+/* Thread 2 stopped and its work dropped (or taken); thread 1's input
+ * unlimited. */
+static void split_stop(struct parser *p)
+{
+	if (!p->part)
+		return;
+	atomic_store(&p->part->cancel, true);
+	pthread_join(p->part->thread, NULL);
+	part_free(p->part);
+	p->part = NULL;
+	/* (Clearing a limit seeks nothing: it cannot fail.) */
+	fg_input_set_limit(p->in, UINT64_MAX, NULL);
+}
+
+/* Past the blank line that opens the frame block: starts thread 2 when the
+ * options allow it and the block is worth it, and limits thread 1's input
+ * to the cut.  Anything in the way is no split, never an error. */
+static void split_start(struct parser *p)
+{
+	const fg_read_options *o = p->opts;
+	uint64_t size, from = fg_input_offset(p->in);
+	/* (Names beyond the records' 27 bits: not split; thread 2 meets no
+	 * name the cpool did not give.) */
+	if (!o || !o->split || !fg_input_plain_size(&size, p->in) || size <= from ||
+	    fg_names_count(p->names) >= REC_NAMES ||
+	    size - from < (o->split_test.min_block ? o->split_test.min_block : SPLIT_MIN_BLOCK) ||
+	    (o->max_size && size > o->max_size) || size > FG_INPUT_DEFAULT_MAX_SIZE)
+		return;
+	/* (Content above --max-size fails where the reading crosses it, which
+	 * depends on how it was read: not split.) */
+	uint64_t target = o->split_test.at ? o->split_test.at : from + (size - from) / 1000 * SPLIT_PERMILLE;
+	if (target <= from || target >= size)
+		return;
+	struct part *t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	uint64_t cut, level;
+	if (!find_cut(&t->p.in, &cut, &level, p, target)) {
+		free(t);
+		return;
+	}
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->more, NULL);
+	struct parser *q = &t->p;
+	/* Records are shorter than their lines but for rare ones (an n(K,W)
+	 * line of 7 bytes takes 16; a part of many such lines fills the buffer
+	 * and thread 2 stops): room for all of them at once, never moved, for
+	 * thread 1 reads it while thread 2 writes (its pages are taken as they
+	 * are written), in huge pages where the kernel has them
+	 * (the large fixture cut at 27 %: 3,400 page faults fewer, some 3 ms
+	 * of the second thread's). */
+	t->rec_cap = (size_t)(size - cut) / sizeof(*t->rec) + FG_FRAME_BATCH * REC_MAX;
+	if (o->split_test.rec_words && o->split_test.rec_words < t->rec_cap)
+		t->rec_cap = (size_t)o->split_test.rec_words;
+	void *rec;
+	if (posix_memalign(&rec, 2u << 20, t->rec_cap * sizeof(*t->rec))) {
+		part_free(t);
+		return;
+	}
+	t->rec = rec;
+#ifdef MADV_HUGEPAGE
+	madvise(rec, t->rec_cap * sizeof(*t->rec), MADV_HUGEPAGE); /* advice: its failure changes nothing */
+#endif
+	t->info = *p->info;
+	t->info.frames = 0; /* (counts the part's frames: struct bound's place) */
+	q->names = p->names;
+	q->fn = part_frames;
+	q->ctx = t;
+	q->info = &t->info;
+	q->err = &t->err;
+	q->part = t;
+	q->coded = true;
+	/* The cpool is thread 1's, and stays as it is from now on. */
+	q->cur = (struct cursor){ .started = true, .depth = level - 1, .unknown = level, .cpool = p->cur.cpool,
+				  .ncpool = p->cur.ncpool, .batch = q->batch };
+	/* Levels below the cut frame's: nothing fits in them. */
+	int rc = 0;
+	while (!rc && q->cur.levels_cap <= level)
+		rc = reserve_level(q, &q->cur, q->cur.levels_cap);
+	if (!rc) {
+		for (uint64_t l = 0; l < level; l++)
+			q->cur.levels[l] = (struct level){ 0, 0, UINT64_MAX };
+		atomic_init(&t->cancel, false);
+		rc = pthread_create(&t->thread, NULL, part_run, t);
+	}
+	if (rc) {
+		part_free(t);
+		return;
+	}
+	p->part = t;
+	fg_error err;
+	if (fg_input_set_limit(p->in, cut, &err) != 0)
+		split_stop(p);
+}
+
+/* Thread 1's reading of thread 2's records as they come (split_join). */
+struct consume {
+	const uint32_t *r;     /* the next record word */
+	uint64_t depth, total; /* the frame before's */
+	uint64_t frame;        /* the next frame's place in the part */
+	struct bound *bounds;  /* a copy of those published */
+	size_t nbounds, bounds_cap, nb; /* nb: the next to check */
+	struct level *levels;  /* a copy of thread 1's (the checks change next) */
+	uint64_t flushes;      /* the full batches handed to the visitor */
+};
+
+/* emit()'s checks of a boundary frame against thread 1's levels with real
+ * offsets (the part's are the real ones less left0 at the cut).  The first
+ * is the cut frame: its level against thread 1's depth, and its parent
+ * level and those above copied, for thread 1 needs them intact if it reads
+ * on from the cut.  Each boundary frame is at most as deep as the one
+ * before (its parent is unknown to thread 2, so above the last boundary
+ * frame), so its parent is one of thread 1's levels, as the frames before
+ * changed it.  No real offset wraps unless a boundary frame's does (every
+ * frame of the part lies in one), and that fails its check: a wrapped start
+ * is below left0 at the cut, and the parent's next free offset is not (the
+ * parent is on thread 1's last path: it is the last frame, or its child on
+ * that path ends past left0). */
+static bool split_check(struct consume *k, const struct cursor *c, const struct bound *b)
+{
+	if (!k->levels) {
+		if (b->level > c->depth + 1 || !(k->levels = malloc((size_t)b->level * sizeof(*k->levels))))
+			return false;
+		memcpy(k->levels, c->levels, (size_t)b->level * sizeof(*k->levels));
+	}
+	struct level *parent = &k->levels[b->level - 1];
+	uint64_t left = c->left0 + b->left;
+	if (left < parent->next || left > parent->right || b->width > parent->right - left)
+		return false;
+	parent->next = left + b->width;
+	return true;
+}
+
+/* Thread 2's frames up to end to the visitor, in batches as thread 1 makes
+ * them, each boundary frame checked before it is decoded; *ok false when a
+ * check fails (the frames before it taken). */
+static int split_frames(struct parser *p, struct consume *k, const uint32_t *end, bool *ok)
+{
+	struct cursor *c = &p->cur;
+	const uint32_t *r = k->r;
+	uint64_t depth = k->depth, total = k->total, frame = k->frame;
+	uint64_t next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
+	int rc = 0;
+	/* The batch through locals: its stores cannot alias them. */
+	fg_frame *out = c->batch + c->nbatch, *full = c->batch + FG_FRAME_BATCH;
+	while (r < end) {
+		if (__builtin_expect(frame == next, 0)) {
+			if (!(*ok = split_check(k, c, &k->bounds[k->nb])))
+				break;
+			k->nb++;
+			next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
+		}
+		uint32_t v = *r++;
+		if (__builtin_expect(v & 2, 0)) {
+			if (v & 1)
+				depth = *r++;
+			else
+				depth++;
+			total = r[0] | (uint64_t)r[1] << 32;
+			r += 2;
+		} else {
+			depth += !(v & 1);
+		}
+		*out++ = (fg_frame){ .depth = (uint32_t)depth, .name = v >> 5, .type = (uint8_t)(v >> 2 & 7),
+				     .total = total };
+		frame++;
+		if (out == full) {
+			out = c->batch;
+			k->flushes++;
+			if ((rc = flush(p, FG_FRAME_BATCH)) != 0)
+				break;
+		}
+	}
+	c->nbatch = (size_t)(out - c->batch);
+	*k = (struct consume){ r, depth, total, frame, k->bounds, k->nbounds, k->bounds_cap, k->nb, k->levels,
+			       k->flushes };
+	return rc;
+}
+
+/* The boundary frames thread 2 has published since the last call copied
+ * (thread 1's own: thread 2 may move its array); under the part's lock. */
+static bool split_bounds(struct consume *k, const struct part *t)
+{
+	if (t->pub_nbounds > k->bounds_cap) {
+		size_t cap = t->pub_nbounds * 2;
+		struct bound *b = realloc(k->bounds, cap * sizeof(*b));
+		if (!b)
+			return false;
+		k->bounds = b;
+		k->bounds_cap = cap;
+	}
+	if (t->pub_nbounds > k->nbounds) /* (none yet: both may be NULL) */
+		memcpy(k->bounds + k->nbounds, t->bounds + k->nbounds,
+		       (t->pub_nbounds - k->nbounds) * sizeof(*k->bounds));
+	k->nbounds = t->pub_nbounds;
+	return true;
+}
+
+/* At the cut (thread 1's input at its limit): takes thread 2's frames as it
+ * publishes them, checking its boundary frames against thread 1's levels
+ * (split_check), and waits for more when it has caught up.  Thread 2 done
+ * to the block's blank line and every check held: *joined, and the input
+ * past that line.  Otherwise (thread 2 stopped, a check failed) thread 1
+ * reads on from the cut with its cursor as it was there: every frame it has
+ * taken is one that reading gives, in the same order (the same bytes
+ * through the same code; only the boundary checks depend on part 1), and
+ * it has handed the visitor only full batches, those the reading gives: it
+ * skips handing them again (parser.skip) and writes the frames of the batch
+ * under way again where they are.  Fails only as the visitor or the input
+ * does. */
+static int split_join(struct parser *p, bool *joined)
+{
+	struct part *t = p->part;
+	struct cursor *c = &p->cur;
+	*joined = false;
+	fg_input_set_limit(p->in, UINT64_MAX, NULL);
+	struct consume k = { .r = t->rec };
+	size_t nbatch = c->nbatch;
+	bool ok = true;
+	int rc = 0, state;
+	do {
+		pthread_mutex_lock(&t->lock);
+		t->waiting = true;
+		while (t->rec + t->pub_nrec == k.r && t->state == PART_RUNNING)
+			pthread_cond_wait(&t->more, &t->lock);
+		t->waiting = false;
+		const uint32_t *end = t->rec + t->pub_nrec;
+		state = t->state;
+		ok = split_bounds(&k, t);
+		pthread_mutex_unlock(&t->lock);
+		if (ok)
+			rc = split_frames(p, &k, end, &ok);
+	} while (!rc && ok && state == PART_RUNNING);
+	ok = ok && state == PART_DONE;
+	free(k.levels);
+	free(k.bounds);
+	if (ok && !rc) {
+		/* Nothing reads the cursor's levels after the blank line that
+		 * closes the block: they are not carried over. */
+		rc = fg_input_seek(p->in, t->end, fg_input_line_number(p->in) + t->lines, p->err);
+		*joined = rc == 0;
+		if (*joined && p->opts->split_test.joined)
+			++*p->opts->split_test.joined;
+	} else if (!rc) {
+		c->nbatch = nbatch;
+		p->skip = k.flushes;
+		if (p->opts->split_test.skipped)
+			*p->opts->split_test.skipped += k.flushes;
+	}
+	split_stop(p);
+	return rc;
+}
+
 static int read_v3(struct parser *p)
 {
 	char *line;
@@ -751,25 +1376,21 @@ static int read_v3(struct parser *p)
 			goto cut;
 		unindent(line, &len);
 	} while (len != 0);
+	split_start(p);
 	for (;;) {
-		if ((rc = fast_frames(p)) != 0)
-			return rc;
-		rc = fg_input_line(&line, &len, p->in, p->err);
-		if (rc <= 0)
-			goto cut;
-		line = unindent(line, &len);
-		if (len == 0)
+		rc = frame_block(p);
+		if (rc != BLOCK_END || !p->part || !fg_input_at_limit(p->in))
 			break;
-		if (line[0] == 'd' && is_diff_line(line, len)) {
-			/* Deltas belong to differential graphs (maxdiff >= 0) only:
-			 * elsewhere the page was edited or generated wrong. */
-			if (!p->info->differential)
-				return invalid(p, "a d= line in a graph that is not differential (maxdiff < 0)");
-			continue;
-		}
-		if ((rc = frame_line(p, line, len)) != 0)
-			return rc;
+		bool joined;
+		if ((rc = split_join(p, &joined)) != 0 || joined)
+			break;
+		/* Not taken: the rest of the block read here. */
 	}
+	split_stop(p);
+	if (rc == BLOCK_END)
+		return truncated(p);
+	if (rc)
+		return rc;
 	return read_footer(p);
 cut:
 	return rc < 0 ? rc : truncated(p);
@@ -910,15 +1531,15 @@ static void header_line(struct parser *p, const char *line, size_t len)
 	}
 }
 
-int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_frames_fn fn, void *ctx,
-		 fg_error *err)
+int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		 fg_frames_fn fn, void *ctx, fg_error *err)
 {
 	/* The batch makes the parser some pages large: on the heap. */
 	struct parser *p = calloc(1, sizeof(*p));
 	if (!p)
 		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
 	*p = (struct parser){ .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
-			      .cpool_identity = true };
+			      .cpool_identity = true, .opts = opts };
 	p->cur.batch = p->batch;
 	char *line;
 	size_t len;

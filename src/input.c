@@ -146,6 +146,8 @@ struct fg_input {
 	bool missing_newline;
 	size_t read_size;        /* at most this many raw bytes a read; 0 = no limit */
 	off_t fd_start;          /* where a regular file's reading began, for fg_input_rewind; -1 otherwise */
+	off_t pread_at;          /* >= 0: reads with pread from here (fg_input_open_at: the fd is shared) */
+	uint64_t limit;          /* the content ends here for now (fg_input_set_limit); UINT64_MAX = none */
 };
 
 /* The reading state of an input at the start of its content: nothing read,
@@ -169,6 +171,8 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	snprintf(in->name, sizeof(in->name), "%s", name);
 	in->fd = -1;
 	in->fd_start = -1;
+	in->pread_at = -1;
+	in->limit = UINT64_MAX;
 	in->max_size = max_size ? max_size : FG_INPUT_DEFAULT_MAX_SIZE;
 	in->max_line = FG_INPUT_DEFAULT_MAX_LINE;
 	in->cap = BUF_INITIAL;
@@ -304,9 +308,11 @@ static int read_raw(size_t *got, fg_input *in, unsigned char *dst, size_t want, 
 		return 0;
 	}
 	for (;;) {
-		ssize_t n = read(in->fd, dst, want);
+		ssize_t n = in->pread_at >= 0 ? pread(in->fd, dst, want, in->pread_at) : read(in->fd, dst, want);
 		if (n >= 0) {
 			*got = (size_t)n;
+			if (in->pread_at >= 0)
+				in->pread_at += n;
 			return 0;
 		}
 		if (errno != EINTR)
@@ -391,6 +397,15 @@ static int fill_most(fg_input *in, size_t most, fg_error *err)
 		in->cap = cap;
 	}
 	size_t room = in->cap - in->end, got = 0;
+	if (in->limit - in->produced < room) {
+		/* Plain content only (fg_input_set_limit): what is read is what
+		 * is produced. */
+		room = (size_t)(in->limit - in->produced);
+		if (room == 0) {
+			in->eof = true;
+			return 0;
+		}
+	}
 	if (!in->z_started && !in->gzip && in->produced == 0) {
 		/* First read: sniff the gzip magic in the raw bytes. */
 		size_t n = 0, got_raw = 1;
@@ -538,6 +553,104 @@ int fg_input_line(char **line, size_t *len, fg_input *in, fg_error *err)
 	*line = in->buf + s;
 	*len = e - s;
 	return 1;
+}
+
+uint64_t fg_input_offset(const fg_input *in)
+{
+	return in->base + in->start;
+}
+
+bool fg_input_plain_size(uint64_t *size, const fg_input *in)
+{
+	if (in->gzip)
+		return false;
+	if (in->fd < 0) {
+		*size = in->mem_len;
+		return true;
+	}
+	struct stat st;
+	if (in->fd_start < 0 || fstat(in->fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < in->fd_start)
+		return false;
+	*size = (uint64_t)(st.st_size - in->fd_start);
+	return true;
+}
+
+int fg_input_seek(fg_input *in, uint64_t offset, uint64_t line_no, fg_error *err)
+{
+	if (in->fd < 0) {
+		in->mem_pos = offset < in->mem_len ? (size_t)offset : in->mem_len;
+	} else {
+		off_t at = in->fd_start + (off_t)offset;
+		if (in->pread_at >= 0)
+			in->pread_at = at;
+		else if (lseek(in->fd, at, SEEK_SET) != at)
+			return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
+	}
+	in->start = in->end = 0;
+	in->base = in->produced = offset;
+	in->eof = in->missing_newline = false;
+	in->line_no = line_no;
+	in->limit = UINT64_MAX;
+	if (in->nul_at >= offset)
+		in->nul_at = UINT64_MAX; /* not seen yet */
+	in->buf[0] = '\n';
+	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+	return 0;
+}
+
+int fg_input_open_at(fg_input **out, const fg_input *in, uint64_t offset, fg_error *err)
+{
+	fg_input *n;
+	int rc = input_init(&n, in->name, in->max_size, err);
+	if (rc)
+		return rc;
+	n->fd = in->fd;
+	n->fd_start = in->fd_start;
+	n->pread_at = in->fd >= 0 ? in->fd_start : -1;
+	n->mem = in->mem;
+	n->mem_len = in->mem_len;
+	n->max_line = in->max_line;
+	n->read_size = in->read_size;
+	n->reject_nul = in->reject_nul;
+	if ((rc = fg_input_seek(n, offset, 0, err)) != 0) {
+		fg_input_free(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+int fg_input_set_limit(fg_input *in, uint64_t limit, fg_error *err)
+{
+	if (in->base + in->end > limit) {
+		/* What is buffered past the limit is dropped, and read again
+		 * once the limit is cleared. */
+		if (in->fd >= 0) {
+			off_t at = in->fd_start + (off_t)limit;
+			if (in->pread_at >= 0)
+				in->pread_at = at;
+			else if (lseek(in->fd, at, SEEK_SET) != at)
+				return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
+		} else {
+			in->mem_pos = (size_t)limit;
+		}
+		in->end = (size_t)(limit - in->base);
+		in->produced = limit;
+		in->eof = false;
+		if (in->nul_at >= limit)
+			in->nul_at = UINT64_MAX; /* not seen yet */
+		in->buf[in->end] = '\n';
+		memset(in->buf + in->end + 1, 0, FG_INPUT_PADDING);
+	}
+	if (in->eof && in->produced == in->limit)
+		in->eof = false; /* it was the limit, not the end */
+	in->limit = limit;
+	return 0;
+}
+
+bool fg_input_at_limit(const fg_input *in)
+{
+	return in->eof && in->produced == in->limit;
 }
 
 void fg_input_window(const char **data, const char **end, const fg_input *in)

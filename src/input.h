@@ -107,6 +107,41 @@ uint64_t fg_input_line_number(const fg_input *in);
 bool fg_input_missing_final_newline(const fg_input *in);
 
 bool fg_input_is_gzip(const fg_input *in);
+
+/* ---- Reading one plain input in two parts (html.c's split) ----
+ * For content that is not compressed, where content offsets are file offsets:
+ * one thread reads the start up to a limit, another the rest through a second
+ * input over the same bytes, and the first then goes on where the second
+ * stopped (or from the limit, when the second part's reading is not taken). */
+
+/* The absolute content offset of the next unread byte. */
+uint64_t fg_input_offset(const fg_input *in);
+
+/* True, with the content's size, for plain (not gzip) content of a known
+ * size: memory, or a regular file.  Call after the first read (the gzip
+ * magic is sniffed then). */
+bool fg_input_plain_size(uint64_t *size, const fg_input *in);
+
+/* A second input over in's plain content (fg_input_plain_size) from offset:
+ * memory is shared, a file is read with pread on in's descriptor (which stays
+ * in's), so both may be read at once from two threads.  Line numbers count
+ * from offset (the first line is 1).  The NUL check, --max-line and the read
+ * size are in's. */
+int fg_input_open_at(fg_input **out, const fg_input *in, uint64_t offset, fg_error *err);
+
+/* Plain content: the input goes on at offset, whatever is buffered dropped,
+ * with line_no lines counted before it; the limit is cleared. */
+int fg_input_seek(fg_input *in, uint64_t offset, uint64_t line_no, fg_error *err);
+
+/* Plain content: from now on the content ends at offset limit (not before
+ * what was consumed), as if the input ended there (fg_input_at_limit tells
+ * the two apart); what is buffered past it is dropped.  UINT64_MAX clears it,
+ * and the input goes on from the limit.  Fails (nothing changed) only when
+ * the file cannot be sought. */
+int fg_input_set_limit(fg_input *in, uint64_t limit, fg_error *err);
+
+/* True when the content read so far ends at the limit, not at the end. */
+bool fg_input_at_limit(const fg_input *in);
 const char *fg_input_name(const fg_input *in);
 
 #endif

@@ -134,6 +134,19 @@ typedef struct fg_read_options {
 				      root, the first nearest it ("[no KEY]" for a sample without one), as
 				      pprof's -tagroot; default none (labels ignored) */
 	size_t nlabels;
+	bool split;          /* a large async-profiler 3.x+ page in a plain file (or memory) may be read on two
+				threads, this one and a second (html.h): for a caller with a core to spare.
+				Default false: one thread */
+	/* Tests only (default 0): the smallest frame block split (0 = 4 MiB), the content offset
+	   from which the cut is looked for (0 = the reader's choice), a count (NULL = none) of the
+	   reads whose second thread's part was taken, one of the full batches of the second part
+	   visited before the reading went on from the cut instead, and the second part's record
+	   words (0 = the reader's choice; fewer stop the second thread when they are full). */
+	struct {
+		uint64_t min_block, at;
+		uint64_t *joined, *skipped;
+		uint64_t rec_words;
+	} split_test;
 } fg_read_options;
 
 void fg_read_options_init(fg_read_options *opts);

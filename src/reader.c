@@ -227,7 +227,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		return rc;
 	bool reversed = opts && opts->reversed;
 	if (kind == KIND_HTML && !reversed) {
-		rc = fg_html_read(info, in, names, v->frames, v->ctx, err);
+		rc = fg_html_read(info, in, names, opts, v->frames, v->ctx, err);
 		info->gzip = fg_input_is_gzip(in);
 		return rc;
 	}
@@ -253,7 +253,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 		return rc;
 	}
 	if (kind == KIND_HTML) {
-		rc = fg_html_read(info, in, names, fg_tree_add_frames, tree, err);
+		rc = fg_html_read(info, in, names, opts, fg_tree_add_frames, tree, err);
 		if (!rc)
 			rc = unreverse(&fixed, tree, root, err);
 	} else {

@@ -149,6 +149,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->base_column = o->base_column;
 	ro->labels = o->labels.items;
 	ro->nlabels = o->labels.n;
+	ro->split = o->split;
 	/* Checked when parsed (cli_check_time_bound). */
 	if (o->from)
 		parse_time_bound(o->from, &ro->from);

@@ -74,6 +74,9 @@ struct cli_profile_options {
 	const char *from, *to;   /* --from, --to: a JFR time window (checked by cli_check_time_bound) */
 	bool base_column;        /* --base-column: of collapsed stacks with two counts, the first */
 	struct cli_list labels;  /* --label: pprof label keys as frames */
+	/* A core is free for this read (no other profile is read at the same
+	 * time): a large HTML page may be read on two threads (html.h). */
+	bool split;
 };
 
 /* The reader options these command-line options give. */
@@ -152,6 +155,12 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_READ_OPTIONS(po), \
 	CLI_FETCH_OPTIONS(po)
+/* -j for a command that reads one profile at a time: with N >= 2 a large
+ * HTML page is read on two threads (cli_profile_options.split). */
+#define CLI_OPT_READ_JOBS(jobs) \
+	CLI_OPT_U64('j', "jobs", jobs, "N", 1, 4096, \
+		    "threads to read with (default: one per core; a large\nHTML page is read on two)")
+
 /* The profile options of a command that reads the profiles it is given. */
 #define CLI_PROFILE_OPTIONS(po) \
 	CLI_JUDGED_PROFILE_OPTIONS(po), \

@@ -144,12 +144,18 @@ static int add_part(void *ctx, size_t i)
 static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names, fg_protocol *protocol,
 		       const struct cli_profile_options *po, size_t jobs, fg_error *err)
 {
+	size_t asked = jobs;
 	for (size_t i = 0; i < n && jobs > 1; i++)
 		if (fg_source_is_url(in[i].location) || !strcmp(in[i].location, "-"))
 			jobs = 1;
+	/* A core left over for each profile read at a time: a large HTML page
+	 * is read on two. */
+	struct cli_profile_options split = *po;
+	po = &split;
 	if (jobs > 1 && n > 1) {
 		size_t lanes = jobs < n ? jobs : n;
 		lanes = lanes < FG_PARALLEL_MAX_LANES ? lanes : FG_PARALLEL_MAX_LANES;
+		split.split = asked >= 2 * lanes;
 		struct read_all w = { in, d, po, protocol, err, calloc(lanes, sizeof(*w.caches)),
 				      calloc(n, sizeof(*w.read)) };
 		int rc = w.caches && w.read ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
@@ -171,6 +177,7 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 		return rc;
 	}
 	int rc = 0;
+	split.split = asked >= 2;
 	for (size_t i = 0; !rc && i < n; i++) {
 		fg_profile_info info;
 		rc = fg_diff_begin(d, in[i].side, err);

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
+#include "parallel.h"
 
 static const char description[] =
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
@@ -25,6 +26,7 @@ static const char description[] =
 int cmd_collapse(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
+	uint64_t jobs = fg_parallel_cores();
 	fg_collapsed_write_options wo = { .annotate = false };
 	bool unsorted = false, normalise = false;
 	const struct cli_option table[] = {
@@ -33,6 +35,7 @@ int cmd_collapse(int argc, char **argv)
 		CLI_OPT_BOOL('N', "normalise", &normalise, "normalise volatile names (also --stable-names)"),
 		CLI_OPT_BOOL(0, "normalize", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
 		CLI_OPT_BOOL(0, "stable-names", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_READ_JOBS(&jobs),
 		CLI_READ_OPTIONS(&po),
 		CLI_GRAPH_OPTIONS(&po),
 		CLI_FETCH_OPTIONS(&po),
@@ -44,6 +47,7 @@ int cmd_collapse(int argc, char **argv)
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
+	po.split = jobs >= 2;
 	/* Merging the stacks that become equal needs the tree. */
 	if (status == CLI_PARSED && unsorted && normalise)
 		status = cli_spec_usage_error(&spec, &args, "--normalise merges stacks: not with --unsorted");

@@ -5,6 +5,7 @@
 #include "json_writer.h"
 #include "commands.h"
 #include "names.h"
+#include "parallel.h"
 #include "protocol.h"
 
 static const char description[] =
@@ -36,7 +37,9 @@ struct result {
 int cmd_protocol(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
+	uint64_t jobs = fg_parallel_cores();
 	const struct cli_option table[] = {
+		CLI_OPT_READ_JOBS(&jobs),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};
@@ -46,6 +49,7 @@ int cmd_protocol(int argc, char **argv)
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
+	po.split = jobs >= 2;
 	if (status == CLI_PARSED && args.argc == 0)
 		status = cli_spec_usage_error(&spec, &args, "give at least one PROFILE");
 	if (status != CLI_PARSED) {

@@ -96,7 +96,7 @@ static void *worker(void *arg)
 static void read_all(struct work *w, size_t jobs)
 {
 	pthread_t threads[64];
-	size_t started = 0;
+	size_t started = 0, asked = jobs;
 	if (jobs > w->nprofiles)
 		jobs = w->nprofiles;
 	if (jobs > sizeof(threads) / sizeof(threads[0]) + 1)
@@ -105,6 +105,11 @@ static void read_all(struct work *w, size_t jobs)
 	for (size_t i = 0; i < w->nprofiles && jobs > 1; i++)
 		if (fg_source_is_url(w->results[i].source) || !strcmp(w->results[i].source, "-"))
 			jobs = 1;
+	/* A core left over for each profile read at a time: a large HTML page
+	 * is read on two. */
+	struct cli_profile_options po = *w->po;
+	po.split = asked >= 2 * jobs;
+	w->po = &po;
 	while (started + 1 < jobs && pthread_create(&threads[started], NULL, worker, w) == 0)
 		started++;
 	worker(w);
@@ -204,7 +209,7 @@ int cmd_share(int argc, char **argv)
 		CLI_OPT_BOOL('E', "regex", &mo.regex, "patterns are POSIX extended regular expressions"),
 		CLI_OPT_BOOL(0, "self", &self, "self share (the leaf matches) instead of inclusive"),
 		CLI_OPT_U64('j', "jobs", &jobs, "N", 1, 4096,
-			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time)"),
+			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time); with\ntwice as many as are read at once, a large HTML page\nis read on two threads"),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
+#include "parallel.h"
 #include "rules.h"
 #include "stats.h"
 #include "subsystems.h"
@@ -84,12 +85,14 @@ static void print_text(const char *source, const char *rules_path, const fg_prof
 int cmd_subsystems(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
+	uint64_t jobs = fg_parallel_cores();
 	const char *rules_path = NULL;
 	bool verbose = false;
 	const struct cli_option table[] = {
 		CLI_OPT_STRING(0, "rules", &rules_path, "FILE", "the rules file"),
 		CLI_OPT_BOOL('v', "verbose", &verbose,
 			     "each subsystem's 5 frames with the most self samples\n(names normalised unless --raw)"),
+		CLI_OPT_READ_JOBS(&jobs),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};
@@ -99,6 +102,7 @@ int cmd_subsystems(int argc, char **argv)
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
+	po.split = jobs >= 2;
 	if (status == CLI_PARSED && args.argc != 1)
 		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
 	if (status == CLI_PARSED && !rules_path && !(rules_path = fg_rules_default_path()))

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "namemap.h"
 #include "names.h"
+#include "parallel.h"
 #include "stats.h"
 #include "top.h"
 
@@ -61,11 +62,13 @@ static void print_text(const char *source, const fg_profile_info *info, const fg
 int cmd_top(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
+	uint64_t jobs = fg_parallel_cores();
 	bool self = false;
 	uint64_t count = 20;
 	const struct cli_option table[] = {
 		CLI_OPT_U64('n', "count", &count, "N", 0, UINT64_MAX, "how many frames (default 20; 0 = all)"),
 		CLI_OPT_BOOL(0, "self", &self, "sort by self share"),
+		CLI_OPT_READ_JOBS(&jobs),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};
@@ -75,6 +78,7 @@ int cmd_top(int argc, char **argv)
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
+	po.split = jobs >= 2;
 	if (status == CLI_PARSED && args.argc != 1)
 		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
 	if (status != CLI_PARSED) {

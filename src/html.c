@@ -166,6 +166,19 @@ __attribute__((always_inline)) static inline int reserve_level(struct parser *p,
 static int part_boundary(struct parser *p, struct cursor *c, uint64_t level, uint64_t left, uint64_t width,
 			 uint32_t name, uint8_t type);
 
+/* The frame, checked, takes its level (its extent, no child yet) and is the
+ * last one. */
+__attribute__((always_inline)) static inline int enter(struct parser *p, struct cursor *c, uint64_t level,
+						       uint64_t left, uint64_t width, uint32_t name, uint8_t type)
+{
+	int rc = reserve_level(p, c, level);
+	if (rc)
+		return rc;
+	c->levels[level] = (struct level){ left, left + width, left };
+	c->depth = level;
+	return push(p, c, level, name, type, width);
+}
+
 /* Checks one frame against the tree so far and appends it to the batch. */
 __attribute__((always_inline)) static inline int emit(struct parser *p, struct cursor *c, uint64_t level, uint64_t left,
 						      uint64_t width, uint32_t name, uint8_t type)
@@ -193,12 +206,7 @@ __attribute__((always_inline)) static inline int emit(struct parser *p, struct c
 			return bad_frame(p, c->lines, "frame is wider than its parent");
 		parent->next = left + width;
 	}
-	int rc = reserve_level(p, c, level);
-	if (rc)
-		return rc;
-	c->levels[level] = (struct level){ left, left + width, left };
-	c->depth = level;
-	return push(p, c, level, name, type, width);
+	return enter(p, c, level, left, width, name, type);
 }
 
 /* Leading blanks are taken off a line of the frame block: third-party
@@ -1018,12 +1026,7 @@ __attribute__((noinline, cold)) static int part_boundary(struct parser *p, struc
 	/* Its place: the frames coded and those waiting in the batch before it. */
 	t->bounds[t->nbounds++] = (struct bound){ level, left, width, p->info->frames + c->nbatch };
 	c->unknown = level;
-	int rc = reserve_level(p, c, level);
-	if (rc)
-		return rc;
-	c->levels[level] = (struct level){ left, left + width, left };
-	c->depth = level;
-	return push(p, c, level, name, type, width);
+	return enter(p, c, level, left, width, name, type);
 }
 
 static void *part_run(void *arg)

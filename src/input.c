@@ -150,6 +150,14 @@ struct fg_input {
 	uint64_t limit;          /* the content ends here for now (fg_input_set_limit); UINT64_MAX = none */
 };
 
+/* The '\n' after the buffered content (the sentinel of fg_input_window) and
+ * the zeroed padding after it. */
+static void put_sentinel(fg_input *in)
+{
+	in->buf[in->end] = '\n';
+	memset(in->buf + in->end + 1, 0, FG_INPUT_PADDING);
+}
+
 /* The reading state of an input at the start of its content: nothing read,
  * inflated, counted or seen yet (a new input, and fg_input_rewind's). */
 static void at_start(fg_input *in)
@@ -159,8 +167,7 @@ static void at_start(fg_input *in)
 	in->start = in->end = 0;
 	in->produced = in->base = in->line_no = 0;
 	in->nul_at = UINT64_MAX;
-	in->buf[0] = '\n'; /* the sentinel of fg_input_window */
-	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+	put_sentinel(in);
 }
 
 static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_error *err)
@@ -451,8 +458,7 @@ produced:
 			in->nul_at = in->base + (uint64_t)(z - in->buf);
 	}
 	in->end += got;
-	in->buf[in->end] = '\n'; /* the sentinel of fg_input_window */
-	memset(in->buf + in->end + 1, 0, FG_INPUT_PADDING);
+	put_sentinel(in);
 	in->produced += got;
 	if (in->produced > in->max_size)
 		return fg_error_set(err, FG_EINVALID, in->name,
@@ -498,9 +504,26 @@ bool fg_input_can_rewind(const fg_input *in)
 	return in->fd < 0 || in->fd_start >= 0;
 }
 
+/* The raw source to go on at content offset `offset`: any input's start
+ * (0), or an offset of plain content (a file is sought, or read with pread
+ * from there; memory).  False, with errno, when the file cannot be sought. */
+static bool raw_seek(fg_input *in, uint64_t offset)
+{
+	if (in->fd < 0) {
+		in->mem_pos = offset < in->mem_len ? (size_t)offset : in->mem_len;
+		return true;
+	}
+	off_t at = in->fd_start + (off_t)offset;
+	if (in->pread_at >= 0) {
+		in->pread_at = at;
+		return true;
+	}
+	return lseek(in->fd, at, SEEK_SET) == at;
+}
+
 int fg_input_rewind(fg_input *in, fg_error *err)
 {
-	if (in->fd >= 0 && lseek(in->fd, in->fd_start, SEEK_SET) != in->fd_start)
+	if (!raw_seek(in, 0))
 		return fg_error_set(err, FG_EFETCH, in->name, "cannot read it again: %s", strerror(errno));
 	if (in->z_started)
 		inflater_end(&in->z);
@@ -577,15 +600,8 @@ bool fg_input_plain_size(uint64_t *size, const fg_input *in)
 
 int fg_input_seek(fg_input *in, uint64_t offset, uint64_t line_no, fg_error *err)
 {
-	if (in->fd < 0) {
-		in->mem_pos = offset < in->mem_len ? (size_t)offset : in->mem_len;
-	} else {
-		off_t at = in->fd_start + (off_t)offset;
-		if (in->pread_at >= 0)
-			in->pread_at = at;
-		else if (lseek(in->fd, at, SEEK_SET) != at)
-			return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
-	}
+	if (!raw_seek(in, offset))
+		return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
 	in->start = in->end = 0;
 	in->base = in->produced = offset;
 	in->eof = in->missing_newline = false;
@@ -593,8 +609,7 @@ int fg_input_seek(fg_input *in, uint64_t offset, uint64_t line_no, fg_error *err
 	in->limit = UINT64_MAX;
 	if (in->nul_at >= offset)
 		in->nul_at = UINT64_MAX; /* not seen yet */
-	in->buf[0] = '\n';
-	memset(in->buf + 1, 0, FG_INPUT_PADDING);
+	put_sentinel(in);
 	return 0;
 }
 
@@ -625,22 +640,14 @@ int fg_input_set_limit(fg_input *in, uint64_t limit, fg_error *err)
 	if (in->base + in->end > limit) {
 		/* What is buffered past the limit is dropped, and read again
 		 * once the limit is cleared. */
-		if (in->fd >= 0) {
-			off_t at = in->fd_start + (off_t)limit;
-			if (in->pread_at >= 0)
-				in->pread_at = at;
-			else if (lseek(in->fd, at, SEEK_SET) != at)
-				return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
-		} else {
-			in->mem_pos = (size_t)limit;
-		}
+		if (!raw_seek(in, limit))
+			return fg_error_set(err, FG_EFETCH, in->name, "cannot seek: %s", strerror(errno));
 		in->end = (size_t)(limit - in->base);
 		in->produced = limit;
 		in->eof = false;
 		if (in->nul_at >= limit)
 			in->nul_at = UINT64_MAX; /* not seen yet */
-		in->buf[in->end] = '\n';
-		memset(in->buf + in->end + 1, 0, FG_INPUT_PADDING);
+		put_sentinel(in);
 	}
 	if (in->eof && in->produced == in->limit)
 		in->eof = false; /* it was the limit, not the end */

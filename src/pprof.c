@@ -869,7 +869,6 @@ struct sample_ctx {
 	size_t low;
 	size_t value_index, nvalues;
 	uint64_t value;
-	bool negative;
 	/* After a location that ends the stack (stop): the frames from it down
 	 * to the leaf (they stay at the buffer's end when it grows), and
 	 * whether a location id came after it (checked, not written). */
@@ -1041,7 +1040,6 @@ static bool sample_value(void *ctx, uint64_t v)
 	struct sample_ctx *c = ctx;
 	if (c->nvalues++ == c->value_index) {
 		c->value = v;
-		c->negative = (int64_t)v < 0;
 	}
 	return true;
 }
@@ -1189,6 +1187,24 @@ static int label_frame(struct sample_ctx *c, size_t k)
 }
 
 /* Pass 2: the samples, read from the message's start again. */
+/* The checks of a sample's values, the same whether the samples are read
+ * from the input or replayed from the record: as many as there are sample
+ * types, the one read (value) not negative. */
+static int sample_values(struct pprof *pp, uint64_t nvalues, uint64_t value)
+{
+	if (nvalues != pp->ntypes)
+		return bad(pp, "a sample's values do not match the sample types");
+	if ((int64_t)value < 0)
+		return bad(pp, "a negative sample value");
+	return 0;
+}
+
+/* A profile whose every sample has the value 0 (either reading). */
+static int no_samples(struct pprof *pp)
+{
+	return fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+}
+
 static int read_samples(struct pprof *pp, struct fields *top, size_t value_index)
 {
 	struct pb_field f, g = { 0 }; /* g.v: only read for a varint, which sets it (-O3 cannot tell) */
@@ -1239,10 +1255,9 @@ static int read_samples(struct pprof *pp, struct fields *top, size_t value_index
 		}
 		if (r < 0)
 			return bad(pp, "malformed sample");
-		if (c.nvalues != pp->ntypes)
-			return bad(pp, "a sample's values do not match the sample types");
-		if (c.negative)
-			return bad(pp, "a negative sample value");
+		int vrc = sample_values(pp, c.nvalues, c.value);
+		if (vrc)
+			return vrc;
 		if (c.value == 0)
 			continue;
 		/* Leaf first: the label frames go last, the first key last of
@@ -1273,7 +1288,7 @@ static int read_samples(struct pprof *pp, struct fields *top, size_t value_index
 	if (r < 0)
 		return bad(pp, "malformed protobuf");
 	if (samples == 0)
-		return fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+		return no_samples(pp);
 	for (size_t k = 0; k < pp->nkeys; k++)
 		if (!pp->key_seen[k])
 			return fg_error_set(pp->err, FG_EUSAGE, fg_input_name(pp->in),
@@ -1370,14 +1385,8 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 				value = i == value_index ? v : value;
 			}
 		}
-		if (nv != pp->ntypes) {
-			rc = bad(pp, "a sample's values do not match the sample types");
+		if ((rc = sample_values(pp, nv, value)) != 0)
 			break;
-		}
-		if ((int64_t)value < 0) {
-			rc = bad(pp, "a negative sample value");
-			break;
-		}
 		if (value == 0)
 			continue;
 		fg_stackbuf *s = &pp->stack;
@@ -1398,7 +1407,7 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 	}
 	free(path);
 	if (!rc && samples == 0)
-		rc = fg_error_set(pp->err, FG_EINVALID, fg_input_name(pp->in), "no samples: every sample is 0");
+		rc = no_samples(pp);
 	return rc;
 }
 

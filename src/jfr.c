@@ -1324,17 +1324,27 @@ static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, 
 	return (int)(v >> 32);
 }
 
+/* A type field's frame type, and KIND_NATIVE when its frames are named by
+ * the method alone, the other variant of the key (native, C++, kernel):
+ * the clamp and the test in one load.  Types past the table are native
+ * (frame_kinds[KINDS - 1] stands for them all). */
+enum { KIND_NATIVE = 0x80, KINDS = 128 };
+static const uint8_t frame_kinds[KINDS] = {
+	[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
+	[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
+	[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
+	[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... KINDS - 1] = FG_FRAME_NATIVE | KIND_NATIVE,
+};
+
 /* A frame of method key `method` and type field t (the JIT type when the
  * frame has none) at names[0] / types[0]: 0, or 1 when its name ends the
  * stack (METHOD_STOP), or an error. */
 static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct ids *ids, uint64_t method,
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
-	uint8_t type = t < FG_FRAME_TYPE_COUNT ? (uint8_t)t : FG_FRAME_NATIVE;
-	/* Native, C++ and kernel frames (3, 4, 5) are named by their method
-	 * alone: the other variant of the key. */
-	bool native = 0x38u >> type & 1;
-	*types = type;
+	unsigned kind = frame_kinds[t < KINDS ? t : KINDS - 1];
+	bool native = kind & KIND_NATIVE;
+	*types = (uint8_t)(kind & ~KIND_NATIVE);
 	/* method_name()'s array, here: a call a frame saved. */
 	uint32_t v = method < ids->keys ? ids->id[method << 1 | native] : ID_UNKNOWN;
 	if (__builtin_expect(v == ID_UNKNOWN, 0))
@@ -1377,16 +1387,6 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
 		      uint64_t *written)
 {
-	/* A type field's frame type, and bit 7 when its frames are named by
-	 * the method alone (native, C++, kernel): put_frame()'s clamp and
-	 * test in one load.  Types past the table are native. */
-	enum { KIND_NATIVE = 0x80 };
-	static const uint8_t kinds[128] = {
-		[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
-		[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
-		[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
-		[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... 127] = FG_FRAME_NATIVE | KIND_NATIVE,
-	};
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
 	const uint32_t *id = ids.id;
 	uint64_t keys = ids.keys;
@@ -1415,11 +1415,11 @@ static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names
 			skip_in(&p);
 			skip_in(&p);
 			t = varint_in(&p);
-			t = t < 128 ? t : 127;
+			t = t < KINDS ? t : KINDS - 1;
 		}
-		unsigned kind = kinds[t];
-		bool native = kind >> 7;
-		*type = (uint8_t)(kind & 0x7f);
+		unsigned kind = frame_kinds[t];
+		bool native = kind & KIND_NATIVE;
+		*type = (uint8_t)(kind & ~KIND_NATIVE);
 		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
 		*name = v;
 		/* One test for both the rare cases: a stop and a miss. */

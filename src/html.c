@@ -1272,8 +1272,10 @@ static int split_frames(struct parser *p, struct consume *k, const uint32_t *end
 		}
 	}
 	c->nbatch = (size_t)(out - c->batch);
-	*k = (struct consume){ r, depth, total, frame, k->bounds, k->nbounds, k->bounds_cap, k->nb, k->levels,
-			       k->flushes };
+	k->r = r;
+	k->depth = depth;
+	k->total = total;
+	k->frame = frame;
 	return rc;
 }
 

@@ -1128,7 +1128,8 @@ static void split_start(struct parser *p)
 		return;
 	/* (Content above --max-size fails where the reading crosses it, which
 	 * depends on how it was read: not split.) */
-	uint64_t target = o->split_test.at ? o->split_test.at : from + (size - from) / 1000 * SPLIT_PERMILLE;
+	uint64_t permille = o->split_permille && o->split_permille < 1000 ? o->split_permille : SPLIT_PERMILLE;
+	uint64_t target = o->split_test.at ? o->split_test.at : from + (size - from) / 1000 * permille;
 	if (target <= from || target >= size)
 		return;
 	struct part *t = calloc(1, sizeof(*t));

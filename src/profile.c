@@ -15,6 +15,7 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->labels = NULL;
 	opts->nlabels = 0;
 	opts->split = false;
+	opts->split_permille = 0;
 	opts->split_test.min_block = opts->split_test.at = opts->split_test.rec_words = 0;
 	opts->split_test.joined = opts->split_test.skipped = NULL;
 }

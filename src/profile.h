@@ -137,6 +137,10 @@ typedef struct fg_read_options {
 	bool split;          /* a large async-profiler 3.x+ page in a plain file (or memory) may be read on two
 				threads, this one and a second (html.h): for a caller with a core to spare.
 				Default false: one thread */
+	uint16_t split_permille; /* with split: where the second thread's part starts, in thousandths of the
+				    frame block; 0 (default) = 230, where the two threads take as long under
+				    share's visitor.  The calling thread visits every frame, so an analysis
+				    whose visitor costs more per frame asks for less (docs/performance.md) */
 	/* Tests only (default 0): the smallest frame block split (0 = 4 MiB), the content offset
 	   from which the cut is looked for (0 = the reader's choice), a count (NULL = none) of the
 	   reads whose second thread's part was taken, one of the full batches of the second part

@@ -150,6 +150,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->labels = o->labels.items;
 	ro->nlabels = o->labels.n;
 	ro->split = o->split;
+	ro->split_permille = o->split_permille;
 	/* Checked when parsed (cli_check_time_bound). */
 	if (o->from)
 		parse_time_bound(o->from, &ro->from);

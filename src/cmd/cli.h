@@ -77,6 +77,9 @@ struct cli_profile_options {
 	/* A core is free for this read (no other profile is read at the same
 	 * time): a large HTML page may be read on two threads (html.h). */
 	bool split;
+	/* Where the second thread's part starts (fg_read_options.split_permille;
+	 * 0 = share's): set by a command whose visitor costs more per frame. */
+	uint16_t split_permille;
 };
 
 /* The reader options these command-line options give. */

@@ -8,12 +8,6 @@
 #include "names.h"
 #include "parallel.h"
 
-/* Where a split page's second part starts (fg_read_options.split_permille):
- * the calling thread visits every frame, and this visitor costs more per
- * frame than the reading, so the second thread reads nearly all the page
- * and this one visits (the large fixture, callgrind per thread: 2,319 / 301 M instructions at 1 %, against 2,362 / 234 M at share's 23 %). */
-#define COLLAPSE_SPLIT_PERMILLE 10
-
 static const char description[] =
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"
 	"line per distinct stack, callers before callees and siblings in byte order\n"
@@ -54,7 +48,7 @@ int cmd_collapse(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = COLLAPSE_SPLIT_PERMILLE;
+	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	/* Merging the stacks that become equal needs the tree. */
 	if (status == CLI_PARSED && unsorted && normalise)
 		status = cli_spec_usage_error(&spec, &args, "--normalise merges stacks: not with --unsorted");

@@ -8,12 +8,6 @@
 #include "parallel.h"
 #include "protocol.h"
 
-/* Where a split page's second part starts (fg_read_options.split_permille):
- * the calling thread visits every frame, and this visitor costs more per
- * frame than the reading, so the second thread reads nearly all the page
- * and this one visits (the large fixture, callgrind per thread: 306.0 / 300.6 M instructions at 1 %, against 348.5 / 233.6 M at share's 23 %). */
-#define PROTOCOL_SPLIT_PERMILLE 10
-
 static const char description[] =
 	"Tells, for each profile, which API the Zeebe gateway in it serves:\n"
 	"  rest     a frame of org/apache/coyote/, org/apache/catalina/,\n"
@@ -56,7 +50,7 @@ int cmd_protocol(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = PROTOCOL_SPLIT_PERMILLE;
+	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	if (status == CLI_PARSED && args.argc == 0)
 		status = cli_spec_usage_error(&spec, &args, "give at least one PROFILE");
 	if (status != CLI_PARSED) {

@@ -12,11 +12,6 @@
 #include "stats.h"
 #include "subsystems.h"
 
-/* Where a split page's second part starts (fg_read_options.split_permille):
- * the calling thread visits every frame, and this visitor costs more per
- * frame than the reading, so the second thread reads nearly all the page
- * and this one visits (the large fixture, callgrind per thread: 433.7 / 300.6 M instructions at 1 %, against 476.2 / 233.6 M at share's 23 %). */
-#define SUBSYSTEMS_SPLIT_PERMILLE 10
 
 #define TOP_FRAMES 5
 
@@ -109,7 +104,7 @@ int cmd_subsystems(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = SUBSYSTEMS_SPLIT_PERMILLE;
+	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	if (status == CLI_PARSED && args.argc != 1)
 		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
 	if (status == CLI_PARSED && !rules_path && !(rules_path = fg_rules_default_path()))

@@ -1324,16 +1324,19 @@ static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, 
 	return (int)(v >> 32);
 }
 
-/* A type field's frame type, and KIND_NATIVE when its frames are named by
- * the method alone, the other variant of the key (native, C++, kernel):
- * the clamp and the test in one load.  Types past the table are native
+/* A type field's frame type, and whether its frames are named by the
+ * method alone, the other variant of the key (native, C++, kernel): 0 or
+ * 1, the low bit of the key's slot in method_ids, so that the slot is
+ * method * 2 + native with no test.  Types past the table are native
  * (frame_kinds[KINDS - 1] stands for them all). */
-enum { KIND_NATIVE = 0x80, KINDS = 128 };
-static const uint8_t frame_kinds[KINDS] = {
-	[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
-	[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
-	[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
-	[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... KINDS - 1] = FG_FRAME_NATIVE | KIND_NATIVE,
+enum { KINDS = 128 };
+static const struct frame_kind {
+	uint8_t type, native;
+} frame_kinds[KINDS] = {
+	[FG_FRAME_INTERPRETED] = { FG_FRAME_INTERPRETED, 0 }, [FG_FRAME_JIT] = { FG_FRAME_JIT, 0 },
+	[FG_FRAME_INLINED] = { FG_FRAME_INLINED, 0 }, [FG_FRAME_NATIVE] = { FG_FRAME_NATIVE, 1 },
+	[FG_FRAME_CPP] = { FG_FRAME_CPP, 1 }, [FG_FRAME_KERNEL] = { FG_FRAME_KERNEL, 1 },
+	[FG_FRAME_C1] = { FG_FRAME_C1, 0 }, [FG_FRAME_TYPE_COUNT ... KINDS - 1] = { FG_FRAME_NATIVE, 1 },
 };
 
 /* A frame of method key `method` and type field t (the JIT type when the
@@ -1342,9 +1345,9 @@ static const uint8_t frame_kinds[KINDS] = {
 static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct ids *ids, uint64_t method,
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
-	unsigned kind = frame_kinds[t < KINDS ? t : KINDS - 1];
-	bool native = kind & KIND_NATIVE;
-	*types = (uint8_t)(kind & ~KIND_NATIVE);
+	const struct frame_kind *kind = &frame_kinds[t < KINDS ? t : KINDS - 1];
+	bool native = kind->native;
+	*types = kind->type;
 	/* method_name()'s array, here: a call a frame saved. */
 	uint32_t v = method < ids->keys ? ids->id[method << 1 | native] : ID_UNKNOWN;
 	if (__builtin_expect(v == ID_UNKNOWN, 0))
@@ -1391,50 +1394,50 @@ static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names
 	const uint32_t *id = ids.id;
 	uint64_t keys = ids.keys;
 	const uint8_t *p = fc->p;
-	uint32_t *name = names;
-	uint8_t *type = types;
-	for (uint32_t *const last = names - n; name != last; name--, type--) {
+	/* Frame k (leaf first) goes to names[-k]: to name[i] for i from n - 1
+	 * down, one index for both arrays. */
+	uint32_t *name = names + 1 - n;
+	uint8_t *type = types + 1 - n;
+	for (uint64_t i = n; i != 0;) {
+		i--;
 		uint64_t method, t;
-		/* Method keys of one or two bytes, and a line number, bytecode
-		 * index and type of one byte each (their three top bits tested
-		 * at once) are the common frame; else the varints one by one. */
-		if (p[0] < 0x80) {
-			method = p[0];
-			p++;
-		} else if (p[1] < 0x80) {
-			method = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-			p += 2;
+		/* The common frames, from one load: a method key of one byte or
+		 * two, and a line number, bytecode index and type of one byte
+		 * each (the top bits of the frame's bytes tested at once); else
+		 * the varints one by one. */
+		uint64_t w = fg_varint_load(p);
+		if (!(w & UINT64_C(0x80808080))) {
+			method = w & 0x7f;
+			t = w >> 24 & 0xff;
+			p += 4;
+		} else if ((w & UINT64_C(0x8080808080)) == 0x80) {
+			method = (w & 0x7f) | (w >> 1 & 0x3f80);
+			t = w >> 32 & 0xff;
+			p += 5;
 		} else {
 			method = varint_in(&p);
-		}
-		uint64_t rest = fg_varint_load(p);
-		if (!(rest & 0x808080u)) {
-			t = rest >> 16 & 0xff;
-			p += 3;
-		} else {
 			skip_in(&p);
 			skip_in(&p);
 			t = varint_in(&p);
 			t = t < KINDS ? t : KINDS - 1;
 		}
-		unsigned kind = frame_kinds[t];
-		bool native = kind & KIND_NATIVE;
-		*type = (uint8_t)(kind & ~KIND_NATIVE);
-		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
-		*name = v;
+		type[i] = frame_kinds[t].type;
+		uint64_t slot = method * 2 + frame_kinds[t].native;
+		uint32_t v = method < keys ? id[slot] : ID_UNKNOWN;
+		name[i] = v;
 		/* One test for both the rare cases: a stop and a miss. */
 		if (__builtin_expect(v >= ID_STOP, 0)) {
 			int rc = 1;
 			if (v == ID_UNKNOWN) {
-				rc = frame_miss(j, &ids, method, native, name);
+				rc = frame_miss(j, &ids, method, slot & 1, &name[i]);
 				id = ids.id;
 				keys = ids.keys;
 				if (!rc)
 					continue;
 			} else {
-				*name = v & ~ID_STOP;
+				name[i] = v & ~ID_STOP;
 			}
-			*written = (uint64_t)(names - name) + 1;
+			*written = n - i;
 			return rc < 0 ? rc : 0;
 		}
 	}

@@ -288,6 +288,52 @@ static void skip_varints(struct cur *c, uint64_t m)
 	const uint8_t *p = c->p;
 	size_t avail = (size_t)(c->end - p);
 #if defined(__SSE2__)
+	/* First 64 bytes a step at a fixed stride, so that a block's loads do
+	 * not wait for the previous block's answer (the loop below steps to
+	 * each block's last end byte, and ran at the latency of that chain).
+	 * Every end byte ends one varint while no nine-byte varint is possible:
+	 * no eight bytes in a row with the top bit set, within the block or
+	 * across its start (the previous block's trailing run).  A block is
+	 * counted whole when its end bytes are fewer than the varints left; p
+	 * then stands after its last end byte, at a varint's start, where the
+	 * loops below go on when a block is not hazard-free or not whole. */
+	const uint8_t *at = p;
+	unsigned trail = 0; /* the bytes with the top bit set before at, to p */
+	while (m > 0 && (size_t)(c->end - at) >= 64) {
+		const __m128i *blk = (const __m128i *)(const void *)at;
+		uint64_t cont = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk)) |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 1)) << 16 |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 2)) << 32 |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 3)) << 48;
+		uint64_t run = cont & cont >> 1;
+		run &= run >> 2;
+		run &= run >> 4;
+		uint64_t ends = ~cont;
+		if (run || (unsigned)__builtin_ctzll(ends) + trail >= 8)
+			break;
+		uint64_t n = (uint64_t)__builtin_popcountll(ends);
+		if (n >= m) {
+			/* The last varint ends in this block, at its m-th end
+			 * byte: found by halves, the end bytes of each counted. */
+			unsigned at_bit = 0;
+			for (unsigned half = 32; half; half >>= 1) {
+				uint64_t below = (uint64_t)__builtin_popcountll(ends & ((UINT64_C(1) << half) - 1));
+				if (m > below) {
+					m -= below;
+					ends >>= half;
+					at_bit += half;
+				}
+			}
+			p = at + at_bit + 1;
+			m = 0;
+			break;
+		}
+		m -= n;
+		trail = (unsigned)__builtin_clzll(ends);
+		at += 64;
+		p = at - trail;
+	}
+	avail = (size_t)(c->end - p);
 	/* 32 bytes at a time, the same way: their top bits in one mask.  Nine
 	 * bytes with the top bit set before the last end byte would hold a
 	 * 9-byte varint whose ninth byte has it set too (not an end byte):

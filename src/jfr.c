@@ -1474,11 +1474,12 @@ static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names
 		 * the varints one by one. */
 		uint64_t w = fg_varint_load(p);
 		if (!(w & UINT64_C(0x80808080))) {
-			method = w & 0x7f;
-			t = w >> 24 & 0xff;
+			/* (the top bits are clear: bytes taken whole) */
+			method = w & 0xff;
+			t = (uint32_t)w >> 24;
 			p += 4;
 		} else if ((w & UINT64_C(0x8080808080)) == 0x80) {
-			method = (w & 0x7f) | (w >> 1 & 0x3f80);
+			method = (w & 0xff) + (w >> 1 & 0x7f80) - 0x80;
 			t = w >> 32 & 0xff;
 			p += 5;
 		} else {

@@ -260,7 +260,7 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 			rc = fg_diff_begin(diff, side, err);
 		if (!rc)
 			rc = fg_reader_read(&info, fetched[i].path, names, read,
-					     &(fg_visitor){ fg_diff_frames, NULL, diff, NULL }, err);
+					     &(fg_visitor){ fg_diff_frames, NULL, diff, NULL, NULL }, err);
 	}
 	for (size_t i = 0; fetched && i < run->nlines; i++)
 		fg_fetch_result_clear(&fetched[i]);

@@ -218,7 +218,7 @@ static void read_profile(struct reading *r, struct lane *l, const char *path, co
 	fg_error_clear(&r->err);
 	fg_share_reset(l->share);
 	fg_protocol_reset(l->detector);
-	r->rc = fg_reader_read(&r->info, path, l->names, ro, &(fg_visitor){ judge_frames, judge_stack, l, NULL }, &r->err);
+	r->rc = fg_reader_read(&r->info, path, l->names, ro, &(fg_visitor){ judge_frames, judge_stack, l, NULL, NULL }, &r->err);
 	if (r->rc)
 		return;
 	r->samples = fg_share_samples(l->share, 0);

@@ -90,13 +90,21 @@ struct jclass {
 };
 
 #define MAX_FLAT 16
-#define METHOD_STOP (UINT64_C(1) << 32)
-/* method_ids' entries: a name id below ID_STOP - 1 (bit 31; a larger id is
- * not kept there, it could read as ID_UNKNOWN), ID_STOP set when the name
- * ends a stack; ID_UNKNOWN not resolved.  32 bits, not 64: half the cache
+/* method_name()'s answer: the name id, and above it what the visitor said
+ * of the name (FRAME_HELD, FRAME_STOP: the same flags as method_ids' two top
+ * bits). */
+enum { FRAME_HELD = 1, FRAME_STOP = 2 };
+#define METHOD_HELD ((uint64_t)FRAME_HELD << 32)
+#define METHOD_STOP ((uint64_t)FRAME_STOP << 32)
+/* method_ids' entries: a name id below ID_HELD - 1 (a larger id is not kept
+ * there, it could read as ID_UNKNOWN), ID_STOP set when the name ends a
+ * stack, ID_HELD when the visitor has an inert function and it said the
+ * name is not inert (the frame must be handed); ID_UNKNOWN not resolved.
+ * 32 bits, not 64: half the cache
  * lines for the frame loop's lookups (a chunk's 7,000 methods, both
  * variants). */
 #define ID_STOP (UINT32_C(1) << 31)
+#define ID_HELD (UINT32_C(1) << 30)
 #define ID_UNKNOWN UINT32_MAX
 #define DIRECT_METHODS (UINT64_C(1) << 22)
 #define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
@@ -122,6 +130,7 @@ struct jfr {
 	fg_names *names;
 	fg_stack_fn fn;
 	fg_stop_fn stop;         /* the visitor's (profile.h), or NULL */
+	fg_inert_fn inert;       /* the visitor's (profile.h), or NULL */
 	void *ctx;
 	fg_profile_info *info;
 	const fg_read_options *opts;
@@ -165,7 +174,8 @@ struct jfr {
 	size_t *pdirect_len;
 	size_t npdirect;
 	/* (method key << 1 | native) -> name id | ID_STOP when stop said the
-	 * name ends a stack, ID_UNKNOWN unknown; for small keys and ids. */
+	 * name ends a stack | ID_HELD when inert said it is not inert,
+	 * ID_UNKNOWN unknown; for small keys and ids. */
 	uint32_t *method_ids;
 	size_t method_ids_len;
 	bool cut;                /* this chunk's stack traces may end at a METHOD_STOP frame */
@@ -278,6 +288,52 @@ static void skip_varints(struct cur *c, uint64_t m)
 	const uint8_t *p = c->p;
 	size_t avail = (size_t)(c->end - p);
 #if defined(__SSE2__)
+	/* First 64 bytes a step at a fixed stride, so that a block's loads do
+	 * not wait for the previous block's answer (the loop below steps to
+	 * each block's last end byte, and ran at the latency of that chain).
+	 * Every end byte ends one varint while no nine-byte varint is possible:
+	 * no eight bytes in a row with the top bit set, within the block or
+	 * across its start (the previous block's trailing run).  A block is
+	 * counted whole when its end bytes are fewer than the varints left; p
+	 * then stands after its last end byte, at a varint's start, where the
+	 * loops below go on when a block is not hazard-free or not whole. */
+	const uint8_t *at = p;
+	unsigned trail = 0; /* the bytes with the top bit set before at, to p */
+	while (m > 0 && (size_t)(c->end - at) >= 64) {
+		const __m128i *blk = (const __m128i *)(const void *)at;
+		uint64_t cont = (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk)) |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 1)) << 16 |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 2)) << 32 |
+				(uint64_t)(uint32_t)_mm_movemask_epi8(_mm_loadu_si128(blk + 3)) << 48;
+		uint64_t run = cont & cont >> 1;
+		run &= run >> 2;
+		run &= run >> 4;
+		uint64_t ends = ~cont;
+		if (run || (unsigned)__builtin_ctzll(ends) + trail >= 8)
+			break;
+		uint64_t n = (uint64_t)__builtin_popcountll(ends);
+		if (n >= m) {
+			/* The last varint ends in this block, at its m-th end
+			 * byte: found by halves, the end bytes of each counted. */
+			unsigned at_bit = 0;
+			for (unsigned half = 32; half; half >>= 1) {
+				uint64_t below = (uint64_t)__builtin_popcountll(ends & ((UINT64_C(1) << half) - 1));
+				if (m > below) {
+					m -= below;
+					ends >>= half;
+					at_bit += half;
+				}
+			}
+			p = at + at_bit + 1;
+			m = 0;
+			break;
+		}
+		m -= n;
+		trail = (unsigned)__builtin_clzll(ends);
+		at += 64;
+		p = at - trail;
+	}
+	avail = (size_t)(c->end - p);
 	/* 32 bytes at a time, the same way: their top bits in one mask.  Nine
 	 * bytes with the top bit set before the last end byte would hold a
 	 * 9-byte varint whose ninth byte has it set too (not an end byte):
@@ -981,7 +1037,9 @@ static int method_name_slow(struct jfr *j, uint64_t key, bool native, uint32_t *
 /* "Class.method" as the converter names a frame; a native, C++ or kernel
  * frame is the method's name alone.  *v: its name id, with METHOD_STOP when
  * the chunk's stacks may be cut and the visitor's stop says the name ends a
- * stack (asked once per small key; a large key never stops one). */
+ * stack, METHOD_HELD when the visitor's inert says the name is not inert
+ * (each asked once per small key; a large key never stops a stack and is
+ * always held). */
 static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 {
 	/* Per frame: small keys (async-profiler numbers its methods from 1)
@@ -989,18 +1047,22 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 	 * the key: key << 1 could wrap onto another key's slot). */
 	uint64_t slot = key << 1 | native;
 	if (key < j->method_ids_len / 2 && j->method_ids[slot] != ID_UNKNOWN) {
-		*v = (j->method_ids[slot] & ~ID_STOP) | (j->method_ids[slot] & ID_STOP ? METHOD_STOP : 0);
+		uint32_t m = j->method_ids[slot];
+		*v = (m & ~(ID_STOP | ID_HELD)) | (uint64_t)(m >> 30) << 32;
 		return 0;
 	}
 	uint32_t id;
 	int rc = method_name_slow(j, key, native, &id);
-	*v = id;
-	if (rc || key >= DIRECT_METHODS / 2 || id >= ID_STOP - 1)
+	*v = id | METHOD_HELD;
+	if (rc || key >= DIRECT_METHODS / 2 || id >= ID_HELD - 1)
 		return rc;
-	bool stop = false;
+	bool stop = false, inert = false;
 	if (j->cut && (rc = j->stop(j->ctx, id, &stop, j->err)) != 0)
 		return rc;
-	*v |= stop ? METHOD_STOP : 0;
+	if (j->inert && (rc = j->inert(j->ctx, id, &inert, j->err)) != 0)
+		return rc;
+	bool held = j->inert && !inert;
+	*v = id | (stop ? METHOD_STOP : 0) | (held ? METHOD_HELD : 0);
 	if (slot >= j->method_ids_len) {
 		size_t len = j->method_ids_len ? j->method_ids_len : 1024;
 		while (len <= slot)
@@ -1012,7 +1074,7 @@ static int method_name(struct jfr *j, uint64_t key, bool native, uint64_t *v)
 		j->method_ids = m;
 		j->method_ids_len = len;
 	}
-	j->method_ids[slot] = id | (stop ? ID_STOP : 0);
+	j->method_ids[slot] = id | (stop ? ID_STOP : 0) | (held ? ID_HELD : 0);
 	return 0;
 }
 
@@ -1309,8 +1371,8 @@ struct ids {
 };
 
 /* A frame's method not in method_ids yet (a miss of put_frame): resolved,
- * the table reloaded.  The name id to *name; 1 when the name ends the stack
- * (METHOD_STOP), 0, or an error. */
+ * the table reloaded.  The name id to *name; its FRAME_ flags (FRAME_STOP
+ * when the name ends the stack), or an error. */
 static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, uint64_t method, bool native,
 						uint32_t *name)
 {
@@ -1324,16 +1386,19 @@ static __attribute__((noinline)) int frame_miss(struct jfr *j, struct ids *ids, 
 	return (int)(v >> 32);
 }
 
-/* A type field's frame type, and KIND_NATIVE when its frames are named by
- * the method alone, the other variant of the key (native, C++, kernel):
- * the clamp and the test in one load.  Types past the table are native
+/* A type field's frame type, and whether its frames are named by the
+ * method alone, the other variant of the key (native, C++, kernel): 0 or
+ * 1, the low bit of the key's slot in method_ids, so that the slot is
+ * method * 2 + native with no test.  Types past the table are native
  * (frame_kinds[KINDS - 1] stands for them all). */
-enum { KIND_NATIVE = 0x80, KINDS = 128 };
-static const uint8_t frame_kinds[KINDS] = {
-	[FG_FRAME_INTERPRETED] = FG_FRAME_INTERPRETED, [FG_FRAME_JIT] = FG_FRAME_JIT,
-	[FG_FRAME_INLINED] = FG_FRAME_INLINED, [FG_FRAME_NATIVE] = FG_FRAME_NATIVE | KIND_NATIVE,
-	[FG_FRAME_CPP] = FG_FRAME_CPP | KIND_NATIVE, [FG_FRAME_KERNEL] = FG_FRAME_KERNEL | KIND_NATIVE,
-	[FG_FRAME_C1] = FG_FRAME_C1, [FG_FRAME_TYPE_COUNT ... KINDS - 1] = FG_FRAME_NATIVE | KIND_NATIVE,
+enum { KINDS = 128 };
+static const struct frame_kind {
+	uint8_t type, native;
+} frame_kinds[KINDS] = {
+	[FG_FRAME_INTERPRETED] = { FG_FRAME_INTERPRETED, 0 }, [FG_FRAME_JIT] = { FG_FRAME_JIT, 0 },
+	[FG_FRAME_INLINED] = { FG_FRAME_INLINED, 0 }, [FG_FRAME_NATIVE] = { FG_FRAME_NATIVE, 1 },
+	[FG_FRAME_CPP] = { FG_FRAME_CPP, 1 }, [FG_FRAME_KERNEL] = { FG_FRAME_KERNEL, 1 },
+	[FG_FRAME_C1] = { FG_FRAME_C1, 0 }, [FG_FRAME_TYPE_COUNT ... KINDS - 1] = { FG_FRAME_NATIVE, 1 },
 };
 
 /* A frame of method key `method` and type field t (the JIT type when the
@@ -1342,14 +1407,16 @@ static const uint8_t frame_kinds[KINDS] = {
 static inline __attribute__((always_inline)) int put_frame(struct jfr *j, struct ids *ids, uint64_t method,
 							   uint64_t t, uint32_t *names, uint8_t *types)
 {
-	unsigned kind = frame_kinds[t < KINDS ? t : KINDS - 1];
-	bool native = kind & KIND_NATIVE;
-	*types = (uint8_t)(kind & ~KIND_NATIVE);
+	const struct frame_kind *kind = &frame_kinds[t < KINDS ? t : KINDS - 1];
+	bool native = kind->native;
+	*types = kind->type;
 	/* method_name()'s array, here: a call a frame saved. */
 	uint32_t v = method < ids->keys ? ids->id[method << 1 | native] : ID_UNKNOWN;
-	if (__builtin_expect(v == ID_UNKNOWN, 0))
-		return frame_miss(j, ids, method, native, names);
-	*names = v & ~ID_STOP;
+	if (__builtin_expect(v == ID_UNKNOWN, 0)) {
+		int rc = frame_miss(j, ids, method, native, names);
+		return rc < 0 ? rc : rc >> 1;
+	}
+	*names = v & ~(ID_STOP | ID_HELD);
 	return (int)(v >> 31);
 }
 
@@ -1383,62 +1450,72 @@ static int flat_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t flat,
 /* flat_frames() for the layout both async-profiler and the JDK write
  * (method, lineNumber, bytecodeIndex, type), where the frames' 36 bytes
  * each are known to be there: no bounds to check, the fields unrolled,
- * put_frame() written out with the table in registers. */
+ * put_frame() written out with the table in registers.  *held: false when
+ * the visitor has an inert function and it said every frame written is
+ * inert. */
 static int std_frames(struct jfr *j, struct cur *fc, uint64_t n, uint32_t *names, uint8_t *types,
-		      uint64_t *written)
+		      uint64_t *written, bool *held)
 {
 	struct ids ids = { j->method_ids, j->method_ids_len / 2 };
 	const uint32_t *id = ids.id;
 	uint64_t keys = ids.keys;
 	const uint8_t *p = fc->p;
-	uint32_t *name = names;
-	uint8_t *type = types;
-	for (uint32_t *const last = names - n; name != last; name--, type--) {
+	/* Frame k (leaf first) goes to names[-k]: to name[i] for i from n - 1
+	 * down, one index for both arrays. */
+	uint32_t *name = names + 1 - n;
+	uint8_t *type = types + 1 - n;
+	int seen = 0; /* the FRAME_HELD flags of the frames written */
+	for (uint64_t i = n; i != 0;) {
+		i--;
 		uint64_t method, t;
-		/* Method keys of one or two bytes, and a line number, bytecode
-		 * index and type of one byte each (their three top bits tested
-		 * at once) are the common frame; else the varints one by one. */
-		if (p[0] < 0x80) {
-			method = p[0];
-			p++;
-		} else if (p[1] < 0x80) {
-			method = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-			p += 2;
+		/* The common frames, from one load: a method key of one byte or
+		 * two, and a line number, bytecode index and type of one byte
+		 * each (the top bits of the frame's bytes tested at once); else
+		 * the varints one by one. */
+		uint64_t w = fg_varint_load(p);
+		if (!(w & UINT64_C(0x80808080))) {
+			/* (the top bits are clear: bytes taken whole) */
+			method = w & 0xff;
+			t = (uint32_t)w >> 24;
+			p += 4;
+		} else if ((w & UINT64_C(0x8080808080)) == 0x80) {
+			method = (w & 0xff) + (w >> 1 & 0x7f80) - 0x80;
+			t = w >> 32 & 0xff;
+			p += 5;
 		} else {
 			method = varint_in(&p);
-		}
-		uint64_t rest = fg_varint_load(p);
-		if (!(rest & 0x808080u)) {
-			t = rest >> 16 & 0xff;
-			p += 3;
-		} else {
 			skip_in(&p);
 			skip_in(&p);
 			t = varint_in(&p);
 			t = t < KINDS ? t : KINDS - 1;
 		}
-		unsigned kind = frame_kinds[t];
-		bool native = kind & KIND_NATIVE;
-		*type = (uint8_t)(kind & ~KIND_NATIVE);
-		uint32_t v = method < keys ? id[method << 1 | native] : ID_UNKNOWN;
-		*name = v;
-		/* One test for both the rare cases: a stop and a miss. */
-		if (__builtin_expect(v >= ID_STOP, 0)) {
-			int rc = 1;
+		type[i] = frame_kinds[t].type;
+		uint64_t slot = method * 2 + frame_kinds[t].native;
+		uint32_t v = method < keys ? id[slot] : ID_UNKNOWN;
+		name[i] = v;
+		/* One test for the rare cases: a miss, a stop, a frame held
+		 * (with an inert function, the names that are not inert). */
+		if (__builtin_expect(v >= ID_HELD, 0)) {
+			int rc;
 			if (v == ID_UNKNOWN) {
-				rc = frame_miss(j, &ids, method, native, name);
+				rc = frame_miss(j, &ids, method, slot & 1, &name[i]);
 				id = ids.id;
 				keys = ids.keys;
-				if (!rc)
-					continue;
+				if (rc < 0)
+					return rc;
 			} else {
-				*name = v & ~ID_STOP;
+				rc = (int)(v >> 30);
+				name[i] = v & ~(ID_STOP | ID_HELD);
 			}
-			*written = (uint64_t)(names - name) + 1;
-			return rc < 0 ? rc : 0;
+			if (rc & FRAME_STOP) {
+				*written = n - i;
+				return 0;
+			}
+			seen |= rc;
 		}
 	}
 	*written = n;
+	*held = !j->inert || seen;
 	fc->p = p;
 	return 0;
 }
@@ -1499,8 +1576,9 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 		uint32_t *names = s->names + at_leaf;
 		uint8_t *types = s->types + at_leaf;
 		uint64_t written;
+		bool held = true;
 		if (fk->flat == 4 && mi == 0 && ti == 3 && (uint64_t)(fc.end - fc.p) / 36 >= n)
-			rc = std_frames(j, &fc, n, names, types, &written);
+			rc = std_frames(j, &fc, n, names, types, &written, &held);
 		else
 			rc = flat_frames(j, &fc, n, fk->flat, (uint32_t)mi, ti, names, types, &written);
 		if (rc)
@@ -1516,6 +1594,16 @@ static int add_stack(struct jfr *j, const fg_keymap_entry *e, uint8_t class_fram
 				s->types[from] = s->types[at_leaf + 1 - (size_t)written];
 			}
 			return fg_stackbuf_emit_partial(s, from, e->value, j->fn, j->ctx, j->err);
+		}
+		/* Every frame of the trace inert (fg_inert_fn): the visitor needs
+		 * of them only the leaf, the thread frame (put before it, over
+		 * frames no longer needed) and the class frame. */
+		if (!held && n > 1) {
+			if (thread) {
+				s->names[at_leaf - 1] = s->names[1];
+				s->types[at_leaf - 1] = s->types[1];
+			}
+			return fg_stackbuf_emit_short(s, at_leaf - thread, e->value, j->fn, j->ctx, j->err);
 		}
 		n = 0;
 	}
@@ -1696,10 +1784,10 @@ static int recording_extent(struct jfr *j, int64_t *start, int64_t *length)
 }
 
 int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
+		fg_stack_fn fn, fg_stop_fn stop, fg_inert_fn inert, void *ctx, fg_error *err)
 {
-	struct jfr j = { .in = in, .names = names, .fn = fn, .stop = stop, .ctx = ctx, .info = info, .opts = opts, .err = err,
-			 .event = EV_NONE };
+	struct jfr j = { .in = in, .names = names, .fn = fn, .stop = stop, .inert = inert, .ctx = ctx, .info = info,
+			 .opts = opts, .err = err, .event = EV_NONE };
 	int rc = fg_stackbuf_init(&j.stack, names, err);
 	if (rc)
 		return rc;

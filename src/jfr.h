@@ -20,10 +20,12 @@
  * first when opts->threads is set: one stack per distinct (stack trace,
  * thread, class) of a chunk.  With stop (fg_stop_fn, ctx its context; may be
  * NULL), a stack trace is read from its leaf up to the first frame stop says
- * ends it and handed partial.  Sets info->event and info->unit.  Fails with
- * FG_EINVALID on a damaged or truncated recording. */
+ * ends it and handed partial.  With inert (fg_inert_fn; may be NULL), a
+ * trace of the usual layout whose frames are all inert is handed as its
+ * leaf alone (with the thread and class frames).  Sets info->event and
+ * info->unit.  Fails with FG_EINVALID on a damaged or truncated recording. */
 int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err);
+		fg_stack_fn fn, fg_stop_fn stop, fg_inert_fn inert, void *ctx, fg_error *err);
 
 /* A tree built from JFR stacks with the frame types async-profiler's
  * converter gives: fg_jfr_typing_add_stack is the fg_stack_fn (ctx = the

@@ -66,7 +66,9 @@ typedef struct fg_stack {
 	 * names[1..depth] are that frame and frames below it, the last the
 	 * leaf; the frames between the root and it were not given, nor need
 	 * those between it and the leaf be (depth is then not the stack's
-	 * depth).  False for a whole stack. */
+	 * depth).  False for a whole stack, which for a visitor with an
+	 * inert function (below) may lack frames it answered true for, never
+	 * its last (depth is then not the stack's depth either). */
 	bool partial;
 } fg_stack;
 
@@ -85,6 +87,17 @@ typedef int (*fg_stack_fn)(void *ctx, const fg_stack *stack, fg_error *err);
  * the read and is returned. */
 typedef int (*fg_stop_fn)(void *ctx, uint32_t name, bool *stop, fg_error *err);
 
+/* Optional, with stack: *inert = true when a frame of this name changes
+ * nothing the visitor computes unless it is the stack's last frame (share:
+ * the name matches no pattern).  A reader may then leave such frames out of
+ * a whole stack, but for the last: a JFR stack trace whose frames are all
+ * inert is handed as its leaf alone (with the thread and class frames the
+ * options add), for share no scan of its frames.  Asked once per name a
+ * reader meets, as stop; a reader still reads and checks every frame, so a
+ * damaged input fails as it does without it.  Non-zero fails the read and
+ * is returned. */
+typedef int (*fg_inert_fn)(void *ctx, uint32_t name, bool *inert, fg_error *err);
+
 /* What a reader hands its data to.  frames is required.  stack is optional:
  * an analysis that needs only per-stack facts (share, top, subsystems,
  * protocol) sets it, and a stack-based input is then streamed to it line by
@@ -97,6 +110,7 @@ typedef struct fg_visitor {
 	fg_stack_fn stack;
 	void *ctx;
 	fg_stop_fn stop; /* optional, with stack: see fg_stop_fn; NULL = whole stacks only */
+	fg_inert_fn inert; /* optional, with stack: see fg_inert_fn; NULL = every frame given */
 } fg_visitor;
 
 enum fg_format {

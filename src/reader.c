@@ -196,10 +196,11 @@ static int add_stack(void *tree, const fg_stack *stack, fg_error *err)
 
 /* The stack-based readers, one way in. */
 static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_names *names,
-		       const fg_read_options *opts, fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err)
+		       const fg_read_options *opts, fg_stack_fn fn, fg_stop_fn stop, fg_inert_fn inert, void *ctx,
+		       fg_error *err)
 {
 	switch (kind) {
-	case KIND_JFR: return fg_jfr_read(info, in, names, opts, fn, stop, ctx, err);
+	case KIND_JFR: return fg_jfr_read(info, in, names, opts, fn, stop, inert, ctx, err);
 	case KIND_PPROF: return fg_pprof_read(info, in, names, opts, fn, stop, ctx, err);
 	case KIND_SVG: return fg_flamesvg_read(info, in, names, fn, ctx, err);
 	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, fn, ctx, err);
@@ -234,7 +235,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	if (kind != KIND_HTML && v->stack) {
 		/* Stack by stack: memory bounded by the longest stack (and, for
 		 * JFR, a chunk; for pprof, the message). */
-		rc = read_stacks(kind, info, in, names, opts, v->stack, v->stop, v->ctx, err);
+		rc = read_stacks(kind, info, in, names, opts, v->stack, v->stop, v->inert, v->ctx, err);
 		if (!rc)
 			rc = v->frames(v->ctx, NULL, 0, err);
 		info->gzip = fg_input_is_gzip(in);
@@ -258,7 +259,7 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 			rc = unreverse(&fixed, tree, root, err);
 	} else {
 		rc = read_stacks(kind, info, in, names, opts, typing ? fg_jfr_typing_add_stack : add_stack, NULL,
-				 typing ? (void *)typing : tree, err);
+				 NULL, typing ? (void *)typing : tree, err);
 		if (!rc && typing)
 			fg_jfr_typing_apply(typing);
 		if (!rc)

@@ -216,6 +216,15 @@ int fg_share_stop(void *ctx, uint32_t name, bool *stop, fg_error *err)
 	return rc;
 }
 
+int fg_share_inert(void *ctx, uint32_t name, bool *inert, fg_error *err)
+{
+	fg_share *s = ctx;
+	uint64_t mask;
+	int rc = fg_matcher_lookup(&mask, s->matcher, s->cache, s->names, name, err);
+	*inert = !rc && mask == 0;
+	return rc;
+}
+
 void fg_share_inclusive_only(fg_share *s)
 {
 	s->self_wanted = false;

@@ -33,6 +33,10 @@ int fg_share_stack(void *share, const fg_stack *stack, fg_error *err);
  * pattern ends what a stack needs from the leaf up.  fg_share_stack takes
  * the partial stacks a reader then hands it. */
 int fg_share_stop(void *share, uint32_t name, bool *stop, fg_error *err);
+/* The visitor's inert function (fg_inert_fn): a name that matches no
+ * pattern changes nothing but as a stack's leaf (where it matches nothing
+ * either), so a reader may leave it out of the stacks it hands. */
+int fg_share_inert(void *share, uint32_t name, bool *inert, fg_error *err);
 
 uint64_t fg_share_samples(const fg_share *share, size_t pattern);
 uint64_t fg_share_self(const fg_share *share, size_t pattern);

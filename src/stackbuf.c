@@ -42,27 +42,34 @@ void fg_stackbuf_reverse(fg_stackbuf *b, size_t from)
 }
 
 /* The stack from slot `from` - 1 (the root's) on. */
-static int emit(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx, fg_error *err)
+static int emit(fg_stackbuf *b, size_t from, uint64_t count, bool partial, fg_stack_fn fn, void *ctx,
+		fg_error *err)
 {
 	if (b->total > UINT64_MAX - count)
 		return fg_error_set(err, FG_EINVALID, NULL, "sample counts overflow 64 bits");
 	b->total += count;
 	b->stacks++;
-	fg_stack s = { b->names + from - 1, b->types + from - 1, b->len - from, count, from > 1 };
+	b->names[from - 1] = b->names[0];
+	b->types[from - 1] = b->types[0];
+	fg_stack s = { b->names + from - 1, b->types + from - 1, b->len - from, count, partial };
 	return fn(ctx, &s, err);
 }
 
 int fg_stackbuf_emit(fg_stackbuf *b, uint64_t count, fg_stack_fn fn, void *ctx, fg_error *err)
 {
-	return emit(b, 1, count, fn, ctx, err);
+	return emit(b, 1, count, false, fn, ctx, err);
 }
 
 int fg_stackbuf_emit_partial(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx,
 			     fg_error *err)
 {
-	b->names[from - 1] = b->names[0];
-	b->types[from - 1] = b->types[0];
-	return emit(b, from, count, fn, ctx, err);
+	return emit(b, from, count, true, fn, ctx, err);
+}
+
+int fg_stackbuf_emit_short(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx,
+			   fg_error *err)
+{
+	return emit(b, from, count, false, fn, ctx, err);
 }
 
 void fg_stackbuf_free(fg_stackbuf *b)

@@ -68,6 +68,13 @@ int fg_stackbuf_emit(fg_stackbuf *b, uint64_t count, fg_stack_fn fn, void *ctx, 
 int fg_stackbuf_emit_partial(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx,
 			     fg_error *err);
 
+/* fg_stackbuf_emit() of a whole stack some of whose frames are left out (for
+ * a visitor with an inert function: fg_stack, fg_inert_fn): the frames from
+ * index `from` (>= 1) to the end, the ones before them left out; the slot
+ * before them is given the root. */
+int fg_stackbuf_emit_short(fg_stackbuf *b, size_t from, uint64_t count, fg_stack_fn fn, void *ctx,
+			   fg_error *err);
+
 void fg_stackbuf_free(fg_stackbuf *b);
 
 #endif

@@ -122,7 +122,7 @@ static void read_part(void *ctx, size_t lane, size_t i)
 	r->rc = fg_diff_part_new(&r->part, w->d, w->caches[lane], &r->err);
 	if (!r->rc)
 		r->rc = cli_read_profile(&r->info, w->in[i].location, fg_diff_part_names(r->part), w->po,
-					 &(fg_visitor){ fg_diff_part_frames, NULL, r->part, NULL }, &r->err);
+					 &(fg_visitor){ fg_diff_part_frames, NULL, r->part, NULL, NULL }, &r->err);
 	cli_warn_to(NULL);
 	if (sink)
 		fclose(sink);
@@ -191,7 +191,7 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 		fg_profile_info info;
 		rc = fg_diff_begin(d, in[i].side, err);
 		if (!rc)
-			rc = cli_read_profile(&info, in[i].location, names, po, &(fg_visitor){ fg_diff_frames, NULL, d, NULL }, err);
+			rc = cli_read_profile(&info, in[i].location, names, po, &(fg_visitor){ fg_diff_frames, NULL, d, NULL, NULL }, err);
 		if (!rc)
 			rc = profile_seen(&in[i], protocol, d, &info, err);
 	}

@@ -74,7 +74,7 @@ int cmd_collapse(int argc, char **argv)
 		rc = fg_collapsed_stream_new(&stream, stdout, names, &wo, &err);
 		if (!rc)
 			rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ fg_collapsed_stream_frames, fg_collapsed_stream_stack, stream, NULL },
+					      &(fg_visitor){ fg_collapsed_stream_frames, fg_collapsed_stream_stack, stream, NULL, NULL },
 					      &err);
 	} else if (!rc) {
 		/* Sorted: the frames kept compactly, merged as they are written. */
@@ -84,7 +84,7 @@ int cmd_collapse(int argc, char **argv)
 			rc = fg_collapsed_sorter_new(&sorter, map ? fg_namemap_get : NULL, map, &err);
 		if (!rc)
 			rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter, NULL }, &err);
+					      &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter, NULL, NULL }, &err);
 		if (!rc)
 			rc = fg_collapsed_sorter_write(stdout, sorter, names, &wo, &err);
 	}

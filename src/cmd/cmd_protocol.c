@@ -82,7 +82,7 @@ int cmd_protocol(int argc, char **argv)
 		r->source = operands[i];
 		fg_protocol_reset(detector);
 		r->rc = cli_read_profile(&info, r->source, names, &po,
-					 &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector, NULL }, &r->err);
+					 &(fg_visitor){ fg_protocol_frames, fg_protocol_stack, detector, NULL, NULL }, &r->err);
 		if (r->rc) {
 			if (!status)
 				status = fg_error_exit_status(&r->err);

@@ -75,7 +75,7 @@ static void *worker(void *arg)
 			FILE *sink = open_memstream(&r->warnings, &r->warnings_len);
 			cli_warn_to(sink); /* out of memory: straight to stderr */
 			r->rc = cli_read_profile(&r->info, r->source, names, w->po,
-						 &(fg_visitor){ fg_share_frames, fg_share_stack, share, fg_share_stop }, &r->err);
+						 &(fg_visitor){ fg_share_frames, fg_share_stack, share, fg_share_stop, fg_share_inert }, &r->err);
 			cli_warn_to(NULL);
 			if (sink)
 				fclose(sink);

@@ -145,7 +145,7 @@ int cmd_subsystems(int argc, char **argv)
 	}
 	if (!rc)
 		rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs, NULL }, &err);
+					      &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs, NULL, NULL }, &err);
 	size_t n = subs ? fg_subsystems_count(subs) : 0;
 	if (!rc && !(shares = calloc(n, sizeof(*shares))))
 		rc = fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");

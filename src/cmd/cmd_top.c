@@ -111,7 +111,7 @@ int cmd_top(int argc, char **argv)
 	if (!rc)
 		rc = fg_top_new(&top, map ? fg_namemap_get : NULL, map, &err);
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL }, &err);
+		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL, NULL }, &err);
 	if (!rc)
 		rc = fg_top_entries(&entries, &n, top, self, &err);
 	if (rc) {

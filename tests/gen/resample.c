@@ -143,7 +143,7 @@ int resample_new(resample **out, const char *const *paths, size_t n, const char 
 		rc = fg_tree_new(&r->trees[i], all, err);
 		r->ntrees += !rc;
 		if (!rc)
-			rc = fg_reader_read(&info, paths[i], r->names, &ro, &(fg_visitor){ fg_tree_add_frames, NULL, r->trees[i], NULL }, err);
+			rc = fg_reader_read(&info, paths[i], r->names, &ro, &(fg_visitor){ fg_tree_add_frames, NULL, r->trees[i], NULL, NULL }, err);
 		const fg_tree *t = r->trees[i];
 		for (uint32_t id = 1; !rc && id < (t ? fg_tree_size(t) : 0); id++) {
 			const fg_tree_node *nd = fg_tree_node_at(t, id);

@@ -23,7 +23,7 @@ static int read_text(fg_profile_info *info, const char *text, fg_frames_fn frame
 	fg_read_options ro;
 	fg_read_options_init(&ro);
 	int rc = fg_reader_read_memory(info, text, strlen(text), "mem", names, &ro,
-					&(fg_visitor){ frames, stack, ctx, NULL }, &err);
+					&(fg_visitor){ frames, stack, ctx, NULL, NULL }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
 	return rc;

@@ -62,9 +62,9 @@ static void test_growers(void)
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	fg_profile_info info;
 	CHECK(fg_diff_begin(d, FG_DIFF_BASE, &err) == 0);
-	CHECK(fg_reader_read_memory(&info, base, strlen(base), "base", names, NULL, &(fg_visitor){ fg_diff_frames, NULL, d, NULL }, &err) == 0);
+	CHECK(fg_reader_read_memory(&info, base, strlen(base), "base", names, NULL, &(fg_visitor){ fg_diff_frames, NULL, d, NULL, NULL }, &err) == 0);
 	CHECK(fg_diff_begin(d, FG_DIFF_CANDIDATE, &err) == 0);
-	CHECK(fg_reader_read_memory(&info, cand, strlen(cand), "cand", names, NULL, &(fg_visitor){ fg_diff_frames, NULL, d, NULL }, &err) == 0);
+	CHECK(fg_reader_read_memory(&info, cand, strlen(cand), "cand", names, NULL, &(fg_visitor){ fg_diff_frames, NULL, d, NULL, NULL }, &err) == 0);
 	fg_diff_result r = { 0 };
 	CHECK(fg_diff_compute(&r, d, &err) == 0);
 	fg_growers g;

@@ -46,7 +46,7 @@ static void test_share(bool stacks)
 	CHECK(fg_names_new(&names, &err) == 0);
 	CHECK(fg_matcher_new(&m, patterns, 5, &mo, &err) == 0);
 	CHECK(fg_share_new(&s, m, names, &err) == 0);
-	read_into(names, &(fg_visitor){ fg_share_frames, stacks ? fg_share_stack : NULL, s, NULL });
+	read_into(names, &(fg_visitor){ fg_share_frames, stacks ? fg_share_stack : NULL, s, NULL, NULL });
 	CHECK_U64(fg_share_samples(s, 0), 6); /* A;B;A counts once */
 	CHECK_U64(fg_share_self(s, 0), 4);    /* A;B;A and A */
 	CHECK_U64(fg_share_samples(s, 1), 5);
@@ -74,7 +74,7 @@ static void test_top(bool normalise)
 	if (normalise)
 		CHECK(fg_namemap_new(&map, names, &err) == 0);
 	CHECK(fg_top_new(&top, map ? fg_namemap_get : NULL, map, &err) == 0);
-	read_into(names, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL });
+	read_into(names, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL, NULL });
 	CHECK_U64(fg_top_total(top), 10);
 	fg_top_entry *e = NULL;
 	size_t n = 0;

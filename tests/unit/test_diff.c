@@ -20,7 +20,7 @@ static void add(fg_diff *d, fg_diff_side side, const char *collapsed)
 	fg_profile_info info;
 	CHECK(fg_diff_begin(d, side, &err) == 0);
 	int rc = fg_reader_read_memory(&info, collapsed, strlen(collapsed), "mem", names, NULL,
-					&(fg_visitor){ fg_diff_frames, NULL, d, NULL }, &err);
+					&(fg_visitor){ fg_diff_frames, NULL, d, NULL, NULL }, &err);
 	if (rc)
 		fprintf(stderr, "read: %s\n", err.message);
 	CHECK(rc == 0);
@@ -351,7 +351,7 @@ static void add_as_part(fg_diff *d, fg_diff_side side, size_t i, fg_namemap_cach
 	CHECK(fg_diff_part_new(&p, d, cache, &err) == 0);
 	CHECK(fg_diff_add(d, side, p, &err) == FG_EINTERNAL); /* not read yet */
 	CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", fg_diff_part_names(p),
-				    NULL, &(fg_visitor){ fg_diff_part_frames, NULL, p, NULL }, &err) == 0);
+				    NULL, &(fg_visitor){ fg_diff_part_frames, NULL, p, NULL, NULL }, &err) == 0);
 	CHECK(fg_diff_add(d, side, p, &err) == 0);
 	CHECK(fg_diff_add(d, side, p, &err) == FG_EINTERNAL); /* twice */
 	fg_diff_part_free(p);
@@ -409,7 +409,7 @@ static void test_parts(void)
 			fg_profile_info info;
 			CHECK(fg_diff_begin(d[0], side, &err) == 0);
 			CHECK(fg_reader_read_memory(&info, part_profiles[i], strlen(part_profiles[i]), "mem", mine[0], NULL,
-						    &(fg_visitor){ fg_diff_frames, NULL, d[0], NULL }, &err) == 0);
+						    &(fg_visitor){ fg_diff_frames, NULL, d[0], NULL, NULL }, &err) == 0);
 			add_as_part(d[1], side, i, variant & 4 ? cache : NULL);
 		}
 		uint32_t nn = fg_names_count(mine[0]);

@@ -79,7 +79,7 @@ static void read_page(struct outcome *o, const char *data, size_t len, const cha
 	ro.split_test.joined = joined;
 	ro.split_test.skipped = &skipped;
 	ro.split_test.rec_words = rec_words;
-	fg_visitor v = { keep_frames, NULL, &o->frames, NULL };
+	fg_visitor v = { keep_frames, NULL, &o->frames, NULL, NULL };
 	o->rc = path ? fg_reader_read(&o->info, path, names, &ro, &v, &o->err)
 		     : fg_reader_read_memory(&o->info, data, len, "page", names, &ro, &v, &o->err);
 	o->names = fg_names_count(names);

@@ -3,8 +3,10 @@
  * name stops it, handed partial with exactly that frame and those below it
  * (JFR: that frame and the leaf, the frames between left out, fg_stop_fn);
  * a stack without one, or whose stop frame is its root-most, comes whole;
- * the frames stepped over are still checked.  The answers of share over
- * these stacks are checked against collapsed text in tests/sh/share_partial.sh. */
+ * the frames stepped over are still checked.  With an inert function
+ * (fg_inert_fn) too, a JFR stack trace whose frames are all inert comes as
+ * its leaf alone.  The answers of share over these stacks are checked
+ * against collapsed text in tests/sh/share_partial.sh. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -17,6 +19,7 @@
 struct log {
 	fg_names *names;
 	const char *stop_at;
+	const char *held; /* the one name not inert */
 	char buf[4096];
 	size_t len;
 };
@@ -47,22 +50,37 @@ static int log_stop(void *ctx, uint32_t name, bool *stop, fg_error *err)
 	return 0;
 }
 
-/* The stacks of data read with a stop at the name stop_at (NULL: none), or
- * the error message. */
+static int log_inert(void *ctx, uint32_t name, bool *inert, fg_error *err)
+{
+	(void)err;
+	struct log *l = ctx;
+	*inert = !l->held || strcmp(fg_names_get(l->names, name), l->held);
+	return 0;
+}
+
+/* The stacks of data read with a stop at the name stop_at (NULL: none),
+ * and with inert given every name but held (NULL: every name) when inert,
+ * or the error message. */
 static char result[4096];
 
-static const char *read_stops(const void *data, size_t len, const char *stop_at, const fg_read_options *o)
+static const char *read_marked(const void *data, size_t len, const char *stop_at, bool inert, const char *held,
+			       const fg_read_options *o)
 {
-	struct log l = { .stop_at = stop_at };
+	struct log l = { .stop_at = stop_at, .held = held };
 	fg_error err;
 	fg_profile_info info;
 	fg_error_clear(&err);
 	fg_names_new(&l.names, &err);
-	int rc = fg_reader_read_memory(&info, data, len, "t", l.names, o, &(fg_visitor){ log_frames, log_stack, &l, log_stop },
-				       &err);
+	int rc = fg_reader_read_memory(&info, data, len, "t", l.names, o,
+				       &(fg_visitor){ log_frames, log_stack, &l, log_stop, inert ? log_inert : NULL }, &err);
 	snprintf(result, sizeof(result), "%s", rc ? err.message : l.buf);
 	fg_names_free(l.names);
 	return result;
+}
+
+static const char *read_stops(const void *data, size_t len, const char *stop_at, const fg_read_options *o)
+{
+	return read_marked(data, len, stop_at, false, NULL, o);
 }
 
 /* A protobuf message being written. */
@@ -357,10 +375,45 @@ static void test_jfr(void)
 	CHECK_STR(read_stops(data, n, "a/B.work", &o), want);
 }
 
+/* The same recording with an inert function: a trace of inert frames is its
+ * leaf alone, with the thread frame; a trace with one frame that is not
+ * inert, or cut at a stop, as without it. */
+static void test_jfr_inert(void)
+{
+	const char *dir = getenv("FG_SOURCE_DIR");
+	char path[4096], data[65536];
+	snprintf(path, sizeof(path), "%s/tests/fuzz/seeds/small.jfr", dir ? dir : ".");
+	FILE *f = fopen(path, "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	size_t n = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	fg_read_options o;
+	fg_read_options_init(&o);
+	CHECK_STR(read_marked(data, n, NULL, true, NULL, &o),
+		  "W sys_write 10\nW libc.so 10\nW x::y 10\nW sys_write 2\nW libc.so 2\nW x::y 1\n");
+	/* One frame not inert, the root-most or the leaf: those stacks whole. */
+	CHECK_STR(read_marked(data, n, NULL, true, "a/A.main", &o),
+		  "W a/A.main;a/B.work;sys_write 10\nW a/A.main;libc.so 10\nW x::y 10\n"
+		  "W a/A.main;a/B.work;sys_write 2\nW a/A.main;libc.so 2\nW x::y 1\n");
+	CHECK_STR(read_marked(data, n, NULL, true, "x::y", &o),
+		  "W sys_write 10\nW libc.so 10\nW [tid=7];x::y 10\nW sys_write 2\nW libc.so 2\nW [tid=7];x::y 1\n");
+	/* A stop (not inert) as without inert; the other stacks short. */
+	CHECK_STR(read_marked(data, n, "a/B.work", true, "a/B.work", &o),
+		  "P a/B.work;sys_write 10\nW libc.so 10\nW x::y 10\nP a/B.work;sys_write 2\nW libc.so 2\nW x::y 1\n");
+	/* The thread frame stays, before the leaf. */
+	o.threads = true;
+	const char *got = read_marked(data, n, NULL, true, NULL, &o);
+	CHECK(strstr(got, "W [main tid=1];sys_write 10\n") != NULL);
+	CHECK(strstr(got, ";x::y 10\n") != NULL && strstr(got, "tid=7];x::y") == NULL);
+}
+
 int main(void)
 {
 	test_pprof();
 	test_pprof_record();
 	test_jfr();
+	test_jfr_inert();
 	return check_status("test_partial");
 }

@@ -58,7 +58,7 @@ static const char *read_text(const char *text, size_t len, bool reversed, uint64
 	fg_error_clear(&err);
 	fg_names_new(&d.names, &err);
 	fg_read_options o = read_options(reversed, max_size);
-	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d, NULL },
+	int rc = fg_reader_read_memory(&info, text, len, "t", d.names, &o, &(fg_visitor){ dump_frames, NULL, &d, NULL, NULL },
 					&err);
 	if (rc)
 		snprintf(out, sizeof(out), "error %d: %s", rc, err.message);

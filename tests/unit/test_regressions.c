@@ -30,7 +30,7 @@ static const char *read_bytes(const void *data, size_t len)
 	fg_error_clear(&err);
 	fg_names_new(&names, &err);
 	fg_profile_info info;
-	int rc = fg_reader_read_memory(&info, data, len, "t", names, NULL, &(fg_visitor){ ignore_frames, NULL, NULL, NULL }, &err);
+	int rc = fg_reader_read_memory(&info, data, len, "t", names, NULL, &(fg_visitor){ ignore_frames, NULL, NULL, NULL, NULL }, &err);
 	snprintf(out, sizeof(out), "%s", rc ? err.message : "ok");
 	fg_names_free(names);
 	return out;

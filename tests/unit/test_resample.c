@@ -29,7 +29,7 @@ static uint64_t samples_of(const char *path, const char *pattern, uint64_t *tota
 	CHECK(fg_names_new(&names, &err) == 0);
 	CHECK(fg_matcher_new(&m, pats, 1, &mo, &err) == 0);
 	CHECK(fg_share_new(&sh, m, names, &err) == 0);
-	CHECK(fg_reader_read(&info, path, names, &ro, &(fg_visitor){ fg_share_frames, fg_share_stack, sh, NULL }, &err) == 0);
+	CHECK(fg_reader_read(&info, path, names, &ro, &(fg_visitor){ fg_share_frames, fg_share_stack, sh, NULL, NULL }, &err) == 0);
 	uint64_t k = fg_share_samples(sh, 0);
 	*total = info.total;
 	fg_share_free(sh);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -1721,6 +1722,23 @@ static int recording_extent(struct jfr *j, int64_t *start, int64_t *length)
 	return 0;
 }
 
+/* The pages of a chunk buffer's new part mapped in one call where the
+ * system can (Linux 5.14+), not faulted in one at a time by the read: the
+ * two-thread reading's second buffer made 10,000 more faults of the large
+ * recording (21,500), each some 2 us of system time here; with this, 4,100.
+ * Best effort: the read faults in whatever is left. */
+static void populate(uint8_t *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 /* The next chunk read into j's buffer and passed over (read_chunk); j->base
  * NULL at the end of the recording.  The buffer grows with the bytes read,
  * not to the size the header claims (a damaged size must not allocate what
@@ -1739,14 +1757,21 @@ static int load_chunk(struct jfr *j)
 		return rc;
 	if (size > SIZE_MAX / 2)
 		return bad(j, "chunk too large");
+	/* When the input is known to hold the whole chunk, the buffer grows to
+	 * it at once (each growth of a large block is an mremap, costlier once
+	 * two threads share the mappings). */
+	uint64_t total;
+	bool whole = fg_input_plain_size(&total, j->in) && total >= fg_input_offset(j->in) &&
+		     total - fg_input_offset(j->in) >= size;
 	size_t got = 0;
 	while (got < size) {
 		if (got == j->buf_cap) {
-			size_t cap = j->buf_cap ? j->buf_cap * 2 : (size_t)1 << 18;
+			size_t cap = whole ? (size_t)size : j->buf_cap ? j->buf_cap * 2 : (size_t)1 << 18;
 			cap = cap < size ? cap : (size_t)size;
 			uint8_t *b = realloc(j->buf, cap + CHUNK_PADDING);
 			if (!b)
 				return nomem(j);
+			populate(b + j->buf_cap, cap - j->buf_cap);
 			j->buf = b;
 			j->buf_cap = cap;
 		}

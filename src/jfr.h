@@ -21,7 +21,10 @@
  * thread, class) of a chunk.  With stop (fg_stop_fn, ctx its context; may be
  * NULL), a stack trace is read from its leaf up to the first frame stop says
  * ends it and handed partial.  Sets info->event and info->unit.  Fails with
- * FG_EINVALID on a damaged or truncated recording. */
+ * FG_EINVALID on a damaged or truncated recording.  With opts->split, the
+ * chunks after the first are read and passed over by a second thread while
+ * this one hands the stacks on, in chunk order (fn, stop and names are used
+ * on this thread only); the outcome is the one-thread reading's. */
 int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		fg_stack_fn fn, fg_stop_fn stop, void *ctx, fg_error *err);
 

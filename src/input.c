@@ -370,6 +370,35 @@ static int produce_gzip(size_t *got, fg_input *in, char *dst, size_t room, fg_er
 	return 0;
 }
 
+/* Content after the gzip magic is sniffed: up to room bytes at dst, from
+ * the inflater or the raw source; *got 0 (and in->eof) at the end. */
+static int produce(size_t *got, fg_input *in, char *dst, size_t room, fg_error *err)
+{
+	int rc = in->gzip ? produce_gzip(got, in, dst, room, err)
+			  : read_raw(got, in, (unsigned char *)dst, room, err);
+	if (!rc && *got == 0)
+		in->eof = true;
+	return rc;
+}
+
+/* got bytes just produced at dst, the next of the content: the first NUL
+ * noted, the count kept, --max-size checked. */
+static int count_produced(fg_input *in, const char *dst, size_t got, fg_error *err)
+{
+	if (in->reject_nul && in->nul_at == UINT64_MAX) {
+		const char *z = memchr(dst, '\0', got);
+		if (z)
+			in->nul_at = in->produced + (uint64_t)(z - dst);
+	}
+	in->produced += got;
+	if (in->produced > in->max_size)
+		return fg_error_set(err, FG_EINVALID, in->name,
+				    "content is larger than --max-size (%llu bytes)%s",
+				    (unsigned long long)in->max_size,
+				    in->gzip ? "; a gzip bomb?" : "");
+	return 0;
+}
+
 /* The unread bytes moved to the buffer's start. */
 static void compact(fg_input *in)
 {
@@ -440,32 +469,13 @@ static int fill_most(fg_input *in, size_t most, fg_error *err)
 	}
 	if (most && room > most)
 		room = most;
-	if (in->gzip) {
-		int rc = produce_gzip(&got, in, in->buf + in->end, room, err);
-		if (rc)
-			return rc;
-	} else {
-		int rc = read_raw(&got, in, (unsigned char *)in->buf + in->end, room, err);
-		if (rc)
-			return rc;
-	}
-	if (got == 0)
-		in->eof = true;
+	int rc = produce(&got, in, in->buf + in->end, room, err);
+	if (rc)
+		return rc;
 produced:
-	if (in->reject_nul && in->nul_at == UINT64_MAX) {
-		char *z = memchr(in->buf + in->end, '\0', got);
-		if (z)
-			in->nul_at = in->base + (uint64_t)(z - in->buf);
-	}
 	in->end += got;
 	put_sentinel(in);
-	in->produced += got;
-	if (in->produced > in->max_size)
-		return fg_error_set(err, FG_EINVALID, in->name,
-				    "content is larger than --max-size (%llu bytes)%s",
-				    (unsigned long long)in->max_size,
-				    in->gzip ? "; a gzip bomb?" : "");
-	return 0;
+	return count_produced(in, in->buf + in->end - got, got, err);
 }
 
 static int fill(fg_input *in, fg_error *err)
@@ -484,6 +494,40 @@ int fg_input_peek_most(const char **data, size_t *len, fg_input *in, size_t want
 	}
 	*data = in->buf + in->start;
 	*len = in->end - in->start;
+	return 0;
+}
+
+int fg_input_read(size_t *got, fg_input *in, void *dst, size_t n, fg_error *err)
+{
+	*got = 0;
+	while (*got < n) {
+		size_t have = in->end - in->start, k = n - *got;
+		int rc;
+		if (have) {
+			k = k < have ? k : have;
+			memcpy((char *)dst + *got, in->buf + in->start, k);
+			in->start += k;
+		} else if (in->eof) {
+			break;
+		} else if (!in->gzip && in->produced == 0) {
+			/* The first read sniffs the gzip magic: through the buffer. */
+			if ((rc = fill_most(in, k, err)) != 0)
+				return rc;
+			continue;
+		} else {
+			if (in->limit - in->produced < k && (k = (size_t)(in->limit - in->produced)) == 0) {
+				in->eof = true;
+				break;
+			}
+			if ((rc = produce(&k, in, (char *)dst + *got, k, err)) != 0)
+				return rc;
+			/* The buffer, empty, now starts after these bytes. */
+			in->base += k;
+			if ((rc = count_produced(in, (char *)dst + *got, k, err)) != 0)
+				return rc;
+		}
+		*got += k;
+	}
 	return 0;
 }
 

@@ -70,6 +70,13 @@ int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_
  * 8 % of reading a 175 MB recording). */
 int fg_input_peek_most(const char **data, size_t *len, fg_input *in, size_t want, fg_error *err);
 
+/* Reads n bytes of content into dst, consumed: the buffered unread bytes
+ * first, the rest straight from the source, not through the buffer; *got < n
+ * only at the end of the content.  The count, the first NUL and --max-size
+ * are kept as fg_input_peek_most's reads keep them (a reader of large
+ * records into buffers of its own: JFR chunks read on two threads). */
+int fg_input_read(size_t *got, fg_input *in, void *dst, size_t n, fg_error *err);
+
 /* True when the input can be read again from its start: memory, or a
  * regular file (not a pipe). */
 bool fg_input_can_rewind(const fg_input *in);

@@ -23,7 +23,11 @@
  * ends it and handed partial.  With inert (fg_inert_fn; may be NULL), a
  * trace of the usual layout whose frames are all inert is handed as its
  * leaf alone (with the thread and class frames).  Sets info->event and
- * info->unit.  Fails with FG_EINVALID on a damaged or truncated recording. */
+ * info->unit.  Fails with FG_EINVALID on a damaged or truncated recording.
+ * With opts->split, the chunks after the first are read and passed over by
+ * a second thread while this one hands the stacks on, in chunk order (fn,
+ * stop, inert and names are used on this thread only); the outcome is the
+ * one-thread reading's. */
 int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
 		fg_stack_fn fn, fg_stop_fn stop, fg_inert_fn inert, void *ctx, fg_error *err);
 

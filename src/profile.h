@@ -148,9 +148,10 @@ typedef struct fg_read_options {
 				      root, the first nearest it ("[no KEY]" for a sample without one), as
 				      pprof's -tagroot; default none (labels ignored) */
 	size_t nlabels;
-	bool split;          /* a large async-profiler 3.x+ page in a plain file (or memory) may be read on two
-				threads, this one and a second (html.h): for a caller with a core to spare.
-				Default false: one thread */
+	bool split;          /* a large async-profiler 3.x+ page in a plain file (or memory) (html.h), or a
+				JFR recording of several chunks (jfr.h), may be read on two threads, this
+				one and a second: for a caller with a core to spare. Default false: one
+				thread */
 	uint16_t split_permille; /* with split: where the second thread's part starts, in thousandths of the
 				    frame block; 0 (default) = 230, where the two threads take as long under
 				    share's visitor.  The calling thread visits every frame, so an analysis

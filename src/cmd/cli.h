@@ -75,7 +75,8 @@ struct cli_profile_options {
 	bool base_column;        /* --base-column: of collapsed stacks with two counts, the first */
 	struct cli_list labels;  /* --label: pprof label keys as frames */
 	/* A core is free for this read (no other profile is read at the same
-	 * time): a large HTML page may be read on two threads (html.h). */
+	 * time): a large HTML page (html.h) or a JFR recording of several
+	 * chunks (jfr.h) may be read on two threads. */
 	bool split;
 	/* Where the second thread's part starts (fg_read_options.split_permille;
 	 * 0 = share's): set by a command whose visitor costs more per frame. */
@@ -166,10 +167,11 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 	CLI_READ_OPTIONS(po), \
 	CLI_FETCH_OPTIONS(po)
 /* -j for a command that reads one profile at a time: with N >= 2 a large
- * HTML page is read on two threads (cli_profile_options.split). */
+ * HTML page or a JFR recording of several chunks is read on two threads
+ * (cli_profile_options.split). */
 #define CLI_OPT_READ_JOBS(jobs) \
 	CLI_OPT_U64('j', "jobs", jobs, "N", 1, 4096, \
-		    "threads to read with (default: one per core; a large\nHTML page is read on two)")
+		    "threads to read with (default: one per core; a large\nHTML page or a JFR recording of several chunks is read\non two)")
 
 /* The profile options of a command that reads the profiles it is given. */
 #define CLI_PROFILE_OPTIONS(po) \

@@ -347,7 +347,7 @@ int cmd_diff(int argc, char **argv)
 		CLI_OPT_BOOL(0, "force", &force, "compare gRPC with REST, different events or units, anyway"),
 		CLI_OPT_BOOL(0, "peers", &peers, "find the outlier among the profiles (at least three)"),
 		CLI_OPT_U64('j', "jobs", &jobs, "N", 1, 4096,
-			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time); with\ntwice as many as are read at once, a large HTML page\nis read on two threads"),
+			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time); with\ntwice as many as are read at once, a large HTML page\nor a JFR recording of several chunks is read on two\nthreads"),
 		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository the profiles were built from: source files"),
 		CLI_OPT_STRING(0, "bad", &bad, "REV", "the candidate's revision (default HEAD)"),
 		CLI_OPT_STRING(0, "good", &ho.good, "REV", "the base's revision: the window (good, bad] and the decision"),

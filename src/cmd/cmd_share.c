@@ -209,7 +209,7 @@ int cmd_share(int argc, char **argv)
 		CLI_OPT_BOOL('E', "regex", &mo.regex, "patterns are POSIX extended regular expressions"),
 		CLI_OPT_BOOL(0, "self", &self, "self share (the leaf matches) instead of inclusive"),
 		CLI_OPT_U64('j', "jobs", &jobs, "N", 1, 4096,
-			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time); with\ntwice as many as are read at once, a large HTML page\nis read on two threads"),
+			    "read N profiles at a time (default: one per core;\nprofiles given as URLs are read one at a time); with\ntwice as many as are read at once, a large HTML page\nor a JFR recording of several chunks is read on two\nthreads"),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};

@@ -656,6 +656,61 @@ static void test_peek_most(void)
 	free(data);
 }
 
+/* fg_input_read: a record read into the caller's buffer, the buffered bytes
+ * first and the rest straight from the source, plain and gzip'd, whole and
+ * one raw byte at a time; the reads and peeks after it go on where it
+ * stopped, and --max-size stops it as it stops fg_input_peek_most, with the
+ * same message. */
+static void test_input_read(void)
+{
+	enum { N = 3 << 20 };
+	char *data = malloc(N), *buf = malloc(N), *big = malloc(N);
+	for (size_t i = 0; i < N; i++)
+		data[i] = (char)(i * 2654435761u >> 13);
+	size_t zn = gzip_bytes((unsigned char *)big, N, data, N);
+	for (int z = 0; z < 2; z++) {
+		for (size_t rs = 0; rs < 2; rs++) {
+			fg_input *in = NULL;
+			fg_error err;
+			CHECK(!fg_input_open_memory(&in, z ? big : data, z ? zn : N, "t", 0, &err));
+			fg_input_set_read_size(in, rs ? 1 : 0);
+			const char *d;
+			size_t n, got, at = 0;
+			static const size_t want[] = { 68, 300000, 1 << 20, 68, N };
+			for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+				CHECK(!fg_input_peek_most(&d, &n, in, 68, &err));
+				CHECK(n >= 68 && !memcmp(d, data + at, 68));
+				CHECK(!fg_input_read(&got, in, buf, want[k], &err));
+				CHECK_U64(got, N - at < want[k] ? N - at : want[k]);
+				CHECK(!memcmp(buf, data + at, got));
+				at += got;
+				CHECK_U64(fg_input_offset(in), at);
+			}
+			CHECK_U64(at, N);
+			CHECK(!fg_input_read(&got, in, buf, 10, &err));
+			CHECK_U64(got, 0);
+			fg_input_free(in);
+		}
+		/* --max-size inside the second record: the same error either way. */
+		fg_error e[2];
+		for (int r = 0; r < 2; r++) {
+			fg_input *in = NULL;
+			const char *d;
+			size_t n, got;
+			CHECK(!fg_input_open_memory(&in, z ? big : data, z ? zn : N, "t", 400000, &e[r]));
+			CHECK(!fg_input_peek_most(&d, &n, in, 300000, &e[r]));
+			fg_input_consume_lines(in, d + 300000, 0);
+			CHECK(r ? fg_input_read(&got, in, buf, 200000, &e[r]) != 0
+				: fg_input_peek_most(&d, &n, in, 200000, &e[r]) != 0);
+			fg_input_free(in);
+		}
+		CHECK_STR(e[0].message, e[1].message);
+	}
+	free(data);
+	free(buf);
+	free(big);
+}
+
 int main(void)
 {
 	test_v3_worked_example();
@@ -674,6 +729,7 @@ int main(void)
 	test_gzip();
 	test_rewind();
 	test_peek_most();
+	test_input_read();
 	test_sorter();
 	return check_status("test_profile");
 }

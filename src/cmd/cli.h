@@ -79,16 +79,10 @@ struct cli_profile_options {
 	 * chunks (jfr.h) may be read on two threads. */
 	bool split;
 	/* Where the second thread's part starts (fg_read_options.split_permille;
-	 * 0 = share's): set by a command whose visitor costs more per frame. */
+	 * 0 = the reader's default): set by a command measured to gain from
+	 * another cut. */
 	uint16_t split_permille;
 };
-
-/* split_permille for a command whose visitor costs more per frame than the
- * reading itself: the second thread reads nearly the whole page and this one
- * visits.  The large fixture, callgrind per thread, the longer thread at
- * share's 23 % and at 1 %: protocol 348.5 -> 306.0 M instructions,
- * subsystems 476.2 -> 433.7 M, collapse 2,362 -> 2,319 M. */
-#define CLI_SPLIT_PERMILLE_HEAVY 10
 
 /* The reader options these command-line options give. */
 void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o);

@@ -7,14 +7,6 @@
 #include "fetch.h"
 #include "parallel.h"
 
-/* Where a split page's second part starts (fg_read_options.split_permille):
- * the reading thread builds the profile's tree as it visits every frame,
- * more per frame than share's visitor, so the two threads take as long with
- * the cut earlier (the large fixture read twice by diff -j 4, callgrind per
- * thread: 260.1 / 260.6 M instructions at 14 %, against 276.7 / 233.5 M at
- * share's 23 %). */
-#define DIFF_SPLIT_PERMILLE 140
-
 int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, size_t nbases,
 		   const char *const *candidates, size_t ncandidates, bool separated,
 		   const struct cli_command_spec *spec, const struct cli_args *args)
@@ -159,7 +151,6 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 	/* A core left over for each profile read at a time: a large HTML page
 	 * is read on two. */
 	struct cli_profile_options split = *po;
-	split.split_permille = DIFF_SPLIT_PERMILLE;
 	po = &split;
 	if (jobs > 1 && n > 1) {
 		size_t lanes = jobs < n ? jobs : n;

@@ -48,7 +48,6 @@ int cmd_collapse(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	/* Merging the stacks that become equal needs the tree. */
 	if (status == CLI_PARSED && unsorted && normalise)
 		status = cli_spec_usage_error(&spec, &args, "--normalise merges stacks: not with --unsorted");

@@ -50,7 +50,6 @@ int cmd_protocol(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	if (status == CLI_PARSED && args.argc == 0)
 		status = cli_spec_usage_error(&spec, &args, "give at least one PROFILE");
 	if (status != CLI_PARSED) {

@@ -13,6 +13,15 @@
 #include "share.h"
 #include "stats.h"
 
+/* Where a split page's second part starts (fg_read_options.split_permille).
+ * share's visitor leaves the calling thread time to spare at the reader's
+ * 23 %, while the second thread pays the kernel's zeroing of its record
+ * pages as well as the reading: a later cut evens them in time, which
+ * instruction counts do not show (the large fixture, 31 interleaved pairs
+ * against 23 %: 0.91-0.93 x the wall time at 30 %, 0.89-0.91 x at 35 %,
+ * 0.92 x at 42 %, 1.01 x at 50 %; top and protocol are fastest at 23 %). */
+#define SHARE_SPLIT_PERMILLE 330
+
 static const char description[] =
 	"Prints, for each profile, the share of samples whose stack holds a frame\n"
 	"matching each pattern (inclusive, a stack counted once), or whose leaf\n"
@@ -109,6 +118,7 @@ static void read_all(struct work *w, size_t jobs)
 	 * is read on two. */
 	struct cli_profile_options po = *w->po;
 	po.split = asked >= 2 * jobs;
+	po.split_permille = SHARE_SPLIT_PERMILLE;
 	w->po = &po;
 	while (started + 1 < jobs && pthread_create(&threads[started], NULL, worker, w) == 0)
 		started++;

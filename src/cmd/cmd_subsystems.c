@@ -104,7 +104,6 @@ int cmd_subsystems(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = CLI_SPLIT_PERMILLE_HEAVY;
 	if (status == CLI_PARSED && args.argc != 1)
 		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
 	if (status == CLI_PARSED && !rules_path && !(rules_path = fg_rules_default_path()))

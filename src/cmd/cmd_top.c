@@ -10,13 +10,6 @@
 #include "stats.h"
 #include "top.h"
 
-/* Where a split page's second part starts (fg_read_options.split_permille):
- * the calling thread visits every frame and top's visitor does more per
- * frame than share's, so the two threads take as long with the cut earlier
- * (the large fixture, callgrind per thread: 255.8 / 257.5 M instructions at
- * 15 %, against 270.5 / 233.6 M at share's 23 %). */
-#define TOP_SPLIT_PERMILLE 150
-
 static const char description[] =
 	"Lists the hottest frames by inclusive share (stacks holding the frame,\n"
 	"each counted once however deep it recurses) or, with --self, by self\n"
@@ -86,7 +79,6 @@ int cmd_top(int argc, char **argv)
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	po.split_permille = TOP_SPLIT_PERMILLE;
 	if (status == CLI_PARSED && args.argc != 1)
 		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
 	if (status != CLI_PARSED) {

@@ -152,10 +152,10 @@ typedef struct fg_read_options {
 				JFR recording of several chunks (jfr.h), may be read on two threads, this
 				one and a second: for a caller with a core to spare. Default false: one
 				thread */
-	uint16_t split_permille; /* with split: where the second thread's part starts, in thousandths of the
-				    frame block; 0 (default) = 230, where the two threads take as long under
-				    share's visitor.  The calling thread visits every frame, so an analysis
-				    whose visitor costs more per frame asks for less (docs/performance.md) */
+	uint16_t split_permille; /* with split, an HTML page: where the second thread's part starts, in
+				    thousandths of the frame block; 0 (default) = 230, where the two threads'
+				    instructions are equal under share's visitor.  What is fastest depends
+				    on the visitor and is measured in wall time (cmd_share.c asks 330) */
 	/* Tests only (default 0): the smallest frame block split (0 = 4 MiB), the content offset
 	   from which the cut is looked for (0 = the reader's choice), a count (NULL = none) of the
 	   reads whose second thread's part was taken, one of the full batches of the second part

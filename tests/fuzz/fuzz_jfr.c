@@ -31,7 +31,7 @@ static void read_stacks(struct outcome *o, struct analyses *a, const uint8_t *da
 	o->rc = analyses_new(a, NULL, &o->err);
 	if (!o->rc)
 		o->rc = fg_reader_read_memory(&o->info, data, size, "fuzz", a->names, ro,
-					      &(fg_visitor){ analyses_frames, analyses_stack, a, NULL }, &o->err);
+					      &(fg_visitor){ analyses_frames, analyses_stack, a, NULL, NULL }, &o->err);
 	if (!o->rc) {
 		FILE *f = open_memstream(&o->out, &o->out_len);
 		if (f) {

@@ -340,19 +340,30 @@ static void replace_all(char *s, const char *from, const char *to)
 	}
 }
 
-/* The fuzz seed recording: stacks (root first) A.main;B.work;sys_write,
- * A.main;libc.so and [tid=7];x::y, in two chunks. */
-static void test_jfr(void)
+/* The fuzz seed recording tests/fuzz/seeds/small.jfr into data: false
+ * (a failed check) when it cannot be read. */
+static bool load_small_jfr(char *data, size_t cap, size_t *n)
 {
 	const char *dir = getenv("FG_SOURCE_DIR");
-	char path[4096], data[65536];
+	char path[4096];
 	snprintf(path, sizeof(path), "%s/tests/fuzz/seeds/small.jfr", dir ? dir : ".");
 	FILE *f = fopen(path, "rb");
 	CHECK(f != NULL);
 	if (!f)
-		return;
-	size_t n = fread(data, 1, sizeof(data), f);
+		return false;
+	*n = fread(data, 1, cap, f);
 	fclose(f);
+	return true;
+}
+
+/* The fuzz seed recording: stacks (root first) A.main;B.work;sys_write,
+ * A.main;libc.so and [tid=7];x::y, in two chunks. */
+static void test_jfr(void)
+{
+	char data[65536];
+	size_t n;
+	if (!load_small_jfr(data, sizeof(data), &n))
+		return;
 	fg_read_options o;
 	fg_read_options_init(&o);
 	char whole[4096], want[4096];
@@ -380,15 +391,10 @@ static void test_jfr(void)
  * inert, or cut at a stop, as without it. */
 static void test_jfr_inert(void)
 {
-	const char *dir = getenv("FG_SOURCE_DIR");
-	char path[4096], data[65536];
-	snprintf(path, sizeof(path), "%s/tests/fuzz/seeds/small.jfr", dir ? dir : ".");
-	FILE *f = fopen(path, "rb");
-	CHECK(f != NULL);
-	if (!f)
+	char data[65536];
+	size_t n;
+	if (!load_small_jfr(data, sizeof(data), &n))
 		return;
-	size_t n = fread(data, 1, sizeof(data), f);
-	fclose(f);
 	fg_read_options o;
 	fg_read_options_init(&o);
 	CHECK_STR(read_marked(data, n, NULL, true, NULL, &o),

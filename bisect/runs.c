@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fetch.h"
+#include "repo.h"
 
 /* A runs file lists a few thousand profiles at most; anything far larger is
  * not a runs file, and reading it whole would only waste memory. */
@@ -48,20 +49,6 @@ bool fg_runs_valid_date(const char *s, size_t len)
 	return day <= days[month - 1] + (month == 2 && leap);
 }
 
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-bool fg_runs_valid_commit(const char *s, size_t len)
-{
-	if (len < 4 || len > 40)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!is_hex(s[i]))
-			return false;
-	return true;
-}
 
 void fg_runs_free(fg_runs *runs)
 {
@@ -111,7 +98,7 @@ static int parse_line(fg_runs *runs, char *line, size_t lineno, fg_error *err)
 	}
 	if (!fg_runs_valid_date(field[0], strlen(field[0])))
 		return line_error(err, runs->base, lineno, "'%s' is not a date (YYYY-MM-DD)", field[0]);
-	if (!fg_runs_valid_commit(field[1], strlen(field[1])))
+	if (!fg_repo_valid_id(field[1], strlen(field[1])))
 		return line_error(err, runs->base, lineno, "'%s' is not a commit id (4 to 40 hex digits)",
 		                  field[1]);
 	for (char *c = field[1]; *c; c++)
@@ -400,7 +387,7 @@ int fg_runs_selection_find(const fg_runs_run **out, const fg_runs_selection *sel
 {
 	*out = NULL;
 	size_t len = strlen(commit);
-	if (!fg_runs_valid_commit(commit, len))
+	if (!fg_repo_valid_id(commit, len))
 		return fg_error_set(err, FG_EUSAGE, NULL, "'%s' is not a commit id (4 to 40 hex digits)",
 		                    commit);
 	char id[41];

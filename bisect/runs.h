@@ -119,7 +119,4 @@ int fg_runs_selection_find(const fg_runs_run **out, const fg_runs_selection *sel
  * Gregorian calendar (2026-02-30 is not). */
 bool fg_runs_valid_date(const char *s, size_t len);
 
-/* True when s (len bytes) is 4 to 40 hex digits, either case. */
-bool fg_runs_valid_commit(const char *s, size_t len);
-
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "repo.h"
 #include "runs.h"
 
 /* Artifact trees are two levels deep; the cap only guards against loops
@@ -127,7 +128,7 @@ static size_t find_benchmark(facts *f, const tok *t, size_t n)
 		char date[11];
 		if (!tok_digits(t[i + 2], 4, 4) || !tok_digits(t[i + 3], 2, 2) || !tok_digits(t[i + 4], 2, 2) ||
 		    !tok_copy(date, sizeof(date), t[i + 2], t[i + 4]) || !fg_runs_valid_date(date, 10) ||
-		    !fg_runs_valid_commit(t[i + 5].p, t[i + 5].n))
+		    !fg_repo_valid_id(t[i + 5].p, t[i + 5].n))
 			continue;
 		memcpy(f->date, date, sizeof(date));
 		tok_copy(f->commit, sizeof(f->commit), t[i + 5], t[i + 5]);

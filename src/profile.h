@@ -98,6 +98,11 @@ typedef int (*fg_stop_fn)(void *ctx, uint32_t name, bool *stop, fg_error *err);
  * is returned. */
 typedef int (*fg_inert_fn)(void *ctx, uint32_t name, bool *inert, fg_error *err);
 
+/* Translates a name id into another of the same interner (e.g. a name into
+ * its normalised name: fg_namemap_get); it is called once per distinct name
+ * by the analyses and trees that take one. */
+typedef int (*fg_name_map_fn)(void *ctx, uint32_t name, uint32_t *mapped, fg_error *err);
+
 /* What a reader hands its data to.  frames is required.  stack is optional:
  * an analysis that needs only per-stack facts (share, top, subsystems,
  * protocol) sets it, and a stack-based input is then streamed to it line by

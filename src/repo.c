@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "fetch.h"
-#include "runs.h"
 
 struct fg_repo {
 	git_repository *git;
@@ -164,7 +163,7 @@ int fg_repo_head(fg_repo_commit *out, fg_repo *repo, fg_error *err)
 int fg_repo_expand(char out[41], fg_repo *repo, const char *abbrev, fg_error *err)
 {
 	size_t len = strlen(abbrev);
-	if (!fg_runs_valid_commit(abbrev, len))
+	if (!fg_repo_valid_id(abbrev, len))
 		return fg_error_set(err, FG_EUSAGE, abbrev, "not a commit id (4 to 40 hex digits)");
 	git_oid oid;
 	if (git_oid_fromstrn(&oid, abbrev, len) < 0)

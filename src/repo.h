@@ -15,6 +15,21 @@
  * one repository are used from one thread. */
 typedef struct fg_repo fg_repo;
 
+/* True when s (len bytes) is 4 to 40 hex digits, either case: what may name
+ * a commit in a runs file or on the command line (inline: it never loads the
+ * network and git module, src/lazy.c). */
+static inline bool fg_repo_valid_id(const char *s, size_t len)
+{
+	if (len < 4 || len > 40)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			return false;
+	}
+	return true;
+}
+
 /* One commit.  Dates are the UTC calendar day of the time. */
 typedef struct fg_repo_commit {
 	char id[41];          /* full hex id */

@@ -16,10 +16,9 @@ typedef struct fg_top_entry {
 	uint64_t self_samples;
 } fg_top_entry;
 
-/* map: optional, translates each frame's name id before counting (e.g. to
- * its normalised name); it is called once per distinct name. */
-typedef int (*fg_name_map_fn)(void *ctx, uint32_t name, uint32_t *mapped, fg_error *err);
-
+/* map: optional (fg_name_map_fn, src/profile.h), translates each frame's
+ * name id before counting (e.g. to its normalised name); it is called once
+ * per distinct name. */
 int fg_top_new(fg_top **out, fg_name_map_fn map, void *map_ctx, fg_error *err);
 void fg_top_free(fg_top *top);
 

@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "profile.h"
-#include "top.h"
 
 #define FG_TREE_NONE UINT32_MAX
 

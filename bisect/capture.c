@@ -1,4 +1,4 @@
-#include "capture.h"
+#include "bisect/capture.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "process.h"
+#include "base/cleanup.h"
+#include "base/process.h"
 
 extern char **environ;
 

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef struct fg_capture_options {
 	double timeout_s;      /* 0: no limit (default); else the process group is killed after it */

@@ -1,11 +1,11 @@
-#include "days.h"
-#include "reader.h"
+#include "bisect/days.h"
+#include "formats/reader.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "growers.h"
+#include "analysis/diff.h"
+#include "explain/growers.h"
 
 struct fg_days {
 	enum fg_days_outcome outcome;

@@ -14,11 +14,11 @@
 
 #include <stddef.h>
 
-#include "diff.h"
-#include "hotfiles.h"
-#include "repo.h"
-#include "runs.h"
-#include "verdict.h"
+#include "analysis/diff.h"
+#include "explain/hotfiles.h"
+#include "git/repo.h"
+#include "bisect/runs.h"
+#include "bisect/verdict.h"
 
 typedef struct fg_days_options {
 	const char *good; /* NULL: the oldest run; else the newest run dated on or before this date */

@@ -1,11 +1,11 @@
-#include "gitbisect.h"
+#include "bisect/gitbisect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "process.h"
-#include "utf8.h"
+#include "base/process.h"
+#include "base/utf8.h"
 
 void fg_gitbisect_options_init(fg_gitbisect_options *o)
 {

@@ -7,7 +7,7 @@
  * bisection it started.  It returns data and reports progress through
  * callbacks; it never prints.
  *
- * git runs as a child process (src/process.h) at the top of the work tree;
+ * git runs as a child process (src/base/process.h) at the top of the work tree;
  * `git bisect run` leads a process group of its own so that a signal the
  * caller forwards (on_run_start) reaches the commands it starts.  Not
  * thread-safe: one bisection per process, in the repository's work tree. */
@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "repo.h"
-#include "verdict.h"
+#include "base/error.h"
+#include "git/repo.h"
+#include "bisect/verdict.h"
 
 typedef struct fg_gitbisect_options {
 	const char *good, *bad;          /* the revisions the user gave */

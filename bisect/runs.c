@@ -1,6 +1,6 @@
-#include "runs.h"
+#include "bisect/runs.h"
 
-#include "source.h"
+#include "formats/source.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fetch.h"
-#include "repo.h"
+#include "net/fetch.h"
+#include "git/repo.h"
 
 /* A runs file lists a few thousand profiles at most; anything far larger is
  * not a runs file, and reading it whole would only waste memory. */

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* A parsed runs file.  Opaque; every string it hands out lives as long as it. */
 typedef struct fg_runs fg_runs;

@@ -1,4 +1,4 @@
-#include "runscan.h"
+#include "bisect/runscan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "repo.h"
-#include "runs.h"
+#include "git/repo.h"
+#include "bisect/runs.h"
 
 /* Artifact trees are two levels deep; the cap only guards against loops
  * through bind mounts and absurd trees. */

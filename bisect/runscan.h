@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Cost: one directory walk; names only, no file is opened.  Immutable once
  * made. */

@@ -1,5 +1,5 @@
-#include "verdict.h"
-#include "reader.h"
+#include "bisect/verdict.h"
+#include "formats/reader.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parallel.h"
-#include "protocol.h"
-#include "share.h"
-#include "stats.h"
+#include "base/parallel.h"
+#include "analysis/protocol.h"
+#include "analysis/share.h"
+#include "base/stats.h"
 
 struct fg_verdict_judge {
 	fg_verdict_options opts;

@@ -29,13 +29,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture.h"
-#include "error.h"
-#include "fetch.h"
-#include "match.h"
-#include "profile.h"
-#include "repo.h"
-#include "runs.h"
+#include "bisect/capture.h"
+#include "base/error.h"
+#include "net/fetch.h"
+#include "model/match.h"
+#include "model/profile.h"
+#include "git/repo.h"
+#include "bisect/runs.h"
 
 enum fg_verdict_kind { FG_VERDICT_FAST, FG_VERDICT_SLOW, FG_VERDICT_SKIP };
 

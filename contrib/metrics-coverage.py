@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How often the efficiency lens's 95% interval of a ratio holds the true
-ratio (docs/metrics.md, "Noise"): the lens's arithmetic (src/stats.c) on
+ratio (docs/metrics.md, "Noise"): the lens's arithmetic (src/base/stats.c) on
 simulated rate() points, 30 s scrapes and a 120 s range, 91 points a side
 (a 45-minute steady window), for pairs of runs with the same true rate.
 Prints figures; judges nothing.  Seeded: the same figures on every run.

@@ -1,16 +1,16 @@
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "exitcode.h"
-#include "fetch.h"
-#include "json_writer.h"
-#include "protocol.h"
-#include "report.h"
-#include "source.h"
+#include "base/cleanup.h"
+#include "base/exitcode.h"
+#include "net/fetch.h"
+#include "output/json_writer.h"
+#include "analysis/protocol.h"
+#include "output/report.h"
+#include "formats/source.h"
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "error.h"
-#include "exitcode.h"
-#include "json_writer.h"
-#include "options.h"
-#include "profile.h"
+#include "base/error.h"
+#include "base/exitcode.h"
+#include "output/json_writer.h"
+#include "cmd/options.h"
+#include "model/profile.h"
 
 /* Every subcommand: int cmd_NAME(int argc, char **argv), argv[0] = its name.
  * Returns the process exit status. */
@@ -181,7 +181,7 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
 
 /* SIGINT, SIGTERM and SIGHUP: the registered temporary files are removed
- * and capture process groups killed (src/cleanup.h), then the process
+ * and capture process groups killed (src/base/cleanup.h), then the process
  * exits 128 + the signal (130, 143), never dying by the signal itself. */
 void cli_signals_install(void);
 
@@ -221,7 +221,7 @@ void cli_json_profile_fields(fg_json *j, const fg_profile_info *info);
 void cli_progress(void *ctx, const char *url, uint64_t done, uint64_t total);
 
 
-/* Writes the report (src/report.h) to the file at path, created or
+/* Writes the report (src/output/report.h) to the file at path, created or
  * replaced; errors name path. */
 struct fg_report;
 int cli_write_report(const char *path, const struct fg_report *r, const fg_names *names, fg_error *err);

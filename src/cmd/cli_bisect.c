@@ -1,4 +1,4 @@
-#include "cli_bisect.h"
+#include "cmd/cli_bisect.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,13 +4,13 @@
 #ifndef FG_CLI_BISECT_H
 #define FG_CLI_BISECT_H
 
-#include "chart.h"
-#include "cli.h"
-#include "json_writer.h"
-#include "fetch.h"
-#include "repo.h"
-#include "runs.h"
-#include "verdict.h"
+#include "output/chart.h"
+#include "cmd/cli.h"
+#include "output/json_writer.h"
+#include "net/fetch.h"
+#include "git/repo.h"
+#include "bisect/runs.h"
+#include "bisect/verdict.h"
 
 struct cli_bisect_options {
 	struct cli_profile_options po; /* --json, --raw, --reversed, --max-size, fetching */

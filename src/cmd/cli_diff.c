@@ -1,11 +1,11 @@
-#include "cli_diff.h"
+#include "cmd/cli_diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fetch.h"
-#include "parallel.h"
+#include "net/fetch.h"
+#include "base/parallel.h"
 
 int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, size_t nbases,
 		   const char *const *candidates, size_t ncandidates, bool separated,

@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
-#include "diff.h"
-#include "compare.h"
-#include "protocol.h"
+#include "cmd/cli.h"
+#include "analysis/diff.h"
+#include "analysis/compare.h"
+#include "analysis/protocol.h"
 
 /* Splits the profile arguments as `diff` takes them: BASE CANDIDATE, or
  * BASE... -- CANDIDATE... (separated: the arguments before "--" are the

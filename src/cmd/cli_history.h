@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "decision.h"
-#include "history.h"
-#include "hotfiles.h"
-#include "json_writer.h"
+#include "explain/decision.h"
+#include "git/history.h"
+#include "explain/hotfiles.h"
+#include "output/json_writer.h"
 
 /* A warning for each file whose history walk reached a shallow clone's
  * boundary (r may be NULL). */

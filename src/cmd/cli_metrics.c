@@ -1,15 +1,15 @@
-#include "cli_metrics.h"
+#include "cmd/cli_metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "fetch.h"
-#include "prom.h"
-#include "rules.h"
-#include "subsystems.h"
-#include "tree.h"
+#include "net/fetch.h"
+#include "metrics/prom.h"
+#include "analysis/rules.h"
+#include "analysis/subsystems.h"
+#include "model/tree.h"
 
 #define DEFAULT_WINDOW (30 * 60.0)
 #define DEFAULT_WARMUP (15 * 60.0)

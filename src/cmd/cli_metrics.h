@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "metrics.h"
+#include "cmd/cli.h"
+#include "metrics/metrics.h"
 
 struct cli_metrics_options {
 	const char *url;          /* --prometheus (default $FGBISECT_PROMETHEUS) */

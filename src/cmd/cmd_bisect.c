@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli_bisect.h"
-#include "cli_diff.h"
-#include "commands.h"
-#include "exitcode.h"
-#include "gitbisect.h"
-#include "names.h"
-#include "report.h"
+#include "cmd/cli_bisect.h"
+#include "cmd/cli_diff.h"
+#include "cmd/commands.h"
+#include "base/exitcode.h"
+#include "bisect/gitbisect.h"
+#include "model/names.h"
+#include "output/report.h"
 
 static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"

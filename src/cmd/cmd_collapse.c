@@ -1,12 +1,12 @@
 /* fgbisect collapse: the profile as collapsed stacks. */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "collapsed.h"
-#include "commands.h"
-#include "namemap.h"
-#include "names.h"
-#include "parallel.h"
+#include "cmd/cli.h"
+#include "formats/collapsed.h"
+#include "cmd/commands.h"
+#include "model/namemap.h"
+#include "model/names.h"
+#include "base/parallel.h"
 
 static const char description[] =
 	"Writes the profile as collapsed stacks, 'frame;frame;...;leaf COUNT', one\n"

@@ -4,16 +4,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "cli_bisect.h"
-#include "cli_history.h"
-#include "cli_metrics.h"
-#include "commands.h"
-#include "days.h"
-#include "exitcode.h"
-#include "history.h"
-#include "report.h"
-#include "runscan.h"
+#include "output/chart.h"
+#include "cmd/cli_bisect.h"
+#include "cmd/cli_history.h"
+#include "cmd/cli_metrics.h"
+#include "cmd/commands.h"
+#include "bisect/days.h"
+#include "base/exitcode.h"
+#include "git/history.h"
+#include "output/report.h"
+#include "bisect/runscan.h"
 
 static const char description[] =
 	"Finds the last fast and the first slow run of a runs file by binary search over\n"

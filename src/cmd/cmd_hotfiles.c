@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_diff.h"
-#include "cli_history.h"
-#include "commands.h"
-#include "diff.h"
-#include "growers.h"
-#include "history.h"
-#include "names.h"
+#include "cmd/cli.h"
+#include "cmd/cli_diff.h"
+#include "cmd/cli_history.h"
+#include "cmd/commands.h"
+#include "analysis/diff.h"
+#include "explain/growers.h"
+#include "git/history.h"
+#include "model/names.h"
 
 static const char description[] =
 	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_metrics.h"
-#include "commands.h"
+#include "cmd/cli.h"
+#include "cmd/cli_metrics.h"
+#include "cmd/commands.h"
 
 static const char description[] =
 	"Reads the signals of a metric rules file (Zeebe's by default: CPU and its limit,\n"

@@ -1,12 +1,12 @@
 /* fgbisect protocol: gRPC, REST or unknown, per profile, with the evidence. */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "json_writer.h"
-#include "commands.h"
-#include "names.h"
-#include "parallel.h"
-#include "protocol.h"
+#include "cmd/cli.h"
+#include "output/json_writer.h"
+#include "cmd/commands.h"
+#include "model/names.h"
+#include "base/parallel.h"
+#include "analysis/protocol.h"
 
 static const char description[] =
 	"Tells, for each profile, which API the Zeebe gateway in it serves:\n"

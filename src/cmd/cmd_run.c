@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_bisect.h"
-#include "commands.h"
-#include "exitcode.h"
+#include "cmd/cli_bisect.h"
+#include "cmd/commands.h"
+#include "base/exitcode.h"
 
 static const char description[] =
 	"Judges the commit at HEAD for `git bisect run`: the share of samples whose stack\n"

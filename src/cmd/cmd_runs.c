@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "cli.h"
-#include "commands.h"
-#include "runscan.h"
+#include "base/cleanup.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "bisect/runscan.h"
 
 static const char description[] =
 	"Writes a runs file listing the Camunda daily-load-test flame graphs under DIR:\n"

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "fetch.h"
-#include "json_writer.h"
-#include "names.h"
-#include "share.h"
-#include "stats.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "net/fetch.h"
+#include "output/json_writer.h"
+#include "model/names.h"
+#include "analysis/share.h"
+#include "base/stats.h"
 
 /* Where a split page's second part starts (fg_read_options.split_permille).
  * share's visitor leaves the calling thread time to spare at the reader's

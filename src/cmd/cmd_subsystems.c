@@ -1,16 +1,16 @@
 /* fgbisect subsystems: every sample attributed to a subsystem by rules. */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "json_writer.h"
-#include "fetch.h"
-#include "commands.h"
-#include "namemap.h"
-#include "names.h"
-#include "parallel.h"
-#include "rules.h"
-#include "stats.h"
-#include "subsystems.h"
+#include "cmd/cli.h"
+#include "output/json_writer.h"
+#include "net/fetch.h"
+#include "cmd/commands.h"
+#include "model/namemap.h"
+#include "model/names.h"
+#include "base/parallel.h"
+#include "analysis/rules.h"
+#include "base/stats.h"
+#include "analysis/subsystems.h"
 
 
 #define TOP_FRAMES 5

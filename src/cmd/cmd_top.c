@@ -1,14 +1,14 @@
 /* fgbisect top: the hottest frames of a profile. */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "json_writer.h"
-#include "commands.h"
-#include "namemap.h"
-#include "names.h"
-#include "parallel.h"
-#include "stats.h"
-#include "top.h"
+#include "cmd/cli.h"
+#include "output/json_writer.h"
+#include "cmd/commands.h"
+#include "model/namemap.h"
+#include "model/names.h"
+#include "base/parallel.h"
+#include "base/stats.h"
+#include "analysis/top.h"
 
 static const char description[] =
 	"Lists the hottest frames by inclusive share (stacks holding the frame,\n"

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "exitcode.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "base/exitcode.h"
 
 static const struct cli_command commands[] = {
 	{ "share", cmd_share, "share of frames matching patterns in each profile" },

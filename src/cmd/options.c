@@ -1,6 +1,6 @@
-#include "options.h"
+#include "cmd/options.h"
 
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_writer.h"
+#include "output/json_writer.h"
 
 /* The column where option help starts. */
 #define HELP_COLUMN 24

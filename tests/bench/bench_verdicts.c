@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "days.h"
+#include "bisect/days.h"
 #include "resample.h"
-#include "verdict.h"
+#include "bisect/verdict.h"
 
 static const char *pattern = "TransactionalColumnFamily";
 static char dir[256];

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collapsed.h"
-#include "match.h"
-#include "namemap.h"
-#include "profile.h"
-#include "reader.h"
-#include "share.h"
-#include "top.h"
-#include "tree.h"
+#include "formats/collapsed.h"
+#include "model/match.h"
+#include "model/namemap.h"
+#include "model/profile.h"
+#include "formats/reader.h"
+#include "analysis/share.h"
+#include "analysis/top.h"
+#include "model/tree.h"
 
 /* The fuzzer's input is capped well below the default, so that a bomb costs
  * milliseconds, not gigabytes. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_analyses.h"
-#include "input.h"
+#include "io/input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: the commit-graph reader (src/commitgraph.h) on any bytes
+/* libFuzzer target: the commit-graph reader (src/git/commitgraph.h) on any bytes
  * must never crash, leak or read out of bounds: a graph it accepts gives
  * its commits within the room given for parents, finds each of its ids (or
  * says it has none, when the list is not sorted), and its changed-path
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commitgraph.h"
+#include "git/commitgraph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

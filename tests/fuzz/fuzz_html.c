@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "fuzz_analyses.h"
-#include "html.h"
-#include "input.h"
+#include "formats/html.h"
+#include "io/input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

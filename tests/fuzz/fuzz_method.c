@@ -1,4 +1,4 @@
-/* libFuzzer target: the method scanner (src/method.h) on any text, in the
+/* libFuzzer target: the method scanner (src/git/method.h) on any text, in the
  * three languages, must never crash, leak or read out of bounds, and its
  * declarations and matches must be well-formed line ranges.  Input: one
  * byte for the language, a frame name up to the first newline, the source. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "method.h"
+#include "git/method.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

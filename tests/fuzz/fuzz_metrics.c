@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "metrics.h"
-#include "metrics_rules.h"
-#include "prom.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_rules.h"
+#include "metrics/prom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: the volatile-name normaliser (src/normalize.h).  Every
+/* libFuzzer target: the volatile-name normaliser (src/model/normalize.h).  Every
  * name of the input (split at newlines and ';', as collapsed stacks hold
  * them) must normalise to the same bytes with and without the shortcut for
  * names no rule can change, never to a longer name, and a second pass must
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "normalize.h"
+#include "model/normalize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

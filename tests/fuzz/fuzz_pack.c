@@ -1,4 +1,4 @@
-/* libFuzzer target: the pack reader (src/pack.h) on any bytes must never
+/* libFuzzer target: the pack reader (src/git/pack.h) on any bytes must never
  * crash, leak or read out of bounds, and an object it returns holds exactly
  * the bytes it says.
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "git/pack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "fuzz_analyses.h"
-#include "pprof.h"
+#include "formats/pprof.h"
 
 /* The stacks handed over, as a hash of their names, types, counts and
  * cuts, in their order. */

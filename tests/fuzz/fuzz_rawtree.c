@@ -1,4 +1,4 @@
-/* libFuzzer target: the raw tree index (src/rawtree.h) on any bytes must
+/* libFuzzer target: the raw tree index (src/git/rawtree.h) on any bytes must
  * never crash, leak or read out of bounds: a tree it accepts gives entries
  * inside the bytes, and a lookup answers only with an entry of that name. */
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rawtree.h"
+#include "git/rawtree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runs.h"
+#include "bisect/runs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

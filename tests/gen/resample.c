@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names.h"
-#include "profile.h"
-#include "reader.h"
-#include "tree.h"
+#include "model/names.h"
+#include "model/profile.h"
+#include "formats/reader.h"
+#include "model/tree.h"
 
 uint64_t rng_next(uint64_t *state)
 {

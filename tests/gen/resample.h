@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* splitmix64: a small seeded generator, the same on every platform. */
 uint64_t rng_next(uint64_t *state);

@@ -1,5 +1,5 @@
 # A JFR recording's chunks read on two threads (-j 2: a second thread loads
-# chunk k + 1 while this one visits chunk k, src/jfr.c "Chunks on two
+# chunk k + 1 while this one visits chunk k, src/formats/jfr.c "Chunks on two
 # threads") against one thread (-j 1): the same stdout, stderr and exit
 # status, byte for byte, over every JFR fixture, multi-chunk recordings
 # written by tests/tools/write_jfr.py, gzip'd and piped copies, and damaged

@@ -374,7 +374,7 @@ check_against_git "$tmp/rand-bloom.json"
 [ "$checked" -ge 8 ] || fail "random history with filters: only $checked methods checked"
 [ "$(git rev-list --count --merges bad)" -ge 4 ] || fail "random history: too few merges"
 # Packed as git gc or a clone leaves a repository (commits and trees read
-# out of the pack by the walk itself, src/pack.h, deltas of deltas), and
+# out of the pack by the walk itself, src/git/pack.h, deltas of deltas), and
 # packed with deltas that name their bases by id (left to libgit2); no
 # commit-graph, so every commit comes from the pack: the same answers.
 rm -f .git/objects/info/commit-graph

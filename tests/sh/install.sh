@@ -31,7 +31,7 @@ case $rules in
 *) fail "installed fgbisect reads rules from '$rules'" ;;
 esac
 check_eq "installed --version" "$("$bin" --version | cut -d' ' -f1)" "fgbisect"
-# The network and git module (src/lazy.c) is installed below lib and found
+# The network and git module (src/module/lazy.c) is installed below lib and found
 # relative to the binary, also when the installation is moved; never the
 # build tree's.
 module=$(cd "$TMP/prefix" && find . -name fgbisect-netgit.so)

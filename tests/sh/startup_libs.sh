@@ -1,7 +1,7 @@
 #!/bin/bash
 # The commands that read local files (share, top, collapse, protocol,
 # subsystems, diff without --repo) never load libcurl, libgit2 or the module
-# holding the network and git code (src/lazy.c), as the dynamic loader
+# holding the network and git code (src/module/lazy.c), as the dynamic loader
 # reports (LD_DEBUG=files); a URL input loads it on first use and gives the
 # same answer as the file; a binary without its module still reads files,
 # and a URL then fails with the module's name (exit 4).

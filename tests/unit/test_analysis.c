@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "check.h"
-#include "reader.h"
-#include "protocol.h"
-#include "match.h"
-#include "rules.h"
-#include "share.h"
-#include "subsystems.h"
-#include "top.h"
+#include "formats/reader.h"
+#include "analysis/protocol.h"
+#include "model/match.h"
+#include "analysis/rules.h"
+#include "analysis/share.h"
+#include "analysis/subsystems.h"
+#include "analysis/top.h"
 
 static fg_names *names;
 

@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "cache.h"
+#include "net/cache.h"
 #include "check.h"
 #include "gzip_bytes.h"
-#include "sha256.h"
+#include "base/sha256.h"
 
 static char tmp[256];
 static pid_t parent;

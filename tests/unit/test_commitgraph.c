@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "commitgraph.h"
-#include "history.h"
+#include "git/commitgraph.h"
+#include "git/history.h"
 
 static char tmp[] = "/tmp/fg-test-cgraph-XXXXXX";
 #include "git_test.h"

@@ -1,16 +1,16 @@
-/* Which profiles may be compared (src/compare.h) and the frames that grew
- * with their stacks (src/growers.h). */
+/* Which profiles may be compared (src/analysis/compare.h) and the frames that grew
+ * with their stacks (src/explain/growers.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "compare.h"
-#include "diff.h"
-#include "growers.h"
-#include "names.h"
-#include "profile.h"
-#include "reader.h"
+#include "analysis/compare.h"
+#include "analysis/diff.h"
+#include "explain/growers.h"
+#include "model/names.h"
+#include "model/profile.h"
+#include "formats/reader.h"
 
 static void test_conflicts(void)
 {

@@ -8,15 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "bisect/capture.h"
 #include "check.h"
-#include "match.h"
-#include "namemap.h"
-#include "names.h"
-#include "profile.h"
-#include "reader.h"
-#include "share.h"
-#include "top.h"
+#include "model/match.h"
+#include "model/namemap.h"
+#include "model/names.h"
+#include "model/profile.h"
+#include "formats/reader.h"
+#include "analysis/share.h"
+#include "analysis/top.h"
 
 /* 10 samples: A recurses (A;B;A), lambdas differ only by their per-run id. */
 static const char profile[] =

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "days.h"
+#include "bisect/days.h"
 
 struct pattern {
 	const char *kinds;

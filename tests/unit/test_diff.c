@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "reader.h"
-#include "diff.h"
-#include "svg.h"
+#include "formats/reader.h"
+#include "analysis/diff.h"
+#include "output/svg.h"
 
 static fg_names *names;
 

@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "fetch.h"
+#include "net/fetch.h"
 
 static pid_t server = -1, parent;
 static int port;

@@ -12,8 +12,8 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "profile.h"
-#include "reader.h"
+#include "model/profile.h"
+#include "formats/reader.h"
 
 struct frames {
 	fg_frame *f;

@@ -10,14 +10,14 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "error.h"
-#include "exitcode.h"
-#include "textfile.h"
+#include "base/error.h"
+#include "base/exitcode.h"
+#include "io/textfile.h"
 #include "gzip_bytes.h"
-#include "json_writer.h"
-#include "process.h"
-#include "source.h"
-#include "utf8.h"
+#include "output/json_writer.h"
+#include "base/process.h"
+#include "formats/source.h"
+#include "base/utf8.h"
 
 /* What fn writes through a writer, as a string (malloc'ed). */
 static char *json_of(void (*fn)(fg_json *))

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "javaclass.h"
+#include "git/javaclass.h"
 
 struct expect {
 	const char *frame;

@@ -1,11 +1,11 @@
-/* Line sets across a diff (src/linemap.h), on the cases of git's
+/* Line sets across a diff (src/git/linemap.h), on the cases of git's
  * line-log.c: a change inside, one beside, a pure deletion inside (which
  * splits the set), insertions above, a straddling hunk. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
-#include "linemap.h"
+#include "git/linemap.h"
 
 static const char *show(const fg_line_set *s)
 {

@@ -1,4 +1,4 @@
-/* The method scanner (src/method.h): frame → declarations → line ranges, on
+/* The method scanner (src/git/method.h): frame → declarations → line ranges, on
  * the hand-written samples of fixtures/methods (every construct the scanner
  * knows, with exact line numbers) and on malformed text. */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "method.h"
+#include "git/method.h"
 
 struct expect {
 	const char *frame;

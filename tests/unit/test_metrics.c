@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "metrics.h"
-#include "metrics_rules.h"
-#include "prom.h"
-#include "runscan.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_rules.h"
+#include "metrics/prom.h"
+#include "bisect/runscan.h"
 
 static void parse_fails(const char *text, const char *where, const char *message)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for src/normalize.c (fg_normalize_name).
+/* Unit tests for src/model/normalize.c (fg_normalize_name).
  *
  * 1. Built-in cases: every rule with real names.  A comment gives where each
  *    name comes from: a file of the shared fixtures ($FG_SHARED_FIXTURES/…),
@@ -19,7 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include "normalize.h"
+#include "model/normalize.h"
 
 #include <dirent.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The pack reader (src/pack.h): every object of packs git wrote — whole
+/* The pack reader (src/git/pack.h): every object of packs git wrote — whole
  * objects and OFS_DELTA chains, one pack and two, offsets through the
  * index's 64-bit table — read byte for byte as libgit2 reads them; what it
  * must leave to libgit2 (REF_DELTA, loose objects, damaged or unknown
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "pack.h"
-#include "textfile.h"
+#include "git/pack.h"
+#include "io/textfile.h"
 
 static char tmp[] = "/tmp/fg-test-pack-XXXXXX";
 #include "git_test.h"
@@ -304,7 +304,7 @@ int main(void)
 	if (rc)
 		return rc == 77 ? check_status("test_pack") : rc;
 	git_libgit2_init();
-	/* As the history walk reads (src/history.c), so that libgit2 gives
+	/* As the history walk reads (src/git/history.c), so that libgit2 gives
 	 * a damaged pack's bytes rather than refusing them. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	test_repository();

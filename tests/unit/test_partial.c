@@ -10,10 +10,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "input.h"
-#include "pprof.h"
-#include "profile.h"
-#include "reader.h"
+#include "io/input.h"
+#include "formats/pprof.h"
+#include "model/profile.h"
+#include "formats/reader.h"
 
 /* Stacks as "P a;b;c 3" (partial) or "W ..." (whole) lines. */
 struct log {

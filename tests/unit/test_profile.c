@@ -6,12 +6,12 @@
 
 #include "check.h"
 #include "gzip_bytes.h"
-#include "collapsed.h"
-#include "html.h"
-#include "input.h"
-#include "profile.h"
-#include "reader.h"
-#include "tree.h"
+#include "formats/collapsed.h"
+#include "formats/html.h"
+#include "io/input.h"
+#include "model/profile.h"
+#include "formats/reader.h"
+#include "model/tree.h"
 
 /* Renders the frames a reader streams as "depth name type total" lines. */
 struct dump {

@@ -1,4 +1,4 @@
-/* The raw tree index (src/rawtree.h): git's entry order, the modes as
+/* The raw tree index (src/git/rawtree.h): git's entry order, the modes as
  * libgit2 normalises them, refusals of malformed trees, and every entry and
  * lookup of trees that git itself wrote compared with libgit2's own parse. */
 #include <git2.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "rawtree.h"
+#include "git/rawtree.h"
 
 static char tmp[] = "/tmp/fg-test-rawtree-XXXXXX";
 #include "git_test.h"

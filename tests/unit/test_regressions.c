@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "../fuzz/fuzz_analyses.h"
-#include "reader.h"
+#include "formats/reader.h"
 #include "check.h"
 #include "gzip_bytes.h"
 

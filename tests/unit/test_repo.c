@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "repo.h"
+#include "git/repo.h"
 
 static char tmp[] = "/tmp/fg-test-repo-XXXXXX";
 #include "git_test.h"

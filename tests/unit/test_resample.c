@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "reader.h"
+#include "formats/reader.h"
 #include "resample.h"
-#include "share.h"
-#include "stats.h"
-#include "verdict.h"
+#include "analysis/share.h"
+#include "base/stats.h"
+#include "bisect/verdict.h"
 
 static char dir[200];
 

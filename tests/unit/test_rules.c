@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "rules.h"
+#include "analysis/rules.h"
 
 static fg_rules *parse(const char *text, fg_error *err)
 {

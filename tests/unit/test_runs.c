@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fetch.h"
-#include "runs.h"
+#include "net/fetch.h"
+#include "bisect/runs.h"
 
 
 static fg_runs *parse(const char *text, const char *base)

@@ -1,4 +1,4 @@
-/* Unit tests of src/stats.h: the Wilson interval, the over-dispersion of
+/* Unit tests of src/base/stats.h: the Wilson interval, the over-dispersion of
  * several profiles, the interval a verdict rests on, and the mean of an
  * autocorrelated series with the interval of a ratio of two.  The expected
  * values were computed independently (Python, the textbook formulas). */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "stats.h"
+#include "base/stats.h"
 
 #define CHECK_NEAR(actual, expected) CHECK(fabs((actual) - (expected)) < 1e-9)
 

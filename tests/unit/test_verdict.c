@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "stats.h"
-#include "verdict.h"
+#include "base/stats.h"
+#include "bisect/verdict.h"
 
 #define CHECK_NEAR(actual, expected) do { \
 	double a_ = (actual), e_ = (expected); \

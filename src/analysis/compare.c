@@ -1,0 +1,28 @@
+#include "analysis/compare.h"
+
+#include <string.h>
+
+static fg_compare_kind pair(const fg_compare_input *a, const fg_compare_input *b)
+{
+	if (a->protocol && b->protocol && a->protocol != b->protocol)
+		return FG_COMPARE_PROTOCOL;
+	if (a->event && b->event && strcmp(a->event, b->event))
+		return FG_COMPARE_EVENT;
+	if (a->unit[0] && b->unit[0] && strcmp(a->unit, b->unit))
+		return FG_COMPARE_UNIT;
+	return FG_COMPARE_OK;
+}
+
+bool fg_compare_find_conflict(fg_compare_conflict *out, const fg_compare_input *in, size_t n)
+{
+	*out = (fg_compare_conflict){ FG_COMPARE_OK, 0, 0 };
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			fg_compare_kind k = pair(&in[i], &in[j]);
+			if (k != FG_COMPARE_OK) {
+				*out = (fg_compare_conflict){ k, i, j };
+				return true;
+			}
+		}
+	return false;
+}

@@ -1,0 +1,181 @@
+/* fgbisect — the inclusive-% diff of two sets of profiles, and peer outliers.
+ *
+ * Metric: per normalised frame name, the share of samples whose stack holds
+ * the name, each stack counted once however deep the name recurses (so a
+ * share never exceeds 100%), or with `self` the share of samples whose leaf
+ * it is.  Several profiles on one side (every node of a run) are pooled:
+ * pooled share = sum of the name's samples / sum of the totals.  Only
+ * percentages are compared, never raw counts across files.
+ *
+ * Noise floor: two healthy nodes of one run differ by 1.5-2.5 points on a
+ * dozen frames, so a frame is reported only when |delta| exceeds both
+ * min_delta and the spread (max - min) of its share among the base profiles.
+ *
+ * Profiles are streamed once each: fg_diff_begin names the side, then every
+ * frame goes to fg_diff_frames (an fg_frames_fn) until its end call.  Memory is
+ * per name and per profile (the names it holds), plus, with `trees`, one
+ * pooled call tree per side with normalised names for the differential SVG. */
+#ifndef FG_DIFF_H
+#define FG_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/namemap.h"
+#include "model/profile.h"
+#include "model/tree.h"
+
+typedef enum { FG_DIFF_BASE = 0, FG_DIFF_CANDIDATE = 1 } fg_diff_side;
+
+/* Generic roots that shift together between runs (zeebe.md §1): substrings
+ * of the (normalised) frame name. */
+extern const char *const fg_diff_default_ignore[];
+extern const size_t fg_diff_default_ignore_count;
+
+typedef struct fg_diff_options {
+	double min_delta;           /* percentage points a change must exceed; default 1.5 */
+	bool self;                  /* compare self shares instead of inclusive; default false */
+	bool raw;                   /* compare raw names (no normalisation); default false */
+	bool trees;                 /* build a pooled tree per side (for the SVG); default false */
+	const char *const *ignore;  /* frames never reported (substrings; at most 64);
+				     * default fg_diff_default_ignore */
+	size_t nignore;             /* default fg_diff_default_ignore_count */
+} fg_diff_options;
+
+void fg_diff_options_init(fg_diff_options *opts);
+
+/* Cost: per distinct normalised name and side, plus a tree per side when
+ * options.trees is set (the SVG, --repo).  Not thread-safe. */
+typedef struct fg_diff fg_diff;
+
+/* names: the interner the profiles are read with; it must outlive the diff.
+ * The options are copied (the ignore strings are not: keep them alive).
+ * Fails with FG_EUSAGE on a bad ignore pattern. */
+int fg_diff_new(fg_diff **out, fg_names *names, const fg_diff_options *opts, fg_error *err);
+void fg_diff_free(fg_diff *d);
+
+/* Starts the next profile, on side.  A profile that failed half-way must not
+ * be followed by another: free the diff. */
+int fg_diff_begin(fg_diff *d, fg_diff_side side, fg_error *err);
+
+/* The fg_frames_fn to give the reader (ctx = the fg_diff); the end call
+ * (frames == NULL) closes the profile begun last.  It takes no stacks: the
+ * tree, when asked for, needs frames. */
+int fg_diff_frames(void *d, const fg_frame *frames, size_t n, fg_error *err);
+
+/* A profile read on its own, on any thread, to be added to a diff later
+ * (fg_diff_add): its names go to an interner of its own, so that several
+ * profiles can be read at once, and their ids are renumbered when it is
+ * added.  Adding parts in argument order gives the diff (ids, counts,
+ * trees, noise) that reading the same profiles into it would.  Cost: what
+ * the diff holds for one profile, plus its raw names and, with trees, its
+ * own tree until it is added. */
+typedef struct fg_diff_part fg_diff_part;
+
+/* A part for d (its options; d is only read, so parts of one diff may be
+ * made on several threads).  cache (NULL: none): the normal forms of the
+ * names, kept from one part to the next of a thread (fg_namemap_cache). */
+int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_namemap_cache *cache, fg_error *err);
+void fg_diff_part_free(fg_diff_part *p);
+
+/* The interner to read the part's profile with. */
+fg_names *fg_diff_part_names(fg_diff_part *p);
+
+/* The fg_frames_fn to give the reader (ctx = the part); the end call
+ * closes it. */
+int fg_diff_part_frames(void *p, const fg_frame *frames, size_t n, fg_error *err);
+
+/* Adds a closed part on side, as fg_diff_begin and the profile's frames
+ * would (its names interned into the diff's in the order the part met
+ * them); the part is then empty (free it).  Errors are those reading the
+ * profile into the diff would give, without a source. */
+int fg_diff_add(fg_diff *d, fg_diff_side side, fg_diff_part *p, fg_error *err);
+
+/* Profiles closed on a side, and their pooled sample total. */
+size_t fg_diff_profiles(const fg_diff *d, fg_diff_side side);
+uint64_t fg_diff_total(const fg_diff *d, fg_diff_side side);
+
+/* The options' min_delta. */
+double fg_diff_min_delta(const fg_diff *d);
+
+/* The names (normalised unless raw) held by the profile closed last. */
+size_t fg_diff_last_names(const fg_diff *d);
+uint32_t fg_diff_last_name(const fg_diff *d, size_t i);
+
+/* The pooled tree of a side (normalised names unless raw), finished; NULL
+ * without the trees option. */
+const fg_tree *fg_diff_tree(const fg_diff *d, fg_diff_side side);
+
+/* The noise of a path of the pooled base tree (node: its id there): the
+ * spread, max - min in points, of the path's inclusive (or self) share among
+ * the base profiles, a profile without the path counting 0%.  0 with one
+ * base profile or without the trees option. */
+float fg_diff_path_noise(const fg_diff *d, uint32_t node, bool self);
+
+typedef enum {
+	FG_DIFF_CHANGED = 0,
+	FG_DIFF_NEW,   /* absent from every base profile */
+	FG_DIFF_GONE,  /* absent from every candidate profile */
+} fg_diff_status;
+
+typedef struct fg_diff_entry {
+	uint32_t name;      /* the (normalised) name id */
+	double base;        /* pooled share, percent */
+	double candidate;
+	double delta;       /* candidate - base, percentage points */
+	double noise;       /* spread among the base profiles, points (0 with one base) */
+	fg_diff_status status;
+} fg_diff_entry;
+
+typedef struct fg_diff_result {
+	fg_diff_entry *grew;    /* delta > 0, by delta descending (ties: name bytes) */
+	size_t ngrew;
+	fg_diff_entry *shrank;  /* delta < 0, by |delta| descending */
+	size_t nshrank;
+} fg_diff_result;
+
+/* Compares the pooled sides; needs at least one profile on each.  The
+ * result's arrays are owned by the caller (fg_diff_result_free). */
+int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err);
+
+/* The same comparing self shares (self) or inclusive shares, whatever the
+ * self option says (the SVG colours by either). */
+int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error *err);
+void fg_diff_result_free(fg_diff_result *r);
+
+/* Peers: the profiles of the base side are compared each against the mean
+ * share of the others.  A frame counts when |delta| > min_delta (and is not
+ * ignored); a profile's score is the sum of those |delta|.  The outlier is
+ * the top scorer when its score is positive and at least
+ * FG_DIFF_OUTLIER_RATIO times the second score: one deviating node moves the
+ * mean the others are compared with by 1/(n-1) of its shift, so with three
+ * peers the others still score about half of it, while healthy peers score
+ * alike. */
+#define FG_DIFF_OUTLIER_RATIO 1.5
+
+typedef struct fg_diff_peer_frame {
+	uint32_t name;
+	double share;   /* this profile's share, percent */
+	double others;  /* mean share of the other profiles */
+	double delta;   /* share - others */
+} fg_diff_peer_frame;
+
+typedef struct fg_diff_peer {
+	size_t profile;               /* index among the base profiles, in reading order */
+	double score;                 /* sum of |delta| of frames, points */
+	fg_diff_peer_frame *frames;   /* by |delta| descending */
+	size_t nframes;
+} fg_diff_peer;
+
+typedef struct fg_diff_peers {
+	fg_diff_peer *peers;  /* in reading order */
+	size_t npeers;
+	long outlier;         /* index into peers, or -1 when no profile stands out */
+} fg_diff_peers;
+
+/* Needs at least three base profiles (FG_EUSAGE otherwise). */
+int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err);
+void fg_diff_peers_free(fg_diff_peers *p);
+
+#endif

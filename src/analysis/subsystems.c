@@ -1,0 +1,332 @@
+#include "analysis/subsystems.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/idarray.h"
+
+#define RULE_UNKNOWN UINT16_MAX /* rule cache: not asked yet (FG_RULES_MAX < it) */
+#define EMPTY_KEY UINT64_MAX
+
+/* An open frame of the current path, at depth = its index. */
+struct level {
+	uint64_t total;
+	uint64_t children;  /* sum of the children's totals */
+	uint32_t name;
+	uint16_t rule;      /* the best (lowest) rule matching this frame or an ancestor */
+};
+
+/* Self samples per (subsystem, frame name), for the top frames. */
+struct frame_count {
+	uint64_t key;       /* rule << 32 | name; EMPTY_KEY when free */
+	uint64_t samples;
+};
+
+struct fg_subsystems {
+	fg_rules *rules;
+	const fg_names *names;
+	fg_subsystems_options opts;
+	uint16_t other;           /* = the number of rules */
+	uint64_t total;
+	uint64_t *samples;        /* by subsystem, other last */
+	uint16_t *rule_of;        /* by name id: the first rule it matches, cached */
+	uint32_t names_cap;
+	struct level *levels;
+	uint32_t depth, levels_cap; /* depth = open levels */
+	struct frame_count *counts; /* open addressing, power-of-two size */
+	size_t counts_cap, counts_used;
+};
+
+void fg_subsystems_options_init(fg_subsystems_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+}
+
+int fg_subsystems_new(fg_subsystems **out, fg_rules *rules, const fg_names *names,
+		      const fg_subsystems_options *opts, fg_error *err)
+{
+	fg_subsystems *s = calloc(1, sizeof(*s));
+	if (!s)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	s->rules = rules;
+	s->names = names;
+	if (opts)
+		s->opts = *opts;
+	s->other = (uint16_t)fg_rules_count(rules);
+	s->samples = calloc((size_t)s->other + 1, sizeof(*s->samples));
+	if (!s->samples) {
+		free(s);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	*out = s;
+	return 0;
+}
+
+void fg_subsystems_free(fg_subsystems *s)
+{
+	if (!s)
+		return;
+	free(s->samples);
+	free(s->rule_of);
+	free(s->levels);
+	free(s->counts);
+	free(s);
+}
+
+void fg_subsystems_reset(fg_subsystems *s)
+{
+	s->total = 0;
+	memset(s->samples, 0, ((size_t)s->other + 1) * sizeof(*s->samples));
+	s->depth = 0;
+	for (size_t i = 0; i < s->counts_cap; i++)
+		s->counts[i].key = EMPTY_KEY;
+	s->counts_used = 0;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	/* Fibonacci hashing: name ids are dense, the high bits spread them. */
+	return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+static int grow_counts(fg_subsystems *s, fg_error *err)
+{
+	size_t cap = s->counts_cap ? s->counts_cap * 2 : 1024;
+	struct frame_count *c = malloc(cap * sizeof(*c));
+	if (!c)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < cap; i++)
+		c[i].key = EMPTY_KEY;
+	for (size_t i = 0; i < s->counts_cap; i++) {
+		if (s->counts[i].key == EMPTY_KEY)
+			continue;
+		size_t j = slot_of(s->counts[i].key, cap);
+		while (c[j].key != EMPTY_KEY)
+			j = (j + 1) & (cap - 1);
+		c[j] = s->counts[i];
+	}
+	free(s->counts);
+	s->counts = c;
+	s->counts_cap = cap;
+	return 0;
+}
+
+static int count_frame(fg_subsystems *s, uint16_t rule, uint32_t name, uint64_t self, fg_error *err)
+{
+	if (s->opts.map) {
+		int rc = s->opts.map(s->opts.map_ctx, name, &name, err);
+		if (rc)
+			return rc;
+	}
+	if (2 * (s->counts_used + 1) > s->counts_cap) {
+		int rc = grow_counts(s, err);
+		if (rc)
+			return rc;
+	}
+	uint64_t key = (uint64_t)rule << 32 | name;
+	size_t j = slot_of(key, s->counts_cap);
+	while (s->counts[j].key != EMPTY_KEY && s->counts[j].key != key)
+		j = (j + 1) & (s->counts_cap - 1);
+	if (s->counts[j].key == EMPTY_KEY) {
+		s->counts[j] = (struct frame_count){ key, 0 };
+		s->counts_used++;
+	}
+	s->counts[j].samples += self;
+	return 0;
+}
+
+/* Closes the frames at depth >= d: their self samples are known now. */
+static int close_to(fg_subsystems *s, uint32_t d, fg_error *err)
+{
+	while (s->depth > d) {
+		const struct level *l = &s->levels[--s->depth];
+		uint64_t self = l->total - l->children;
+		s->samples[l->rule] += self;
+		if (self && s->opts.top_frames) {
+			int rc = count_frame(s, l->rule, l->name, self, err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+__attribute__((noinline)) static int name_rule(uint16_t *rule, fg_subsystems *s, uint32_t name, fg_error *err)
+{
+	if (name >= s->names_cap) {
+		/* RULE_UNKNOWN is all ones: fill bytes 0xff. */
+		uint32_t cap = fg_idarray_capacity(s->names_cap, name);
+		if (fg_idarray_resize(&s->rule_of, sizeof(*s->rule_of), s->names_cap, cap, 0xff))
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		s->names_cap = cap;
+	}
+	if (s->rule_of[name] == RULE_UNKNOWN) {
+		size_t match;
+		int rc = fg_rules_match(&match, s->rules, s->names, name, err);
+		if (rc)
+			return rc;
+		s->rule_of[name] = (uint16_t)match;
+	}
+	*rule = s->rule_of[name];
+	return 0;
+}
+
+/* The rule of a name, from the cache when it has it. */
+static inline int rule_of(uint16_t *rule, fg_subsystems *s, uint32_t name, fg_error *err)
+{
+	if (name < s->names_cap && s->rule_of[name] != RULE_UNKNOWN) {
+		*rule = s->rule_of[name];
+		return 0;
+	}
+	return name_rule(rule, s, name, err);
+}
+
+static int add_frame(fg_subsystems *s, const fg_frame *f, fg_error *err)
+{
+	if (f->depth > s->depth)
+		return fg_error_set(err, FG_EINTERNAL, NULL, "frame at depth %u without a parent", f->depth);
+	int rc = close_to(s, f->depth, err);
+	if (rc)
+		return rc;
+	uint16_t rule = s->other; /* the root ("all") is no frame of the program */
+	if (f->depth > 0) {
+		struct level *parent = &s->levels[f->depth - 1];
+		parent->children += f->total;
+		if ((rc = rule_of(&rule, s, f->name, err)))
+			return rc;
+		if (parent->rule < rule)
+			rule = parent->rule;
+	} else {
+		s->total += f->total;
+	}
+	if (s->depth == s->levels_cap) {
+		uint32_t cap = s->levels_cap ? s->levels_cap * 2 : 128;
+		struct level *l = realloc(s->levels, (size_t)cap * sizeof(*l));
+		if (!l)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		s->levels = l;
+		s->levels_cap = cap;
+	}
+	s->levels[s->depth++] = (struct level){ f->total, 0, f->name, rule };
+	return 0;
+}
+
+int fg_subsystems_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	fg_subsystems *s = ctx;
+	if (!frames)
+		return close_to(s, 0, err);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_frame(s, &frames[i], err);
+	return rc;
+}
+
+int fg_subsystems_stack(void *ctx, const fg_stack *st, fg_error *err)
+{
+	fg_subsystems *s = ctx;
+	/* The stack's samples are its leaf's self samples: they go to the best
+	 * rule matching any frame of it. */
+	uint16_t best = s->other;
+	for (size_t i = 1; i <= st->depth; i++) {
+		uint16_t rule;
+		int rc = rule_of(&rule, s, st->names[i], err);
+		if (rc)
+			return rc;
+		if (rule < best)
+			best = rule;
+	}
+	s->total += st->count;
+	s->samples[best] += st->count;
+	if (st->count && s->opts.top_frames)
+		return count_frame(s, best, st->names[st->depth], st->count, err);
+	return 0;
+}
+
+uint64_t fg_subsystems_total(const fg_subsystems *s)
+{
+	return s->total;
+}
+
+size_t fg_subsystems_count(const fg_subsystems *s)
+{
+	return (size_t)s->other + 1;
+}
+
+const char *fg_subsystems_name(const fg_subsystems *s, size_t i)
+{
+	return fg_rules_name(s->rules, i);
+}
+
+uint64_t fg_subsystems_samples(const fg_subsystems *s, size_t i)
+{
+	return s->samples[i];
+}
+
+/* samples * 10000 / total, rounded down, and the remainder of that division.
+ * 128-bit so that --total profiles (bytes, nanoseconds) cannot overflow. */
+static uint32_t floor_share(uint64_t *remainder, uint64_t samples, uint64_t total)
+{
+	unsigned __int128 scaled = (unsigned __int128)samples * 10000;
+	*remainder = (uint64_t)(scaled % total);
+	return (uint32_t)(scaled / total);
+}
+
+void fg_subsystems_shares(uint32_t *out, const fg_subsystems *s)
+{
+	size_t n = fg_subsystems_count(s);
+	uint64_t rem;
+	uint32_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = s->total ? floor_share(&rem, s->samples[i], s->total) : 0;
+		sum += out[i];
+	}
+	if (!s->total)
+		return;
+	/* The rounded-down shares miss fewer hundredths than there are
+	 * subsystems; each goes to the largest remainder not yet served. */
+	for (; sum < 10000; sum++) {
+		size_t best = n;
+		uint64_t best_rem = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t floor = floor_share(&rem, s->samples[i], s->total);
+			if (out[i] == floor && rem > best_rem) {
+				best = i;
+				best_rem = rem;
+			}
+		}
+		if (best == n)
+			break;
+		out[best]++;
+	}
+}
+
+static int entry_before(const fg_subsystems *s, const fg_subsystems_entry *a, const fg_subsystems_entry *b)
+{
+	if (a->samples != b->samples)
+		return a->samples > b->samples;
+	return strcmp(fg_names_get(s->names, a->name), fg_names_get(s->names, b->name)) < 0;
+}
+
+size_t fg_subsystems_top_frames(fg_subsystems_entry *out, size_t max, const fg_subsystems *s, size_t i)
+{
+	if (max > s->opts.top_frames)
+		max = s->opts.top_frames;
+	size_t n = 0;
+	for (size_t c = 0; c < s->counts_cap && max; c++) {
+		const struct frame_count *fc = &s->counts[c];
+		if (fc->key == EMPTY_KEY || fc->key >> 32 != i)
+			continue;
+		fg_subsystems_entry e = { (uint32_t)fc->key, fc->samples };
+		/* Insertion into the short sorted list. */
+		size_t j = n < max ? n++ : max;
+		while (j > 0 && entry_before(s, &e, &out[j - 1])) {
+			if (j < max)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < max)
+			out[j] = e;
+	}
+	return n;
+}

@@ -1,0 +1,96 @@
+#include "base/error.h"
+
+#include "base/exitcode.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void fg_error_clear(fg_error *err)
+{
+	if (!err)
+		return;
+	err->code = FG_OK;
+	err->source[0] = '\0';
+	err->message[0] = '\0';
+}
+
+size_t fg_utf8_fit(const char *s, size_t max)
+{
+	size_t len = strnlen(s, max + 1);
+	if (len <= max)
+		return len;
+	/* s[max] is the first byte cut off: back off while it continues a
+	 * sequence, then drop the lead byte whose sequence it belonged to. */
+	size_t n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* Cuts a truncated buffer back to a whole UTF-8 character. */
+static void fit(char *buf, size_t size, int wanted)
+{
+	if (wanted >= 0 && (size_t)wanted >= size && size >= 2) {
+		size_t n = size - 2; /* the last byte kept */
+		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--;
+		/* buf[n] is a lead byte (or ASCII) whose sequence may be cut. */
+		unsigned char lead = (unsigned char)buf[n];
+		size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+		if (n + need > size - 1)
+			buf[n] = '\0';
+	}
+}
+
+int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	fit(err->source, sizeof(err->source),
+	    snprintf(err->source, sizeof(err->source), "%s", source ? source : ""));
+	va_list ap;
+	va_start(ap, fmt);
+	fit(err->message, sizeof(err->message), vsnprintf(err->message, sizeof(err->message), fmt, ap));
+	va_end(ap);
+	/* One line, always: a message built from file data must not break it. */
+	for (char *p = err->message; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return code;
+}
+
+int fg_error_exit_status(const fg_error *err)
+{
+	switch (err->code) {
+	case FG_OK:
+		return FG_EXIT_OK;
+	case FG_EUSAGE:
+	case FG_ECONFIG:
+		return FG_EXIT_USAGE;
+	case FG_EFETCH:
+		return FG_EXIT_FETCH;
+	case FG_EGIT:
+		return FG_EXIT_GIT;
+	case FG_EOUTPUT:
+		return FG_EXIT_FAILED;
+	default:
+		return FG_EXIT_INVALID;
+	}
+}
+
+const char *fg_error_code_name(int code)
+{
+	switch (code) {
+	case FG_OK: return "ok";
+	case FG_EUSAGE: return "usage";
+	case FG_EINVALID: return "invalid-profile";
+	case FG_EFETCH: return "fetch";
+	case FG_ENOMEM: return "out-of-memory";
+	case FG_EGIT: return "git";
+	case FG_ECONFIG: return "config";
+	case FG_EOUTPUT: return "output";
+	default: return "internal";
+	}
+}

@@ -1,0 +1,25 @@
+#include "explain/hotfiles.h"
+
+#include <string.h>
+
+int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const fg_history_options *opts, bool methods,
+			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
+			size_t nstack, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = repo ? fg_history_open_repo(&out->history, repo, opts, err) : fg_history_open(&out->history, dir, opts, err);
+	if (!rc)
+		rc = (methods ? fg_history_query_methods : fg_history_query)(&out->result, out->history, frames, nframes,
+									       err);
+	if (!rc && nframes && fg_history_good_id(out->history))
+		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
+	return rc;
+}
+
+void fg_hotfiles_clear(fg_hotfiles *h)
+{
+	fg_decision_free(h->decision);
+	fg_history_result_free(h->result);
+	fg_history_free(h->history);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,125 @@
+#include "formats/source.h"
+#include "formats/reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/textfile.h"
+#include "io/input.h"
+
+/* Names the source as given (credentials removed) in err. */
+static void name_source(fg_error *err, const char *source)
+{
+	char *shown = fg_source_redact(source);
+	snprintf(err->source, sizeof(err->source), "%s", shown ? shown : "");
+	free(shown);
+}
+
+/* The decompressed content of the input in (gzip or plain), at most max
+ * bytes. */
+static int read_input(char **out, size_t *len, fg_input *in, const char *source, const char *what, size_t max,
+		      fg_error *err)
+{
+	const char *data;
+	size_t n = 0, want = 64 * 1024;
+	int rc;
+	for (;;) {
+		if (want > max + 1)
+			want = max + 1;
+		if ((rc = fg_input_peek(&data, &n, in, want, err)))
+			return rc;
+		if (n > max)
+			return fg_error_set(err, FG_EFETCH, source, "too large for a %s", what);
+		if (n < want)
+			break;
+		want *= 2;
+	}
+	char *copy = malloc(n + 1);
+	if (!copy)
+		return fg_error_set(err, FG_ENOMEM, source, "out of memory");
+	memcpy(copy, data, n);
+	copy[n] = '\0';
+	*out = copy;
+	*len = n;
+	return 0;
+}
+
+/* A local path's content, gunzipped when it is gzip. */
+static int read_local(char **out, size_t *len, const char *path, const char *shown, const char *what, size_t max,
+		      fg_error *err)
+{
+	fg_input *in = NULL;
+	if (!strcmp(path, "-")) {
+		int rc;
+		if (!(rc = fg_input_open(&in, path, 0, err)))
+			rc = read_input(out, len, in, shown, what, max, err);
+		fg_input_free(in);
+		return rc;
+	}
+	char *raw;
+	size_t n;
+	int rc = fg_textfile_read(&raw, &n, path, max, what, FG_EFETCH, err);
+	if (rc) {
+		/* Name the source as given, not the cache file. */
+		snprintf(err->source, sizeof(err->source), "%s", shown);
+		return rc;
+	}
+	if (n < 2 || (unsigned char)raw[0] != 0x1f || (unsigned char)raw[1] != 0x8b) {
+		*out = raw;
+		*len = n;
+		return 0;
+	}
+	rc = fg_input_open_memory(&in, raw, n, shown, 0, err);
+	if (!rc)
+		rc = read_input(out, len, in, shown, what, max, err);
+	fg_input_free(in);
+	free(raw);
+	return rc;
+}
+
+int fg_source_read_all(char **out, size_t *len, const char *source, const char *what, size_t max,
+		       const fg_fetch_options *fetch, char warning[256], fg_error *err)
+{
+	*out = NULL;
+	*len = 0;
+	if (warning)
+		warning[0] = '\0';
+	if (!fg_source_is_url(source))
+		return read_local(out, len, source, source, what, max, err);
+	fg_fetch_result fetched;
+	int rc = fg_fetch(&fetched, source, fetch, err);
+	if (warning)
+		snprintf(warning, 256, "%s", fetched.warning);
+	char *shown = fg_source_redact(source);
+	if (!rc && !shown)
+		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	if (!rc)
+		rc = read_local(out, len, fetched.path, shown, what, max, err);
+	free(shown);
+	fg_fetch_result_clear(&fetched);
+	return rc;
+}
+
+int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *names,
+			   const fg_read_options *read, const fg_fetch_options *fetch, const fg_visitor *visitor,
+			   char warning[256], fg_error *err)
+{
+	if (warning)
+		warning[0] = '\0';
+	if (!fg_source_is_url(source))
+		return fg_reader_read(info, source, names, read, visitor, err);
+	fg_fetch_result fetched;
+	int rc = fg_fetch(&fetched, source, fetch, err);
+	if (warning)
+		snprintf(warning, 256, "%s", fetched.warning);
+	if (!rc) {
+		rc = fg_reader_read(info, fetched.path, names, read, visitor, err);
+		/* Name what the user gave, not the cache file. */
+		if (rc)
+			name_source(err, source);
+	}
+	fg_fetch_result_clear(&fetched);
+	return rc;
+}

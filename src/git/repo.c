@@ -1,0 +1,313 @@
+#include "git/repo.h"
+
+#include "base/utf8.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "net/fetch.h"
+
+struct fg_repo {
+	git_repository *git;
+};
+
+struct fg_repo_log {
+	fg_repo_commit *commits;
+	size_t n;
+	bool truncated;
+};
+
+/* libgit2's message for the last failure, for FG_EGIT records. */
+static const char *git_message(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+int fg_repo_open(fg_repo **out, const char *start, fg_error *err)
+{
+	*out = NULL;
+	if (git_libgit2_init() < 0)
+		return fg_error_set(err, FG_EGIT, NULL, "cannot initialise libgit2: %s", git_message());
+	git_repository *git = NULL;
+	int rc = start ? git_repository_open_ext(&git, start, 0, NULL)
+	               : git_repository_open_ext(&git, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (rc < 0) {
+		char cwd[4096];
+		const char *where = start ? start : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+		if (rc == GIT_ENOTFOUND)
+			rc = fg_error_set(err, FG_ECONFIG, where, "not in a git repository");
+		else
+			rc = fg_error_set(err, FG_EGIT, where, "cannot open the git repository: %s",
+			                  git_message());
+		git_libgit2_shutdown();
+		return rc;
+	}
+	fg_repo *repo = calloc(1, sizeof(*repo));
+	if (!repo) {
+		git_repository_free(git);
+		git_libgit2_shutdown();
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	repo->git = git;
+	*out = repo;
+	return 0;
+}
+
+void fg_repo_free(fg_repo *repo)
+{
+	if (!repo)
+		return;
+	git_repository_free(repo->git);
+	free(repo);
+	git_libgit2_shutdown();
+}
+
+struct git_repository *fg_repo_git(const fg_repo *repo)
+{
+	return repo->git;
+}
+
+const char *fg_repo_workdir(const fg_repo *repo)
+{
+	return git_repository_workdir(repo->git);
+}
+
+static void utc_day(char out[11], git_time_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (!gmtime_r(&tt, &tm) || !strftime(out, 11, "%Y-%m-%d", &tm))
+		strcpy(out, "0000-00-00");
+}
+
+/* Copies s into a buffer of size n, cutting before an incomplete UTF-8
+ * sequence so that the subject stays valid text. */
+static void copy_utf8(char *dst, size_t n, const char *s)
+{
+	size_t len = strlen(s);
+	if (len >= n)
+		len = fg_utf8_cut(s, n - 1);
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+static int fill_commit(fg_repo_commit *out, git_commit *c, fg_error *err)
+{
+	git_oid_tostr(out->id, sizeof(out->id), git_commit_id(c));
+	git_buf buf = { 0 };
+	if (git_object_short_id(&buf, (const git_object *)c) < 0)
+		return fg_error_set(err, FG_EGIT, out->id, "cannot abbreviate: %s", git_message());
+	copy_utf8(out->short_id, sizeof(out->short_id), buf.ptr);
+	git_buf_dispose(&buf);
+	out->time = git_commit_committer(c)->when.time;
+	out->author_time = git_commit_author(c)->when.time;
+	utc_day(out->date, out->time);
+	utc_day(out->author_date, out->author_time);
+	const char *summary = git_commit_summary(c);
+	copy_utf8(out->subject, sizeof(out->subject), summary ? summary : "");
+	return 0;
+}
+
+/* The commit a revision names, or FG_EUSAGE naming it. */
+static int lookup_commit(git_commit **out, fg_repo *repo, const char *rev, fg_error *err)
+{
+	*out = NULL;
+	git_object *obj = NULL;
+	int rc = git_revparse_single(&obj, repo->git, rev);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
+		return fg_error_set(err, FG_EUSAGE, rev, "unknown revision");
+	if (rc == GIT_EAMBIGUOUS)
+		return fg_error_set(err, FG_EUSAGE, rev, "ambiguous revision: several objects match");
+	if (rc < 0)
+		return fg_error_set(err, FG_EGIT, rev, "cannot resolve the revision: %s", git_message());
+	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return fg_error_set(err, FG_EUSAGE, rev, "not a commit");
+	return 0;
+}
+
+int fg_repo_commit_info(fg_repo_commit *out, fg_repo *repo, const char *rev, fg_error *err)
+{
+	git_commit *c;
+	int rc = lookup_commit(&c, repo, rev, err);
+	if (rc)
+		return rc;
+	rc = fill_commit(out, c, err);
+	git_commit_free(c);
+	return rc;
+}
+
+int fg_repo_head(fg_repo_commit *out, fg_repo *repo, fg_error *err)
+{
+	git_reference *head = NULL;
+	int rc = git_repository_head(&head, repo->git);
+	if (rc == GIT_EUNBORNBRANCH)
+		return fg_error_set(err, FG_EGIT, "HEAD", "the repository has no commit yet");
+	if (rc < 0)
+		return fg_error_set(err, FG_EGIT, "HEAD", "cannot read HEAD: %s", git_message());
+	git_commit *c = NULL;
+	rc = git_reference_peel((git_object **)&c, head, GIT_OBJECT_COMMIT);
+	git_reference_free(head);
+	if (rc < 0)
+		return fg_error_set(err, FG_EGIT, "HEAD", "HEAD is not a commit: %s", git_message());
+	rc = fill_commit(out, c, err);
+	git_commit_free(c);
+	return rc;
+}
+
+int fg_repo_expand(char out[41], fg_repo *repo, const char *abbrev, fg_error *err)
+{
+	size_t len = strlen(abbrev);
+	if (!fg_repo_valid_id(abbrev, len))
+		return fg_error_set(err, FG_EUSAGE, abbrev, "not a commit id (4 to 40 hex digits)");
+	git_oid oid;
+	if (git_oid_fromstrn(&oid, abbrev, len) < 0)
+		return fg_error_set(err, FG_EUSAGE, abbrev, "not a commit id (4 to 40 hex digits)");
+	git_object *obj = NULL;
+	int rc = git_object_lookup_prefix(&obj, repo->git, &oid, len, GIT_OBJECT_ANY);
+	if (rc == GIT_ENOTFOUND)
+		return fg_error_set(err, FG_EUSAGE, abbrev, "unknown commit");
+	if (rc == GIT_EAMBIGUOUS)
+		return fg_error_set(err, FG_EUSAGE, abbrev,
+		                    "ambiguous commit id: several objects start with it");
+	if (rc < 0)
+		return fg_error_set(err, FG_EGIT, abbrev, "cannot look up the id: %s", git_message());
+	git_object *commit = NULL;
+	rc = git_object_peel(&commit, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return fg_error_set(err, FG_EUSAGE, abbrev, "not a commit");
+	git_oid_tostr(out, 41, git_object_id(commit));
+	git_object_free(commit);
+	return 0;
+}
+
+int fg_repo_config_path(char **out, fg_repo *repo, const char *key, fg_error *err)
+{
+	*out = NULL;
+	git_config *cfg = NULL;
+	if (git_repository_config_snapshot(&cfg, repo->git) < 0)
+		return fg_error_set(err, FG_ECONFIG, key, "cannot read the git configuration: %s",
+		                    git_message());
+	git_buf value = { 0 };
+	int rc = git_config_get_path(&value, cfg, key);
+	git_config_free(cfg);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return fg_error_set(err, FG_ECONFIG, key, "bad configuration value: %s", git_message());
+	/* git resolves relative config paths against the current directory;
+	 * fgbisect runs from anywhere in the work tree (git bisect run starts
+	 * at its top), so the top is the stable base.  Its trailing '/' makes
+	 * it a folder for fg_source_resolve. */
+	const char *top = git_repository_workdir(repo->git);
+	rc = fg_source_resolve(out, top ? top : git_repository_path(repo->git), value.ptr, err);
+	git_buf_dispose(&value);
+	return rc;
+}
+
+void fg_repo_log_free(fg_repo_log *log)
+{
+	if (!log)
+		return;
+	free(log->commits);
+	free(log);
+}
+
+size_t fg_repo_log_count(const fg_repo_log *log)
+{
+	return log->n;
+}
+
+const fg_repo_commit *fg_repo_log_at(const fg_repo_log *log, size_t i)
+{
+	return i < log->n ? &log->commits[i] : NULL;
+}
+
+bool fg_repo_log_truncated(const fg_repo_log *log)
+{
+	return log->truncated;
+}
+
+/* Pushes (or hides) the commit rev names on the walk. */
+static int walk_add(git_revwalk *walk, fg_repo *repo, const char *rev, bool hide, fg_error *err)
+{
+	git_commit *c;
+	int rc = lookup_commit(&c, repo, rev, err);
+	if (rc)
+		return rc;
+	rc = hide ? git_revwalk_hide(walk, git_commit_id(c)) : git_revwalk_push(walk, git_commit_id(c));
+	git_commit_free(c);
+	if (rc < 0)
+		return fg_error_set(err, FG_EGIT, rev, "cannot walk the history: %s", git_message());
+	return 0;
+}
+
+int fg_repo_log_range(fg_repo_log **out, fg_repo *repo, const char *good, const char *bad,
+                      const fg_repo_log_options *opts, fg_error *err)
+{
+	*out = NULL;
+	fg_repo_log_options defaults;
+	if (!opts) {
+		fg_repo_log_options_init(&defaults);
+		opts = &defaults;
+	}
+	fg_repo_log *log = calloc(1, sizeof(*log));
+	if (!log)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	git_revwalk *walk = NULL;
+	int rc = 0;
+	if (git_revwalk_new(&walk, repo->git) < 0 || git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
+	    (opts->first_parent && git_revwalk_simplify_first_parent(walk) < 0))
+		rc = fg_error_set(err, FG_EGIT, bad, "cannot walk the history: %s", git_message());
+	if (!rc)
+		rc = walk_add(walk, repo, bad, false, err);
+	if (!rc && good)
+		rc = walk_add(walk, repo, good, true, err);
+
+	size_t cap = 0;
+	git_oid oid;
+	while (!rc) {
+		int next = git_revwalk_next(&oid, walk);
+		if (next == GIT_ITEROVER)
+			break;
+		if (next < 0) {
+			rc = fg_error_set(err, FG_EGIT, bad, "cannot walk the history: %s", git_message());
+			break;
+		}
+		if (opts->max && log->n == opts->max) {
+			log->truncated = true;
+			break;
+		}
+		if (log->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			fg_repo_commit *commits = realloc(log->commits, cap * sizeof(*commits));
+			if (!commits) {
+				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				break;
+			}
+			log->commits = commits;
+		}
+		git_commit *c = NULL;
+		if (git_commit_lookup(&c, repo->git, &oid) < 0) {
+			rc = fg_error_set(err, FG_EGIT, bad, "cannot read a commit: %s", git_message());
+			break;
+		}
+		rc = fill_commit(&log->commits[log->n], c, err);
+		git_commit_free(c);
+		if (!rc)
+			log->n++;
+	}
+	git_revwalk_free(walk);
+	if (rc) {
+		fg_repo_log_free(log);
+		return rc;
+	}
+	*out = log;
+	return 0;
+}

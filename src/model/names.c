@@ -1,0 +1,215 @@
+#include "model/names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Names live in large chunks that never move, so a pointer returned by
+ * fg_names_get stays valid; the hash table holds ids only. */
+#define CHUNK_SIZE (1u << 20)
+
+struct entry {
+	const char *str;
+	uint32_t len;
+	uint32_t hash;
+};
+
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct fg_names {
+	struct entry *entries; /* by id */
+	uint32_t count, capacity;
+	uint32_t *slots;       /* open addressing: id + 1, 0 = empty */
+	uint32_t mask;
+	struct chunk *chunks;
+};
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	/* Eight bytes at a time, each word mixed in by a multiply (the bytes
+	 * of a collapsed frame name are hashed for every frame of every line:
+	 * byte-at-a-time FNV-1a was a third of reading one).  Only the slot a
+	 * name probes first depends on it, never an id or an output. */
+	uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+	for (; len >= 8; s += 8, len -= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+		h ^= h >> 32;
+	}
+	if (len) {
+		uint64_t w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0xff51afd7ed558ccdu;
+	}
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53u;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+int fg_names_new(fg_names **out, fg_error *err)
+{
+	fg_names *n = calloc(1, sizeof(*n));
+	if (!n)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	n->mask = 1023;
+	n->slots = calloc(n->mask + 1, sizeof(*n->slots));
+	if (!n->slots) {
+		free(n);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	*out = n;
+	return 0;
+}
+
+void fg_names_free(fg_names *names)
+{
+	if (!names)
+		return;
+	struct chunk *c = names->chunks;
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	free(names->entries);
+	free(names->slots);
+	free(names);
+}
+
+static char *store(fg_names *n, const char *s, size_t len)
+{
+	struct chunk *c = n->chunks;
+	if (!c || c->size - c->used < len + 1) {
+		size_t size = len + 1 > CHUNK_SIZE ? len + 1 : CHUNK_SIZE;
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->size = size;
+		/* A huge name gets its own chunk, behind the current one, so the
+		 * current chunk's free space is not wasted. */
+		if (n->chunks && size > CHUNK_SIZE) {
+			c->next = n->chunks->next;
+			n->chunks->next = c;
+		} else {
+			c->next = n->chunks;
+			n->chunks = c;
+		}
+	}
+	char *p = c->data + c->used;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	c->used += len + 1;
+	return p;
+}
+
+static int grow_slots(fg_names *n)
+{
+	uint32_t mask = n->mask * 2 + 1;
+	uint32_t *slots = calloc((size_t)mask + 1, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (uint32_t id = 0; id < n->count; id++) {
+		uint32_t i = n->entries[id].hash & mask;
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = id + 1;
+	}
+	free(n->slots);
+	n->slots = slots;
+	n->mask = mask;
+	return 0;
+}
+
+int fg_names_intern(uint32_t *id, fg_names *n, const char *name, size_t len, fg_error *err)
+{
+	if (len > UINT32_MAX)
+		return fg_error_set(err, FG_EINVALID, NULL, "frame name of %zu bytes is too long", len);
+	uint32_t h = hash_bytes(name, len);
+	uint32_t i = h & n->mask;
+	for (uint32_t s; (s = n->slots[i]) != 0; i = (i + 1) & n->mask) {
+		const struct entry *e = &n->entries[s - 1];
+		if (e->hash == h && e->len == len && memcmp(e->str, name, len) == 0) {
+			*id = s - 1;
+			return 0;
+		}
+	}
+	if (n->count == UINT32_MAX - 1)
+		return fg_error_set(err, FG_EINVALID, NULL, "too many distinct frame names");
+	if (n->count == n->capacity) {
+		uint32_t cap = n->capacity ? n->capacity * 2 : 1024;
+		struct entry *e = realloc(n->entries, (size_t)cap * sizeof(*e));
+		if (!e)
+			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		n->entries = e;
+		n->capacity = cap;
+	}
+	char *copy = store(n, name, len);
+	if (!copy)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	uint32_t new_id = n->count++;
+	n->entries[new_id] = (struct entry){ copy, (uint32_t)len, h };
+	n->slots[i] = new_id + 1;
+	/* Keep the load factor under one half. */
+	if ((uint64_t)n->count * 2 > n->mask && grow_slots(n) != 0)
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	*id = new_id;
+	return 0;
+}
+
+const char *fg_names_get(const fg_names *names, uint32_t id)
+{
+	return names->entries[id].str;
+}
+
+size_t fg_names_length(const fg_names *names, uint32_t id)
+{
+	return names->entries[id].len;
+}
+
+uint32_t fg_names_count(const fg_names *names)
+{
+	return names->count;
+}
+
+struct ranked {
+	const char *str;
+	size_t len;
+	uint32_t id;
+};
+
+static int compare_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->str, y->str, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int fg_names_rank(uint32_t **out, const fg_names *names, fg_error *err)
+{
+	uint32_t n = names->count;
+	struct ranked *all = malloc((n ? n : 1) * sizeof(*all));
+	uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+	if (!all || !rank) {
+		free(all);
+		free(rank);
+		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++)
+		all[i] = (struct ranked){ names->entries[i].str, names->entries[i].len, i };
+	qsort(all, n, sizeof(*all), compare_ranked);
+	for (uint32_t i = 0; i < n; i++)
+		rank[all[i].id] = i;
+	free(all);
+	*out = rank;
+	return 0;
+}

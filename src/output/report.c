@@ -1,0 +1,306 @@
+#include "output/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "output/markup.h"
+
+static const char style[] =
+	"body { font: 15px/1.45 system-ui, 'DejaVu Sans', sans-serif; color: #222; margin: 2em auto; max-width: 1240px;"
+	" padding: 0 1em; }\n"
+	"h1 { font-size: 1.5em; margin-bottom: 0.3em; }\n"
+	"h2 { font-size: 1.15em; margin-top: 1.8em; border-bottom: 1px solid #ddd; }\n"
+	".decision { font-size: 1.1em; background: #f4f6fa; border-left: 4px solid #1a4fbf; padding: 0.6em 1em;"
+	" white-space: pre-wrap; }\n"
+	".summary { margin: 0.2em 0; }\n"
+	"table { border-collapse: collapse; width: 100%; font-size: 0.92em; }\n"
+	"th, td { text-align: left; padding: 0.25em 0.6em; border-bottom: 1px solid #eee; vertical-align: top; }\n"
+	"table.runs td:nth-child(-n+5) { white-space: nowrap; }\n"
+	"td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }\n"
+	"code, .id { font-family: 'DejaVu Sans Mono', monospace; font-size: 0.92em; }\n"
+	".fast { color: #1a7a3c; font-weight: bold; } .slow { color: #c0262d; font-weight: bold; }"
+	" .skip { color: #8a6d00; font-weight: bold; }\n"
+	"tr.changed td { background: #fff1f0; }\n"
+	".chart svg, .flame svg { max-width: 100%; height: auto; }\n"
+	"footer { margin-top: 2em; color: #777; font-size: 0.85em; }\n"
+	"@media print { body { margin: 0; max-width: none; font-size: 11pt; } tr { break-inside: avoid; }"
+	" .flame { break-before: page; } }\n";
+
+static void text(FILE *out, const char *s)
+{
+	fg_markup_text(out, s ? s : "");
+}
+
+static const char *mark_name(enum fg_chart_mark m)
+{
+	return m == FG_CHART_FAST ? "fast" : m == FG_CHART_SLOW ? "slow" : "skip";
+}
+
+static const char *mark_colour(enum fg_chart_mark m)
+{
+	return m == FG_CHART_FAST ? "#1a9850" : m == FG_CHART_SLOW ? "#d73027" : "#999999";
+}
+
+/* The share over the runs: a static SVG (no script), one column per run. */
+static void share_chart(FILE *out, const fg_report *r)
+{
+	const double W = 960, H = 330, left = 56, right = 16, top = 24, bottom = 96;
+	double max_hi = 0;
+	for (size_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].measure.has_share && r->runs[i].measure.hi > max_hi)
+			max_hi = r->runs[i].measure.hi;
+	double scale = fg_chart_scale(max_hi, r->threshold), ph = H - top - bottom, pw = W - left - right;
+	double step = pw / (double)(r->nruns ? r->nruns : 1);
+#define Y(v) (top + ph * (1.0 - (v) / scale))
+	fprintf(out, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		     "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"share per run\" "
+		     "font-family=\"system-ui, 'DejaVu Sans', sans-serif\" font-size=\"12\">\n", W, H, W, H);
+	for (int k = 0; k <= 4; k++) {
+		double v = scale * k / 4.0;
+		fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>"
+			     "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%g%%</text>\n",
+			left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, v);
+	}
+	fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c0262d\" stroke-width=\"1.5\" "
+		     "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#c0262d\">"
+		     "threshold %g%%</text>\n",
+		left, W - right, Y(r->threshold), Y(r->threshold), W - right - 4, Y(r->threshold) - 5, r->threshold);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const fg_report_run *run = &r->runs[i];
+		double x = left + step * ((double)i + 0.5);
+		const char *c = mark_colour(run->measure.mark);
+		fputs("<g><title>", out);
+		text(out, run->date);
+		fputc(' ', out);
+		text(out, run->commit);
+		fprintf(out, ": %s", mark_name(run->measure.mark));
+		if (run->measure.has_share)
+			fprintf(out, ", %.2f%% (95%% interval %.2f-%.2f%%)", run->measure.share, run->measure.lo, run->measure.hi);
+		if (run->reason) {
+			fputs("\n", out);
+			text(out, run->reason);
+		}
+		fputs("</title>", out);
+		if (run->measure.has_share) {
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
+				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
+				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
+				x, x, Y(run->measure.lo), Y(run->measure.hi), c, x - 5, x + 5, Y(run->measure.lo), Y(run->measure.lo), c, x - 5, x + 5,
+				Y(run->measure.hi), Y(run->measure.hi), c);
+			fprintf(out, "<circle class=\"run %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" stroke=\"%s\" "
+				     "stroke-width=\"2\"/>",
+				mark_name(run->measure.mark), x, Y(run->measure.share), run->measure.mark == FG_CHART_SKIP ? "#fff" : c, c);
+		} else {
+			/* Nothing measured: a hollow marker on the axis. */
+			fprintf(out, "<path class=\"run skip\" d=\"M%.1f %.1f l-6 -10 h12 z\" fill=\"#fff\" stroke=\"%s\" "
+				     "stroke-width=\"2\"/>", x, Y(0) - 1, c);
+		}
+		/* The label away from the threshold line: under a run below it. */
+		double ly = !run->measure.has_share ? Y(0) - 16 : run->measure.share < r->threshold ? Y(run->measure.lo) + 18 : Y(run->measure.hi) - 10;
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\">%s</text>",
+			x, ly, c, run->measure.note ? run->measure.note : mark_name(run->measure.mark));
+		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-40)\" text-anchor=\"end\" fill=\"#333\">", x + 4,
+			H - bottom + 16);
+		text(out, run->date);
+		fprintf(out, "</text><text transform=\"translate(%.1f %.1f) rotate(-40)\" text-anchor=\"end\" fill=\"#777\" "
+			     "font-family=\"'DejaVu Sans Mono', monospace\" font-size=\"10\">%.10s</text></g>\n",
+			x + 14, H - bottom + 18, run->commit ? run->commit : "");
+	}
+	fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n</svg></div>\n", left,
+		W - right, Y(0), Y(0));
+#undef Y
+}
+
+static void runs_table(FILE *out, const fg_report *r)
+{
+	fputs("<table class=\"runs\"><tr><th>date</th><th>commit</th><th>verdict</th><th>share</th>"
+	      "<th>95% interval</th><th>why</th></tr>\n", out);
+	for (size_t i = 0; i < r->nruns; i++) {
+		const fg_report_run *run = &r->runs[i];
+		fputs("<tr><td>", out);
+		text(out, run->date);
+		fputs("</td><td class=\"id\">", out);
+		text(out, run->commit);
+		fprintf(out, "</td><td class=\"%s\">%s", mark_name(run->measure.mark), mark_name(run->measure.mark));
+		if (run->measure.note) {
+			fputs(" (", out);
+			text(out, run->measure.note);
+			fputc(')', out);
+		}
+		if (run->measure.has_share)
+			fprintf(out, "</td><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f-%.2f%%</td><td>", run->measure.share,
+				run->measure.lo, run->measure.hi);
+		else
+			fputs("</td><td class=\"n\">-</td><td class=\"n\">-</td><td>", out);
+		text(out, run->reason);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void commits_table(FILE *out, const fg_report *r)
+{
+	fputs("<table class=\"commits\"><tr><th>commit</th><th>date</th><th>subject</th></tr>\n", out);
+	for (size_t i = 0; i < r->ncommits; i++) {
+		const fg_report_commit *c = &r->commits[i];
+		fprintf(out, "<tr><td class=\"id\">%.12s</td><td>", c->id ? c->id : "");
+		text(out, c->date);
+		fputs("</td><td>", out);
+		text(out, c->subject);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (r->commits_truncated)
+		fputs("<p>More commits are in the window than shown.</p>\n", out);
+}
+
+static void files_table(FILE *out, const fg_report *r)
+{
+	fputs("<table class=\"files\"><tr><th>source file</th><th>in the window</th><th>last commit</th></tr>\n", out);
+	for (size_t i = 0; i < r->nfiles; i++) {
+		const fg_report_file *f = &r->files[i];
+		fprintf(out, "<tr%s><td><code>", f->changed == 1 ? " class=\"changed\"" : "");
+		text(out, f->path);
+		fputs("</code><br><small>", out);
+		text(out, f->frame);
+		fprintf(out, "</small></td><td>%s</td><td>", f->changed == 1 ? "<b>changed</b>"
+							  : f->changed == 0 ? "unchanged" : "-");
+		if (f->last_id) {
+			fprintf(out, "<span class=\"id\">%.12s</span> ", f->last_id);
+			text(out, f->last_date);
+			fputs(" ", out);
+			text(out, f->last_subject);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void diff_table(FILE *out, const char *heading, const fg_diff_entry *e, size_t n, const fg_names *names)
+{
+	fprintf(out, "<h3>%s (%zu)</h3>\n", heading, n);
+	if (!n)
+		return;
+	fputs("<table class=\"frames\"><tr><th>frame</th><th>base</th><th>candidate</th><th>change</th>"
+	      "<th>noise</th></tr>\n", out);
+	for (size_t i = 0; i < n && i < 25; i++) {
+		fputs("<tr><td><code>", out);
+		fg_markup_escape(out, fg_names_get(names, e[i].name), fg_names_length(names, e[i].name));
+		fprintf(out, "</code>%s</td><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f%%</td><td class=\"n\">%+.2f</td>"
+			     "<td class=\"n\">%.2f</td></tr>\n",
+			e[i].status == FG_DIFF_NEW ? " <small>new</small>" : e[i].status == FG_DIFF_GONE ? " <small>gone</small>"
+											  : "",
+			e[i].base, e[i].candidate, e[i].delta, e[i].noise);
+	}
+	fputs("</table>\n", out);
+	if (n > 25)
+		fprintf(out, "<p>and %zu more (see the text or --json output).</p>\n", n - 25);
+}
+
+static void metrics_table(FILE *out, const fg_metrics_result *m)
+{
+	fputs("<h2>Metrics</h2>\n<p class=\"summary\">", out);
+	if (m->fired >= 0) {
+		fputs("Hypothesis (rule <code>", out);
+		text(out, m->rule_results[m->fired].def->name);
+		fputs("</code>): ", out);
+		text(out, m->rule_results[m->fired].def->hypothesis);
+	} else if (m->undecided >= 0) {
+		fputs("Cannot tell: rule <code>", out);
+		text(out, m->rule_results[m->undecided].def->name);
+		fputs("</code> and any other that could fit rest on ratios within noise (their 95% interval holds the "
+		      "bound).", out);
+	} else {
+		fputs("No interpretation rule matched.", out);
+	}
+	fputs("</p>\n<table class=\"frames\"><tr><th>signal</th><th>base</th><th>candidate</th><th>ratio</th>"
+	      "<th>95% interval</th><th>unit</th></tr>\n", out);
+	for (size_t i = 0; i < m->nsignals; i++) {
+		const fg_metric_signal *s = &m->signals[i];
+		char b[32], c[32], ratio[48], ci[48] = "";
+		fg_metric_value_text(b, sizeof(b), &s->side[0]);
+		fg_metric_value_text(c, sizeof(c), &s->side[1]);
+		fg_metric_ratio_text(ratio, sizeof(ratio), s->ratio, s->def->better);
+		if (s->def->kind != FG_SIGNAL_BREAKDOWN)
+			fg_metric_interval_text(ci, sizeof(ci), s);
+		fputs("<tr><td>", out);
+		text(out, s->def->title);
+		fprintf(out, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+		        "<td class=\"n\">%s</td><td>", b, c, ratio, ci);
+		text(out, s->def->unit);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_error *err)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
+	text(out, r->title);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
+	text(out, r->title);
+	fputs("</h1>\n", out);
+	if (r->decision) {
+		fputs("<p class=\"decision\">", out);
+		text(out, r->decision);
+		fputs("</p>\n", out);
+	}
+	for (size_t i = 0; i < r->nsummary; i++) {
+		fputs("<p class=\"summary\">", out);
+		text(out, r->summary[i]);
+		fputs("</p>\n", out);
+	}
+	if (r->nruns) {
+		fputs("<h2>Share of <code>", out);
+		text(out, r->frame);
+		fprintf(out, "</code> in the tested runs (threshold %g%%)</h2>\n", r->threshold);
+		share_chart(out, r);
+		runs_table(out, r);
+	}
+	if (r->ncommits) {
+		fprintf(out, "<h2>Commits in the window (%zu%s)</h2>\n", r->ncommits, r->commits_truncated ? "+" : "");
+		commits_table(out, r);
+	}
+	if (r->nfiles) {
+		fputs("<h2>Hot files</h2>\n<p>The source files of the frames that grew most, and whether they changed in "
+		      "the window.</p>\n", out);
+		files_table(out, r);
+	}
+	if (r->metrics)
+		metrics_table(out, r->metrics);
+	int rc = 0;
+	if (r->diff) {
+		fg_diff_result res;
+		rc = fg_diff_compute(&res, r->diff, err);
+		if (rc)
+			return rc;
+		fputs("<h2>What changed: ", out);
+		text(out, r->diff_heading ? r->diff_heading : "base \xe2\x86\x92 candidate");
+		fprintf(out, "</h2>\n<p>Frames whose inclusive share changed by more than %.3g points and by more than its "
+			     "spread among the base profiles.</p>\n", fg_diff_min_delta(r->diff));
+		diff_table(out, "grew", res.grew, res.ngrew, names);
+		diff_table(out, "shrank", res.shrank, res.nshrank, names);
+		fg_diff_result_free(&res);
+		if (fg_diff_tree(r->diff, FG_DIFF_BASE)) {
+			fg_svg_options so;
+			if (r->svg)
+				so = *r->svg;
+			else
+				fg_svg_options_init(&so);
+			so.fragment = true;
+			fputs("<div class=\"flame\"><h2>Differential flame graph</h2>\n", out);
+			rc = fg_svg_write_diff(out, r->diff, names, &so, err);
+			fputs("</div>\n", out);
+		}
+	}
+	if (!rc) {
+		fputs("<footer>", out);
+		text(out, r->generator ? r->generator : "fgbisect");
+		fputs("</footer>\n</body>\n</html>\n", out);
+	}
+	if (!rc && (fflush(out) != 0 || ferror(out)))
+		rc = fg_error_set(err, FG_EOUTPUT, NULL, "cannot write the report: %s", strerror(errno));
+	return rc;
+}

@@ -110,7 +110,7 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 	if (!c || asprintf(&c->dir, "%s/fgbisect-capture-XXXXXX", tmp) < 0) {
 		if (c)
 			c->dir = NULL;
-		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		rc = fg_error_oom(err, command);
 		goto out;
 	}
 	if (!mkdtemp(c->dir)) {
@@ -123,7 +123,7 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 	fg_cleanup_add_path(&c->dir_item, c->dir, true);
 	if (asprintf(&c->path, "%s/profile-XXXXXX", c->dir) < 0) {
 		c->path = NULL;
-		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		rc = fg_error_oom(err, command);
 		goto out;
 	}
 	int fd = fg_cleanup_mkstemp(&c->path_item, c->path);
@@ -137,14 +137,14 @@ int fg_capture_run(fg_capture **out, const char *command, const fg_capture_optio
 	extra = malloc((opts->nenv + 1) * sizeof(*extra));
 	if (!extra || asprintf(&envout, "FGBISECT_OUT=%s", c->path) < 0) {
 		envout = NULL;
-		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		rc = fg_error_oom(err, command);
 		goto out;
 	}
 	for (size_t i = 0; i < opts->nenv; i++)
 		extra[i] = opts->env[i];
 	extra[opts->nenv] = envout;
 	if (!(env = child_environment(extra, opts->nenv + 1))) {
-		rc = fg_error_set(err, FG_ENOMEM, command, "out of memory");
+		rc = fg_error_oom(err, command);
 		goto out;
 	}
 

@@ -105,7 +105,7 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, fg_day
 	fg_days *d = calloc(1, sizeof(*d));
 	if (!d || !(d->verdicts = calloc(n, sizeof(*d->verdicts))) || !(d->steps = calloc(n, sizeof(*d->steps)))) {
 		fg_days_free(d);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	d->nruns = n;
 	d->last_fast = d->first_slow = SIZE_MAX;
@@ -245,7 +245,7 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 {
 	const char **sources = calloc(run->nlines, sizeof(*sources));
 	fg_fetch_result *fetched = calloc(run->nlines, sizeof(*fetched));
-	int rc = !sources || !fetched ? fg_error_set(err, FG_ENOMEM, NULL, "out of memory") : 0;
+	int rc = !sources || !fetched ? fg_error_oom(err, NULL) : 0;
 	for (size_t i = 0; !rc && i < run->nlines; i++)
 		sources[i] = run->lines[i]->resolved;
 	if (!rc)
@@ -307,7 +307,7 @@ int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, 
 		frames = calloc(g.nframes, sizeof(*frames));
 		stack = calloc(g.nstack ? g.nstack : 1, sizeof(*stack));
 		if (!frames || !stack)
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 	}
 	if (!rc && g.nframes) {
 		for (size_t i = 0; i < g.nframes; i++)

@@ -139,7 +139,7 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 		size_t i = good_end ? n - k : k;
 		fg_gitbisect_skip *s = realloc(res->skipped, (res->nskipped + 1) * sizeof(*s));
 		if (!s)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		res->skipped = s;
 		s += res->nskipped++;
 		snprintf(s->id, sizeof(s->id), "%s", c->id);
@@ -209,14 +209,14 @@ static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
 	if (stopped(r)) /* a signal while git bisect start ran */
 		res->outcome = FG_GITBISECT_INTERRUPTED;
 	else if (r->o->on_run_prepare && !r->o->on_run_prepare(r->o->ctx))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	size_t n = 0;
 	while (!rc && r->o->run_argv[n])
 		n++;
 	bool run = !rc && res->outcome != FG_GITBISECT_INTERRUPTED;
 	const char **argv = run ? calloc(n + 3, sizeof(*argv)) : NULL;
 	if (run && !argv)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (run && argv) {
 		argv[0] = "bisect";
 		argv[1] = "run";

@@ -114,12 +114,12 @@ static int parse_line(fg_runs *runs, char *line, size_t lineno, fg_error *err)
 		size_t cap = runs->cap ? runs->cap * 2 : 64;
 		fg_runs_line *lines = realloc(runs->lines, cap * sizeof(*lines));
 		if (!lines)
-			return fg_error_set(err, FG_ENOMEM, runs->base, "out of memory");
+			return fg_error_oom(err, runs->base);
 		runs->lines = lines;
 		runs->cap = cap;
 	}
 	char *resolved;
-	int rc = fg_source_resolve(&resolved, runs->base, field[5], err);
+	int rc = fg_url_resolve(&resolved, runs->base, field[5], err);
 	if (rc == FG_ECONFIG)
 		snprintf(err->source, sizeof(err->source), "%s:%zu", runs->base, lineno);
 	if (rc)
@@ -141,12 +141,12 @@ int fg_runs_parse_buffer(fg_runs **out, const char *buf, size_t len, const char 
 	*out = NULL;
 	fg_runs *runs = calloc(1, sizeof(*runs));
 	if (!runs)
-		return fg_error_set(err, FG_ENOMEM, base, "out of memory");
+		return fg_error_oom(err, base);
 	runs->base = strdup(base ? base : "");
 	runs->text = malloc(len + 1);
 	if (!runs->base || !runs->text) {
 		fg_runs_free(runs);
-		return fg_error_set(err, FG_ENOMEM, base, "out of memory");
+		return fg_error_oom(err, base);
 	}
 	memcpy(runs->text, buf, len);
 	runs->text[len] = '\0';
@@ -319,7 +319,7 @@ int fg_runs_select(fg_runs_selection **out, const fg_runs *runs, const fg_runs_f
 		sel->lines = malloc(runs->nlines * sizeof(*sel->lines));
 	if (!sel || !sel->lines) {
 		fg_runs_selection_free(sel);
-		return fg_error_set(err, FG_ENOMEM, runs->base, "out of memory");
+		return fg_error_oom(err, runs->base);
 	}
 	size_t n = 0;
 	for (size_t i = 0; i < runs->nlines; i++)
@@ -346,7 +346,7 @@ int fg_runs_select(fg_runs_selection **out, const fg_runs *runs, const fg_runs_f
 	sel->runs = malloc(n * sizeof(*sel->runs));
 	if (!sel->runs) {
 		fg_runs_selection_free(sel);
-		return fg_error_set(err, FG_ENOMEM, runs->base, "out of memory");
+		return fg_error_oom(err, runs->base);
 	}
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;

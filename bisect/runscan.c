@@ -324,7 +324,7 @@ static int add_skip(fg_runscan *scan, const char *rel, const char *reason, fg_er
 		size_t cap = scan->skipcap ? scan->skipcap * 2 : 16;
 		fg_runscan_skip *s = realloc(scan->skips, cap * sizeof(*s));
 		if (!s)
-			return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+			return fg_error_oom(err, scan->dir);
 		scan->skips = s;
 		scan->skipcap = cap;
 	}
@@ -332,7 +332,7 @@ static int add_skip(fg_runscan *scan, const char *rel, const char *reason, fg_er
 	if (!p || !r) {
 		free(p);
 		free(r);
-		return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+		return fg_error_oom(err, scan->dir);
 	}
 	scan->skips[scan->nskips].path = p;
 	scan->skips[scan->nskips].reason = r;
@@ -346,7 +346,7 @@ static int add_entry(fg_runscan *scan, const facts *f, const char *rel, fg_error
 		size_t cap = scan->cap ? scan->cap * 2 : 64;
 		struct entry *e = realloc(scan->entries, cap * sizeof(*e));
 		if (!e)
-			return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+			return fg_error_oom(err, scan->dir);
 		scan->entries = e;
 		scan->cap = cap;
 	}
@@ -356,7 +356,7 @@ static int add_entry(fg_runscan *scan, const facts *f, const char *rel, fg_error
 		size += strlen(parts[i]) + 1;
 	char *mem = malloc(size);
 	if (!mem)
-		return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+		return fg_error_oom(err, scan->dir);
 	const char *s[6];
 	char *p = mem;
 	for (size_t i = 0; i < 6; i++) {
@@ -382,7 +382,7 @@ static int classify(fg_runscan *scan, const char *rel, fg_error *err)
 	size_t len = strlen(scan->absdir) + 1 + strlen(rel) + 1;
 	char *path = malloc(len);
 	if (!path)
-		return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+		return fg_error_oom(err, scan->dir);
 	snprintf(path, len, "%s/%s", scan->absdir, rel);
 
 	facts acc = { 0 };
@@ -438,13 +438,13 @@ static int walk(fg_runscan *scan, const char *rel, int depth, fg_error *err)
 			cap = cap ? cap * 2 : 32;
 			char **nn = realloc(names, cap * sizeof(*nn));
 			if (!nn) {
-				rc = fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+				rc = fg_error_oom(err, scan->dir);
 				break;
 			}
 			names = nn;
 		}
 		if (!(names[n] = strdup(de->d_name)))
-			rc = fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+			rc = fg_error_oom(err, scan->dir);
 		else
 			n++;
 	}
@@ -507,7 +507,7 @@ int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err)
 	*out = NULL;
 	fg_runscan *scan = calloc(1, sizeof(*scan));
 	if (!scan)
-		return fg_error_set(err, FG_ENOMEM, dir, "out of memory");
+		return fg_error_oom(err, dir);
 	/* Folder names above DIR count too (`runs scan .` inside a folder named
 	 * for the build), so keep DIR absolute; symbolic links are left as
 	 * they are because their names are what the user chose. */
@@ -526,7 +526,7 @@ int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err)
 	}
 	if (!scan->dir || !scan->absdir) {
 		fg_runscan_free(scan);
-		return fg_error_set(err, FG_ENOMEM, dir, "out of memory");
+		return fg_error_oom(err, dir);
 	}
 	int rc = walk(scan, "", 0, err);
 	if (rc) {
@@ -662,7 +662,7 @@ int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_t
 	}
 	if (sb.failed) {
 		free(sb.p);
-		return fg_error_set(err, FG_ENOMEM, scan->dir, "out of memory");
+		return fg_error_oom(err, scan->dir);
 	}
 	*out = sb.p;
 	return 0;

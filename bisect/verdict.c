@@ -11,6 +11,7 @@
 #include "analysis/protocol.h"
 #include "analysis/share.h"
 #include "base/stats.h"
+#include "base/utf8.h"
 
 struct fg_verdict_judge {
 	fg_verdict_options opts;
@@ -111,7 +112,7 @@ static int add_lanes(fg_verdict_judge *j, size_t n, fg_error *err)
 		return 0;
 	struct lane *grown = realloc(j->lanes, n * sizeof(*grown));
 	if (!grown)
-		return j->nlanes ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return j->nlanes ? 0 : fg_error_oom(err, NULL);
 	j->lanes = grown;
 	while (j->nlanes < n) {
 		struct lane *l = &j->lanes[j->nlanes];
@@ -155,7 +156,7 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 		return fg_error_set(err, FG_EUSAGE, NULL, "a frame pattern is required");
 	fg_verdict_judge *j = calloc(1, sizeof(*j));
 	if (!j)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	j->opts = *opts;
 	/* The judge outlives the caller's strings (options parsed from argv
 	 * usually live as long, but the library must not count on it). */
@@ -164,7 +165,7 @@ int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts,
 	j->event = opts->event ? strdup(opts->event) : NULL;
 	int rc = 0;
 	if (!j->pattern || (opts->protocol && !j->protocol) || (opts->event && !j->event))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	j->opts.pattern = j->pattern;
 	j->opts.protocol = j->protocol;
 	j->opts.event = j->event;
@@ -443,7 +444,7 @@ static int new_verdict(fg_verdict **out, size_t n, const char *commit, const cha
 	fg_verdict *v = calloc(1, sizeof(*v));
 	if (!v || (n && !(v->profiles = calloc(n, sizeof(*v->profiles))))) {
 		free(v);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	snprintf(v->commit, sizeof(v->commit), "%s", commit ? commit : "");
 	snprintf(v->date, sizeof(v->date), "%s", date ? date : "");
@@ -522,7 +523,7 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 	const char **sources = calloc(n ? n : 1, sizeof(*sources));
 	fg_fetch_result *fetched = calloc(n ? n : 1, sizeof(*fetched));
 	if (!sources || !fetched) {
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 		goto out;
 	}
 	v->nprofiles = n;
@@ -532,8 +533,8 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		p->node = inputs[i].node;
 		p->expected = inputs[i].protocol ? inputs[i].protocol : j->protocol;
 		p->expected_event = inputs[i].event ? inputs[i].event : j->opts.event;
-		if (!(p->source = fg_source_redact(inputs[i].source))) {
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		if (!(p->source = fg_url_redact(inputs[i].source))) {
+			rc = fg_error_oom(err, NULL);
 			goto out;
 		}
 	}
@@ -551,14 +552,14 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 	for (size_t i = 0; i < n; i++) {
 		fg_verdict_profile *p = &v->profiles[i];
 		snprintf(p->warning, sizeof(p->warning), "%s", fetched[i].warning);
-		p->downloaded = fetched[i].path && fg_source_is_url(sources[i]) && !fetched[i].from_cache &&
+		p->downloaded = fetched[i].path && fg_url_is(sources[i]) && !fetched[i].from_cache &&
 		                strncmp(sources[i], "file:", 5);
 		v->downloaded += p->downloaded;
 	}
 	struct judging w = { v, j, fetched, calloc(n, sizeof(*w.read)), 0, false, err };
 	size_t lanes = j->opts.jobs ? j->opts.jobs : fg_parallel_cores();
 	if (!w.read)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (!rc)
 		rc = add_lanes(j, lanes < n ? lanes : n, err);
 	if (!rc) {
@@ -586,7 +587,7 @@ int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_ru
 {
 	fg_verdict_input *inputs = calloc(run->nlines ? run->nlines : 1, sizeof(*inputs));
 	if (!inputs)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < run->nlines; i++) {
 		inputs[i].source = run->lines[i]->resolved;
 		inputs[i].node = run->lines[i]->node;
@@ -652,7 +653,7 @@ int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit
 		cap += sizeof(commit->id);
 	char *s = malloc(cap), *o = s;
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (const char *p = tmpl; *p;) {
 		size_t k = 0;
 		while (k < 3 && strncmp(p, keys[k], strlen(keys[k])))
@@ -687,7 +688,7 @@ static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict
 	snprintf(env[2], sizeof(env[2]), "FGBISECT_DATE=%s", commit->date);
 	const char **all = calloc(src->capture_opts.nenv + 3, sizeof(*all));
 	if (!all)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < src->capture_opts.nenv; i++)
 		all[i] = src->capture_opts.env[i];
 	for (size_t i = 0; i < 3; i++)
@@ -719,7 +720,7 @@ static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict
 		if (!(*out)->profiles[0].source) {
 			fg_verdict_free(*out);
 			*out = NULL;
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		}
 	}
 	fg_capture_free(cap);
@@ -762,7 +763,7 @@ int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_opt
                          char warning[256], fg_error *err)
 {
 	warning[0] = '\0';
-	if (!fg_source_is_url(location))
+	if (!fg_url_is(location))
 		return fg_runs_load(out, location, NULL, err);
 	/* A runs file grows (a new day, a new build) under the same URL: it is
 	 * never cached, or a day search would read it stale for ever.  It is
@@ -779,9 +780,9 @@ int fg_verdict_load_runs(fg_runs **out, const char *location, const fg_fetch_opt
 	if (!rc) {
 		/* A file:// runs file is a local file: its locations are paths. */
 		bool local = !strncasecmp(location, "file:", 5);
-		char *shown = fg_source_redact(location);
+		char *shown = fg_url_redact(location);
 		if (!shown)
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		else
 			rc = fg_runs_load(out, fetched.path, local ? fetched.path : shown, err);
 		free(shown);

@@ -64,7 +64,7 @@ int fg_diff_new(fg_diff **out, fg_names *names, const fg_diff_options *opts, fg_
 {
 	fg_diff *d = calloc(1, sizeof(*d));
 	if (!d)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	d->names = names;
 	d->opts = *opts;
 	int rc = 0;
@@ -165,7 +165,7 @@ static int close_profile(fg_diff *d, uint64_t total, fg_top_entry *entries, size
 		size_t cap = d->cap ? d->cap * 2 : 8;
 		struct profile *p = realloc(d->profiles, cap * sizeof(*p));
 		if (!p)
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		else
 			d->profiles = p, d->cap = cap;
 	}
@@ -209,7 +209,7 @@ static int update_noise(fg_diff *d, uint64_t total, bool first, fg_error *err)
 	const fg_tree *t = d->trees[FG_DIFF_BASE];
 	uint32_t size = fg_tree_size(t);
 	if (grow_noise(p, size))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (uint32_t i = 0; i < size; i++) {
 		const fg_tree_node *n = fg_tree_node_at(t, i);
 		bool seen = i < p->size;
@@ -262,7 +262,7 @@ int fg_diff_part_new(fg_diff_part **out, const fg_diff *d, fg_namemap_cache *cac
 {
 	fg_diff_part *p = calloc(1, sizeof(*p));
 	if (!p)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	/* Made as fg_diff_new makes the diff's, so that the part's names are
 	 * interned in the order reading into the diff would intern them. */
 	int rc = fg_names_new(&p->names, err);
@@ -329,7 +329,7 @@ int fg_diff_add(fg_diff *d, fg_diff_side side, fg_diff_part *p, fg_error *err)
 	uint32_t count = fg_names_count(p->names);
 	uint32_t *ids = rc ? NULL : malloc((count ? count : 1) * sizeof(*ids));
 	if (!rc && !ids)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	for (uint32_t i = 0; i < count && !rc; i++)
 		rc = fg_names_intern(&ids[i], d->names, fg_names_get(p->names, i), fg_names_length(p->names, i), err);
 	for (size_t k = 0; k < p->n && !rc; k++)
@@ -432,7 +432,7 @@ static int sort_entries(fg_diff_entry *e, size_t n, const fg_names *names, fg_er
 		return 0;
 	fg_diff_entry *tmp = malloc(n * sizeof(*tmp));
 	if (!tmp)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t width = 1; width < n; width *= 2) {
 		for (size_t lo = 0; lo < n; lo += 2 * width) {
 			size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
@@ -474,7 +474,7 @@ static int pool(struct pooled *p, const fg_diff *d, bool self, uint32_t nn, fg_e
 			      calloc(n, sizeof(double)), calloc(n, sizeof(double)), calloc(n, sizeof(uint32_t)) };
 	if (!p->samples[0] || !p->samples[1] || !p->lo || !p->hi || !p->present) {
 		pooled_free(p);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	for (size_t i = 0; i < d->nprofiles; i++) {
 		const struct profile *pr = &d->profiles[i];
@@ -517,7 +517,7 @@ int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error 
 	fg_diff_entry *shrank = malloc((nn ? nn : 1) * sizeof(*shrank));
 	size_t ngrew = 0, nshrank = 0;
 	if (!grew || !shrank)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	for (uint32_t name = 0; name < nn && !rc; name++) {
 		uint64_t b = p.samples[FG_DIFF_BASE][name], c = p.samples[FG_DIFF_CANDIDATE][name];
 		if (!b && !c)
@@ -581,7 +581,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 	double *share = calloc(nn ? nn : 1, sizeof(*share));
 	fg_diff_entry *scratch = malloc((nn ? nn : 1) * sizeof(*scratch));
 	out->peers = calloc(n, sizeof(*out->peers));
-	int rc = !sum || !share || !scratch || !out->peers ? fg_error_set(err, FG_ENOMEM, NULL, "out of memory") : 0;
+	int rc = !sum || !share || !scratch || !out->peers ? fg_error_oom(err, NULL) : 0;
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
 		const struct profile *pr = &d->profiles[i];
 		for (size_t k = 0; pr->side == FG_DIFF_BASE && k < pr->n; k++)
@@ -615,7 +615,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 		if (!rc)
 			rc = sort_entries(scratch, m, d->names, err);
 		if (!rc && m && !(out_peer->frames = malloc(m * sizeof(*out_peer->frames))))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		for (size_t k = 0; k < m && !rc; k++)
 			out_peer->frames[k] = (fg_diff_peer_frame){ scratch[k].name, scratch[k].candidate,
 								   scratch[k].base, scratch[k].delta };

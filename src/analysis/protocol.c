@@ -53,7 +53,7 @@ int fg_protocol_new(fg_protocol **out, const fg_names *names, fg_error *err)
 {
 	fg_protocol *p = calloc(1, sizeof(*p));
 	if (!p)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	p->names = names;
 	/* Not raw: a dotted frame is matched in its normalised, slashed form. */
 	fg_match_options mo = { .regex = false, .raw = false };
@@ -98,7 +98,7 @@ static int grow_names(fg_protocol *p, uint32_t name, fg_error *err)
 	if (fg_idarray_resize(&p->samples, sizeof(*p->samples), p->cap, cap, 0) ||
 	    fg_idarray_resize(&p->open, sizeof(*p->open), p->cap, cap, 0) ||
 	    fg_idarray_resize(&p->serving, sizeof(*p->serving), p->cap, cap, 0))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	p->cap = cap;
 	return 0;
 }
@@ -185,7 +185,7 @@ static int add_frame(fg_protocol *p, uint32_t depth, uint32_t name, uint64_t tot
 		uint32_t cap = p->stack_cap ? p->stack_cap * 2 : 32;
 		struct open_marker *s = realloc(p->stack, (size_t)cap * sizeof(*s));
 		if (!s)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		p->stack = s;
 		p->stack_cap = cap;
 	}

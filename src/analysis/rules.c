@@ -125,7 +125,7 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 		size_t cap = r->rules_cap ? r->rules_cap * 2 : 16;
 		struct rule *n = realloc(r->rules, cap * sizeof(*n));
 		if (!n)
-			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(p->err, NULL);
 		r->rules = n;
 		r->rules_cap = cap;
 	}
@@ -154,17 +154,17 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 		size_t cap = r->patterns_cap ? r->patterns_cap * 2 : 64;
 		char **n = realloc(r->patterns, cap * sizeof(*n));
 		if (!n)
-			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(p->err, NULL);
 		r->patterns = n;
 		size_t *o = realloc(r->rule_of, cap * sizeof(*o));
 		if (!o)
-			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(p->err, NULL);
 		r->rule_of = o;
 		r->patterns_cap = cap;
 	}
 	char *pat = strndup(s, (size_t)(end - s));
 	if (!pat)
-		return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(p->err, NULL);
 	r->patterns[r->npatterns] = pat;
 	r->rule_of[r->npatterns++] = r->nrules - 1;
 	r->rules[r->nrules - 1].n++;
@@ -194,7 +194,7 @@ static int build_matchers(fg_rules *r, const char *source, fg_error *err)
 	size_t n = (r->npatterns + FG_MATCH_MAX_PATTERNS - 1) / FG_MATCH_MAX_PATTERNS;
 	r->matchers = calloc(n, sizeof(*r->matchers));
 	if (!r->matchers)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	/* Not raw: dotted frames are matched in their slashed, normalised form. */
 	fg_match_options mo = { .regex = false, .raw = false };
 	for (size_t i = 0; i < n; i++) {
@@ -222,7 +222,7 @@ int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *sou
 {
 	fg_rules *r = calloc(1, sizeof(*r));
 	if (!r)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	struct parser p = { r, source, 0, err };
 	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
 	if (!rc)

@@ -32,7 +32,7 @@ int fg_share_new(fg_share **out, fg_matcher *matcher, const fg_names *names, fg_
 {
 	fg_share *s = calloc(1, sizeof(*s));
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	s->matcher = matcher;
 	s->cache = fg_matcher_cache(matcher);
 	s->names = names;
@@ -85,7 +85,7 @@ __attribute__((noinline)) static int open_frame(fg_share *s, const fg_frame *f, 
 		uint32_t cap = s->open_cap ? s->open_cap * 2 : 64;
 		struct open_match *o = realloc(s->open, (size_t)cap * sizeof(*o));
 		if (!o)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		s->open = o;
 		s->open_cap = cap;
 	}

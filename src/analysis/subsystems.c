@@ -47,7 +47,7 @@ int fg_subsystems_new(fg_subsystems **out, fg_rules *rules, const fg_names *name
 {
 	fg_subsystems *s = calloc(1, sizeof(*s));
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	s->rules = rules;
 	s->names = names;
 	if (opts)
@@ -56,7 +56,7 @@ int fg_subsystems_new(fg_subsystems **out, fg_rules *rules, const fg_names *name
 	s->samples = calloc((size_t)s->other + 1, sizeof(*s->samples));
 	if (!s->samples) {
 		free(s);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	*out = s;
 	return 0;
@@ -94,7 +94,7 @@ static int grow_counts(fg_subsystems *s, fg_error *err)
 	size_t cap = s->counts_cap ? s->counts_cap * 2 : 1024;
 	struct frame_count *c = malloc(cap * sizeof(*c));
 	if (!c)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < cap; i++)
 		c[i].key = EMPTY_KEY;
 	for (size_t i = 0; i < s->counts_cap; i++) {
@@ -157,7 +157,7 @@ __attribute__((noinline)) static int name_rule(uint16_t *rule, fg_subsystems *s,
 		/* RULE_UNKNOWN is all ones: fill bytes 0xff. */
 		uint32_t cap = fg_idarray_capacity(s->names_cap, name);
 		if (fg_idarray_resize(&s->rule_of, sizeof(*s->rule_of), s->names_cap, cap, 0xff))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		s->names_cap = cap;
 	}
 	if (s->rule_of[name] == RULE_UNKNOWN) {
@@ -203,7 +203,7 @@ static int add_frame(fg_subsystems *s, const fg_frame *f, fg_error *err)
 		uint32_t cap = s->levels_cap ? s->levels_cap * 2 : 128;
 		struct level *l = realloc(s->levels, (size_t)cap * sizeof(*l));
 		if (!l)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		s->levels = l;
 		s->levels_cap = cap;
 	}

@@ -50,7 +50,7 @@ int fg_top_new(fg_top **out, fg_name_map_fn map, void *map_ctx, fg_error *err)
 {
 	fg_top *t = calloc(1, sizeof(*t));
 	if (!t)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	t->map = map;
 	t->map_ctx = map_ctx;
 	*out = t;
@@ -75,7 +75,7 @@ static int ensure_name(fg_top *t, uint32_t id, fg_error *err)
 	uint32_t cap = fg_idarray_capacity(t->cap, id);
 	/* One more than the names: the spare first (from nothing: cap + 1 zeroed). */
 	if (fg_idarray_resize(&t->counts, sizeof(*t->counts), t->cap ? t->cap + 1 : 0, cap + 1, 0))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	t->cap = cap;
 	return 0;
 }
@@ -87,7 +87,7 @@ __attribute__((noinline)) static int map_name_slow(uint64_t *out, fg_top *t, uin
 		/* UNMAPPED is all ones: fill bytes 0xff. */
 		uint32_t cap = fg_idarray_capacity(t->slots_cap, raw);
 		if (fg_idarray_resize(&t->slots, sizeof(*t->slots), t->slots_cap, cap, 0xff))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		t->slots_cap = cap;
 	}
 	if (t->slots[raw] == UNMAPPED) {
@@ -123,7 +123,7 @@ __attribute__((noinline)) static int grow_path(fg_top *t, fg_error *err)
 	uint32_t cap = t->path_cap ? t->path_cap * 2 : 256;
 	uint64_t *p = realloc(t->next, (size_t)cap * 2 * sizeof(*p));
 	if (!p)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	/* The slots move up to their new place. */
 	memmove(p + cap, p + t->path_cap, (size_t)t->path_cap * sizeof(*p));
 	t->next = p;
@@ -262,7 +262,7 @@ int fg_top_entries(fg_top_entry **entries, size_t *n, const fg_top *t, bool self
 		count += t->counts[i + 1].incl > 0;
 	fg_top_entry *e = malloc((count ? count : 1) * sizeof(*e));
 	if (!e)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	size_t k = 0;
 	for (uint32_t i = 0; i < t->cap; i++)
 		if (t->counts[i + 1].incl > 0)

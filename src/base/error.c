@@ -1,6 +1,7 @@
 #include "base/error.h"
 
 #include "base/exitcode.h"
+#include "base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,19 +14,6 @@ void fg_error_clear(fg_error *err)
 	err->code = FG_OK;
 	err->source[0] = '\0';
 	err->message[0] = '\0';
-}
-
-size_t fg_utf8_fit(const char *s, size_t max)
-{
-	size_t len = strnlen(s, max + 1);
-	if (len <= max)
-		return len;
-	/* s[max] is the first byte cut off: back off while it continues a
-	 * sequence, then drop the lead byte whose sequence it belonged to. */
-	size_t n = max;
-	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	return n;
 }
 
 /* Cuts a truncated buffer back to a whole UTF-8 character. */
@@ -93,4 +81,9 @@ const char *fg_error_code_name(int code)
 	case FG_EOUTPUT: return "output";
 	default: return "internal";
 	}
+}
+
+int fg_error_oom(fg_error *err, const char *source)
+{
+	return fg_error_set(err, FG_ENOMEM, source, "out of memory");
 }

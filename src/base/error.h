@@ -36,6 +36,10 @@ void fg_error_clear(fg_error *err);
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* fg_error_set(err, FG_ENOMEM, source, "out of memory"): the one message
+ * for an allocation that failed.  source may be NULL. */
+int fg_error_oom(fg_error *err, const char *source);
+
 /* The exit status (src/base/exitcode.h) for a failure of a non-run command: usage
  * and configuration FG_EXIT_USAGE (2), invalid input FG_EXIT_INVALID (3),
  * fetch and git FG_EXIT_FETCH (4), output FG_EXIT_FAILED (1), other 3. */
@@ -43,9 +47,5 @@ int fg_error_exit_status(const fg_error *err);
 
 /* A short name of the code ("usage", "invalid", "fetch", ...), for JSON. */
 const char *fg_error_code_name(int code);
-
-/* The length of the longest prefix of s of at most max bytes that does not
- * end inside a UTF-8 sequence (what a truncation may keep). */
-size_t fg_utf8_fit(const char *s, size_t max);
 
 #endif

@@ -173,7 +173,7 @@ int fg_process_run(fg_process_result *result, const char *const *argv, const fg_
 		close(fds[1]);
 		fds[1] = -1;
 		if (collect(result, fds[0], opts) < 0)
-			rc = fg_error_set(err, FG_ENOMEM, argv[0], "out of memory");
+			rc = fg_error_oom(err, argv[0]);
 	}
 	if (wait_child(result, pid, opts) < 0 && !rc)
 		rc = fg_error_set(err, FG_EFETCH, argv[0], "cannot wait for %s: %s", argv[0], strerror(errno));

@@ -1,5 +1,7 @@
 #include "base/utf8.h"
 
+#include <string.h>
+
 size_t fg_utf8_sequence(const unsigned char *s, size_t n)
 {
 	if (n == 0)
@@ -31,6 +33,19 @@ size_t fg_utf8_sequence(const unsigned char *s, size_t n)
 
 size_t fg_utf8_cut(const char *s, size_t n)
 {
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+size_t fg_utf8_fit(const char *s, size_t max)
+{
+	size_t len = strnlen(s, max + 1);
+	if (len <= max)
+		return len;
+	/* s[max] is the first byte cut off: back off while it continues a
+	 * sequence, then drop the lead byte whose sequence it belonged to. */
+	size_t n = max;
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
 	return n;

@@ -15,4 +15,8 @@ size_t fg_utf8_sequence(const unsigned char *s, size_t n);
  * sequence (it backs up over continuation bytes only). */
 size_t fg_utf8_cut(const char *s, size_t n);
 
+/* The length of the longest prefix of s of at most max bytes that does not
+ * end inside a UTF-8 sequence (what a truncation may keep). */
+size_t fg_utf8_fit(const char *s, size_t max);
+
 #endif

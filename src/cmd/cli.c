@@ -195,7 +195,7 @@ static void free_shown(void)
 
 bool cli_has_credentials(const char *source)
 {
-	char *redacted = fg_source_redact(source);
+	char *redacted = fg_url_redact(source);
 	bool has = !redacted || strcmp(redacted, source) != 0;
 	free(redacted);
 	return has;
@@ -222,7 +222,7 @@ static const char *keep_until_exit(const char *text, size_t len)
 
 const char *cli_shown(const char *source)
 {
-	char *redacted = fg_source_redact(source);
+	char *redacted = fg_url_redact(source);
 	if (redacted && !strcmp(redacted, source)) {
 		free(redacted);
 		return source; /* nothing to hide: argv lives long enough */

@@ -77,7 +77,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->read.event = o->event && (!strcmp(o->event, "itimer") || !strcmp(o->event, "ctimer")) ? "cpu" : o->event;
 	vo->fetch = fo;
 	/* A --profile template's headers are for its own host only. */
-	if (o->profile && fg_source_is_url(o->profile))
+	if (o->profile && fg_url_is(o->profile))
 		fo->header_origin = o->profile;
 }
 
@@ -107,7 +107,7 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	rc = fg_verdict_load_runs(runs, location, fo, warning, err);
 	if (warning[0])
 		cli_warn("%s", warning);
-	bool by_url = fg_source_is_url(location) && strncasecmp(location, "file:", 5) != 0;
+	bool by_url = fg_url_is(location) && strncasecmp(location, "file:", 5) != 0;
 	free(configured);
 	if (rc)
 		return rc;

@@ -146,7 +146,7 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 {
 	size_t asked = jobs;
 	for (size_t i = 0; i < n && jobs > 1; i++)
-		if (fg_source_is_url(in[i].location) || !strcmp(in[i].location, "-"))
+		if (fg_url_is(in[i].location) || !strcmp(in[i].location, "-"))
 			jobs = 1;
 	/* A core left over for each profile read at a time: a large HTML page
 	 * is read on two. */
@@ -158,7 +158,7 @@ static int read_inputs(fg_compare_input *in, size_t n, fg_diff *d, fg_names *nam
 		split.split = asked >= 2 * lanes;
 		struct read_all w = { in, d, po, protocol, err, calloc(lanes, sizeof(*w.caches)),
 				      calloc(n, sizeof(*w.read)) };
-		int rc = w.caches && w.read ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		int rc = w.caches && w.read ? 0 : fg_error_oom(err, NULL);
 		/* A name is normalised once per thread, not once per profile. */
 		for (size_t k = 0; k < lanes && !rc; k++)
 			rc = fg_namemap_cache_new(&w.caches[k], err);

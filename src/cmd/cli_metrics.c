@@ -79,7 +79,7 @@ int cli_metrics_check(struct cli_metrics_options *o, const struct cli_command_sp
 	if (!o->range[0] && o->warmup >= 0)
 		return cli_spec_usage_error(spec, args,
 					    "--warmup is cut from the start of --base-range/--candidate-range");
-	if (!o->rules_path && !(o->rules_path = fg_mrules_default_path()))
+	if (!o->rules_path && !(o->rules_path = fg_metrics_rules_default_path()))
 		return cli_spec_usage_error(spec, args,
 					    "no metric rules file: give --metrics-rules FILE or set $FGBISECT_METRICS");
 	return CLI_PARSED;
@@ -131,7 +131,7 @@ int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli
 	fg_prom *prom = NULL;
 	int rc = windows(runs, o, err);
 	if (!rc)
-		rc = fg_mrules_load(rules, o->rules_path, err);
+		rc = fg_metrics_rules_load(rules, o->rules_path, err);
 	if (!rc)
 		rc = fg_prom_new(&prom, o->url, &popts, err);
 	if (!rc)
@@ -141,7 +141,7 @@ int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli
 	fg_prom_free(prom);
 	if (rc) {
 		fg_metrics_result_free(*out);
-		fg_mrules_free(*rules);
+		fg_metrics_rules_free(*rules);
 		*out = NULL;
 		*rules = NULL;
 	}
@@ -177,7 +177,7 @@ int cli_metrics_deltas(struct cli_metrics_deltas *out, const fg_tree *base, cons
 	size_t n = rules ? fg_rules_count(rules) + 1 : 0;
 	double *b = rc ? NULL : calloc(n, sizeof(double)), *c = rc ? NULL : calloc(n, sizeof(double));
 	if (!rc && (!b || !c || !(out->deltas = calloc(n, sizeof(*out->deltas)))))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (!rc)
 		rc = tree_shares(b, rules, base, names, err);
 	if (!rc)
@@ -214,7 +214,7 @@ static void interval_prefix(char *buf, size_t len, const fg_metric_signal *s)
 
 static void term_text(char *buf, size_t len, const fg_metrics_result *r, const fg_metrics_condition *c)
 {
-	const fg_mrules_condition *d = c->def;
+	const fg_metrics_rules_condition *d = c->def;
 	if (c->term_known != FG_COND_TRUE) {
 		if (d->term == FG_TERM_DELTA || d->term == FG_TERM_DELTA_ANY)
 			snprintf(buf, len, "unknown (no profiles compared)");
@@ -280,8 +280,8 @@ static void padded(FILE *out, const char *s, int width)
 
 void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 {
-	char *shown = fg_source_redact(url);
-	fprintf(out, "efficiency lens: %s, signals of %s\n", shown ? shown : "(the server)", fg_mrules_source(r->rules));
+	char *shown = fg_url_redact(url);
+	fprintf(out, "efficiency lens: %s, signals of %s\n", shown ? shown : "(the server)", fg_metrics_rules_source(r->rules));
 	free(shown);
 	for (int s = 0; s < 2; s++) {
 		char a[32], b[32];
@@ -332,7 +332,7 @@ void cli_metrics_text(FILE *out, const fg_metrics_result *r, const char *url)
 		fprintf(out, "\nserver warning: %s\n", r->warning);
 	if (r->fired < 0 && r->undecided < 0) {
 		fprintf(out, "\nhypothesis: none of the %zu rules of %s fits these runs; read the ratios above\n",
-		        r->nrules, fg_mrules_source(r->rules));
+		        r->nrules, fg_metrics_rules_source(r->rules));
 		return;
 	}
 	if (r->fired < 0) {
@@ -477,7 +477,7 @@ void cli_metrics_json(fg_json *j, const fg_metrics_result *r, const char *url)
 {
 	fg_json_object(j);
 	fg_json_member_string(j, "prometheus", cli_shown(url));
-	fg_json_member_string(j, "rules_file", fg_mrules_source(r->rules));
+	fg_json_member_string(j, "rules_file", fg_metrics_rules_source(r->rules));
 	for (int s = 0; s < 2; s++) {
 		char a[32], b[32];
 		fg_metrics_format_time(a, r->run[s].start);

@@ -13,7 +13,7 @@ struct cli_metrics_options {
 	const char *url;          /* --prometheus (default $FGBISECT_PROMETHEUS) */
 	const char *selector[2];  /* --base / --candidate (metrics), or expanded templates */
 	const char *range[2];     /* --base-range / --candidate-range START..END */
-	const char *rules_path;   /* --metrics-rules (default fg_mrules_default_path) */
+	const char *rules_path;   /* --metrics-rules (default fg_metrics_rules_default_path) */
 	/* --window, --warmup, --at, --step as given; cli_metrics_check reads them
 	 * into the numbers below. */
 	const char *window_arg, *warmup_arg, *at_arg, *step_arg;

@@ -40,7 +40,7 @@ struct forward {
  * path must be made absolute first. */
 static const char *absolute(struct forward *f, const char *arg)
 {
-	if (arg[0] == '/' || fg_source_is_url(arg) || f->nowned == sizeof(f->owned) / sizeof(f->owned[0]))
+	if (arg[0] == '/' || fg_url_is(arg) || f->nowned == sizeof(f->owned) / sizeof(f->owned[0]))
 		return arg;
 	char cwd[4096];
 	char *s;
@@ -221,7 +221,7 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 	fg_diff *d = NULL;
 	fg_error err;
 	int rc = in && sources[0] && sources[1] ? fg_diff_new(&d, names, &dopts, &err)
-						 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+						 : fg_error_oom(&err, NULL);
 	size_t k = 0, count[2] = { 0, 0 };
 	for (int s = 0; !rc && s < 2; s++)
 		for (size_t i = 0; i < side[s]->nprofiles; i++) {
@@ -276,7 +276,7 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 	size_t dlen = 0;
 	FILE *d = open_memstream(&decision, &dlen);
 	int rc = d && asprintf(&title, "fgbisect bisect: %s at %g%%", o->frame, o->threshold) >= 0
-			 ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			 ? 0 : fg_error_oom(err, NULL);
 	if (!rc) {
 		switch (r->outcome) {
 		case FG_GITBISECT_FOUND:
@@ -308,7 +308,7 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 		}
 	}
 	if (d && fclose(d) && !rc)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	fg_report_commit commit = { r->first_slow.id, r->first_slow.date, r->first_slow.subject };
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;

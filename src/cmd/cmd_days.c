@@ -39,7 +39,7 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 	fg_chart_row *rows = calloc(n ? n : 1, sizeof(*rows));
 	char (*labels)[40] = calloc(n ? n : 1, sizeof(*labels));
 	fg_error err;
-	int rc = rows && labels ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	int rc = rows && labels ? 0 : fg_error_oom(&err, NULL);
 	for (size_t i = 0; !rc && i < n; i++) {
 		const fg_verdict *v = fg_days_verdict(days, i);
 		if (!v)
@@ -114,7 +114,7 @@ static void look_through_lens(struct lens *l, struct cli_metrics_options *mo, co
 static void lens_clear(struct lens *l)
 {
 	fg_metrics_result_free(l->result);
-	fg_mrules_free(l->rules);
+	fg_metrics_rules_free(l->rules);
 	cli_metrics_deltas_free(&l->deltas);
 	for (int i = 0; i < 4; i++)
 		free(l->text[i]);
@@ -298,7 +298,7 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
 	fg_report_commit *commits = calloc(ncommits ? ncommits : 1, sizeof(*commits));
 	const char **sources[2] = { NULL, NULL };
-	int rc = runs && ids && d && t && files && commits ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	int rc = runs && ids && d && t && files && commits ? 0 : fg_error_oom(err, NULL);
 	size_t ifast = found ? fg_days_last_fast(days) : SIZE_MAX, islow = found ? fg_days_first_slow(days) : SIZE_MAX;
 	for (size_t i = 0; !rc && i < n; i++) {
 		const fg_verdict *v = fg_days_verdict(days, i);
@@ -348,16 +348,16 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 		sources[0] = calloc(fast->nlines, sizeof(*sources[0]));
 		sources[1] = calloc(slow->nlines, sizeof(*sources[1]));
 		if (!sources[0] || !sources[1])
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		if (!rc) {
 			run_side(&so.base, sources[0], fast);
 			run_side(&so.candidate, sources[1], slow);
 		}
 	}
 	if (d && fclose(d) && !rc)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (t && fclose(t) && !rc)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	d = t = NULL;
 	if (!rc) {
 		fg_report r = {

@@ -181,7 +181,7 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 	FILE *f = NULL;
 	int rc = 0;
 	if (!sources[0] || !sources[1])
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	else if (!(f = fopen(path, "w")))
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot create the SVG: %s", strerror(errno));
 	if (!rc)
@@ -211,11 +211,11 @@ static int write_report(const char *path, const fg_svg_options *base_opts, fg_di
 	size_t dlen = 0;
 	FILE *dm = hist->decision ? open_memstream(&decision, &dlen) : NULL;
 	int rc = sources[0] && sources[1] && files && (dm || !hist->decision)
-			 ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			 ? 0 : fg_error_oom(err, NULL);
 	if (dm) {
 		cli_decision_text(dm, hist->decision);
 		if (fclose(dm) && !rc)
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 	}
 	for (size_t i = 0; !rc && i < nhot; i++) {
 		const fg_history_entry *e = fg_history_result_entry(hot, i);
@@ -535,7 +535,7 @@ int cmd_diff(int argc, char **argv)
 out:
 	cli_metrics_deltas_free(&deltas);
 	fg_metrics_result_free(lens);
-	fg_mrules_free(lens_rules);
+	fg_metrics_rules_free(lens_rules);
 	fg_hotfiles_clear(&hist);
 	fg_diff_peers_free(&peer_result);
 	fg_diff_result_free(&result);

@@ -69,6 +69,6 @@ int cmd_metrics(int argc, char **argv)
 		cli_metrics_text(stdout, r, mo.url);
 	}
 	fg_metrics_result_free(r);
-	fg_mrules_free(rules);
+	fg_metrics_rules_free(rules);
 	return 0;
 }

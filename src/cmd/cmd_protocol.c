@@ -67,7 +67,7 @@ int cmd_protocol(int argc, char **argv)
 	fg_protocol *detector = NULL;
 	size_t nprofiles = (size_t)nargs;
 	struct result *results = calloc(nprofiles, sizeof(*results));
-	int rc = results ? 0 : fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+	int rc = results ? 0 : fg_error_oom(&err, NULL);
 	if (!rc)
 		rc = fg_names_new(&names, &err);
 	if (!rc)

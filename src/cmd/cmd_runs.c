@@ -34,7 +34,7 @@ static int write_atomically(const char *path, const char *text, fg_error *err)
 	size_t len = strlen(path);
 	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
 	if (!tmp)
-		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+		return fg_error_oom(err, path);
 	memcpy(tmp, path, len);
 	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
 	fg_cleanup_item item;
@@ -124,7 +124,7 @@ static int runs_scan(int argc, char **argv)
 		fg_error_set(&err, FG_EINVALID, dir, "no Camunda daily flame graph found");
 		status = cli_report_error(&err, false);
 	} else if (output && !(folder = folder_of(output))) {
-		fg_error_set(&err, FG_ENOMEM, output, "out of memory");
+		fg_error_oom(&err, output);
 		status = cli_report_error(&err, false);
 	} else if (fg_runscan_format(&text, scan, folder, &err) ||
 	           (output && write_atomically(output, text, &err))) {

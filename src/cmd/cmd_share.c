@@ -112,7 +112,7 @@ static void read_all(struct work *w, size_t jobs)
 		jobs = sizeof(threads) / sizeof(threads[0]) + 1;
 	/* A fetch goes through libcurl and the cache: one at a time. */
 	for (size_t i = 0; i < w->nprofiles && jobs > 1; i++)
-		if (fg_source_is_url(w->results[i].source) || !strcmp(w->results[i].source, "-"))
+		if (fg_url_is(w->results[i].source) || !strcmp(w->results[i].source, "-"))
 			jobs = 1;
 	/* A core left over for each profile read at a time: a large HTML page
 	 * is read on two. */
@@ -249,7 +249,7 @@ int cmd_share(int argc, char **argv)
 	uint64_t *counts = calloc(nprofiles * npatterns, sizeof(*counts));
 	uint64_t matched = 0;
 	size_t nread = 0;
-	int rc = !results || !counts ? fg_error_set(&err, FG_ENOMEM, NULL, "out of memory") : 0;
+	int rc = !results || !counts ? fg_error_oom(&err, NULL) : 0;
 	/* The patterns are checked once, before any profile is read. */
 	fg_matcher *check = NULL;
 	if (!rc)

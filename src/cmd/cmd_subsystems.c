@@ -147,7 +147,7 @@ int cmd_subsystems(int argc, char **argv)
 					      &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs, NULL, NULL }, &err);
 	size_t n = subs ? fg_subsystems_count(subs) : 0;
 	if (!rc && !(shares = calloc(n, sizeof(*shares))))
-		rc = fg_error_set(&err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(&err, NULL);
 	if (rc) {
 		status = cli_report_error(&err, po.json);
 		goto out;

@@ -25,11 +25,6 @@ struct fg_decision {
 	int method_verdict;       /* fg_decision_method_kind, -1 none */
 };
 
-static int oom(fg_error *err)
-{
-	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-}
-
 const char *fg_decision_kind_name(fg_decision_kind kind)
 {
 	return kind == FG_DECISION_CHANGED ? "changed" : kind == FG_DECISION_UNCHANGED ? "unchanged" : "external";
@@ -51,7 +46,7 @@ int fg_decision_stack_names(uint32_t **out, size_t *n, const fg_tree *tree, cons
 	uint8_t *marked = calloc(size ? size : 1, 1);
 	uint32_t *names = NULL;
 	size_t count = 0, cap = 0;
-	int rc = (ngrown && !want) || !marked ? oom(err) : 0;
+	int rc = (ngrown && !want) || !marked ? fg_error_oom(err, NULL) : 0;
 	if (!rc && ngrown) {
 		memcpy(want, grown, ngrown * sizeof(*want));
 		qsort(want, ngrown, sizeof(*want), u32_cmp);
@@ -70,7 +65,7 @@ int fg_decision_stack_names(uint32_t **out, size_t *n, const fg_tree *tree, cons
 				size_t ncap = cap ? 2 * cap : 64;
 				uint32_t *g = realloc(names, ncap * sizeof(*names));
 				if (!g) {
-					rc = oom(err);
+					rc = fg_error_oom(err, NULL);
 					break;
 				}
 				names = g;
@@ -129,14 +124,14 @@ static int str_cmp(const void *a, const void *b)
 static int collect_classes(fg_decision *d, const char *const *frames, size_t n, fg_error *err)
 {
 	if (n && !(d->classes = calloc(n, sizeof(*d->classes))))
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < n; i++) {
 		char cls[FG_JAVACLASS_MAX_FRAME];
 		int rc = fg_javaclass_from_frame(cls, sizeof(cls), frames[i], err);
 		if (rc < 0)
 			return rc;
 		if (rc == 1 && !(d->classes[d->nclasses++] = strdup(cls)))
-			return oom(err);
+			return fg_error_oom(err, NULL);
 	}
 	if (d->nclasses)
 		qsort(d->classes, d->nclasses, sizeof(*d->classes), str_cmp);
@@ -201,7 +196,7 @@ static int add_suspect(fg_decision *d, const fg_history_commit *c, const char *p
 	if (!s) {
 		fg_decision_suspect *g = realloc(d->suspects, (d->nsuspects + 1) * sizeof(*g));
 		if (!g)
-			return oom(err);
+			return fg_error_oom(err, NULL);
 		d->suspects = g;
 		s = &d->suspects[d->nsuspects++];
 		*s = (fg_decision_suspect){ .commit = c };
@@ -211,7 +206,7 @@ static int add_suspect(fg_decision *d, const fg_history_commit *c, const char *p
 			return 0;
 	const char **p = realloc((void *)s->paths, (s->npaths + 1) * sizeof(*p));
 	if (!p)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	p[s->npaths++] = path;
 	s->paths = p;
 	return 0;
@@ -225,7 +220,7 @@ static int find_callers(fg_decision *d, fg_history *h, const fg_history_result *
 	const char **paths = calloc(d->nchanged ? d->nchanged : 1, sizeof(*paths));
 	const char **classes = calloc(d->nchanged ? d->nchanged : 1, sizeof(*classes));
 	size_t n = 0;
-	int rc = !paths || !classes ? oom(err) : 0;
+	int rc = !paths || !classes ? fg_error_oom(err, NULL) : 0;
 	for (size_t i = 0; !rc && i < d->nchanged; i++) {
 		const char *cls = stack_class_of(d, d->changed[i]);
 		if (cls && !is_hot_path(hot, nhot_entries, d->changed[i])) {
@@ -236,7 +231,7 @@ static int find_callers(fg_decision *d, fg_history *h, const fg_history_result *
 	if (!rc && n)
 		rc = fg_history_query(&d->caller_history, h, classes, n, err);
 	if (!rc && n && !(d->callers = calloc(n, sizeof(*d->callers))))
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 	for (size_t i = 0; !rc && i < n; i++) {
 		fg_decision_caller *c = &d->callers[d->ncallers++];
 		c->path = paths[i];
@@ -273,7 +268,7 @@ static int collect_methods(fg_decision *d, const fg_history_result *hot, size_t 
 			continue;
 		fg_decision_method *g = realloc(d->methods, (d->nmethods + 1) * sizeof(*g));
 		if (!g)
-			return oom(err);
+			return fg_error_oom(err, NULL);
 		d->methods = g;
 		fg_decision_method_kind k = e->method->changed_in_window == 1 ? FG_DECISION_METHOD_CHANGED :
 					    e->method->changed_in_window == 0 ? FG_DECISION_METHOD_UNCHANGED :
@@ -301,7 +296,7 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 		return fg_error_set(err, FG_EUSAGE, NULL, "a decision needs a window: give the good revision");
 	fg_decision *d = calloc(1, sizeof(*d));
 	if (!d)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	d->callers_known = stack_frames != NULL;
 
 	/* The hot entries: those of the first hot_frames frames (entries of
@@ -332,7 +327,7 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 	if (!rc)
 		rc = fg_history_changed_paths(&d->changed, &d->nchanged, h, err);
 	if (!rc && d->nchanged && !(d->build_files = calloc(d->nchanged, sizeof(*d->build_files))))
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 	for (size_t i = 0; !rc && i < d->nchanged; i++)
 		if (fg_decision_is_build_file(d->changed[i]))
 			d->build_files[d->nbuild_files++] = d->changed[i];

@@ -36,7 +36,7 @@ int fg_growers_find(fg_growers *out, const fg_diff *d, const fg_diff_result *r, 
 	size_t nids = nframes > nhot ? nframes : nhot;
 	uint32_t *ids = calloc(nids ? nids : 1, sizeof(*ids));
 	if (!ids)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < nids; i++)
 		ids[i] = r->grew[i].name;
 	int rc = fg_decision_stack_names(&out->stack_ids, &out->nstack, tree, ids, nhot, err);
@@ -44,7 +44,7 @@ int fg_growers_find(fg_growers *out, const fg_diff *d, const fg_diff_result *r, 
 	out->nframes = nframes;
 	if (!rc && (!(out->frames = names_of(names, ids, nframes)) ||
 		    !(out->stack = names_of(names, out->stack_ids, out->nstack))))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (rc)
 		fg_growers_clear(out);
 	return rc;

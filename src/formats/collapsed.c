@@ -126,7 +126,7 @@ static int prev_reserve(struct prev_line *p, size_t len, size_t nframes, fg_erro
 	if (len > p->cap) {
 		char *t = realloc(p->text, len);
 		if (!t)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		p->text = t;
 		p->cap = len;
 	}
@@ -134,7 +134,7 @@ static int prev_reserve(struct prev_line *p, size_t len, size_t nframes, fg_erro
 		size_t cap = nframes * 2;
 		size_t *e = realloc(p->ends, cap * sizeof(*e));
 		if (!e)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		p->ends = e;
 		p->ends_cap = cap;
 	}
@@ -283,7 +283,7 @@ static int line_set(struct line *l, uint32_t depth, const fg_names *names, uint3
 			cap *= 2;
 		size_t *e = realloc(l->ends, cap * sizeof(*e));
 		if (!e)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		l->ends = e;
 		l->ends_cap = cap;
 	}
@@ -295,7 +295,7 @@ static int line_set(struct line *l, uint32_t depth, const fg_names *names, uint3
 		size_t cap = need * 2;
 		char *b = realloc(l->buf, cap);
 		if (!b)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		l->buf = b;
 		l->cap = cap;
 	}
@@ -366,7 +366,7 @@ int fg_collapsed_sorter_new(fg_collapsed_sorter **out, fg_name_map_fn map, void 
 {
 	fg_collapsed_sorter *s = calloc(1, sizeof(*s));
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	s->map = map;
 	s->map_ctx = map_ctx;
 	*out = s;
@@ -395,7 +395,7 @@ static int sorter_grow(fg_collapsed_sorter *s, fg_error *err)
 	for (int k = 0; k < 4; k++) {
 		void *grown = realloc(a[k], (size_t)cap * width[k]);
 		if (!grown)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		a[k] = grown;
 		/* Stored at once, so that a later failure leaves nothing dangling. */
 		s->name = a[0], s->end = a[1], s->type = a[2], s->total = a[3];
@@ -419,7 +419,7 @@ int fg_collapsed_sorter_frames(void *ctx, const fg_frame *frames, size_t n, fg_e
 			if (o)
 				s->open = o, s->open_cap = cap;
 			else
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 		}
 		uint32_t name = f->name;
 		if (!rc && f->depth > 0 && s->map)
@@ -489,7 +489,7 @@ static int merge_children(struct merge *m, const fg_collapsed_sorter *s, const u
 		*total += s->total[f];
 		for (uint32_t c = f + 1; c < s->end[f]; c = s->end[c]) {
 			if (m->n == m->cap && !fg_array_reserve((void **)&m->at, &m->cap, m->n + 1, sizeof(*m->at)))
-				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				return fg_error_oom(err, NULL);
 			m->at[m->n++] = (struct sibling){ (uint64_t)rank[s->name[c]] << 1 | (s->type[c] == FG_FRAME_KERNEL), c };
 			*children += s->total[c];
 		}
@@ -499,7 +499,7 @@ static int merge_children(struct merge *m, const fg_collapsed_sorter *s, const u
 	qsort(m->at + start, m->n - start, sizeof(*m->at), compare_siblings);
 	if (m->nlevels == m->levels_cap &&
 	    !fg_array_reserve((void **)&m->levels, &m->levels_cap, m->nlevels + 1, sizeof(*m->levels)))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	m->levels[m->nlevels++] = (struct level){ start, m->n, start };
 	return 0;
 }
@@ -514,7 +514,7 @@ int fg_collapsed_sorter_write(FILE *out, const fg_collapsed_sorter *s, const fg_
 	/* The root: every frame at depth 0, merged. */
 	for (uint32_t f = 0; !rc && f < s->count; f = s->end[f]) {
 		if (!fg_array_reserve((void **)&m.at, &m.cap, m.n + 1, sizeof(*m.at)))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 		else
 			m.at[m.n++] = (struct sibling){ 0, f };
 	}
@@ -567,7 +567,7 @@ int fg_collapsed_stream_new(fg_collapsed_stream **out, FILE *f, const fg_names *
 {
 	fg_collapsed_stream *s = calloc(1, sizeof(*s));
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	s->out = f;
 	s->names = names;
 	s->line.annotate = opts && opts->annotate;
@@ -628,7 +628,7 @@ int fg_collapsed_stream_frames(void *ctx, const fg_frame *frames, size_t n, fg_e
 				s->open = o;
 				s->open_cap = cap;
 			} else {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 			}
 		}
 		if (rc)

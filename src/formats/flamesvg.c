@@ -135,7 +135,7 @@ static int parse_title(struct reader *r, const char *s, size_t len)
 	if (nl + 1 > r->buf_cap) {
 		char *b = realloc(r->buf, nl * 2 + 1);
 		if (!b)
-			return fg_error_set(r->err, FG_ENOMEM, fg_input_name(r->in), "out of memory");
+			return fg_error_oom(r->err, fg_input_name(r->in));
 		r->buf = b;
 		r->buf_cap = nl * 2 + 1;
 	}
@@ -183,7 +183,7 @@ static int parse_rect(struct reader *r, const char *s, const char *end)
 		size_t cap = r->cap ? r->cap * 2 : 1024;
 		struct frame *nf = realloc(r->frames, cap * sizeof(*nf));
 		if (!nf)
-			return fg_error_set(r->err, FG_ENOMEM, fg_input_name(r->in), "out of memory");
+			return fg_error_oom(r->err, fg_input_name(r->in));
 		r->frames = nf;
 		r->cap = cap;
 	}
@@ -217,7 +217,7 @@ static int rebuild(struct reader *r, fg_profile_info *info, fg_stack_fn fn, void
 			root = i;
 	double *ys = malloc(r->n * sizeof(*ys));
 	if (!ys)
-		return fg_error_set(r->err, FG_ENOMEM, fg_input_name(r->in), "out of memory");
+		return fg_error_oom(r->err, fg_input_name(r->in));
 	for (size_t i = 0; i < r->n; i++)
 		ys[i] = r->frames[i].y;
 	qsort(ys, r->n, sizeof(*ys), by_y);

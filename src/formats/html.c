@@ -157,7 +157,7 @@ __attribute__((always_inline)) static inline int reserve_level(struct parser *p,
 	uint32_t cap = c->levels_cap;
 	struct level *l = level < UINT32_MAX / 2 ? grow_levels(c->levels, &cap) : NULL;
 	if (!l)
-		return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+		return fg_error_oom(p->err, fg_input_name(p->in));
 	c->levels = l;
 	c->levels_cap = cap;
 	return 0;
@@ -309,7 +309,7 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 		size_t cap = p->cpool_cap ? p->cpool_cap * 2 : 4096;
 		uint32_t *c = realloc(p->cpool, cap * sizeof(*c));
 		if (!c)
-			return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+			return fg_error_oom(p->err, fg_input_name(p->in));
 		p->cpool = c;
 		p->cpool_cap = cap;
 	}
@@ -331,7 +331,7 @@ static int cpool_add(struct parser *p, char *line, size_t len)
 			size_t cap = need * 2;
 			char *b = realloc(p->prev, cap);
 			if (!b)
-				return fg_error_set(p->err, FG_ENOMEM, fg_input_name(p->in), "out of memory");
+				return fg_error_oom(p->err, fg_input_name(p->in));
 			p->prev = b;
 			p->prev_cap = cap;
 		}
@@ -1021,7 +1021,7 @@ __attribute__((noinline, cold)) static int part_boundary(struct parser *p, struc
 		}
 		pthread_mutex_unlock(&t->lock);
 		if (!b)
-			return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(p->err, NULL);
 	}
 	/* Its place: the frames coded and those waiting in the batch before it. */
 	t->bounds[t->nbounds++] = (struct bound){ level, left, width, p->info->frames + c->nbatch };
@@ -1543,7 +1543,7 @@ int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_
 	/* The batch makes the parser some pages large: on the heap. */
 	struct parser *p = calloc(1, sizeof(*p));
 	if (!p)
-		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+		return fg_error_oom(err, fg_input_name(in));
 	*p = (struct parser){ .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
 			      .cpool_identity = true, .opts = opts };
 	p->cur.batch = p->batch;
@@ -1553,7 +1553,7 @@ int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_
 	p->prev_cap = 256;
 	if (!(p->prev = malloc(p->prev_cap))) {
 		free(p);
-		return fg_error_set(err, FG_ENOMEM, fg_input_name(in), "out of memory");
+		return fg_error_oom(err, fg_input_name(in));
 	}
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		size_t flen = len;

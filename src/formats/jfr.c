@@ -217,7 +217,7 @@ static int bad(struct jfr *j, const char *what)
 
 static int nomem(struct jfr *j)
 {
-	return fg_error_set(j->err, FG_ENOMEM, fg_input_name(j->in), "out of memory");
+	return fg_error_oom(j->err, fg_input_name(j->in));
 }
 
 /* ---- primitives ---------------------------------------------------------- */
@@ -2133,7 +2133,7 @@ struct fg_jfr_typing {
 int fg_jfr_typing_new(fg_jfr_typing **out, fg_tree *tree, fg_error *err)
 {
 	if (!(*out = calloc(1, sizeof(**out))))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	(*out)->tree = tree;
 	return 0;
 }
@@ -2166,7 +2166,7 @@ int fg_jfr_typing_add_stack(void *ctx, const fg_stack *stack, fg_error *err)
 				cap *= 2;
 			struct java_types *n = realloc(t->counts, (size_t)cap * sizeof(*n));
 			if (!n)
-				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				return fg_error_oom(err, NULL);
 			memset(n + t->cap, 0, (size_t)(cap - t->cap) * sizeof(*n));
 			t->counts = n;
 			t->cap = cap;

@@ -43,7 +43,7 @@ static int grow(fg_keymap *m, fg_error *err)
 	m->entries = calloc(cap, sizeof(*m->entries));
 	if (!m->entries) {
 		m->entries = old;
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	m->mask = cap - 1;
 	for (uint32_t i = 0; i < old_cap; i++)

@@ -243,7 +243,7 @@ static int frame(struct reader *r, const char *func, size_t flen, const char *mo
 	if (flen + mlen + 3 > r->buf_cap) {
 		char *b = realloc(r->buf, (flen + mlen + 3) * 2);
 		if (!b)
-			return fg_error_set(r->err, FG_ENOMEM, fg_input_name(r->in), "out of memory");
+			return fg_error_oom(r->err, fg_input_name(r->in));
 		r->buf = b;
 		r->buf_cap = (flen + mlen + 3) * 2;
 	}
@@ -307,7 +307,7 @@ static int header(struct reader *r, const char *s, size_t len, size_t comm_len)
 	if (comm_len + 1 > r->buf_cap) {
 		char *b = realloc(r->buf, comm_len * 2 + 1);
 		if (!b)
-			return fg_error_set(r->err, FG_ENOMEM, fg_input_name(r->in), "out of memory");
+			return fg_error_oom(r->err, fg_input_name(r->in));
 		r->buf = b;
 		r->buf_cap = comm_len * 2 + 1;
 	}

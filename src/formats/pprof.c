@@ -148,7 +148,7 @@ static int bad(struct pprof *pp, const char *what)
 
 static int nomem(struct pprof *pp)
 {
-	return fg_error_set(pp->err, FG_ENOMEM, fg_input_name(pp->in), "out of memory");
+	return fg_error_oom(pp->err, fg_input_name(pp->in));
 }
 
 /* A base-128 varint of at most 10 bytes (non-minimal forms allowed, as

@@ -161,7 +161,7 @@ static int unreverse(fg_tree **out, const fg_tree *rev, uint32_t root_name, fg_e
 			if (nt)
 				types = nt;
 			if (!nn || !nt) {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 				break;
 			}
 		}

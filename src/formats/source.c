@@ -12,7 +12,7 @@
 /* Names the source as given (credentials removed) in err. */
 static void name_source(fg_error *err, const char *source)
 {
-	char *shown = fg_source_redact(source);
+	char *shown = fg_url_redact(source);
 	snprintf(err->source, sizeof(err->source), "%s", shown ? shown : "");
 	free(shown);
 }
@@ -38,7 +38,7 @@ static int read_input(char **out, size_t *len, fg_input *in, const char *source,
 	}
 	char *copy = malloc(n + 1);
 	if (!copy)
-		return fg_error_set(err, FG_ENOMEM, source, "out of memory");
+		return fg_error_oom(err, source);
 	memcpy(copy, data, n);
 	copy[n] = '\0';
 	*out = copy;
@@ -86,15 +86,15 @@ int fg_source_read_all(char **out, size_t *len, const char *source, const char *
 	*len = 0;
 	if (warning)
 		warning[0] = '\0';
-	if (!fg_source_is_url(source))
+	if (!fg_url_is(source))
 		return read_local(out, len, source, source, what, max, err);
 	fg_fetch_result fetched;
 	int rc = fg_fetch(&fetched, source, fetch, err);
 	if (warning)
 		snprintf(warning, 256, "%s", fetched.warning);
-	char *shown = fg_source_redact(source);
+	char *shown = fg_url_redact(source);
 	if (!rc && !shown)
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	if (!rc)
 		rc = read_local(out, len, fetched.path, shown, what, max, err);
 	free(shown);
@@ -108,7 +108,7 @@ int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *
 {
 	if (warning)
 		warning[0] = '\0';
-	if (!fg_source_is_url(source))
+	if (!fg_url_is(source))
 		return fg_reader_read(info, source, names, read, visitor, err);
 	fg_fetch_result fetched;
 	int rc = fg_fetch(&fetched, source, fetch, err);

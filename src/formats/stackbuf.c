@@ -9,11 +9,11 @@ int fg_stackbuf_grow(fg_stackbuf *b, size_t n, fg_error *err)
 		cap *= 2;
 	uint32_t *names = realloc(b->names, cap * sizeof(*names));
 	if (!names)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	b->names = names;
 	uint8_t *types = realloc(b->types, cap);
 	if (!types)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	b->types = types;
 	b->cap = cap;
 	return 0;

@@ -39,11 +39,6 @@ struct fg_commitgraph {
 	uint32_t bloom_version, bloom_hashes;
 };
 
-static int oom(fg_error *err)
-{
-	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-}
-
 /* Reads a layer's header and chunk table; false when it is not usable.
  * Filters that cannot be read leave bidx NULL, nothing else. */
 static bool parse(layer *g, size_t nbases)
@@ -139,7 +134,7 @@ static int add_layer(fg_commitgraph *g, const unsigned char *map, size_t size, b
 	layer l = { .map = map, .size = size, .mapped = mapped, .base = g->n };
 	if (!nl) {
 		layer_unmap(&l);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	g->l = nl;
 	/* A layer's bases are the trailers (the file hashes) of the layers
@@ -176,7 +171,7 @@ int fg_commitgraph_from_buffer(fg_commitgraph **out, const void *data, size_t si
 	if (!g || !copy) {
 		free(g);
 		free(copy);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	if (size)
 		memcpy(copy, data, size);
@@ -200,7 +195,7 @@ static int open_chain(fg_commitgraph *g, const char *dir, fg_error *err)
 	size_t dlen = strlen(dir), cap = dlen + sizeof("/graph-.graph") + 2 * HASH_LEN;
 	char *path = malloc(cap);
 	if (!path)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	snprintf(path, cap, "%s/commit-graph-chain", dir);
 	FILE *f = fopen(path, "r");
 	int rc = 0;
@@ -258,7 +253,7 @@ int fg_commitgraph_open(fg_commitgraph **out, const char *commondir, fg_error *e
 	if (!path || !g) {
 		free(path);
 		free(g);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	const char *sep = len && commondir[len - 1] == '/' ? "" : "/";
 	int rc = 0;

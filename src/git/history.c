@@ -21,11 +21,6 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static int oom(fg_error *err)
-{
-	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-}
-
 static int git_fail(fg_error *err, const char *source, const char *what)
 {
 	const git_error *e = git_error_last();
@@ -113,7 +108,7 @@ static int oidset_parse(oidset *s, const char *text, size_t len, const char *sou
 			if (git_oid_fromstr(&id, hex) < 0)
 				return fg_error_set(err, FG_ECONFIG, source, "line %zu: not a full commit id: %s", lineno, hex);
 			if (grow(&s->ids, &s->cap, s->count + 1, sizeof(git_oid)) < 0)
-				return oom(err);
+				return fg_error_oom(err, NULL);
 			s->ids[s->count++] = id;
 		}
 		p = eol + 1;
@@ -439,7 +434,7 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 		return 0;
 	}
 	if (grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof(node)) < 0)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	node *n = &h->nodes[h->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->id = *id;
@@ -496,13 +491,13 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	} else if (np) {
 		n->parents = malloc(np * sizeof(git_oid));
 		if (!n->parents)
-			return oom(err);
+			return fg_error_oom(err, NULL);
 		memcpy(n->parents, parents, np * sizeof(git_oid));
 		n->nparents = np;
 	}
 	if (map_insert(h, h->nnodes) < 0) {
 		free(n->parents);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	*out = h->nnodes++;
 	return 0;
@@ -764,7 +759,7 @@ static int read_shallow(fg_history *h, fg_error *err)
 {
 	char *path = common_path(h, "shallow");
 	if (!path)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	char *text;
 	size_t n;
 	bool missing;
@@ -823,7 +818,7 @@ static int read_ignore_revs(fg_history *h, const fg_history_options *opts, git_t
 			size_t len = strlen(wd) + sizeof(".git-blame-ignore-revs") + 1;
 			char *path = malloc(len);
 			if (!path)
-				return oom(err);
+				return fg_error_oom(err, NULL);
 			snprintf(path, len, "%s%s.git-blame-ignore-revs", wd, wd[strlen(wd) - 1] == '/' ? "" : "/");
 			rc = read_file(&text, &n, &missing, path, FG_ECONFIG, err);
 			if (rc == 0 && !missing)
@@ -883,7 +878,7 @@ static int index_cb(const char *root, const git_tree_entry *entry, void *payload
 	s->file_id = SIZE_MAX;
 	return 0;
 nomem:
-	ctx->rc = oom(ctx->err);
+	ctx->rc = fg_error_oom(ctx->err, NULL);
 	return -1;
 }
 
@@ -932,7 +927,7 @@ static int pack_open(fg_history *h, fg_error *err)
 		return 0;
 	char *dir = common_path(h, "objects");
 	if (!dir)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	int rc = fg_pack_open(&h->pack, dir, err);
 	free(dir);
 	return rc;
@@ -994,13 +989,13 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_BLOB, (size_t)256 * 1024);
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;
 	h->tcache = calloc(TCACHE_SLOTS, sizeof(tcache_slot));
 	if (!h->tcache) {
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 		goto fail;
 	}
 	h->repo = fg_repo_git(repo);
@@ -1015,7 +1010,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		p = git_repository_path(h->repo);
 	h->repo_path = strdup(p);
 	if (!h->repo_path) {
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 		goto fail;
 	}
 	size_t plen = strlen(h->repo_path);
@@ -1098,12 +1093,12 @@ static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *er
 {
 	node *n = &h->nodes[to];
 	if (grow(&n->files, &n->capfiles, n->nfiles + 1, sizeof(size_t)) < 0)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	n->files[n->nfiles++] = fi;
 	if (!(n->flags & N_Q_CHAIN)) {
 		n->flags |= N_Q_CHAIN;
 		if (heap_push(q, h, to) < 0)
-			return oom(err);
+			return fg_error_oom(err, NULL);
 	}
 	return 0;
 }
@@ -1311,7 +1306,7 @@ static int blob_hunks(const fg_line_hunk **out, size_t *n, fg_history *h, mwalk 
 	mw->diffs++;
 	if (acc.oom) {
 		free(acc.h);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	if (grc < 0) {
 		free(acc.h);
@@ -1369,7 +1364,7 @@ static int rename_source(size_t *path, git_oid *blob, fg_history *h, mwalk *mw, 
 		    grow(&mw->renamed_paths, &mw->caprenamed_paths, mw->nrenamed + 1, sizeof(char *)) < 0 ||
 		    qfile_set_path(&mw->renamed[mw->nrenamed], h, copy) < 0) {
 			free(copy);
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			goto out;
 		}
 		mw->renamed_paths[mw->nrenamed] = copy;
@@ -1395,11 +1390,11 @@ static int method_arrive(fg_history *h, heap *q, mwalk *mw, size_t nfiles, size_
 			continue;
 		int rc = fg_line_set_union(&mw->s[id - nfiles].lines, lines);
 		fg_line_set_free(lines);
-		return rc < 0 ? oom(err) : 0;
+		return rc < 0 ? fg_error_oom(err, NULL) : 0;
 	}
 	if (grow(&mw->s, &mw->caps, mw->ns + 1, sizeof(mstate)) < 0) {
 		fg_line_set_free(lines);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	mw->s[mw->ns] = (mstate){ .track = track, .path = path, .lines = *lines };
 	memset(lines, 0, sizeof(*lines));
@@ -1450,7 +1445,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 	}
 	c = calloc(np ? np : 1, sizeof(*c));
 	if (!c) {
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 		goto out;
 	}
 	size_t follow = SIZE_MAX;
@@ -1472,7 +1467,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 		}
 		if (same) {
 			if (fg_line_set_copy(&c[p].lines, &st.lines) < 0)
-				rc = oom(err);
+				rc = fg_error_oom(err, NULL);
 		} else {
 			if (!have_blob) {
 				if ((rc = blob_at(&blob, &found, h, &tree, mpath(files, nfiles, mw, st.path), err)) < 0 ||
@@ -1484,7 +1479,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 				/* A root (or a shallow boundary): every line is added. */
 				if ((rc = blob_hunks(&hunks, &nh, h, mw, NULL, &blob, err)) == 0 &&
 				    fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
-					rc = oom(err);
+					rc = fg_error_oom(err, NULL);
 				break;
 			}
 			git_oid pblob;
@@ -1505,7 +1500,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 			if ((rc = blob_hunks(&hunks, &nh, h, mw, pfound ? &pblob : NULL, &blob, err)) != 0)
 				break;
 			if (fg_line_set_map(&c[p].lines, &c[p].effect, &st.lines, hunks, nh) < 0)
-				rc = oom(err);
+				rc = fg_error_oom(err, NULL);
 		}
 		if (rc == 0 && !c[p].effect.touched) {
 			follow = p; /* this parent takes all the lines: the commit is not shown */
@@ -1542,7 +1537,7 @@ static int method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, mwal
 		}
 		if (in_window(h, ni)) {
 			if (grow(&t->window, &t->capwindow, t->nwindow + 1, sizeof(mchange)) < 0) {
-				rc = oom(err);
+				rc = fg_error_oom(err, NULL);
 				goto out;
 			}
 			t->window[t->nwindow++] = (mchange){ ni, c[0].effect };
@@ -1592,7 +1587,7 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, siz
 	for (size_t t = 0; mw && t < mw->nt; t++) {
 		fg_line_set lines = { 0 };
 		if (fg_line_set_copy(&lines, &mw->t[t].start) < 0) {
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			goto out;
 		}
 		unresolved++;
@@ -1609,7 +1604,7 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, siz
 		/* Take the waiting files: moves below may append to this node
 		 * again only through another visit. */
 		if (grow(&pending, &cappending, n->nfiles, sizeof(size_t)) < 0) {
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			break;
 		}
 		npending = n->nfiles;
@@ -1710,7 +1705,7 @@ static int mark_uninteresting(fg_history *h, size_t start, size_t *interesting_q
 	size_t *stack = NULL, n = 0, cap = 0;
 	int rc = 0;
 	if (grow(&stack, &cap, 1, sizeof(size_t)) < 0)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	stack[n++] = start;
 	while (n) {
 		size_t i = stack[--n];
@@ -1732,7 +1727,7 @@ static int mark_uninteresting(fg_history *h, size_t start, size_t *interesting_q
 			if ((rc = node_get(&pi, h, &pid, err)) < 0)
 				goto out;
 			if (grow(&stack, &cap, n + 1, sizeof(size_t)) < 0) {
-				rc = oom(err);
+				rc = fg_error_oom(err, NULL);
 				goto out;
 			}
 			stack[n++] = pi;
@@ -1773,7 +1768,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 		h->nodes[i].indeg = SIZE_MAX; /* offset of the node's bits, none yet */
 #define NODE_BITS(ni) (h->nodes[ni].indeg)
 	if (grow(&bits, &capbits, words, sizeof(uint64_t)) < 0)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	memset(bits, 0, words * sizeof(uint64_t));
 	nbits = words;
 	NODE_BITS(bad_idx) = 0;
@@ -1793,7 +1788,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 	}
 	if (rc < 0 || heap_push(&q, h, good_idx) < 0) {
 		free(bits);
-		return rc < 0 ? rc : oom(err);
+		return rc < 0 ? rc : fg_error_oom(err, NULL);
 	}
 	if (!(h->nodes[bad_idx].flags & N_SEEN)) {
 		h->nodes[bad_idx].flags |= N_SEEN | N_Q_LIMIT;
@@ -1801,7 +1796,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 		if (heap_push(&q, h, bad_idx) < 0) {
 			free(q.v);
 			free(bits);
-			return oom(err);
+			return fg_error_oom(err, NULL);
 		}
 	}
 	int slop = LIMIT_SLOP;
@@ -1835,7 +1830,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 				if (!(h->nodes[pi].flags & N_UNINTERESTING))
 					interesting_queued++;
 				if (heap_push(&q, h, pi) < 0)
-					rc = oom(err);
+					rc = fg_error_oom(err, NULL);
 			}
 		}
 		if (rc < 0)
@@ -1893,7 +1888,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 						continue;
 					if (NODE_BITS(pi) == SIZE_MAX) {
 						if (grow(&bits, &capbits, nbits + words, sizeof(uint64_t)) < 0) {
-							rc = oom(err);
+							rc = fg_error_oom(err, NULL);
 							break;
 						}
 						memset(bits + nbits, 0, words * sizeof(uint64_t));
@@ -1906,7 +1901,7 @@ static int window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *visit
 			if (rc == 0 && shown) {
 				qfile *qf = &files[f];
 				if (grow(&qf->window, &qf->capwindow, qf->nwindow + 1, sizeof(size_t)) < 0)
-					rc = oom(err);
+					rc = fg_error_oom(err, NULL);
 				else
 					qf->window[qf->nwindow++] = ni;
 			}
@@ -1967,7 +1962,7 @@ static int commit_info(size_t *out, fg_history *h, fg_history_result *r, size_t 
 		return git_fail(err, NULL, "cannot read commit");
 	if (grow(&r->commits, &r->capcommits, r->ncommits + 1, sizeof(fg_history_commit)) < 0) {
 		git_commit_free(c);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	fg_history_commit *ci = &r->commits[r->ncommits];
 	git_oid_tostr(ci->id, sizeof(ci->id), &h->nodes[ni].id);
@@ -1982,7 +1977,7 @@ static int commit_info(size_t *out, fg_history *h, fg_history_result *r, size_t 
 	ci->subject = result_strdup(r, summary ? summary : "");
 	git_commit_free(c);
 	if (!ci->subject)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	h->nodes[ni].info = r->ncommits++;
 	*out = h->nodes[ni].info;
 	return 0;
@@ -2056,7 +2051,7 @@ static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_
 	r->method_ranges = calloc((r->count ? r->count : 1) * FG_METHOD_MAX_RANGES, sizeof(*r->method_ranges));
 	mw->t = calloc(r->count ? r->count : 1, sizeof(*mw->t));
 	if (!scans || !unreadable || !r->methods || !r->method_ranges || !mw->t) {
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 		goto out;
 	}
 	size_t bad_idx;
@@ -2116,7 +2111,7 @@ static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_
 		t->file = fi;
 		for (size_t k = 0; k < match.count && rc == 0; k++)
 			if (fg_line_set_add(&t->start, match.ranges[k].first - 1, match.ranges[k].last) < 0)
-				rc = oom(err);
+				rc = fg_error_oom(err, NULL);
 	}
 out:
 	for (size_t i = 0; scans && i < nfiles; i++)
@@ -2134,7 +2129,7 @@ static int method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, fg_er
 	for (size_t t = 0; t < mw->nt; t++)
 		total += 2 + mw->t[t].nwindow;
 	if (total && !(r->changes = calloc(total, sizeof(*r->changes))))
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	size_t at = 0;
 	for (size_t t = 0; t < mw->nt; t++) {
 		mtrack *tr = &mw->t[t];
@@ -2193,7 +2188,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	*out = NULL;
 	fg_history_result *r = calloc(1, sizeof(*r));
 	if (!r)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	qfile *files = NULL;
 	size_t nfiles = 0, capfiles = 0;
 	size_t *entry_file = NULL; /* entry → file index or SIZE_MAX */
@@ -2225,13 +2220,13 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		char *fcopy = result_strdup(r, frame);
 		char *ccopy = jc == 1 ? result_strdup(r, cls) : NULL;
 		if (!fcopy || (jc == 1 && !ccopy)) {
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			break;
 		}
 		size_t nent = ncand ? ncand : 1;
 		if (grow(&r->entries, &r->cap, r->count + nent, sizeof(fg_history_entry)) < 0 ||
 		    grow(&entry_file, &cap_entry_file, r->count + nent, sizeof(size_t)) < 0) {
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			break;
 		}
 		for (size_t k = 0; k < nent; k++) {
@@ -2247,11 +2242,11 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 				e->path = s->path;
 				if (s->file_id == SIZE_MAX) {
 					if (grow(&files, &capfiles, nfiles + 1, sizeof(qfile)) < 0) {
-						rc = oom(err);
+						rc = fg_error_oom(err, NULL);
 						break;
 					}
 					if (qfile_set_path(&files[nfiles], h, s->path) < 0) {
-						rc = oom(err);
+						rc = fg_error_oom(err, NULL);
 						break;
 					}
 					s->file_id = nfiles++;
@@ -2297,14 +2292,14 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	if (rc == 0 && total_window) {
 		r->window_ptrs = malloc(total_window * sizeof(*r->window_ptrs));
 		if (!r->window_ptrs)
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 	}
 	/* Each file's window list, laid out once and shared by its entries. */
 	size_t *win_start = NULL;
 	if (rc == 0 && nfiles) {
 		win_start = malloc(nfiles * sizeof(size_t));
 		if (!win_start)
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 	}
 	if (rc == 0) {
 		size_t at = 0;
@@ -2415,12 +2410,12 @@ int fg_history_changed_paths(char ***out, size_t *n, fg_history *h, fg_error *er
 		rc = git_fail(err, NULL, "cannot diff the window's trees");
 	size_t ndeltas = rc ? 0 : git_diff_num_deltas(diff);
 	if (ndeltas && !(paths = calloc(ndeltas, sizeof(*paths))))
-		rc = oom(err);
+		rc = fg_error_oom(err, NULL);
 	for (size_t i = 0; !rc && i < ndeltas; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
 		if (!(paths[count] = strdup(path)))
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 		else
 			count++;
 	}

@@ -1006,7 +1006,7 @@ int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_met
 	lexer lx = { .s = src, .n = len, .line = 1, .lang = lang };
 	parser p = { .src = src, .s = s, .lang = lang };
 	if (!s)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	/* Offsets are 32-bit: a source file over 4 GiB is not one. */
 	if (len >= UINT32_MAX)
 		len = lx.n = UINT32_MAX - 1;
@@ -1064,7 +1064,7 @@ int fg_method_scan_new(fg_method_scan **out, const char *src, size_t len, fg_met
 	free(lx.t);
 	if (p.oom) {
 		fg_method_scan_free(s);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	/* Names were offsets while the buffer could move. */
 	for (size_t i = 0; i < s->nd; i++) {

@@ -64,11 +64,6 @@ struct fg_pack {
 	size_t capchain;
 };
 
-static int oom(fg_error *err)
-{
-	return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
-}
-
 /* A version-2 index and its pack that agree; false otherwise. */
 static bool parse(packfile *f)
 {
@@ -116,7 +111,7 @@ static int pack_new(fg_pack **out, fg_error *err)
 		if (p)
 			free(p->cache);
 		free(p);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	*out = p;
 	return 0;
@@ -128,7 +123,7 @@ int fg_pack_open(fg_pack **out, const char *objects_dir, fg_error *err)
 	size_t dlen = strlen(objects_dir);
 	char *dir = malloc(dlen + sizeof("/pack"));
 	if (!dir)
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	snprintf(dir, dlen + sizeof("/pack"), "%s%spack", objects_dir, dlen && objects_dir[dlen - 1] == '/' ? "" : "/");
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -145,7 +140,7 @@ int fg_pack_open(fg_pack **out, const char *objects_dir, fg_error *err)
 		size_t plen = strlen(dir) + 1 + len + 2;
 		char *path = malloc(plen);
 		if (!path) {
-			rc = oom(err);
+			rc = fg_error_oom(err, NULL);
 			break;
 		}
 		snprintf(path, plen, "%s/%s", dir, e->d_name);
@@ -189,7 +184,7 @@ int fg_pack_from_buffers(fg_pack **out, const void *idx, size_t idx_len, const v
 		free(i);
 		free(k);
 		fg_pack_free(p);
-		return oom(err);
+		return fg_error_oom(err, NULL);
 	}
 	memcpy(i, idx, idx_len);
 	memcpy(k, pack, pack_len);

@@ -33,7 +33,7 @@ int fg_rawtree_parse(fg_rawtree **out, const void *data, size_t len, fg_error *e
 		return fg_error_set(err, FG_EGIT, NULL, "tree object of %zu bytes: larger than 4 GiB", len);
 	fg_rawtree *t = malloc(sizeof(*t) + (len / MIN_ENTRY + 1) * sizeof(rawtree_ent));
 	if (!t)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	t->data = data;
 	t->count = 0;
 	const unsigned char *p = data, *end = p + len;

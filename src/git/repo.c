@@ -50,7 +50,7 @@ int fg_repo_open(fg_repo **out, const char *start, fg_error *err)
 	if (!repo) {
 		git_repository_free(git);
 		git_libgit2_shutdown();
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	repo->git = git;
 	*out = repo;
@@ -204,9 +204,9 @@ int fg_repo_config_path(char **out, fg_repo *repo, const char *key, fg_error *er
 	/* git resolves relative config paths against the current directory;
 	 * fgbisect runs from anywhere in the work tree (git bisect run starts
 	 * at its top), so the top is the stable base.  Its trailing '/' makes
-	 * it a folder for fg_source_resolve. */
+	 * it a folder for fg_url_resolve. */
 	const char *top = git_repository_workdir(repo->git);
-	rc = fg_source_resolve(out, top ? top : git_repository_path(repo->git), value.ptr, err);
+	rc = fg_url_resolve(out, top ? top : git_repository_path(repo->git), value.ptr, err);
 	git_buf_dispose(&value);
 	return rc;
 }
@@ -259,7 +259,7 @@ int fg_repo_log_range(fg_repo_log **out, fg_repo *repo, const char *good, const 
 	}
 	fg_repo_log *log = calloc(1, sizeof(*log));
 	if (!log)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	git_revwalk *walk = NULL;
 	int rc = 0;
 	if (git_revwalk_new(&walk, repo->git) < 0 || git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
@@ -288,7 +288,7 @@ int fg_repo_log_range(fg_repo_log **out, fg_repo *repo, const char *good, const 
 			cap = cap ? cap * 2 : 64;
 			fg_repo_commit *commits = realloc(log->commits, cap * sizeof(*commits));
 			if (!commits) {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 				break;
 			}
 			log->commits = commits;

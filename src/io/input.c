@@ -174,7 +174,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 {
 	fg_input *in = calloc(1, sizeof(*in));
 	if (!in)
-		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
+		return fg_error_oom(err, name);
 	snprintf(in->name, sizeof(in->name), "%s", name);
 	in->fd = -1;
 	in->fd_start = -1;
@@ -187,7 +187,7 @@ static int input_init(fg_input **out, const char *name, uint64_t max_size, fg_er
 	in->raw = malloc(RAW_SIZE);
 	if (!in->buf || !in->raw) {
 		fg_input_free(in);
-		return fg_error_set(err, FG_ENOMEM, name, "out of memory");
+		return fg_error_oom(err, name);
 	}
 	at_start(in);
 	*out = in;
@@ -362,7 +362,7 @@ static int produce_gzip(size_t *got, fg_input *in, char *dst, size_t room, fg_er
 		const char *why = NULL;
 		int rc = inflater_step(&in->z, &in->z_member_done, &why);
 		if (rc == FG_ENOMEM)
-			return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
+			return fg_error_oom(err, in->name);
 		if (rc)
 			return fg_error_set(err, FG_EINVALID, in->name, "corrupt gzip data: %s", why);
 	}
@@ -455,7 +455,7 @@ static int fill_most(fg_input *in, size_t most, fg_error *err)
 		if (n >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 			in->gzip = true;
 			if (inflater_start(&in->z, in->raw, n))
-				return fg_error_set(err, FG_ENOMEM, in->name, "out of memory");
+				return fg_error_oom(err, in->name);
 			in->z_started = true;
 		} else {
 			if (n > room)

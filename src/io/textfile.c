@@ -22,7 +22,7 @@ int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, cons
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);
-		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+		return fg_error_oom(err, path);
 	}
 	char *b = NULL;
 	size_t n = 0, cap = 0;
@@ -36,7 +36,7 @@ int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, cons
 			cap = cap ? cap * 2 : 4096;
 			char *nb = realloc(b, cap);
 			if (!nb) {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 				break;
 			}
 			b = nb;

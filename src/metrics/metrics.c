@@ -71,16 +71,16 @@ void fg_metrics_result_free(fg_metrics_result *r)
 static int result_new(fg_metrics_result **out, const fg_mrules *rules, fg_error *err)
 {
 	fg_metrics_result *r = calloc(1, sizeof(*r));
-	size_t n = fg_mrules_signal_count(rules);
+	size_t n = fg_metrics_rules_signal_count(rules);
 	if (!r || !(r->signals = calloc(n, sizeof(*r->signals)))) {
 		free(r);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	r->rules = rules;
 	r->nsignals = n;
 	r->fired = -1;
 	for (size_t i = 0; i < n; i++) {
-		r->signals[i].def = fg_mrules_signal_at(rules, i);
+		r->signals[i].def = fg_metrics_rules_signal_at(rules, i);
 		r->signals[i].ratio = NAN;
 		r->signals[i].side[0].status = r->signals[i].side[1].status = FG_METRIC_MISSING;
 	}
@@ -129,7 +129,7 @@ static int derive_series(bool *used, fg_metric_signal *s, int side, const fg_met
 		return 0;
 	double *t = malloc(cap * sizeof(double)), *a = malloc(cap * sizeof(double));
 	double *b = malloc(cap * sizeof(double)), *z = malloc(cap * sizeof(double));
-	int rc = t && a && b && z ? 0 : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	int rc = t && a && b && z ? 0 : fg_error_oom(err, NULL);
 	for (size_t i = 0, k = 0; !rc && i < na && k < nb;) {
 		double ti = sa->times[side][i], tk = sb->times[side][k];
 		if (ti < tk) {
@@ -170,7 +170,7 @@ static int derive_series(bool *used, fg_metric_signal *s, int side, const fg_met
 static int derive(fg_metrics_result *r, size_t i, fg_error *err)
 {
 	fg_metric_signal *s = &r->signals[i];
-	const fg_mrules_signal *d = s->def;
+	const fg_metrics_rules_signal *d = s->def;
 	int rc = 0;
 	if (d->kind == FG_SIGNAL_RATIO) {
 		for (int side = 0; side < 2 && !rc; side++) {
@@ -270,11 +270,11 @@ static void duration_text(char *buf, size_t len, double seconds)
 }
 
 /* A query error names the signal and its rules file line. */
-static int signal_error(fg_error *err, const fg_metrics_result *r, const fg_mrules_signal *d, int side)
+static int signal_error(fg_error *err, const fg_metrics_result *r, const fg_metrics_rules_signal *d, int side)
 {
 	char msg[sizeof(err->message)], where[600];
 	snprintf(msg, sizeof(msg), "%s", err->message);
-	snprintf(where, sizeof(where), "signal '%s' (%s:%zu, %s): ", d->name, fg_mrules_source(r->rules), d->line,
+	snprintf(where, sizeof(where), "signal '%s' (%s:%zu, %s): ", d->name, fg_metrics_rules_source(r->rules), d->line,
 	         side ? "candidate" : "base");
 	size_t n = strlen(where);
 	memcpy(err->message, where, n < sizeof(err->message) ? n : sizeof(err->message) - 1);
@@ -288,7 +288,7 @@ static int collect_series(fg_metrics_result *r, fg_prom *prom, size_t i, int sid
 	const fg_metrics_run *run = &r->run[side];
 	char range[32];
 	duration_text(range, sizeof(range), r->range);
-	int rc = fg_mrules_expand(&s->query[side], s->def->query, run->selector, range, err);
+	int rc = fg_metrics_rules_expand(&s->query[side], s->def->query, run->selector, range, err);
 	if (rc)
 		return rc;
 	fg_prom_result pr;
@@ -307,14 +307,14 @@ static int collect_series(fg_metrics_result *r, fg_prom *prom, size_t i, int sid
 	if (pr.nseries == 1) {
 		summarise(&s->side[side], &pr.series[0]);
 		if (!keep_points(s, side, &pr.series[0]))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 	}
 	fg_prom_result_clear(&pr);
 	return rc;
 }
 
 /* "valueType=JOB intent=COMPLETE" */
-static char *group_labels(const fg_mrules_signal *d, const fg_prom_series *s)
+static char *group_labels(const fg_metrics_rules_signal *d, const fg_prom_series *s)
 {
 	size_t len = 1;
 	for (size_t k = 0; k < d->nby; k++) {
@@ -354,18 +354,18 @@ static int collect_breakdown(fg_metrics_result *r, fg_prom *prom, size_t i, size
 		const fg_metrics_run *run = &r->run[side];
 		char range[32];
 		duration_text(range, sizeof(range), run->end - run->start);
-		rc = fg_mrules_expand(&s->query[side], s->def->query, run->selector, range, err);
+		rc = fg_metrics_rules_expand(&s->query[side], s->def->query, run->selector, range, err);
 		if (!rc && (rc = fg_prom_query(&pr[side], prom, s->query[side], run->end, err)))
 			rc = signal_error(err, r, s->def, side);
 	}
 	size_t cap = pr[0].nseries + pr[1].nseries;
 	if (!rc && cap && !(s->groups = calloc(cap, sizeof(*s->groups))))
-		rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		rc = fg_error_oom(err, NULL);
 	for (int side = 0; side < 2 && !rc; side++) {
 		for (size_t k = 0; k < pr[side].nseries && !rc; k++) {
 			char *labels = group_labels(s->def, &pr[side].series[k]);
 			if (!labels) {
-				rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				rc = fg_error_oom(err, NULL);
 				break;
 			}
 			fg_metric_group *g = NULL;
@@ -423,7 +423,7 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
 	for (int s = 0; s < 2 && !rc; s++) {
 		r->run[s] = runs[s];
 		if (!(r->run[s].selector = strdup(runs[s].selector)))
-			rc = fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			rc = fg_error_oom(err, NULL);
 	}
 	for (size_t i = 0; i < r->nsignals && !rc; i++) {
 		switch (r->signals[i].def->kind) {
@@ -444,7 +444,7 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
 			rc = fg_error_set(err, FG_EFETCH, fg_prom_shown_url(prom),
 			                  "no series for any signal of %s with the %s selector {%s} in its window: is the "
 			                  "selector right and the window inside the run?",
-			                  fg_mrules_source(rules), s ? "candidate" : "base", runs[s].selector);
+			                  fg_metrics_rules_source(rules), s ? "candidate" : "base", runs[s].selector);
 	if (rc) {
 		fg_metrics_result_free(r);
 		return rc;
@@ -485,7 +485,7 @@ static fg_cond_state decide(const fg_metric_signal *s, fg_op op, double t)
 static void evaluate(fg_metrics_condition *c, const fg_metrics_result *r, const fg_metrics_delta *deltas,
                      size_t ndeltas)
 {
-	const fg_mrules_condition *d = c->def;
+	const fg_metrics_rules_condition *d = c->def;
 	c->term_known = FG_COND_UNKNOWN;
 	c->subsystem = NULL;
 	const fg_metric_signal *s = d->term <= FG_TERM_RATIO ? &r->signals[d->signal] : NULL;
@@ -538,17 +538,17 @@ static void evaluate(fg_metrics_condition *c, const fg_metrics_result *r, const 
 int fg_metrics_interpret(fg_metrics_result *r, const fg_metrics_delta *deltas, size_t ndeltas, fg_error *err)
 {
 	rule_results_free(r);
-	size_t n = fg_mrules_rule_count(r->rules);
+	size_t n = fg_metrics_rules_rule_count(r->rules);
 	r->fired = r->undecided = -1;
 	r->profiles = deltas != NULL;
 	if (n && !(r->rule_results = calloc(n, sizeof(*r->rule_results))))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < n; i++) {
 		fg_metrics_rule_result *rr = &r->rule_results[i];
-		rr->def = fg_mrules_rule_at(r->rules, i);
+		rr->def = fg_metrics_rules_rule_at(r->rules, i);
 		r->nrules++;
 		if (!(rr->conditions = calloc(rr->def->nconditions, sizeof(*rr->conditions))))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		rr->state = FG_STATE_TRUE;
 		for (size_t k = 0; k < rr->def->nconditions; k++) {
 			fg_metrics_condition *c = &rr->conditions[k];
@@ -694,7 +694,7 @@ int fg_metrics_fill(char **out, const char *t, const char *const *keys, const ch
 		cap += values[i] ? strlen(values[i]) * (strlen(t) / 2 + 1) : 0;
 	char *o = malloc(cap);
 	if (!o)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (const char *p = t; *p;) {
 		size_t k = n;
 		if (*p == '{')

@@ -72,7 +72,7 @@ typedef enum {
 } fg_interval_status;
 
 typedef struct fg_metric_signal {
-	const fg_mrules_signal *def;
+	const fg_metrics_rules_signal *def;
 	char *query[2];            /* as sent, base and candidate (NULL for a ratio) */
 	fg_metric_value side[2];   /* base, candidate */
 	double ratio;              /* candidate / base, NaN when not both OK or base is 0 */
@@ -105,7 +105,7 @@ typedef enum { FG_STATE_FALSE = 0, FG_STATE_TRUE, FG_STATE_UNDECIDED } fg_cond_s
 const char *fg_cond_state_name(fg_cond_state s); /* "false", "true", "undecided" */
 
 typedef struct fg_metrics_condition {
-	const fg_mrules_condition *def;
+	const fg_metrics_rules_condition *def;
 	fg_cond_value term_known;  /* TRUE when the term has a value */
 	double value;              /* the term's value when known */
 	const char *subsystem;     /* delta(*): the subsystem that grew most */
@@ -114,7 +114,7 @@ typedef struct fg_metrics_condition {
 } fg_metrics_condition;
 
 typedef struct fg_metrics_rule_result {
-	const fg_mrules_rule *def;
+	const fg_metrics_rules_rule *def;
 	fg_metrics_condition *conditions;
 	fg_cond_state state;       /* TRUE: every condition holds */
 	bool matched;              /* state == FG_STATE_TRUE */

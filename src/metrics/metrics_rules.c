@@ -14,13 +14,13 @@
 #define MAX_CONDITIONS 16
 
 struct rule {
-	fg_mrules_rule pub;
-	fg_mrules_condition conditions[MAX_CONDITIONS];
+	fg_metrics_rules_rule pub;
+	fg_metrics_rules_condition conditions[MAX_CONDITIONS];
 };
 
 struct fg_mrules {
 	char *source;
-	fg_mrules_signal signals[MAX_SIGNALS];
+	fg_metrics_rules_signal signals[MAX_SIGNALS];
 	size_t nsignals;
 	struct rule *rules; /* MAX_RULES */
 	size_t nrules;
@@ -30,7 +30,7 @@ struct fg_mrules {
 	enum { IN_NOTHING, IN_SIGNAL, IN_RULE } in;
 };
 
-void fg_mrules_free(fg_mrules *r)
+void fg_metrics_rules_free(fg_mrules *r)
 {
 	if (!r)
 		return;
@@ -76,11 +76,6 @@ static const char *keep(struct parser *p, const char *s, size_t len)
 	return c;
 }
 
-static int oom(const struct parser *p)
-{
-	return fg_error_set(p->err, FG_ENOMEM, NULL, "out of memory");
-}
-
 /* A name: letters, digits, '_', '-', '.'; copied to dst. */
 static int take_name(const struct parser *p, char *dst, const char **s, const char *end, const char *what)
 {
@@ -113,7 +108,7 @@ static int check_last(const struct parser *p)
 	const fg_mrules *r = p->r;
 	struct parser at = *p;
 	if (r->in == IN_SIGNAL) {
-		const fg_mrules_signal *s = &r->signals[r->nsignals - 1];
+		const fg_metrics_rules_signal *s = &r->signals[r->nsignals - 1];
 		at.line = s->line;
 		if (!s->query && s->kind != FG_SIGNAL_RATIO)
 			return parse_error(&at, "signal '%s' has neither 'query' nor 'ratio'", s->name);
@@ -138,7 +133,7 @@ static int parse_signal(struct parser *p, const char *s, const char *end)
 		return rc;
 	if (r->nsignals == MAX_SIGNALS)
 		return parse_error(p, "more than %d signals", MAX_SIGNALS);
-	fg_mrules_signal *sig = &r->signals[r->nsignals];
+	fg_metrics_rules_signal *sig = &r->signals[r->nsignals];
 	memset(sig, 0, sizeof(*sig));
 	if ((rc = take_name(p, sig->name, &s, end, "'signal'")))
 		return rc;
@@ -159,7 +154,7 @@ static int parse_signal(struct parser *p, const char *s, const char *end)
 		size_t olen = (size_t)(s - opt);
 		if (olen > 5 && !memcmp(opt, "unit=", 5)) {
 			if (!(sig->unit = keep(p, opt + 5, olen - 5)))
-				return oom(p);
+				return fg_error_oom(p->err, NULL);
 		} else if (olen == 12 && !memcmp(opt, "better=lower", 12)) {
 			sig->better = FG_BETTER_LOWER;
 		} else if (olen == 13 && !memcmp(opt, "better=higher", 13)) {
@@ -187,7 +182,7 @@ static bool has_selector_slot(const char *q)
 }
 
 /* "ratio A / B [* K]" */
-static int parse_ratio(struct parser *p, fg_mrules_signal *sig, const char *s, const char *end)
+static int parse_ratio(struct parser *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
 {
 	char a[FG_MRULES_MAX_NAME + 1], b[FG_MRULES_MAX_NAME + 1];
 	int rc = take_name(p, a, &s, end, "'ratio'");
@@ -238,7 +233,7 @@ static int parse_ratio(struct parser *p, fg_mrules_signal *sig, const char *s, c
 }
 
 /* "by L1,L2" */
-static int parse_by(struct parser *p, fg_mrules_signal *sig, const char *s, const char *end)
+static int parse_by(struct parser *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
 {
 	if (sig->nby)
 		return parse_error(p, "'by' given twice");
@@ -253,7 +248,7 @@ static int parse_by(struct parser *p, fg_mrules_signal *sig, const char *s, cons
 		if (sig->nby == FG_MRULES_MAX_BY)
 			return parse_error(p, "'by' takes at most %d labels", FG_MRULES_MAX_BY);
 		if (!(sig->by[sig->nby++] = keep(p, l, (size_t)(s - l))))
-			return oom(p);
+			return fg_error_oom(p->err, NULL);
 	}
 	if (!sig->nby)
 		return parse_error(p, "'by' wants label names");
@@ -265,13 +260,13 @@ static int parse_by(struct parser *p, fg_mrules_signal *sig, const char *s, cons
 
 static int parse_signal_line(struct parser *p, const char *word, size_t wlen, const char *s, const char *end)
 {
-	fg_mrules_signal *sig = &p->r->signals[p->r->nsignals - 1];
+	fg_metrics_rules_signal *sig = &p->r->signals[p->r->nsignals - 1];
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (wlen == 5 && !memcmp(word, "title", 5)) {
 		if (s == end)
 			return parse_error(p, "empty title");
-		return (sig->title = keep(p, s, (size_t)(end - s))) ? 0 : oom(p);
+		return (sig->title = keep(p, s, (size_t)(end - s))) ? 0 : fg_error_oom(p->err, NULL);
 	}
 	if (wlen == 5 && !memcmp(word, "query", 5)) {
 		if (sig->query || sig->kind == FG_SIGNAL_RATIO)
@@ -279,7 +274,7 @@ static int parse_signal_line(struct parser *p, const char *word, size_t wlen, co
 		if (s == end)
 			return parse_error(p, "empty query");
 		if (!(sig->query = keep(p, s, (size_t)(end - s))))
-			return oom(p);
+			return fg_error_oom(p->err, NULL);
 		if (!has_selector_slot(sig->query))
 			return parse_error(p, "the query has no {sel} slot (write m{sel} or m{sel,label=\"v\"}): it "
 			                      "would mix every run on the server");
@@ -305,7 +300,7 @@ static int parse_rule(struct parser *p, const char *s, const char *end)
 	if (r->nrules == MAX_RULES)
 		return parse_error(p, "more than %d rules", MAX_RULES);
 	if (!r->rules && !(r->rules = calloc(MAX_RULES, sizeof(*r->rules))))
-		return oom(p);
+		return fg_error_oom(p->err, NULL);
 	struct rule *rule = &r->rules[r->nrules];
 	memset(rule, 0, sizeof(*rule));
 	if ((rc = take_name(p, rule->pub.name, &s, end, "'rule'")))
@@ -325,7 +320,7 @@ static int parse_rule(struct parser *p, const char *s, const char *end)
 }
 
 /* "TERM(ARG) OP NUMBER" */
-static int parse_condition(struct parser *p, fg_mrules_condition *c, const char *s, const char *end)
+static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, const char *s, const char *end)
 {
 	static const struct { const char *name; fg_term_kind kind; } terms[] = {
 		{ "base", FG_TERM_BASE }, { "candidate", FG_TERM_CANDIDATE }, { "ratio", FG_TERM_RATIO },
@@ -336,7 +331,7 @@ static int parse_condition(struct parser *p, fg_mrules_condition *c, const char 
 	while (end > s && fg_textfile_is_blank(end[-1]))
 		end--;
 	if (!(c->text = keep(p, s, (size_t)(end - s))))
-		return oom(p);
+		return fg_error_oom(p->err, NULL);
 	const char *open = memchr(s, '(', (size_t)(end - s));
 	const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
 	if (!close)
@@ -413,7 +408,7 @@ static int parse_rule_line(struct parser *p, const char *word, size_t wlen, cons
 			return parse_error(p, "empty hypothesis");
 		if (rule->pub.hypothesis)
 			return parse_error(p, "rule '%s' has a hypothesis already", rule->pub.name);
-		return (rule->pub.hypothesis = keep(p, s, (size_t)(end - s))) ? 0 : oom(p);
+		return (rule->pub.hypothesis = keep(p, s, (size_t)(end - s))) ? 0 : fg_error_oom(p->err, NULL);
 	}
 	bool when = wlen == 4 && !memcmp(word, "when", 4), unless = wlen == 6 && !memcmp(word, "unless", 6);
 	if (!when && !unless)
@@ -421,7 +416,7 @@ static int parse_rule_line(struct parser *p, const char *word, size_t wlen, cons
 		                   (int)(wlen > 40 ? 40 : wlen), word);
 	if (rule->pub.nconditions == MAX_CONDITIONS)
 		return parse_error(p, "more than %d conditions in a rule", MAX_CONDITIONS);
-	fg_mrules_condition *c = &rule->conditions[rule->pub.nconditions];
+	fg_metrics_rules_condition *c = &rule->conditions[rule->pub.nconditions];
 	memset(c, 0, sizeof(*c));
 	c->unless = unless;
 	int rc = parse_condition(p, c, s, end);
@@ -460,13 +455,13 @@ static int each_line(void *ctx, const char *line, const char *end)
 	return line ? parse_line(p, line, end) : parse_error(p, "a NUL byte: is this a metric rules file?");
 }
 
-int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err)
+int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
 	*out = NULL;
 	fg_mrules *r = calloc(1, sizeof(*r));
 	if (!r || !(r->source = strdup(source))) {
 		free(r);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	struct parser p = { r, source, 0, err };
 	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
@@ -475,14 +470,14 @@ int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *s
 	if (!rc && r->nsignals == 0)
 		rc = fg_error_set(err, FG_ECONFIG, source, "no signal defined: is this a metric rules file?");
 	if (rc) {
-		fg_mrules_free(r);
+		fg_metrics_rules_free(r);
 		return rc;
 	}
 	*out = r;
 	return 0;
 }
 
-int fg_mrules_load(fg_mrules **out, const char *path, fg_error *err)
+int fg_metrics_rules_load(fg_mrules **out, const char *path, fg_error *err)
 {
 	char *buf;
 	size_t len;
@@ -491,12 +486,12 @@ int fg_mrules_load(fg_mrules **out, const char *path, fg_error *err)
 	 * URL, gzip'ed or not. */
 	int rc = fg_source_read_all(&buf, &len, path, "metric rules file", (size_t)4 << 20, NULL, NULL, err);
 	if (!rc)
-		rc = fg_mrules_parse(out, buf, len, path, err);
+		rc = fg_metrics_rules_parse(out, buf, len, path, err);
 	free(buf);
 	return rc;
 }
 
-const char *fg_mrules_default_path(void)
+const char *fg_metrics_rules_default_path(void)
 {
 #ifndef FG_METRICS_INSTALLED
 #define FG_METRICS_INSTALLED NULL
@@ -505,32 +500,32 @@ const char *fg_mrules_default_path(void)
 	return fg_textfile_default_path(path, sizeof(path), "FGBISECT_METRICS", FG_METRICS_INSTALLED, "zeebe.metrics");
 }
 
-const char *fg_mrules_source(const fg_mrules *r)
+const char *fg_metrics_rules_source(const fg_mrules *r)
 {
 	return r->source;
 }
 
-size_t fg_mrules_signal_count(const fg_mrules *r)
+size_t fg_metrics_rules_signal_count(const fg_mrules *r)
 {
 	return r->nsignals;
 }
 
-const fg_mrules_signal *fg_mrules_signal_at(const fg_mrules *r, size_t i)
+const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_mrules *r, size_t i)
 {
 	return &r->signals[i];
 }
 
-size_t fg_mrules_rule_count(const fg_mrules *r)
+size_t fg_metrics_rules_rule_count(const fg_mrules *r)
 {
 	return r->nrules;
 }
 
-const fg_mrules_rule *fg_mrules_rule_at(const fg_mrules *r, size_t i)
+const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_mrules *r, size_t i)
 {
 	return &r->rules[i].pub;
 }
 
-int fg_mrules_expand(char **out, const char *t, const char *selector, const char *range, fg_error *err)
+int fg_metrics_rules_expand(char **out, const char *t, const char *selector, const char *range, fg_error *err)
 {
 	*out = NULL;
 	if (!selector[0])
@@ -554,7 +549,7 @@ int fg_mrules_expand(char **out, const char *t, const char *selector, const char
 	}
 	char *o = malloc(len), *q = o;
 	if (!o)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	for (const char *p = t; *p;) {
 		if (!strncmp(p, "{sel}", 5) || !strncmp(p, "{sel,", 5)) {
 			*q++ = '{';

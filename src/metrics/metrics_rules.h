@@ -51,7 +51,7 @@ typedef enum { FG_BETTER_NONE = 0, FG_BETTER_LOWER, FG_BETTER_HIGHER } fg_better
 
 typedef enum { FG_SIGNAL_QUERY, FG_SIGNAL_RATIO, FG_SIGNAL_BREAKDOWN } fg_signal_kind;
 
-typedef struct fg_mrules_signal {
+typedef struct fg_metrics_rules_signal {
 	char name[FG_MRULES_MAX_NAME + 1];
 	const char *title;    /* the name when not given */
 	const char *unit;     /* "" when not given */
@@ -64,12 +64,12 @@ typedef struct fg_mrules_signal {
 	const char *by[FG_MRULES_MAX_BY]; /* BREAKDOWN: the labels */
 	size_t nby;
 	size_t line;
-} fg_mrules_signal;
+} fg_metrics_rules_signal;
 
 typedef enum { FG_TERM_BASE, FG_TERM_CANDIDATE, FG_TERM_RATIO, FG_TERM_DELTA, FG_TERM_DELTA_ANY } fg_term_kind;
 typedef enum { FG_OP_LT, FG_OP_LE, FG_OP_GT, FG_OP_GE } fg_op;
 
-typedef struct fg_mrules_condition {
+typedef struct fg_metrics_rules_condition {
 	bool unless;          /* holds when unknown or false */
 	fg_term_kind term;
 	size_t signal;        /* BASE, CANDIDATE, RATIO */
@@ -77,45 +77,45 @@ typedef struct fg_mrules_condition {
 	fg_op op;
 	double threshold;
 	const char *text;     /* as written, "ratio(cpu) >= 0.9" */
-} fg_mrules_condition;
+} fg_metrics_rules_condition;
 
-typedef struct fg_mrules_rule {
+typedef struct fg_metrics_rules_rule {
 	char name[FG_MRULES_MAX_NAME + 1];
-	const fg_mrules_condition *conditions;
+	const fg_metrics_rules_condition *conditions;
 	size_t nconditions;
 	const char *hypothesis;
 	size_t line;
-} fg_mrules_rule;
+} fg_metrics_rules_rule;
 
 typedef struct fg_mrules fg_mrules;
 
 /* Parses text[0..len) (source names it in errors).  FG_ECONFIG with
  * "SOURCE:LINE" as the error's source on a malformed file. */
-int fg_mrules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err);
+int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err);
 
 /* Reads (through the source layer: a path, "-" or a URL) and parses the
  * rules; FG_EFETCH when they cannot be read, as for any input. */
-int fg_mrules_load(fg_mrules **out, const char *source, fg_error *err);
+int fg_metrics_rules_load(fg_mrules **out, const char *source, fg_error *err);
 
-void fg_mrules_free(fg_mrules *r);
+void fg_metrics_rules_free(fg_mrules *r);
 
 /* The rules file to use when none is given: $FGBISECT_METRICS when set and
  * not empty, else the installed contrib/zeebe.metrics, else the source
  * tree's, else NULL. */
-const char *fg_mrules_default_path(void);
+const char *fg_metrics_rules_default_path(void);
 
 /* The file it was read from. */
-const char *fg_mrules_source(const fg_mrules *r);
+const char *fg_metrics_rules_source(const fg_mrules *r);
 
-size_t fg_mrules_signal_count(const fg_mrules *r);
-const fg_mrules_signal *fg_mrules_signal_at(const fg_mrules *r, size_t i);
-size_t fg_mrules_rule_count(const fg_mrules *r);
-const fg_mrules_rule *fg_mrules_rule_at(const fg_mrules *r, size_t i);
+size_t fg_metrics_rules_signal_count(const fg_mrules *r);
+const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_mrules *r, size_t i);
+size_t fg_metrics_rules_rule_count(const fg_mrules *r);
+const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_mrules *r, size_t i);
 
 /* The query of a template for one run: {sel} → the selector, {range} →
  * range.  *out is malloc'ed.  FG_EUSAGE when the selector holds a brace or a
  * line break (it is label matchers, as inside {…}) or is empty. */
-int fg_mrules_expand(char **out, const char *template_text, const char *selector, const char *range,
+int fg_metrics_rules_expand(char **out, const char *template_text, const char *selector, const char *range,
                      fg_error *err);
 
 #endif

@@ -100,7 +100,7 @@ static int decode_labels(fg_prom_series *s, json_t *metric, const struct decoder
 		return bad_answer(d, "a series has no \"metric\" object");
 	size_t n = json_object_size(metric);
 	if (n && !(s->labels = calloc(n, sizeof(*s->labels))))
-		return fg_error_set(d->err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(d->err, NULL);
 	const char *key;
 	json_t *value;
 	json_object_foreach(metric, key, value) {
@@ -111,7 +111,7 @@ static int decode_labels(fg_prom_series *s, json_t *metric, const struct decoder
 		l->value = strdup(json_string_value(value));
 		s->nlabels++;
 		if (!l->name || !l->value)
-			return fg_error_set(d->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(d->err, NULL);
 	}
 	if (s->nlabels > 1)
 		qsort(s->labels, s->nlabels, sizeof(*s->labels), by_label_name);
@@ -123,7 +123,7 @@ static int alloc_points(fg_prom_series *s, size_t n, const struct decoder *d)
 	s->times = malloc((n ? n : 1) * sizeof(double));
 	s->values = malloc((n ? n : 1) * sizeof(double));
 	if (!s->times || !s->values)
-		return fg_error_set(d->err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(d->err, NULL);
 	return 0;
 }
 
@@ -165,7 +165,7 @@ static int decode_data(fg_prom_result *out, json_t *data, const struct decoder *
 	if (!strcmp(type, "scalar")) {
 		/* One unlabelled point, as an instant vector of one series. */
 		if (!(out->series = calloc(1, sizeof(*out->series))))
-			return fg_error_set(d->err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(d->err, NULL);
 		out->nseries = 1;
 		int rc = alloc_points(&out->series[0], 1, d);
 		if (!rc) {
@@ -181,7 +181,7 @@ static int decode_data(fg_prom_result *out, json_t *data, const struct decoder *
 		return bad_answer(d, "\"data.result\" is not an array");
 	size_t n = json_array_size(result);
 	if (n && !(out->series = calloc(n, sizeof(*out->series))))
-		return fg_error_set(d->err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(d->err, NULL);
 	for (size_t i = 0; i < n; i++) {
 		out->nseries++;
 		int rc = decode_series(&out->series[i], json_array_get(result, i), matrix, d);
@@ -311,13 +311,13 @@ int fg_prom_new(fg_prom **out, const char *base_url, const fg_prom_options *opts
 	fg_prom *p = calloc(1, sizeof(*p));
 	if (!p) {
 		curl_global_cleanup();
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	p->opts = *opts;
 	size_t len = strlen(base_url);
 	while (len > 8 && base_url[len - 1] == '/')
 		len--;
-	bool oom = !(p->base = strndup(base_url, len)) || !(p->shown = fg_source_redact(p->base)) ||
+	bool oom = !(p->base = strndup(base_url, len)) || !(p->shown = fg_url_redact(p->base)) ||
 	           !(p->easy = curl_easy_init());
 	for (size_t i = 0; !oom && i < opts->nheaders; i++) {
 		struct curl_slist *l = curl_slist_append(p->headers, opts->headers[i]);
@@ -327,7 +327,7 @@ int fg_prom_new(fg_prom **out, const char *base_url, const fg_prom_options *opts
 	}
 	if (oom) {
 		fg_prom_free(p);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	*out = p;
 	return 0;
@@ -382,7 +382,7 @@ static int get(fg_prom_result *out, fg_prom *p, const char *endpoint, const char
 	if (!url || !shown) {
 		free(url);
 		free(shown);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	snprintf(url, ulen, "%s/api/v1/%s?%s", p->base, endpoint, params);
 	snprintf(shown, slen, "%s/api/v1/%s", p->shown, endpoint);
@@ -430,7 +430,7 @@ static int get(fg_prom_result *out, fg_prom *p, const char *endpoint, const char
 		} else if (status >= 300 && status < 400) {
 			char *location = NULL;
 			curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &location);
-			char *where = location ? fg_source_redact(location) : NULL;
+			char *where = location ? fg_url_redact(location) : NULL;
 			rc = fg_error_set(err, FG_EFETCH, shown,
 			                  "HTTP status %ld, redirected to %s: not followed (a login page? give the "
 			                  "credentials with --header, or the URL it redirects to)",
@@ -477,7 +477,7 @@ int fg_prom_query(fg_prom_result *out, fg_prom *p, const char *query, double tim
 	char *params = params_with_query(p, query, rest);
 	if (!params) {
 		memset(out, 0, sizeof(*out));
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	int rc = get(out, p, "query", params, err);
 	free(params);
@@ -497,7 +497,7 @@ int fg_prom_query_range(fg_prom_result *out, fg_prom *p, const char *query, doub
 	snprintf(rest, sizeof(rest), "&start=%s&end=%s&step=%s", s, e, st);
 	char *params = params_with_query(p, query, rest);
 	if (!params)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	int rc = get(out, p, "query_range", params, err);
 	free(params);
 	return rc;

@@ -145,19 +145,19 @@ int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t n, cons
 			return fg_error_set(err, FG_EUSAGE, NULL, "empty frame pattern");
 	fg_matcher *m = calloc(1, sizeof(*m));
 	if (!m)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	m->n = n;
 	m->patterns = patterns;
 	m->raw = opts && opts->raw;
 	m->lengths = calloc(n, sizeof(*m->lengths));
 	if (!m->lengths) {
 		free(m);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	m->pairs = calloc(n, sizeof(*m->pairs));
 	if (!m->pairs) {
 		fg_matcher_free(m);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *p = (const unsigned char *)patterns[i];
@@ -173,7 +173,7 @@ int fg_matcher_new(fg_matcher **out, const char *const *patterns, size_t n, cons
 		m->regexes = calloc(n, sizeof(*m->regexes));
 		if (!m->regexes) {
 			fg_matcher_free(m);
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		}
 		for (size_t i = 0; i < n; i++) {
 			int rc = check_regex(patterns[i], err);
@@ -275,7 +275,7 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 	if (name >= c->cap) {
 		uint32_t cap = fg_idarray_capacity(c->cap, name);
 		if (fg_idarray_resize(&c->masks, sizeof(*c->masks), c->cap, cap, 0))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		c->cap = cap;
 	}
 	if (!(c->masks[name] & FG_MATCH_KNOWN)) {
@@ -287,7 +287,7 @@ int fg_matcher_test(uint64_t *mask, fg_matcher *m, const fg_names *names, uint32
 				size_t cap = (len + 1) * 2;
 				char *b = realloc(m->scratch, cap);
 				if (!b)
-					return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+					return fg_error_oom(err, NULL);
 				m->scratch = b;
 				m->scratch_cap = cap;
 			}

@@ -27,7 +27,7 @@ int fg_namemap_cache_new(fg_namemap_cache **out, fg_error *err)
 {
 	fg_namemap_cache *c = calloc(1, sizeof(*c));
 	if (!c)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	int rc = fg_names_new(&c->raw, err);
 	if (!rc)
 		rc = fg_names_new(&c->normal, err);
@@ -53,7 +53,7 @@ int fg_namemap_new_cached(fg_namemap **out, fg_names *names, fg_namemap_cache *c
 {
 	fg_namemap *m = calloc(1, sizeof(*m));
 	if (!m)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	m->names = names;
 	m->cache = cache;
 	*out = m;
@@ -72,7 +72,7 @@ static int normal_form(size_t *out, fg_namemap *m, const char *name, size_t len,
 		size_t cap = (len + 1) * 2;
 		char *s = realloc(m->scratch, cap);
 		if (!s)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		m->scratch = s;
 		m->scratch_cap = cap;
 	}
@@ -94,7 +94,7 @@ static int cached_form(const char **out, size_t *out_len, fg_namemap *m, const c
 		if (k >= c->cap) {
 			uint32_t cap = fg_idarray_capacity(c->cap, k);
 			if (fg_idarray_resize(&c->normal_of, sizeof(*c->normal_of), c->cap, cap, 0xff))
-				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				return fg_error_oom(err, NULL);
 			c->cap = cap;
 		}
 		if ((rc = normal_form(&nl, m, name, len, err)) || (rc = fg_names_intern(&id, c->normal, m->scratch, nl, err)))
@@ -122,7 +122,7 @@ int fg_namemap_get(void *ctx, uint32_t name, uint32_t *out, fg_error *err)
 		/* UNKNOWN is all ones: fill bytes 0xff. */
 		uint32_t cap = fg_idarray_capacity(m->cap, name);
 		if (fg_idarray_resize(&m->ids, sizeof(*m->ids), m->cap, cap, 0xff))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		m->cap = cap;
 	}
 	if (m->ids[name] == UNKNOWN) {

@@ -54,12 +54,12 @@ int fg_names_new(fg_names **out, fg_error *err)
 {
 	fg_names *n = calloc(1, sizeof(*n));
 	if (!n)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	n->mask = 1023;
 	n->slots = calloc(n->mask + 1, sizeof(*n->slots));
 	if (!n->slots) {
 		free(n);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	*out = n;
 	return 0;
@@ -144,19 +144,19 @@ int fg_names_intern(uint32_t *id, fg_names *n, const char *name, size_t len, fg_
 		uint32_t cap = n->capacity ? n->capacity * 2 : 1024;
 		struct entry *e = realloc(n->entries, (size_t)cap * sizeof(*e));
 		if (!e)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		n->entries = e;
 		n->capacity = cap;
 	}
 	char *copy = store(n, name, len);
 	if (!copy)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	uint32_t new_id = n->count++;
 	n->entries[new_id] = (struct entry){ copy, (uint32_t)len, h };
 	n->slots[i] = new_id + 1;
 	/* Keep the load factor under one half. */
 	if ((uint64_t)n->count * 2 > n->mask && grow_slots(n) != 0)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	*id = new_id;
 	return 0;
 }
@@ -202,7 +202,7 @@ int fg_names_rank(uint32_t **out, const fg_names *names, fg_error *err)
 	if (!all || !rank) {
 		free(all);
 		free(rank);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		all[i] = (struct ranked){ names->entries[i].str, names->entries[i].len, i };

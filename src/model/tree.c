@@ -48,7 +48,7 @@ int fg_tree_new(fg_tree **out, uint32_t root_name, fg_error *err)
 {
 	fg_tree *t = calloc(1, sizeof(*t));
 	if (!t)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	t->capacity = 1024;
 	t->nodes = malloc(t->capacity * sizeof(*t->nodes));
 	t->mask = 2047;
@@ -57,7 +57,7 @@ int fg_tree_new(fg_tree **out, uint32_t root_name, fg_error *err)
 	t->path = malloc(t->path_cap * sizeof(*t->path));
 	if (!t->nodes || !t->slots || !t->path) {
 		fg_tree_free(t);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	t->nodes[0] = (fg_tree_node){ .name = root_name, .type = FG_FRAME_NATIVE, .parent = FG_TREE_NONE,
 				      .first_child = FG_TREE_NONE, .next_sibling = FG_TREE_NONE };
@@ -156,7 +156,7 @@ static int add_child(uint32_t *out, fg_tree *t, uint32_t parent, uint32_t name, 
 			uint32_t cap = t->capacity * 2;
 			fg_tree_node *nodes = realloc(t->nodes, (size_t)cap * sizeof(*nodes));
 			if (!nodes)
-				return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+				return fg_error_oom(err, NULL);
 			t->nodes = nodes;
 			t->capacity = cap;
 		}
@@ -175,7 +175,7 @@ static int add_child(uint32_t *out, fg_tree *t, uint32_t parent, uint32_t name, 
 			rc = index_child(t, id);
 		}
 		if (rc)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 	}
 	fg_tree_node *n = &t->nodes[id];
 	if (n->total > UINT64_MAX - count)
@@ -211,7 +211,7 @@ static int add_frame(fg_tree *t, const fg_frame *f, fg_error *err)
 		uint32_t cap = t->path_cap * 2;
 		uint32_t *p = realloc(t->path, (size_t)cap * sizeof(*p));
 		if (!p)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		t->path = p;
 		t->path_cap = cap;
 	}
@@ -266,7 +266,7 @@ int fg_tree_merge(fg_tree *t, const fg_tree *from, const uint32_t *names, fg_err
 	/* A node's parent was made before it: at[] is filled in id order. */
 	uint32_t *at = malloc((size_t)from->count * sizeof(*at));
 	if (!at)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	at[0] = 0;
 	int rc = add_root(t, from->nodes[0].total, err);
 	for (uint32_t i = 1; i < from->count && !rc; i++) {
@@ -286,7 +286,7 @@ int fg_tree_rename(fg_tree *t, const uint32_t *names, fg_error *err)
 	t->indexed = 0;
 	for (uint32_t i = 1; i < t->count; i++)
 		if (t->nodes[t->nodes[i].parent].nchildren > SCAN_CHILDREN && index_child(t, i))
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 	return 0;
 }
 
@@ -324,7 +324,7 @@ int fg_tree_walk(const fg_tree *t, const fg_names *names, fg_tree_walk_fn fn, vo
 	/* Rank every name once, so sibling order is an integer comparison. */
 	uint32_t *rank = NULL;
 	struct order *stack = malloc((size_t)t->count * sizeof(*stack));
-	int rc = stack ? fg_names_rank(&rank, names, err) : fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+	int rc = stack ? fg_names_rank(&rank, names, err) : fg_error_oom(err, NULL);
 	if (rc)
 		goto out;
 
@@ -369,7 +369,7 @@ int fg_tree_visit(const fg_tree *t, const fg_names *names, fg_frames_fn fn, void
 {
 	struct visit *v = malloc(sizeof(*v));
 	if (!v)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	v->tree = t;
 	v->fn = fn;
 	v->ctx = ctx;

@@ -51,7 +51,7 @@
 
 /* name, return type, parameters, arguments. */
 #define FG_LAZY_ENTRIES(ENTRY, USE, USE_VOID)                                                                   \
-	ENTRY(FG_EFETCH, int, fg_source_resolve, (char **out, const char *base, const char *location, fg_error *err), \
+	ENTRY(FG_EFETCH, int, fg_url_resolve, (char **out, const char *base, const char *location, fg_error *err), \
 	      (out, base, location, err), *out = NULL)                                                                \
 	USE_VOID(fg_fetch_result_clear, (fg_fetch_result *r), (r))                                                   \
 	ENTRY(FG_EFETCH, int, fg_prom_new, (fg_prom **out, const char *base_url, const fg_prom_options *opts,         \

@@ -70,7 +70,7 @@ int fg_cache_default_dir(char **out, fg_error *err)
 		return fg_error_set(err, FG_EFETCH, NULL,
 		                    "no cache directory: neither XDG_CACHE_HOME nor HOME is an absolute path");
 	if (!*out)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	return 0;
 }
 
@@ -79,7 +79,7 @@ static int make_dirs(const char *dir, fg_error *err)
 {
 	char *path = strdup(dir);
 	if (!path)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	int rc = 0;
 	for (char *p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
@@ -132,7 +132,7 @@ int fg_cache_open(fg_cache **out, const char *dir, fg_error *err)
 	if (dir && dir[0]) {
 		path = strdup(dir);
 		if (!path)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 	} else if ((rc = fg_cache_default_dir(&path, err)) < 0) {
 		return rc;
 	}
@@ -143,7 +143,7 @@ int fg_cache_open(fg_cache **out, const char *dir, fg_error *err)
 	fg_cache *cache = malloc(sizeof(*cache));
 	if (!cache) {
 		free(path);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	cache->dir = path;
 	*out = cache;
@@ -182,14 +182,14 @@ int fg_cache_verify_gzip(const char *path, fg_error *err)
 	unsigned char *in = malloc(2 * IO_BUFFER);
 	if (!in) {
 		close(fd);
-		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+		return fg_error_oom(err, path);
 	}
 	unsigned char *scratch = in + IO_BUFFER;
 	z_stream zs = { 0 };
 	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
 		free(in);
 		close(fd);
-		return fg_error_set(err, FG_ENOMEM, path, "out of memory");
+		return fg_error_oom(err, path);
 	}
 
 	int rc = 0;
@@ -245,12 +245,12 @@ int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err)
 	*out = NULL;
 	char *path = entry_path(cache, key);
 	if (!path)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	fg_error ignored;
 	int rc = fg_cache_verify_gzip(path, &ignored);
 	if (rc == FG_ENOMEM) {
 		free(path);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	if (rc < 0) {
 		free(path);
@@ -265,7 +265,7 @@ int fg_cache_entry_new(fg_cache_entry **out, fg_cache *cache, const char *key, f
 	*out = NULL;
 	fg_cache_entry *e = calloc(1, sizeof(*e));
 	if (!e)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	e->fd = -1;
 	e->final_path = entry_path(cache, key);
 	/* The temporary name shares the entry's hash so a leftover from a crash
@@ -276,7 +276,7 @@ int fg_cache_entry_new(fg_cache_entry **out, fg_cache *cache, const char *key, f
 	e->tmp_path = join(cache->dir, name);
 	if (!e->final_path || !e->tmp_path) {
 		fg_cache_entry_free(e);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	/* mkstemp creates the file 0600. */
 	e->fd = fg_cleanup_mkstemp(&e->cleanup, e->tmp_path);
@@ -350,7 +350,7 @@ static int decide(fg_cache_entry *e, fg_error *err)
 		                 : deflateInit2(&e->zs, ENTRY_LEVEL, Z_DEFLATED, 16 + MAX_WBITS, 8,
 		                                Z_DEFAULT_STRATEGY);
 		if (z != Z_OK)
-			return fg_error_set(err, FG_ENOMEM, e->tmp_path, "out of memory");
+			return fg_error_oom(err, e->tmp_path);
 		e->zinit = true;
 	}
 	return emit(e, e->head, e->nhead, Z_NO_FLUSH, err);
@@ -415,7 +415,7 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 	e->handed_over = true;
 	fg_cleanup_remove(&e->cleanup);
 	if (!*out)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	return 0;
 }
 
@@ -426,7 +426,7 @@ int fg_cache_entry_detach(char **out, fg_cache_entry *e, fg_error *err)
 		return fg_error_set(err, FG_EINTERNAL, NULL, "no whole file of a failed cache commit to detach");
 	*out = strdup(e->tmp_path);
 	if (!*out)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	e->handed_over = true;
 	fg_cleanup_remove(&e->cleanup); /* the caller registers its copy */
 	return 0;

@@ -43,7 +43,7 @@ static int file_url_path(char **out, const char *url, const char *shown, fg_erro
 		return fg_error_set(err, FG_EFETCH, shown, "a file:// URL needs a path");
 	char *path = malloc(len + 1), *q = path;
 	if (!path)
-		return fg_error_set(err, FG_ENOMEM, shown, "out of memory");
+		return fg_error_oom(err, shown);
 	for (size_t i = 0; i < len; i++) {
 		int hi, lo;
 		if (p[i] == '%' && i + 2 < len && (hi = hex_value(p[i + 1])) >= 0 &&
@@ -63,20 +63,20 @@ static int file_url_path(char **out, const char *url, const char *shown, fg_erro
 	return 0;
 }
 
-int fg_source_resolve(char **out, const char *base, const char *location, fg_error *err)
+int fg_url_resolve(char **out, const char *base, const char *location, fg_error *err)
 {
 	*out = NULL;
 	if (!location || !location[0])
 		return fg_error_set(err, FG_ECONFIG, base, "empty profile location");
 
-	if (fg_source_scheme_length(location) > 0 || !strcmp(location, "-") || !base || !strcmp(base, "-")) {
+	if (fg_url_scheme_length(location) > 0 || !strcmp(location, "-") || !base || !strcmp(base, "-")) {
 		*out = strdup(location);
-	} else if (fg_source_is_url(base)) {
+	} else if (fg_url_is(base)) {
 		/* Any location is a URL reference here: "/x" is on base's host. */
 		CURLU *u = curl_url();
 		char *resolved = NULL;
 		if (!u)
-			return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+			return fg_error_oom(err, NULL);
 		CURLUcode uc = curl_url_set(u, CURLUPART_URL, base, 0);
 		if (uc == CURLUE_OK)
 			uc = curl_url_set(u, CURLUPART_URL, location, 0);
@@ -84,7 +84,7 @@ int fg_source_resolve(char **out, const char *base, const char *location, fg_err
 			uc = curl_url_get(u, CURLUPART_URL, &resolved, 0);
 		curl_url_cleanup(u);
 		if (uc != CURLUE_OK) {
-			char *shown = fg_source_redact(base);
+			char *shown = fg_url_redact(base);
 			int rc = fg_error_set(err, FG_ECONFIG, shown, "cannot resolve location '%s': %s",
 			                      location, curl_url_strerror(uc));
 			free(shown);
@@ -106,7 +106,7 @@ int fg_source_resolve(char **out, const char *base, const char *location, fg_err
 		}
 	}
 	if (!*out)
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	return 0;
 }
 
@@ -276,7 +276,7 @@ static int temp_file(char **path, int *fd, fg_cleanup_item *item, fg_error *err)
 		dir = "/tmp";
 	size_t len = strlen(dir) + sizeof("/fgbisect-XXXXXX");
 	if (!(*path = malloc(len)))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	snprintf(*path, len, "%s/fgbisect-XXXXXX", dir);
 	if ((*fd = fg_cleanup_mkstemp(item, *path)) < 0) {
 		int rc = fg_error_set(err, FG_EFETCH, NULL, "cannot create a temporary file in %s: %s", dir,
@@ -480,7 +480,7 @@ static void xfer_redirect(struct batch *b, struct xfer *x, long status, uint64_t
 	 * stopped at the body cap has the header alone. */
 	if (!location && curl_easy_header(x->easy, "Location", 0, CURLH_HEADER, -1, &h) == CURLHE_OK) {
 		fg_error rerr;
-		if (fg_source_resolve(&resolved, x->url, h->value, &rerr) < 0) {
+		if (fg_url_resolve(&resolved, x->url, h->value, &rerr) < 0) {
 			xfer_fail(x, rerr.code == FG_ENOMEM ? FG_ENOMEM : FG_EFETCH, "redirected to a bad Location");
 			return;
 		}
@@ -500,7 +500,7 @@ static void xfer_follow(struct batch *b, struct xfer *x, const char *location, u
 		xfer_fail(x, FG_EFETCH, "too many redirects (more than %d)", b->opts->max_redirects);
 		return;
 	}
-	if (!fg_source_is_http(location)) {
+	if (!fg_url_is_http(location)) {
 		xfer_fail(x, FG_EFETCH, "redirected to a URL that is not http:// or https://");
 		return;
 	}
@@ -646,7 +646,7 @@ static void xfer_prepare(struct xfer *x, fg_cache *cache, const char *cache_warn
 			fg_error cerr;
 			if (fg_cache_entry_new(&x->entry, cache, key, &cerr) < 0) {
 				if (cerr.code == FG_ENOMEM)
-					hit = fg_error_set(&res->err, FG_ENOMEM, x->shown, "out of memory");
+					hit = fg_error_oom(&res->err, x->shown);
 				else
 					set_warning(res, "cache not used: %s", cerr.message);
 			}
@@ -787,13 +787,13 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 		fg_fetch_result *res = &out[i];
 		memset(res, 0, sizeof(*res));
 		const char *src = sources[i];
-		char *shown = fg_source_redact(src);
+		char *shown = fg_url_redact(src);
 		if (!xs || !shown) {
-			fg_error_set(&res->err, FG_ENOMEM, NULL, "out of memory");
+			fg_error_oom(&res->err, NULL);
 			free(shown);
 			continue;
 		}
-		if (fg_source_is_http(src)) {
+		if (fg_url_is_http(src)) {
 			xs[nx].res = res;
 			xs[nx].opts = opts;
 			xs[nx].source = src;
@@ -802,13 +802,13 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 			nx++;
 			continue;
 		}
-		if (fg_source_is_url(src)) /* file:// */
+		if (fg_url_is(src)) /* file:// */
 			file_url_path(&res->path, src, shown, &res->err);
-		else if (fg_source_scheme_length(src) > 0)
+		else if (fg_url_scheme_length(src) > 0)
 			fg_error_set(&res->err, FG_EUSAGE, shown,
 			             "unsupported URL scheme (fgbisect reads file://, http:// and https://)");
 		else if (!(res->path = strdup(src)))
-			fg_error_set(&res->err, FG_ENOMEM, NULL, "out of memory");
+			fg_error_oom(&res->err, NULL);
 		free(shown);
 	}
 

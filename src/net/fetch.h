@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "net/url.h"
 
 typedef void (*fg_fetch_progress_fn)(void *ctx, const char *url, uint64_t done, uint64_t total);
 
@@ -95,29 +96,5 @@ void fg_fetch_result_clear(fg_fetch_result *r);
  * no line break that could smuggle in another header.  (The value is never
  * echoed back in a message.) */
 bool fg_fetch_header_valid(const char *h);
-
-/* True for file://, http:// and https:// URLs (scheme case-insensitive).
- * This, fg_source_is_http, fg_source_scheme_length, fg_source_redact and
- * fg_fetch_options_init need no libcurl (src/net/url.c): calling them never
- * loads the network module. */
-bool fg_source_is_url(const char *source);
-
-/* True for http:// and https:// URLs (scheme case-insensitive). */
-bool fg_source_is_http(const char *source);
-
-/* The length of a leading "scheme://" (an RFC 3986 scheme), else 0. */
-size_t fg_source_scheme_length(const char *s);
-
-/* Resolves a runs file's location against the runs file's own name (base,
- * a path, a URL, or "-" / NULL for the current directory): an absolute path
- * or a URL is kept; a relative path is taken relative to base's folder, or,
- * when base is a URL, as a URL reference relative to it (RFC 3986).
- * *out is malloc'ed.  FG_ECONFIG when location is empty or cannot be
- * resolved against base. */
-int fg_source_resolve(char **out, const char *base, const char *location, fg_error *err);
-
-/* Copies url with any user:password@ part removed into a malloc'ed string
- * (NULL on out of memory); anything that is not a URL is copied as it is. */
-char *fg_source_redact(const char *url);
 
 #endif

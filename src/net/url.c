@@ -22,7 +22,7 @@ void fg_fetch_options_init(fg_fetch_options *opts)
 	opts->max_size = (uint64_t)4 << 30;
 }
 
-size_t fg_source_scheme_length(const char *s)
+size_t fg_url_scheme_length(const char *s)
 {
 	if (!isalpha((unsigned char)s[0]))
 		return 0;
@@ -38,19 +38,19 @@ static bool has_scheme(const char *s, const char *scheme)
 	return strncasecmp(s, scheme, n) == 0 && strncmp(s + n, "://", 3) == 0;
 }
 
-bool fg_source_is_http(const char *s)
+bool fg_url_is_http(const char *s)
 {
 	return has_scheme(s, "http") || has_scheme(s, "https");
 }
 
-bool fg_source_is_url(const char *source)
+bool fg_url_is(const char *source)
 {
-	return fg_source_is_http(source) || has_scheme(source, "file");
+	return fg_url_is_http(source) || has_scheme(source, "file");
 }
 
-char *fg_source_redact(const char *url)
+char *fg_url_redact(const char *url)
 {
-	size_t start = fg_source_scheme_length(url);
+	size_t start = fg_url_scheme_length(url);
 	const char *authority = url + start;
 	size_t len = strcspn(authority, "/?#");
 	const char *at = NULL;

@@ -525,7 +525,7 @@ static int listed_frames(float **out, fg_diff *diff, const fg_names *names, bool
 	float *a = malloc((nn ? nn : 1) * sizeof(*a));
 	if (!a) {
 		fg_diff_result_free(&r);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	for (uint32_t i = 0; i < nn; i++)
 		a[i] = NAN;
@@ -581,7 +581,7 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 		free(w.cursor);
 		free(w.listed);
 		header_free(&h);
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory");
+		return fg_error_oom(err, NULL);
 	}
 	double height = w.frames_top + FRAME_H * (w.depth + 1) + 26.0;
 	if (!o->fragment)

@@ -27,9 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fg_mrules *rules;
-	if (fg_mrules_parse(&rules, text, size, "fuzz.metrics", &err))
+	if (fg_metrics_rules_parse(&rules, text, size, "fuzz.metrics", &err))
 		return 0;
-	size_t n = fg_mrules_signal_count(rules);
+	size_t n = fg_metrics_rules_signal_count(rules);
 	/* Values that reach every state of a condition: zero, negative and
 	 * positive means, standard errors from none to wide, sides with too few
 	 * points. */
@@ -50,6 +50,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(b);
 	free(c);
-	fg_mrules_free(rules);
+	fg_metrics_rules_free(rules);
 	return 0;
 }

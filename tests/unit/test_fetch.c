@@ -247,17 +247,17 @@ static fg_fetch_options options(const char *cache)
 
 static void test_sources(void)
 {
-	CHECK(fg_source_is_url("http://x/y"));
-	CHECK(fg_source_is_url("HTTPS://x/y"));
-	CHECK(fg_source_is_url("file:///x"));
-	CHECK(!fg_source_is_url("/tmp/x.html"));
-	CHECK(!fg_source_is_url("-"));
-	CHECK(!fg_source_is_url("ftp://x/y"));
+	CHECK(fg_url_is("http://x/y"));
+	CHECK(fg_url_is("HTTPS://x/y"));
+	CHECK(fg_url_is("file:///x"));
+	CHECK(!fg_url_is("/tmp/x.html"));
+	CHECK(!fg_url_is("-"));
+	CHECK(!fg_url_is("ftp://x/y"));
 
-	char *r = fg_source_redact("https://user:p@ss@host:8080/a@b?c=d@e");
+	char *r = fg_url_redact("https://user:p@ss@host:8080/a@b?c=d@e");
 	CHECK(r && !strcmp(r, "https://host:8080/a@b?c=d@e"));
 	free(r);
-	r = fg_source_redact("/local/a@b");
+	r = fg_url_redact("/local/a@b");
 	CHECK(r && !strcmp(r, "/local/a@b"));
 	free(r);
 
@@ -279,7 +279,7 @@ static void test_sources(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fg_error err;
 		char *out = NULL;
-		CHECK(fg_source_resolve(&out, cases[i].base, cases[i].loc, &err) == 0);
+		CHECK(fg_url_resolve(&out, cases[i].base, cases[i].loc, &err) == 0);
 		if (!out || strcmp(out, cases[i].want))
 			fprintf(stderr, "resolve(%s, %s) = %s, want %s\n", cases[i].base ? cases[i].base : "NULL",
 			        cases[i].loc, out ? out : "NULL", cases[i].want);
@@ -288,7 +288,7 @@ static void test_sources(void)
 	}
 	fg_error err;
 	char *out = NULL;
-	CHECK(fg_source_resolve(&out, "runs.txt", "", &err) == FG_ECONFIG);
+	CHECK(fg_url_resolve(&out, "runs.txt", "", &err) == FG_ECONFIG);
 }
 
 static void test_local(void)

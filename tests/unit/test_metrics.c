@@ -17,7 +17,7 @@ static void parse_fails(const char *text, const char *where, const char *message
 	fg_mrules *r = NULL;
 	fg_error err;
 	fg_error_clear(&err);
-	CHECK(fg_mrules_parse(&r, text, strlen(text), "t.metrics", &err) == FG_ECONFIG);
+	CHECK(fg_metrics_rules_parse(&r, text, strlen(text), "t.metrics", &err) == FG_ECONFIG);
 	CHECK(r == NULL);
 	CHECK_STR(err.source, where);
 	if (!strstr(err.message, message))
@@ -32,23 +32,23 @@ static void test_parser(void)
 	                 "rule r1\n\twhen ratio(c) >= 1.5\n\tunless delta(*) < 2\n\thypothesis it is so\n";
 	fg_mrules *r;
 	fg_error err;
-	CHECK(fg_mrules_parse(&r, ok, strlen(ok), "t.metrics", &err) == 0);
-	CHECK_U64(fg_mrules_signal_count(r), 4);
-	const fg_mrules_signal *a = fg_mrules_signal_at(r, 0), *c = fg_mrules_signal_at(r, 2), *d = fg_mrules_signal_at(r, 3);
+	CHECK(fg_metrics_rules_parse(&r, ok, strlen(ok), "t.metrics", &err) == 0);
+	CHECK_U64(fg_metrics_rules_signal_count(r), 4);
+	const fg_metrics_rules_signal *a = fg_metrics_rules_signal_at(r, 0), *c = fg_metrics_rules_signal_at(r, 2), *d = fg_metrics_rules_signal_at(r, 3);
 	CHECK_STR(a->title, "A things");
 	CHECK_STR(a->unit, "x/s");
 	CHECK(a->better == FG_BETTER_LOWER);
 	CHECK(c->kind == FG_SIGNAL_RATIO && c->numerator == 0 && c->denominator == 1 && c->scale == 1000);
 	CHECK(d->kind == FG_SIGNAL_BREAKDOWN && d->nby == 2);
 	CHECK_STR(d->by[1], "u");
-	CHECK_U64(fg_mrules_rule_count(r), 1);
-	const fg_mrules_rule *rule = fg_mrules_rule_at(r, 0);
+	CHECK_U64(fg_metrics_rules_rule_count(r), 1);
+	const fg_metrics_rules_rule *rule = fg_metrics_rules_rule_at(r, 0);
 	CHECK_U64(rule->nconditions, 2);
 	CHECK(rule->conditions[0].term == FG_TERM_RATIO && rule->conditions[0].op == FG_OP_GE &&
 	      rule->conditions[0].threshold == 1.5 && !rule->conditions[0].unless);
 	CHECK(rule->conditions[1].term == FG_TERM_DELTA_ANY && rule->conditions[1].unless);
 	CHECK_STR(rule->hypothesis, "it is so");
-	fg_mrules_free(r);
+	fg_metrics_rules_free(r);
 
 	parse_fails("signal a\n\tquery sum(m)\n", "t.metrics:2", "no {sel} slot");
 	parse_fails("signal a\n\tquery m{sel}\nsignal a\n\tquery n{sel}\n", "t.metrics:3", "already defined");
@@ -66,7 +66,7 @@ static void test_parser(void)
 	parse_fails("# nothing\n", "t.metrics", "no signal defined");
 	static const char nul[] = "signal a\n\tquery m{sel}\0\n";
 	fg_error err2;
-	CHECK(fg_mrules_parse(&r, nul, sizeof(nul) - 1, "t.metrics", &err2) == FG_ECONFIG);
+	CHECK(fg_metrics_rules_parse(&r, nul, sizeof(nul) - 1, "t.metrics", &err2) == FG_ECONFIG);
 	CHECK(strstr(err2.message, "NUL byte") != NULL);
 }
 
@@ -74,7 +74,7 @@ static void expands(const char *t, const char *sel, const char *expected)
 {
 	char *out = NULL;
 	fg_error err;
-	CHECK(fg_mrules_expand(&out, t, sel, "60s", &err) == 0);
+	CHECK(fg_metrics_rules_expand(&out, t, sel, "60s", &err) == 0);
 	CHECK_STR(out, expected);
 	free(out);
 }
@@ -87,8 +87,8 @@ static void test_expand(void)
 	expands("m{selx}", "a=\"b\"", "m{selx}");
 	char *out;
 	fg_error err;
-	CHECK(fg_mrules_expand(&out, "m{sel}", "{a=\"b\"}", "60s", &err) == FG_EUSAGE && !out);
-	CHECK(fg_mrules_expand(&out, "m{sel}", "", "60s", &err) == FG_EUSAGE && !out);
+	CHECK(fg_metrics_rules_expand(&out, "m{sel}", "{a=\"b\"}", "60s", &err) == FG_EUSAGE && !out);
+	CHECK(fg_metrics_rules_expand(&out, "m{sel}", "", "60s", &err) == FG_EUSAGE && !out);
 }
 
 static void test_times(void)
@@ -241,10 +241,10 @@ static const struct rule_case cases[] = {
 
 static long run_case(const fg_mrules *rules, const struct rule_case *c)
 {
-	size_t n = fg_mrules_signal_count(rules);
+	size_t n = fg_metrics_rules_signal_count(rules);
 	fg_metric_value *b = calloc(n, sizeof(*b)), *cand = calloc(n, sizeof(*cand));
 	for (size_t i = 0; i < n; i++) {
-		const char *name = fg_mrules_signal_at(rules, i)->name;
+		const char *name = fg_metrics_rules_signal_at(rules, i)->name;
 		b[i].status = cand[i].status = FG_METRIC_MISSING;
 		for (size_t k = 0; k < N(healthy); k++)
 			if (!strcmp(healthy[k].signal, name)) {
@@ -284,12 +284,12 @@ static void test_zeebe_rules(void)
 	snprintf(path, sizeof(path), "%s/contrib/zeebe.metrics", dir ? dir : ".");
 	fg_mrules *rules;
 	fg_error err;
-	if (fg_mrules_load(&rules, path, &err)) {
+	if (fg_metrics_rules_load(&rules, path, &err)) {
 		fprintf(stderr, "%s: %s\n", err.source, err.message);
 		CHECK(!"contrib/zeebe.metrics loads");
 		return;
 	}
-	size_t nrules = fg_mrules_rule_count(rules);
+	size_t nrules = fg_metrics_rules_rule_count(rules);
 	int *fired_in = calloc(nrules, sizeof(int));
 	for (size_t i = 0; i < N(cases); i++) {
 		long f = run_case(rules, &cases[i]);
@@ -300,14 +300,14 @@ static void test_zeebe_rules(void)
 	for (size_t i = 0; i < nrules; i++) {
 		int expected = 0;
 		for (size_t k = 0; k < N(cases); k++)
-			expected += cases[k].expect && !strcmp(cases[k].expect, fg_mrules_rule_at(rules, i)->name);
+			expected += cases[k].expect && !strcmp(cases[k].expect, fg_metrics_rules_rule_at(rules, i)->name);
 		if (!expected)
-			fprintf(stderr, "rule %s has no case\n", fg_mrules_rule_at(rules, i)->name);
+			fprintf(stderr, "rule %s has no case\n", fg_metrics_rules_rule_at(rules, i)->name);
 		CHECK(expected > 0);
 		CHECK(fired_in[i] == expected);
 	}
 	free(fired_in);
-	fg_mrules_free(rules);
+	fg_metrics_rules_free(rules);
 }
 
 /* ---- interpretation on intervals ---- */
@@ -333,7 +333,7 @@ static void test_uncertainty(void)
 	                           "rule level\n\twhen candidate(a) > 110\n\thypothesis a is high\n";
 	fg_mrules *rules;
 	fg_error err;
-	CHECK(fg_mrules_parse(&rules, text, strlen(text), "t.metrics", &err) == 0);
+	CHECK(fg_metrics_rules_parse(&rules, text, strlen(text), "t.metrics", &err) == 0);
 	/* a: 100 (se 2) -> 115 (se 4), b: 50 (se 1) -> 50 (se 0), 90 points, n_eff
 	 * 20 (19 degrees of freedom).  Python (tests/unit/test_stats.c's t975 and
 	 * welch): vb, vc = (2/100)^2, (4/115)^2; w = t975(welch(vb, 19, vc, 19)) *
@@ -428,7 +428,7 @@ static void test_uncertainty(void)
 	CHECK_STR(fg_cond_state_name(r->rule_results[0].state), "false");
 	CHECK_STR(fg_cond_state_name(FG_STATE_UNDECIDED), "undecided");
 	fg_metrics_result_free(r);
-	fg_mrules_free(rules);
+	fg_metrics_rules_free(rules);
 }
 
 int main(void)

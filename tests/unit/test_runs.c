@@ -126,7 +126,7 @@ static void resolves(const char *base, const char *location, const char *expecte
 	char *out = NULL;
 	fg_error err;
 	fg_error_clear(&err);
-	CHECK(fg_source_resolve(&out, base, location, &err) == 0);
+	CHECK(fg_url_resolve(&out, base, location, &err) == 0);
 	CHECK_STR(out, expected);
 	free(out);
 }

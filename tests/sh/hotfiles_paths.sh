@@ -76,4 +76,22 @@ java mod/src/pkg/F.java 2 && git add -A && cm c2
 git mv mod moved && cm c3
 check "edit, then a move of 2,000 files" c1 moved/src/pkg/F.java "c3 c3 c2 c2"
 
+# 5. Commits with equal times: a parent popped before its child (the walk
+#    pops by committer time) still gets the file's walk that the child hands
+#    on.  Z merges K and Y; Y is popped first and reads A; K then reads M,
+#    which has A's time, so A comes out of the queue before M.
+new_repo
+at() { # time message: a commit at that committer time
+	GIT_AUTHOR_DATE="@$1 +0000" GIT_COMMITTER_DATE="@$1 +0000" g commit -q -m "$2" && git tag "$2"
+}
+T=1700100000
+java mod/src/pkg/F.java 1 && git add -A && at $((T - 100)) G
+java mod/src/pkg/F.java 2 && git add -A && at $((T - 10)) B
+echo a >a.txt && git add -A && at $T A
+git checkout -q -b side && echo y >y.txt && git add -A && at $((T + 100)) Y
+git checkout -q main && echo m >m.txt && git add -A && at $T M
+echo k >k.txt && git add -A && at $((T + 50)) K
+GIT_AUTHOR_DATE="@$((T + 200)) +0000" GIT_COMMITTER_DATE="@$((T + 200)) +0000" g merge -q --no-ff -m Z side
+check "equal commit times" G mod/src/pkg/F.java "B B B B"
+
 finish

@@ -3,6 +3,7 @@
 #include "io/textfile.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -203,6 +204,8 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	char **warnings;       /* fg_history_warning */
+	size_t nwarnings;
 
 	srcfile *src;
 	size_t nsrc, capsrc;
@@ -451,8 +454,13 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	n->gpos = FG_COMMITGRAPH_NONE;
 	fg_commitgraph_commit gc;
 	fg_pack_object *pobj = NULL;
-	if (gpos != FG_COMMITGRAPH_NONE &&
-	    fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos, NULL) == 0) {
+	if (gpos != FG_COMMITGRAPH_NONE) {
+		/* An entry the graph cannot give whole makes the whole graph
+		 * suspect: query() then answers again without it. */
+		int grc = fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos,
+						   err);
+		if (grc < 0)
+			return grc;
 		memcpy(n->tree.id, gc.tree, sizeof(gc.tree));
 		n->time = gc.time;
 		np = (unsigned)gc.nparents;
@@ -933,6 +941,43 @@ static int pack_open(fg_history *h, fg_error *err)
 	return rc;
 }
 
+/* The commit-graph no longer used: closed, and the commits read from it
+ * forgotten (the trees read are objects: they stay). */
+static void graph_drop(fg_history *h)
+{
+	fg_commitgraph_free(h->graph);
+	h->graph = NULL;
+	h->filters = false;
+	for (size_t i = 0; i < h->nnodes; i++) {
+		free(h->nodes[i].parents);
+		free(h->nodes[i].files);
+	}
+	h->nnodes = 0;
+	if (h->map)
+		memset(h->map, 0, h->mapcap * sizeof(*h->map));
+}
+
+/* Adds a warning (fg_history_warning) unless it is there already. */
+static int history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < h->nwarnings; i++)
+		if (!strcmp(h->warnings[i], text))
+			return 0;
+	char **nw = realloc(h->warnings, (h->nwarnings + 1) * sizeof(*nw));
+	if (!nw)
+		return fg_error_oom(err, NULL);
+	h->warnings = nw;
+	if (!(h->warnings[h->nwarnings] = strdup(text)))
+		return fg_error_oom(err, NULL);
+	h->nwarnings++;
+	return 0;
+}
+
 /* A graph that says otherwise than the objects about the bad commit (its
  * tree or parents) is not this repository's: it is not used. */
 static void graph_check(fg_history *h, const git_commit *bad)
@@ -946,11 +991,8 @@ static void graph_check(fg_history *h, const git_commit *bad)
 		    !memcmp(c.tree, git_commit_tree_id(bad)->id, 20) && c.nparents == git_commit_parentcount(bad);
 	for (unsigned i = 0; same && i < c.nparents; i++)
 		same = !memcmp(parents[i], git_commit_parent_id(bad, i)->id, 20);
-	if (!same) {
-		fg_commitgraph_free(h->graph);
-		h->graph = NULL;
-		h->filters = false;
-	}
+	if (!same)
+		graph_drop(h);
 }
 
 int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err)
@@ -1075,6 +1117,9 @@ void fg_history_free(fg_history *h)
 	free(h->shallow_ids.ids);
 	free(h->ignored.ids);
 	free(h->repo_path);
+	for (size_t i = 0; i < h->nwarnings; i++)
+		free(h->warnings[i]);
+	free(h->warnings);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);
@@ -1087,6 +1132,8 @@ const char *fg_history_repo_path(const fg_history *h) { return h->repo_path; }
 const char *fg_history_bad_id(const fg_history *h) { return h->bad_hex; }
 const char *fg_history_good_id(const fg_history *h) { return h->has_good ? h->good_hex : NULL; }
 bool fg_history_is_shallow(const fg_history *h) { return h->shallow; }
+size_t fg_history_warning_count(const fg_history *h) { return h ? h->nwarnings : 0; }
+const char *fg_history_warning(const fg_history *h, size_t i) { return i < h->nwarnings ? h->warnings[i] : NULL; }
 /* ---- the chain walk: last and last meaningful commit ------------------------ */
 
 static int chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error *err)
@@ -1563,6 +1610,26 @@ out:
 	return rc;
 }
 
+/* The chain walk's bound, whatever the repository's files say.  In a
+ * history without cycles a file's chain, and a method's lines under one
+ * path, visit each commit once (again only when clock skew brings lines to
+ * a commit already popped): the pops stay below the commits read times the
+ * files and paths followed.  A cycle (a commit-graph or a damaged object
+ * naming a descendant as a parent; the graph's own entries are checked by
+ * fg_commitgraph_commit_at) would pop the same commits forever and grow the
+ * method states with each pop: at four times that bound the walk stops
+ * with an error, and query() answers again without the commit-graph. */
+static int walk_bound(const fg_history *h, size_t pops, size_t nfiles, const mwalk *mw, fg_error *err)
+{
+	size_t units = nfiles + (mw ? mw->nt * (1 + mw->nrenamed) : 0);
+	if (pops / 4 <= units * (h->nnodes + 1))
+		return 0;
+	return fg_error_set(err, FG_EGIT, h->bad_hex,
+			    "the history walk went round a cycle (%zu visits of %zu commits): a commit or the "
+			    "commit-graph names a descendant as its parent (git fsck tells which)",
+			    pops, h->nnodes);
+}
+
 /* git log -1 -- PATH at bad, for every file at once.  Under git's default
  * simplification a TREESAME commit keeps exactly one parent (its only one,
  * or at a merge the first parent the path is TREESAME to), so until the
@@ -1595,8 +1662,10 @@ static int chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw, siz
 			goto out;
 	}
 
-	size_t *pending = NULL, npending = 0, cappending = 0;
+	size_t *pending = NULL, npending = 0, cappending = 0, pops = 0;
 	while (unresolved && q.n) {
+		if ((rc = walk_bound(h, ++pops, nfiles, mw, err)) < 0)
+			break;
 		size_t ni = heap_pop(&q, h);
 		(*visited)++;
 		node *n = &h->nodes[ni];
@@ -2342,16 +2411,37 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	return 0;
 }
 
+/* query(), and when it fails with a commit-graph in use, query() again
+ * without it: the graph is an accelerator, the objects are the authority.
+ * Whatever the graph said that stopped the walk (an entry refused by
+ * fg_commitgraph_commit_at, a tree id that names no tree, a cycle the walk
+ * bound caught, a chain that never ends) is then either gone, and the
+ * answer is the objects', or said again by libgit2 about the objects. */
+static int query_checked(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+			 bool methods, fg_error *err)
+{
+	int rc = query(out, h, frames, count, methods, err);
+	if (rc == 0 || rc == FG_ENOMEM || !h->graph)
+		return rc;
+	char why[sizeof(err->message)];
+	snprintf(why, sizeof(why), "%s", err ? err->message : "");
+	graph_drop(h);
+	if ((rc = query(out, h, frames, count, methods, err)) == 0)
+		rc = history_warn(h, err, "the commit-graph disagrees with the objects (%s): not used; git "
+				  "commit-graph write --reachable writes it again", why);
+	return rc;
+}
+
 int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
 		     fg_error *err)
 {
-	return query(out, h, frames, count, false, err);
+	return query_checked(out, h, frames, count, false, err);
 }
 
 int fg_history_query_methods(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
 			     fg_error *err)
 {
-	return query(out, h, frames, count, true, err);
+	return query_checked(out, h, frames, count, true, err);
 }
 
 void fg_history_result_free(fg_history_result *r)

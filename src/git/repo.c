@@ -3,8 +3,10 @@
 #include "base/utf8.h"
 
 #include <git2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +29,49 @@ static const char *git_message(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+/* extensions.objectFormat of the repository whose git directory is gitdir
+ * (a linked worktree's names its common directory in `commondir`), into
+ * out; "" when it is not set (SHA-1). */
+static void object_format(char *out, size_t n, const char *gitdir)
+{
+	*out = '\0';
+	char path[4096], common[4096] = "";
+	int k = snprintf(path, sizeof(path), "%s/commondir", gitdir);
+	FILE *f = k > 0 && (size_t)k < sizeof(path) ? fopen(path, "r") : NULL;
+	if (f && fgets(common, sizeof(common), f))
+		common[strcspn(common, "\r\n")] = '\0';
+	if (f)
+		fclose(f);
+	/* commondir is absolute, or relative to gitdir; none: gitdir. */
+	const char *base = common[0] == '/' ? "" : gitdir, *sep = common[0] == '/' || !common[0] ? "" : "/";
+	k = snprintf(path, sizeof(path), "%s%s%s/config", base, sep, common);
+	git_config *cfg;
+	if (k < 0 || (size_t)k >= sizeof(path) || git_config_open_ondisk(&cfg, path) < 0)
+		return;
+	git_buf v = { 0 };
+	if (git_config_get_string_buf(&v, cfg, "extensions.objectformat") == 0)
+		snprintf(out, n, "%s", v.ptr);
+	git_buf_dispose(&v);
+	git_config_free(cfg);
+}
+
+/* Every reader of fgbisect's (the history walk, its pack, commit-graph and
+ * tree readers, the 40-digit ids of its output and runs files) takes SHA-1
+ * ids: another object format is refused at open, naming it, whether
+ * libgit2 opened the repository or not (libgit2 1.5 does not read SHA-256;
+ * a later one might, and the walk must not then read 32-byte ids as 20). */
+static int check_object_format(const char *where, const char *gitdir, fg_error *err)
+{
+	char format[64];
+	object_format(format, sizeof(format), gitdir);
+	if (!*format || !strcasecmp(format, "sha1"))
+		return 0;
+	return fg_error_set(err, FG_EGIT, where,
+			    "the repository's object format is %s (extensions.objectFormat): fgbisect reads "
+			    "SHA-1 repositories only",
+			    format);
+}
+
 int fg_repo_open(fg_repo **out, const char *start, fg_error *err)
 {
 	*out = NULL;
@@ -35,10 +80,25 @@ int fg_repo_open(fg_repo **out, const char *start, fg_error *err)
 	git_repository *git = NULL;
 	int rc = start ? git_repository_open_ext(&git, start, 0, NULL)
 	               : git_repository_open_ext(&git, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
-	if (rc < 0) {
-		char cwd[4096];
-		const char *where = start ? start : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
-		if (rc == GIT_ENOTFOUND)
+	char cwd[4096];
+	const char *where = start ? start : getcwd(cwd, sizeof(cwd)) ? cwd : ".";
+	if (rc < 0 && rc != GIT_ENOTFOUND) {
+		/* libgit2 refuses a repository with an extension it does not
+		 * know; the object format is the one to name. */
+		git_buf dir = { 0 };
+		const char *env = start ? NULL : getenv("GIT_DIR");
+		if (git_repository_discover(&dir, env ? env : where, 0, NULL) == 0 &&
+		    check_object_format(where, dir.ptr, err) < 0)
+			rc = 1;
+		git_buf_dispose(&dir);
+	} else if (rc == 0 && check_object_format(where, git_repository_path(git), err) < 0) {
+		git_repository_free(git);
+		rc = 1;
+	}
+	if (rc) {
+		if (rc == 1)
+			rc = FG_EGIT;
+		else if (rc == GIT_ENOTFOUND)
 			rc = fg_error_set(err, FG_ECONFIG, where, "not in a git repository");
 		else
 			rc = fg_error_set(err, FG_EGIT, where, "cannot open the git repository: %s",

@@ -204,6 +204,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;
 
@@ -427,6 +428,14 @@ static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const vo
 	return tree && time;
 }
 
+/* The commit git reads for id: its replacement (refs/replace), or itself. */
+static const git_oid *replaced(const fg_history *h, const git_oid *id)
+{
+	/* git_oid is its 20 bytes (libgit2 1.5; SHA-1 only, src/git/repo.c). */
+	const unsigned char *r = fg_repo_grafts_replacement(h->grafts, id->id);
+	return r ? (const git_oid *)(const void *)r : id;
+}
+
 /* The node of commit id, read on first use.  Node indices stay valid;
  * pointers do not (the array grows). */
 static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err)
@@ -450,6 +459,9 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	 * raw object's headers, not libgit2's whole parse (signatures,
 	 * message).  Unusual objects take libgit2's parser. */
 	git_odb_object *obj = NULL;
+	/* What git log reads for this commit: its replacement's tree,
+	 * parents and time (there is no commit-graph then, as in git). */
+	git_oid read_id = *replaced(h, id);
 	uint32_t gpos = h->graph ? fg_commitgraph_find(h->graph, id->id) : FG_COMMITGRAPH_NONE;
 	n->gpos = FG_COMMITGRAPH_NONE;
 	fg_commitgraph_commit gc;
@@ -465,17 +477,17 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 		n->time = gc.time;
 		np = (unsigned)gc.nparents;
 		n->gpos = gpos;
-	} else if (h->pack && fg_pack_read(&pobj, h->pack, id->id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
+	} else if (h->pack && fg_pack_read(&pobj, h->pack, read_id.id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
 		   raw_commit_headers(n, parents, &np, fg_pack_object_data(pobj), fg_pack_object_size(pobj))) {
 		/* read from the pack directly (src/git/pack.h) */
-	} else if (git_odb_read(&obj, h->odb, id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
+	} else if (git_odb_read(&obj, h->odb, &read_id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
 		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
 		git_odb_object_free(obj);
 		obj = NULL;
 		git_commit *c;
-		if (git_commit_lookup(&c, h->repo, id) < 0) {
+		if (git_commit_lookup(&c, h->repo, &read_id) < 0) {
 			char hex[41];
-			git_oid_tostr(hex, sizeof(hex), id);
+			git_oid_tostr(hex, sizeof(hex), &read_id);
 			return git_fail(err, hex, "cannot read commit");
 		}
 		n->tree = *git_commit_tree_id(c);
@@ -491,6 +503,15 @@ static int node_get(size_t *out, fg_history *h, const git_oid *id, fg_error *err
 	}
 	git_odb_object_free(obj);
 	fg_pack_object_free(pobj);
+	const unsigned char (*grafted)[20];
+	size_t ngrafted;
+	if (fg_repo_grafts_parents(&grafted, &ngrafted, h->grafts, id->id)) {
+		if (ngrafted > MAX_RAW_PARENTS)
+			return fg_error_set(err, FG_EGIT, "info/grafts", "a graft of more than %d parents", MAX_RAW_PARENTS);
+		np = (unsigned)ngrafted;
+		for (unsigned i = 0; i < np; i++)
+			memcpy(parents[i].id, grafted[i], GIT_OID_RAWSZ);
+	}
 	/* libgit2 1.5 does not read the shallow file: a boundary commit still
 	 * lists parents the clone does not have.  Treat it as a root, as git
 	 * does, and remember that the answer may lie beyond. */
@@ -905,12 +926,37 @@ static int src_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->path, b->path);
 }
 
+static int history_warn(fg_history *h, fg_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The replace refs and grafts git log applies (src/git/repo.h): the walks
+ * apply those of commits, and a warning says what git reads otherwise. */
+static int grafts_open(fg_history *h, fg_repo *repo, fg_error *err)
+{
+	int rc = fg_repo_grafts_open(&h->grafts, repo, err);
+	fg_repo_grafts_count c;
+	fg_repo_grafts_counts(&c, h->grafts);
+	if (rc == 0 && (c.replaced || c.grafted))
+		rc = history_warn(h, err, "history read as git log reads it: %zu commit%s replaced (refs/replace), %zu "
+				  "grafted (info/grafts); GIT_NO_REPLACE_OBJECTS=1 for the original history (revisions such as "
+				  "main~2 are resolved on the original parents: name commits by id)",
+				  c.replaced, c.replaced == 1 ? "" : "s", c.grafted);
+	if (rc == 0 && c.other)
+		rc = history_warn(h, err, "%zu replaced tree%s, blob%s or tag%s (refs/replace) not applied: the answers "
+				  "read the original objects, where git log reads the replacements",
+				  c.other, c.other == 1 ? "" : "s", c.other == 1 ? "" : "s", c.other == 1 ? "" : "s");
+	if (rc == 0 && c.bad_lines)
+		rc = history_warn(h, err, "info/grafts: %zu line%s not \"ID PARENT...\": skipped, as git skips them",
+				  c.bad_lines, c.bad_lines == 1 ? "" : "s");
+	return rc;
+}
+
 /* The commit-graph, as git uses it: not in a shallow clone (its parents
- * are the full history's), not when core.commitGraph is false; its
+ * are the full history's), nor with replace refs or grafts (git does not
+ * use it then either), not when core.commitGraph is false; its
  * changed-path filters not when commitGraph.readChangedPaths is false. */
 static int graph_open(fg_history *h, fg_error *err)
 {
-	bool use = !h->shallow, filters = true;
+	bool use = !h->shallow && !h->grafts, filters = true;
 	git_config *cfg;
 	if (use && git_repository_config_snapshot(&cfg, h->repo) == 0) {
 		int v;
@@ -1059,7 +1105,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	if (plen > 1 && h->repo_path[plen - 1] == '/')
 		h->repo_path[plen - 1] = '\0';
 
-	if ((rc = read_shallow(h, err)) < 0)
+	if ((rc = read_shallow(h, err)) < 0 || (rc = grafts_open(h, repo, err)) < 0)
 		goto fail;
 	if ((rc = graph_open(h, err)) < 0)
 		goto fail;
@@ -1072,7 +1118,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		h->has_good = true;
 		git_oid_tostr(h->good_hex, sizeof(h->good_hex), &h->good);
 	}
-	if (git_commit_lookup(&bad_commit, h->repo, &h->bad) < 0 || git_commit_tree(&bad_tree, bad_commit) < 0) {
+	if (git_commit_lookup(&bad_commit, h->repo, replaced(h, &h->bad)) < 0 ||
+	    git_commit_tree(&bad_tree, bad_commit) < 0) {
 		rc = git_fail(err, h->bad_hex, "cannot read the bad commit's tree");
 		goto fail;
 	}
@@ -1120,6 +1167,7 @@ void fg_history_free(fg_history *h)
 	for (size_t i = 0; i < h->nwarnings; i++)
 		free(h->warnings[i]);
 	free(h->warnings);
+	fg_repo_grafts_free(h->grafts);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);
@@ -2027,7 +2075,7 @@ static int commit_info(size_t *out, fg_history *h, fg_history_result *r, size_t 
 		return 0;
 	}
 	git_commit *c;
-	if (git_commit_lookup(&c, h->repo, &h->nodes[ni].id) < 0)
+	if (git_commit_lookup(&c, h->repo, replaced(h, &h->nodes[ni].id)) < 0)
 		return git_fail(err, NULL, "cannot read commit");
 	if (grow(&r->commits, &r->capcommits, r->ncommits + 1, sizeof(fg_history_commit)) < 0) {
 		git_commit_free(c);
@@ -2493,8 +2541,8 @@ int fg_history_changed_paths(char ***out, size_t *n, fg_history *h, fg_error *er
 	char **paths = NULL;
 	size_t count = 0;
 	int rc = 0;
-	if (git_commit_lookup(&gc, h->repo, &h->good) < 0 || git_commit_tree(&gt, gc) < 0 ||
-	    git_commit_lookup(&bc, h->repo, &h->bad) < 0 || git_commit_tree(&bt, bc) < 0)
+	if (git_commit_lookup(&gc, h->repo, replaced(h, &h->good)) < 0 || git_commit_tree(&gt, gc) < 0 ||
+	    git_commit_lookup(&bc, h->repo, replaced(h, &h->bad)) < 0 || git_commit_tree(&bt, bc) < 0)
 		rc = git_fail(err, NULL, "cannot read the window's trees");
 	else if (git_diff_tree_to_tree(&diff, h->repo, gt, bt, NULL) < 0)
 		rc = git_fail(err, NULL, "cannot diff the window's trees");

@@ -9,6 +9,8 @@
 #   range, a level not below its parent's, a bit of its tree id flipped, a
 #   cycle through a child in a graph without levels): the answer of the
 #   objects, a warning, and never a hang (every call under a timeout);
+# - replace refs (git replace --graft) and info/grafts: git log's answer,
+#   with a warning; a replaced blob, not applied, said;
 # - a SHA-256 repository: exit 4 naming the object format.
 set -euo pipefail
 
@@ -81,6 +83,54 @@ for how in self-parent parent-range generation tree-bit cycle; do
 		check_answer "$how $methods (no window)"
 	done
 done
+
+# Replace refs and grafts: the history git log reads.  c4's parent becomes
+# alt1, a commit of another branch that changed Hot.java: git log -1 names
+# c4 for the file (libgit2 alone reads c4's own parents and names c3).
+rr=$tmp/replace
+git init -q -b main "$rr"
+cd "$rr"
+mkdir -p m/src/main/java/io/x
+hot 1 && git add -A && commit -m c1
+echo a >a && git add -A && commit -m c2
+hot 2 && git add -A && commit -m c3
+echo b >b && git add -A && commit -m c4
+echo c >c && git add -A && commit -m c5
+git checkout -q -b alt main~4
+hot X && git add -A && commit -m alt1
+git checkout -q main
+c1=$(git rev-parse main~4) c3=$(git rev-parse main~2) c4=$(git rev-parse main~1) alt1=$(git rev-parse alt)
+cp -r "$rr" "$tmp/grafts"
+g replace --graft "$c4" "$alt1"
+# expect_git LABEL DIR [ENV…]: last commit and window (c1..main) as git
+# log gives them in DIR (with the environment ENV), and exit 0.
+expect_git() {
+	local label=$1 dir=$2
+	shift 2
+	want_last=$(cd "$dir" && env "$@" git log -1 --format=%H -- $HOT 2>/dev/null)
+	local window
+	window=$(cd "$dir" && env "$@" git log --format=%H "$c1"..main -- $HOT 2>/dev/null | paste -sd' ')
+	set +e
+	(cd "$dir" && env "$@" timeout 20 "$FGBISECT" hotfiles --json --good "$c1" --bad main "${frames[@]}") >"$tmp/out" 2>"$tmp/err"
+	check_eq "$label: exit" "$?" 0
+	set -e
+	check_answer "$label" "$window"
+}
+expect_git "replace --graft" "$rr"
+check_eq "replace --graft: git's answer" "$want_last" "$c4"
+grep -q "1 commit replaced (refs/replace)" "$tmp/err" || fail "replace: no warning: $(cat "$tmp/err")"
+expect_git "GIT_NO_REPLACE_OBJECTS" "$rr" GIT_NO_REPLACE_OBJECTS=1
+check_eq "GIT_NO_REPLACE_OBJECTS: git's answer" "$want_last" "$c3"
+check_eq "GIT_NO_REPLACE_OBJECTS: no warning" "$(cat "$tmp/err")" ""
+echo "$c4 $alt1" >"$tmp/grafts/.git/info/grafts"
+expect_git "info/grafts" "$tmp/grafts"
+check_eq "info/grafts: git's answer" "$want_last" "$c4"
+grep -q "1 grafted (info/grafts)" "$tmp/err" || fail "grafts: no warning: $(cat "$tmp/err")"
+# A replaced blob is not applied: said, not silent.
+g replace "$(git rev-parse main:a)" "$(git rev-parse main:b)"
+(cd "$rr" && "$FGBISECT" hotfiles "${frames[@]}") >/dev/null 2>"$tmp/err" || fail "replaced blob: exit"
+grep -q "1 replaced tree, blob or tag (refs/replace) not applied" "$tmp/err" || fail "replaced blob: $(cat "$tmp/err")"
+cd "$repo"
 
 # A SHA-256 repository: libgit2 1.5 cannot open it, and the fast readers
 # take 20-byte ids: exit 4, naming the object format, whatever the path.

@@ -1,6 +1,6 @@
 /* The network and git code, loaded on first use.
  *
- * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history.c are the only code
+ * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history*.c are the only code
  * that calls libcurl, jansson or libgit2.  They are built as a module of
  * their own, fgbisect-netgit.so, linked with those libraries, and are not
  * part of the program: the dynamic loader would otherwise map and relocate

@@ -198,4 +198,29 @@ else
 	echo "note: the binary cannot run under ulimit -v (a sanitizer build): out of memory not tested" >&2
 fi
 
+# ---- the network and git module: out of memory a skip, missing or broken an abort --
+# The smallest address-space limit (in steps of 4 MB) under which the
+# program runs leaves no room to map the module and its libraries.
+limit=
+for ((kb = 8192; kb <= 65536; kb += 4096)); do
+	if (ulimit -v $kb && exec "$FGBISECT" --version) >/dev/null 2>&1; then
+		limit=$kb
+		break
+	fi
+done
+if [[ -n $limit ]]; then
+	expect "module unmapped for lack of memory: skip" 125 "out of memory: cannot load the network and git module" \
+		bash -c 'ulimit -v $1; shift; exec "$@"' - "$limit" "${run[@]}" --runs "$TMP/runs.txt"
+else
+	echo "note: the binary cannot run under ulimit -v (a sanitizer build): the module out of memory not tested" >&2
+fi
+mkdir -p "$TMP/nomodule" "$TMP/badmodule"
+cp "$FGBISECT" "$TMP/nomodule/fgbisect"
+cp "$FGBISECT" "$TMP/badmodule/fgbisect"
+head -c 4096 /dev/urandom >"$TMP/badmodule/fgbisect-netgit.so"
+expect "module missing: abort" 255 "cannot find fgbisect-netgit.so" \
+	"$TMP/nomodule/fgbisect" --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/runs.txt"
+expect "module broken: abort" 255 "cannot load the network and git module" \
+	"$TMP/badmodule/fgbisect" --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/runs.txt"
+
 finish

@@ -130,7 +130,9 @@ int fg_source_read_fetched(fg_profile_info *info, const char *source, const char
 	char *shown = split_member(&member, source);
 	if (!shown)
 		return fg_error_oom(err, NULL);
-	int rc = fg_reader_read_member(info, path ? path : shown, shown, member, names, read, visitor, err);
+	/* A local source's path is itself, member and all. */
+	int rc = fg_reader_read_member(info, path && fg_url_is(source) ? path : shown, shown, member, names, read,
+				       visitor, err);
 	free(shown);
 	return rc;
 }

@@ -62,8 +62,9 @@ printf '#!/bin/sh\nexec "$@"\n' >"$TMP/stub/sudo"
 printf '#!/bin/sh\necho 0\n' >"$TMP/stub/id"
 chmod +x "$TMP/stub/"*
 check_eq "install-deps.sh with all installed" \
-	"$(MISSING= PATH="$TMP/stub:$PATH" sh "$FG_SOURCE_DIR/contrib/install-deps.sh" --tests)" \
-	"$FG_SOURCE_DIR/contrib/install-deps.sh: all 18 packages are installed"
+	"$(MISSING= PATH="$TMP/stub:$PATH" sh "$FG_SOURCE_DIR/contrib/install-deps.sh" --tests |
+		sed -E 's/all [1-9][0-9] packages/all N packages/')" \
+	"$FG_SOURCE_DIR/contrib/install-deps.sh: all N packages are installed"
 check_eq "no apt-get when all is installed" "$(cat "$TMP/apt.log" 2>/dev/null)" ""
 MISSING=jq PATH="$TMP/stub:$PATH" sh "$FG_SOURCE_DIR/contrib/install-deps.sh" --tests >/dev/null
 check_eq "apt-get installs only what is missing" "$(cat "$TMP/apt.log")" "update -qq

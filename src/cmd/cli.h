@@ -97,7 +97,6 @@ void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_opt
 const char *cli_check_header_host(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 /* --event (cpu, wall, alloc, lock) and --from/--to (seconds "10", "2.5s",
  * "500ms", or a percentage "20%" of the recording). */
-const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 /* The options of formats that hold more than one graph (docs/formats.md).
  * --event, --threads and --label are not among them (CLI_GRAPH_OPTIONS):
@@ -119,7 +118,7 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 		     "difffolded.pl write): read BASE\n(default: CURRENT)", \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
 #define CLI_GRAPH_OPTIONS(po) \
-	CLI_OPT_CHECKED(0, "event", &(po)->event, "E", cli_check_read_event, \
+	CLI_OPT_CHOICE(0, "event", &(po)->event, "E", "cpu|wall|alloc|lock", \
 			"JFR: read the cpu, wall, alloc or lock events (default: the first\npresent)", \
 			.flags = CLI_OPT_COMMON), \
 	CLI_OPT_BOOL(0, "threads", &(po)->threads, "JFR: a thread frame [name tid=N] under the root, as -t graphs have", \
@@ -179,6 +178,11 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
  * without a final newline (it may be cut short). */
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
+
+/* Warns that pattern matches no frame in any profile and, when source has
+ * frame names near it (src/analysis/suggest.h; source is read again: only a
+ * mistake pays for it), names the nearest three. */
+void cli_warn_unmatched(const char *pattern, const char *source, const struct cli_profile_options *o);
 
 /* SIGINT, SIGTERM and SIGHUP: the registered temporary files are removed
  * and capture process groups killed (src/base/cleanup.h), then the process

@@ -31,9 +31,8 @@ struct cli_bisect_options {
 
 void cli_bisect_options_init(struct cli_bisect_options *o);
 
-/* Checks --aggregate and --protocol values (CLI_OPT_CHECKED). */
+/* Checks --aggregate values (CLI_OPT_CHECKED). */
 const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size);
-const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
 /* --min-samples when a point --aggregate is given without it. */
 #define CLI_POINT_MIN_SAMPLES 1000
@@ -63,7 +62,7 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 		    "undecidable when a profile has fewer samples (default: none;\n1000 with a point --aggregate)", \
 		    .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
+	CLI_OPT_CHOICE(0, "protocol", &(o)->protocol, "P", "grpc|rest", \
 			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_U64('j', "jobs", &(o)->jobs, "N", 1, 4096, \

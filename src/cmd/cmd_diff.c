@@ -35,15 +35,6 @@ static const char description[] =
 	"changed files of the callers), or no hot frame is in the repository (the build\n"
 	"files changed).  docs/diff.md has the details.\n";
 
-static const char *check_color(const struct cli_option *opt, const char *arg, char *msg, size_t size)
-{
-	(void)opt;
-	if (!strcmp(arg, "self") || !strcmp(arg, "inclusive"))
-		return NULL;
-	snprintf(msg, size, "--color wants self or inclusive, not '%s'", arg);
-	return msg;
-}
-
 static const char *side_protocol(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
 	fg_protocol_kind k = FG_PROTOCOL_UNKNOWN;
@@ -337,7 +328,7 @@ int cmd_diff(int argc, char **argv)
 		CLI_OPT_CLEAR(0, "no-default-ignore", &default_ignore, "drop the default ignore list"),
 		CLI_OPT_STRING(0, "svg", &svg, "OUT", "write a differential flame graph (candidate widths)"),
 		CLI_OPT_STRING(0, "svg-base", &svg_base, "OUT", "the same with base widths, so vanished frames show"),
-		CLI_OPT_CHECKED(0, "color", &color, "KIND", check_color,
+		CLI_OPT_CHOICE(0, "color", &color, "KIND", "self|inclusive",
 				"what colours the SVG's frames: the change of the inclusive\n"
 				"share (default) or of the self share (points at the leaf)"),
 		CLI_OPT_U64(0, "width", &width, "PX", 600, 20000, "the SVG's width in pixels (default 1200)"),

@@ -15,7 +15,7 @@ expect() {
 	local name=$1 code=$2 pat=$3
 	shift 3
 	set +e
-	timeout 120 "$@" >"$TMP/out" 2>"$TMP/why"
+	timeout "$(scaled 120)" "$@" >"$TMP/out" 2>"$TMP/why"
 	local rc=$?
 	set -e
 	check_eq "$name" "$rc" "$code"

@@ -132,7 +132,8 @@ static int grow(fg_names *n, fg_error *err)
 struct key {
 	const struct entry *entries;  /* as they are at the lookup (they move as they grow) */
 	const char *str;
-	uint32_t len, hash;
+	size_t len;
+	uint32_t hash;
 };
 
 static inline bool stop(const void *slot, const void *key)
@@ -149,7 +150,7 @@ int fg_names_intern(uint32_t *id, fg_names *n, const char *name, size_t len, fg_
 {
 	if (len > UINT32_MAX)
 		return fg_error_set(err, FG_EINVALID, NULL, "frame name of %zu bytes is too long", len);
-	struct key k = { n->entries, name, (uint32_t)len, hash_bytes(name, len) };
+	struct key k = { n->entries, name, len, hash_bytes(name, len) };
 	uint32_t *slot = fg_hashtab_probe(&n->slots, sizeof(*slot), k.hash, stop, &k);
 	if (*slot) {
 		*id = *slot - 1;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "git/commitgraph.h"
 #include "git/linemap.h"
 #include "git/method.h"
@@ -133,8 +134,7 @@ struct fg_history {
 
 	node *nodes;
 	size_t nnodes, capnodes;
-	size_t *map;           /* open addressing: node index + 1, 0 empty */
-	size_t mapcap;
+	fg_hashtab map;        /* of size_t: node index + 1, 0 empty */
 
 	tcache_slot *tcache;
 	size_t tcache_used;

@@ -239,8 +239,7 @@ void fg_history_graph_drop(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	h->nnodes = 0;
-	if (h->map)
-		memset(h->map, 0, h->mapcap * sizeof(*h->map));
+	fg_hashtab_clear(&h->map, sizeof(size_t));
 }
 
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
@@ -455,7 +454,7 @@ void fg_history_free(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	free(h->nodes);
-	free(h->map);
+	fg_hashtab_free(&h->map);
 	for (size_t i = 0; i < h->nsrc; i++)
 		free(h->src[i].path);
 	free(h->src);

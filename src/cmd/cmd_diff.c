@@ -579,6 +579,7 @@ int cmd_diff(int argc, char **argv)
 		if (repo && ho.good) {
 			fg_json_key(&j, "decision");
 			cli_decision_json(&j, hist.decision);
+			cli_growers_note_json(&j, &result, (size_t)hot);
 		}
 		if (metrics)
 			cli_metrics_json_member(&j, lens, &lens_err, mo.url);
@@ -595,6 +596,8 @@ int cmd_diff(int argc, char **argv)
 		text_entries("shrank in candidate", result.shrank, result.nshrank, names, NULL);
 		text_hidden(&result, names);
 		cli_decision_text(stdout, hist.decision);
+		if (hist.decision)
+			cli_growers_note_text(stdout, &result, (size_t)hot);
 		if (lens) {
 			fputc('\n', stdout);
 			cli_metrics_text(stdout, lens, mo.url);

@@ -22,8 +22,10 @@ static const char description[] =
 	"frame's method, its lines and the commits that touched them (as git log -L\n"
 	"finds them): did the hot method change, or only its file?\n"
 	"With two profiles instead of frames, the frames are the top growers of their\n"
-	"diff (as `fgbisect diff` computes it: normalised names, above 1.5 points and the\n"
-	"noise of the base nodes; gRPC against REST refused unless --force).\n"
+	"diff (as `fgbisect diff` computes it: normalised names, beyond noise at a 5%\n"
+	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
+	"against REST refused unless --force); with one profile a side, noise cannot be\n"
+	"separated from signal, and the output says so.\n"
 	"With --good, ends with the decision: a hot file changed in the window (the\n"
 	"suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
@@ -92,9 +94,12 @@ static void print_json(const fg_hotfiles *hist, const struct growth *g)
 			fg_json_member_fixed(&j, "base", e->base, 4);
 			fg_json_member_fixed(&j, "candidate", e->candidate, 4);
 			fg_json_member_fixed(&j, "delta", e->delta, 4);
+			fg_json_member_fixed(&j, "noise", e->noise, 4);
+			fg_json_member_fixed(&j, "z", e->z, 4);
 			fg_json_end(&j);
 		}
 		fg_json_end(&j);
+		cli_growers_note_json(&j, &g->result, g->growers.nframes);
 	}
 	if (fg_history_good_id(hist->history)) {
 		fg_json_key(&j, "decision");
@@ -111,14 +116,15 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 	if (good)
 		printf("good %s\n", good);
 	if (g && !g->growers.nframes)
-		printf("\nno frame grew by more than 1.5 points and the spread among the base profiles\n");
+		printf("\nno frame grew beyond noise by 0.25 points or more (docs/diff.md)\n");
 	size_t first, end = 0, frame = 0;
 	while (end < fg_history_result_count(hist->result)) {
 		cli_history_next_frame(hist->result, &first, &end);
 		const fg_history_entry *e = fg_history_result_entry(hist->result, first);
 		if (g) {
 			const fg_diff_entry *d = &g->result.grew[frame];
-			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%)\n", cli_text(e->frame), d->delta, d->base, d->candidate);
+			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%, z %+.1f)\n", cli_text(e->frame), d->delta, d->base,
+			       d->candidate, d->z);
 		} else {
 			printf("\n%s\n", cli_text(e->frame));
 		}
@@ -127,6 +133,8 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 			cli_history_entry_text(stdout, fg_history_result_entry(hist->result, i), "  ");
 	}
 	cli_decision_text(stdout, hist->decision);
+	if (g)
+		cli_growers_note_text(stdout, &g->result, g->growers.nframes);
 }
 
 int cmd_hotfiles(int argc, char **argv)

@@ -99,6 +99,13 @@ check_eq "A: not in repository" \
 	"$(json_get '[f["reason"] for f in j["files"] if f["frame"] == "java/lang/Long.valueOf"]' <<<"$out")" "['not in repository']"
 txt=$(hot --bad badA)
 grep -q '^decision: a hot file changed in the window; suspect commit:$' <<<"$txt" || fail "A: text: $txt"
+# One profile a side: the decision stands, with the caution that noise
+# cannot be separated from signal; with three bases it is not said.
+grep -q '^caution: one profile a side: no node spread to measure, so noise cannot be separated from$' <<<"$txt" ||
+	fail "A: no caution: $txt"
+check_eq "A: not separable, 69 grown frames beyond --hot" "$(json_get 'j["separable"], j["not_looked_up"]' <<<"$out")" "(False, 69)"
+check_eq "A pooled: separable" "$("$FGBISECT" hotfiles --repo "$repo" --good good --bad badA --json \
+	"$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$CAND" | json_get 'j["separable"], j["decision"]["kind"]')" "(True, 'changed')"
 grep -q "^  ${A:0:12} 2026-03-03 db: serialize keys in the column family$" <<<"$txt" || fail "A: suspect line"
 grep -q "^  not in repository (class java/lang/Long)$" <<<"$txt" ||
 	fail "A: frame without file"

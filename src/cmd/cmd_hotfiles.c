@@ -72,6 +72,10 @@ static void growth_clear(struct growth *g)
 	fg_names_free(g->names);
 }
 
+/* A typed name that names no file: it may be misspelt or a frame's short
+ * form; top prints what the profile holds. */
+static const char unresolved_hint[] = "give the name as `top` prints it (package/Class.method)";
+
 static void print_json(const fg_hotfiles *hist, const struct growth *g)
 {
 	const fg_history_result *r = hist->result;
@@ -105,6 +109,11 @@ static void print_json(const fg_hotfiles *hist, const struct growth *g)
 		fg_json_key(&j, "decision");
 		cli_decision_json(&j, hist->decision);
 	}
+	bool unresolved = false;
+	for (size_t i = 0; !g && i < fg_history_result_count(r); i++)
+		unresolved = unresolved || !fg_history_result_entry(r, i)->path;
+	if (unresolved)
+		fg_json_member_string(&j, "hint", unresolved_hint);
 	fg_json_end(&j);
 }
 
@@ -131,6 +140,8 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 		frame++;
 		for (size_t i = first; i < end; i++)
 			cli_history_entry_text(stdout, fg_history_result_entry(hist->result, i), "  ");
+		if (!g && !e->path)
+			printf("  %s\n", unresolved_hint);
 	}
 	cli_decision_text(stdout, hist->decision);
 	if (g)
@@ -150,7 +161,9 @@ int cmd_hotfiles(int argc, char **argv)
 		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository (default: the current directory)"),
 		CLI_OPT_STRING(0, "bad", &opts.bad, "REV", "the slow revision (default HEAD)"),
 		CLI_OPT_STRING(0, "good", &opts.good, "REV", "the fast revision; without it there is no window"),
-		CLI_OPT_LIST(0, "frame", &frame_list, "NAME", "a frame or a slashed class name; repeatable"),
+		CLI_OPT_LIST(0, "frame", &frame_list, "NAME",
+			     "a frame as `top` prints it, or a class (`Class`, `Class.method`,\n"
+			     "`pkg.Class`, `pkg/Class`): every file of that name; repeatable"),
 		CLI_OPT_U64(0, "hot", &top, "N", 1, 1000,
 			    "with profiles: how many of the frames that grew most to look up\n(default 10)"),
 		CLI_OPT_U64(0, "top", &top, "N", 1, 1000, "the old name of --hot", .flags = CLI_OPT_HIDDEN),
@@ -207,6 +220,8 @@ int cmd_hotfiles(int argc, char **argv)
 
 	fg_error err;
 	fg_error_clear(&err);
+	fg_history_options typed = opts; /* --frame: names people type */
+	typed.typed_names = true;
 	struct growth g = { 0 };
 	fg_hotfiles hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
@@ -214,7 +229,7 @@ int cmd_hotfiles(int argc, char **argv)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
 					 g.growers.stack, g.growers.nstack, &err);
 	else if (!rc)
-		rc = cli_history_look_up(&hist, repo, &opts, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
+		rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 	if (rc)
 		status = cli_report_error(&err, po.json);
 	else if (po.json)

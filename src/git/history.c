@@ -203,6 +203,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	bool typed_names;      /* the options' */
 
 	srcfile *src;
 	size_t nsrc, capsrc;
@@ -990,6 +991,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h)
 		return fg_error_oom(err, NULL);
+	h->typed_names = opts->typed_names;
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;
@@ -2039,6 +2041,30 @@ static void qfiles_free(qfile *files, size_t n)
 }
 
 
+/* The frame whose method an entry's file is searched for.  A name people
+ * typed (`Class.method`, `pkg.Class`) is written as a frame of the class
+ * it resolved to: its slashed class (under a stand-in package when it has
+ * none: the file is found already) and what follows the class's simple
+ * name in the typed name (`.method`, `$Inner.method`, nothing). */
+static const char *typed_frame(char *buf, size_t size, const fg_history *h, const fg_history_entry *e)
+{
+	const char *cp = e->class_path;
+	if (!h->typed_names || !cp)
+		return e->frame;
+	const char *simple = strrchr(cp, '/');
+	simple = simple ? simple + 1 : cp;
+	size_t slen = strlen(simple);
+	const char *tail = NULL;
+	for (const char *at = strstr(e->frame, simple); at; at = strstr(at + 1, simple)) {
+		char before = at == e->frame ? '.' : at[-1], after = at[slen];
+		if ((before == '.' || before == '/') && (!after || after == '.' || after == '$' || after == '('))
+			tail = at + slen;
+	}
+	if (!tail || snprintf(buf, size, "%s%s%s", strchr(cp, '/') ? "" : "t/", cp, tail) >= (int)size)
+		return e->frame;
+	return buf;
+}
+
 /* The methods of the entries: each file read at bad and scanned once, each
  * frame's declarations found, and a tracker for every method found. */
 static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_t nfiles, const size_t *entry_file,
@@ -2089,7 +2115,9 @@ static int method_setup(fg_history *h, fg_history_result *r, qfile *files, size_
 			continue;
 		}
 		fg_javaclass_parts parts;
-		if (fg_javaclass_parse(&parts, r->entries[i].frame, err) != 1) {
+		char typed[2 * FG_JAVACLASS_MAX_FRAME + 3];
+		const char *frame = typed_frame(typed, sizeof(typed), h, &r->entries[i]);
+		if (fg_javaclass_parse(&parts, frame, err) != 1) {
 			m->status = FG_METHOD_NOT_FOUND;
 			m->reason = "not a Java frame";
 			continue;
@@ -2208,7 +2236,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	for (size_t fr = 0; fr < count && rc == 0; fr++) {
 		char cls[FG_JAVACLASS_MAX_FRAME];
 		const char *frame = frames[fr] ? frames[fr] : "";
-		int jc = fg_javaclass_from_frame(cls, sizeof(cls), frame, err);
+		int jc = (h->typed_names ? fg_javaclass_from_name : fg_javaclass_from_frame)(cls, sizeof(cls), frame, err);
 		if (jc < 0) {
 			rc = jc;
 			break;

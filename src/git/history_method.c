@@ -1,5 +1,7 @@
 #include "git/history_internal.h"
 
+#include <stdio.h>
+
 #include "git/javaclass.h"
 
 /* ---- method histories: git log -L :METHOD:PATH, inside the chain walk ------------- */

@@ -125,6 +125,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	bool typed_names;      /* the options' */
 	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;

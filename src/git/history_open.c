@@ -375,6 +375,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h)
 		return fg_error_oom(err, NULL);
+	h->typed_names = opts->typed_names;
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;

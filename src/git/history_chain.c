@@ -51,7 +51,7 @@ int fg_history_chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw,
 	size_t *pending = NULL, npending = 0, cappending = 0;
 	while (unresolved && q.n) {
 		size_t ni = fg_history_heap_pop(&q, h);
-		(*visited)++;
+		fg_history_tick(h, visited, "history walk");
 		node *n = &h->nodes[ni];
 		n->flags &= ~N_Q_CHAIN;
 		/* Take the waiting files: moves below may append to this node

@@ -278,7 +278,8 @@ static void graph_check(fg_history *h, const git_commit *bad)
 	for (unsigned i = 0; same && i < c.nparents; i++)
 		same = !memcmp(parents[i], git_commit_parent_id(bad, i)->id, 20);
 	if (!same) {
-		fg_commitgraph_free(h->graph);
+		git_diff_free(h->rename_diff);
+	fg_commitgraph_free(h->graph);
 		h->graph = NULL;
 		h->filters = false;
 	}
@@ -330,6 +331,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		goto fail;
 	}
 	h->repo = fg_repo_git(repo);
+	h->progress = opts->progress;
+	h->progress_ctx = opts->progress_ctx;
 	if (git_repository_odb(&h->odb, h->repo) < 0 || git_repository_wrap_odb(&h->blob_repo, h->odb) < 0) {
 		rc = fg_history_git_fail(err, fg_repo_workdir(repo) ? fg_repo_workdir(repo) : "", "cannot open the object database");
 		goto fail;

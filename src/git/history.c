@@ -39,7 +39,7 @@ static int commit_info(size_t *out, fg_history *h, fg_history_result *r, size_t 
 		return 0;
 	}
 	git_commit *c;
-	if (git_commit_lookup(&c, h->repo, &h->nodes[ni].id) < 0)
+	if (git_commit_lookup(&c, h->repo, fg_history_replaced(h, &h->nodes[ni].id)) < 0)
 		return fg_history_git_fail(err, NULL, "cannot read commit");
 	if (fg_history_grow(&r->commits, &r->capcommits, r->ncommits + 1, sizeof(fg_history_commit)) < 0) {
 		git_commit_free(c);
@@ -279,16 +279,37 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	return 0;
 }
 
+/* query(), and when it fails with a commit-graph in use, query() again
+ * without it: the graph is an accelerator, the objects are the authority.
+ * Whatever the graph said that stopped the walk (an entry refused by
+ * fg_commitgraph_commit_at, a tree id that names no tree, a cycle the walk
+ * bound caught, a chain that never ends) is then either gone, and the
+ * answer is the objects', or said again by libgit2 about the objects. */
+static int query_checked(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
+			 bool methods, fg_error *err)
+{
+	int rc = query(out, h, frames, count, methods, err);
+	if (rc == 0 || rc == FG_ENOMEM || !h->graph)
+		return rc;
+	char why[sizeof(err->message)];
+	snprintf(why, sizeof(why), "%s", err ? err->message : "");
+	fg_history_graph_drop(h);
+	if ((rc = query(out, h, frames, count, methods, err)) == 0)
+		rc = fg_history_warn(h, err, "the commit-graph disagrees with the objects (%s): not used; git "
+				     "commit-graph write --reachable writes it again", why);
+	return rc;
+}
+
 int fg_history_query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
 		     fg_error *err)
 {
-	return query(out, h, frames, count, false, err);
+	return query_checked(out, h, frames, count, false, err);
 }
 
 int fg_history_query_methods(fg_history_result **out, fg_history *h, const char *const *frames, size_t count,
 			     fg_error *err)
 {
-	return query(out, h, frames, count, true, err);
+	return query_checked(out, h, frames, count, true, err);
 }
 
 void fg_history_result_free(fg_history_result *r)
@@ -340,8 +361,8 @@ int fg_history_changed_paths(char ***out, size_t *n, fg_history *h, fg_error *er
 	char **paths = NULL;
 	size_t count = 0;
 	int rc = 0;
-	if (git_commit_lookup(&gc, h->repo, &h->good) < 0 || git_commit_tree(&gt, gc) < 0 ||
-	    git_commit_lookup(&bc, h->repo, &h->bad) < 0 || git_commit_tree(&bt, bc) < 0)
+	if (git_commit_lookup(&gc, h->repo, fg_history_replaced(h, &h->good)) < 0 || git_commit_tree(&gt, gc) < 0 ||
+	    git_commit_lookup(&bc, h->repo, fg_history_replaced(h, &h->bad)) < 0 || git_commit_tree(&bt, bc) < 0)
 		rc = fg_history_git_fail(err, NULL, "cannot read the window's trees");
 	else if (git_diff_tree_to_tree(&diff, h->repo, gt, bt, NULL) < 0)
 		rc = fg_history_git_fail(err, NULL, "cannot diff the window's trees");

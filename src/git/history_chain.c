@@ -16,6 +16,27 @@ int fg_history_chain_move(fg_history *h, heap *q, size_t fi, size_t to, fg_error
 	return 0;
 }
 
+/* The chain walk's bound, whatever the repository's files say.  In a
+ * history without cycles a file's chain, and a method's lines under one
+ * path, visit each commit once (again only when clock skew brings lines to
+ * a commit already popped): the pops stay below the commits read times the
+ * files and paths followed.  A cycle (a commit-graph or a damaged object
+ * naming a descendant as a parent; the graph's own entries are checked by
+ * fg_commitgraph_commit_at) would pop the same commits forever and grow the
+ * method states with each pop: at four times that bound the walk stops
+ * with an error, and the query is answered again without the commit-graph
+ * (history.c). */
+static int walk_bound(const fg_history *h, size_t pops, size_t nfiles, const mwalk *mw, fg_error *err)
+{
+	size_t units = nfiles + (mw ? mw->nt * (1 + mw->nrenamed) : 0);
+	if (pops / 4 <= units * (h->nnodes + 1))
+		return 0;
+	return fg_error_set(err, FG_EGIT, h->bad_hex,
+			    "the history walk went round a cycle (%zu visits of %zu commits): a commit or the "
+			    "commit-graph names a descendant as its parent (git fsck tells which)",
+			    pops, h->nnodes);
+}
+
 /* git log -1 -- PATH at bad, for every file at once.  Under git's default
  * simplification a TREESAME commit keeps exactly one parent (its only one,
  * or at a merge the first parent the path is TREESAME to), so until the
@@ -48,8 +69,10 @@ int fg_history_chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw,
 			goto out;
 	}
 
-	size_t *pending = NULL, npending = 0, cappending = 0;
+	size_t *pending = NULL, npending = 0, cappending = 0, pops = 0;
 	while (unresolved && q.n) {
+		if ((rc = walk_bound(h, ++pops, nfiles, mw, err)) < 0)
+			break;
 		size_t ni = fg_history_heap_pop(&q, h);
 		fg_history_tick(h, visited, "history walk");
 		node *n = &h->nodes[ni];

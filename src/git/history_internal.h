@@ -124,6 +124,9 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
+	char **warnings;       /* fg_history_warning */
+	size_t nwarnings;
 
 	srcfile *src;
 	size_t nsrc, capsrc;
@@ -171,6 +174,20 @@ struct fg_history_result {
 };
 
 #define MAX_RAW_PARENTS 256
+
+/* The commit git reads for id: its replacement (refs/replace), or itself. */
+static inline const git_oid *fg_history_replaced(const fg_history *h, const git_oid *id)
+{
+	/* git_oid is its 20 bytes (libgit2 1.5; SHA-1 only, src/git/repo.c). */
+	const unsigned char *r = fg_repo_grafts_replacement(h->grafts, id->id);
+	return r ? (const git_oid *)(const void *)r : id;
+}
+
+/* Adds a warning (fg_history_warning) unless it is there already. */
+int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The commit-graph no longer used: closed, and the commits read from it
+ * forgotten (the trees read are objects: they stay). */
+void fg_history_graph_drop(fg_history *h);
 
 /* A max-heap of node indices by committer time; ties go to the node seen
  * first, as in git's date-ordered queue. */

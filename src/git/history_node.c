@@ -128,27 +128,35 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 	 * raw object's headers, not libgit2's whole parse (signatures,
 	 * message).  Unusual objects take libgit2's parser. */
 	git_odb_object *obj = NULL;
+	/* What git log reads for this commit: its replacement's tree,
+	 * parents and time (there is no commit-graph then, as in git). */
+	git_oid read_id = *fg_history_replaced(h, id);
 	uint32_t gpos = h->graph ? fg_commitgraph_find(h->graph, id->id) : FG_COMMITGRAPH_NONE;
 	n->gpos = FG_COMMITGRAPH_NONE;
 	fg_commitgraph_commit gc;
 	fg_pack_object *pobj = NULL;
-	if (gpos != FG_COMMITGRAPH_NONE &&
-	    fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos, NULL) == 0) {
+	if (gpos != FG_COMMITGRAPH_NONE) {
+		/* An entry the graph cannot give whole makes the whole graph
+		 * suspect: the query is answered again without it (history.c). */
+		int grc = fg_commitgraph_commit_at(&gc, (unsigned char (*)[20])parents, MAX_RAW_PARENTS, h->graph, gpos,
+						   err);
+		if (grc < 0)
+			return grc;
 		memcpy(n->tree.id, gc.tree, sizeof(gc.tree));
 		n->time = gc.time;
 		np = (unsigned)gc.nparents;
 		n->gpos = gpos;
-	} else if (h->pack && fg_pack_read(&pobj, h->pack, id->id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
+	} else if (h->pack && fg_pack_read(&pobj, h->pack, read_id.id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
 		   raw_commit_headers(n, parents, &np, fg_pack_object_data(pobj), fg_pack_object_size(pobj))) {
 		/* read from the pack directly (src/git/pack.h) */
-	} else if (git_odb_read(&obj, h->odb, id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
+	} else if (git_odb_read(&obj, h->odb, &read_id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
 		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
 		git_odb_object_free(obj);
 		obj = NULL;
 		git_commit *c;
-		if (git_commit_lookup(&c, h->repo, id) < 0) {
+		if (git_commit_lookup(&c, h->repo, &read_id) < 0) {
 			char hex[41];
-			git_oid_tostr(hex, sizeof(hex), id);
+			git_oid_tostr(hex, sizeof(hex), &read_id);
 			return fg_history_git_fail(err, hex, "cannot read commit");
 		}
 		n->tree = *git_commit_tree_id(c);
@@ -164,6 +172,15 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 	}
 	git_odb_object_free(obj);
 	fg_pack_object_free(pobj);
+	const unsigned char (*grafted)[20];
+	size_t ngrafted;
+	if (fg_repo_grafts_parents(&grafted, &ngrafted, h->grafts, id->id)) {
+		if (ngrafted > MAX_RAW_PARENTS)
+			return fg_error_set(err, FG_EGIT, "info/grafts", "a graft of more than %d parents", MAX_RAW_PARENTS);
+		np = (unsigned)ngrafted;
+		for (unsigned i = 0; i < np; i++)
+			memcpy(parents[i].id, grafted[i], GIT_OID_RAWSZ);
+	}
 	/* libgit2 1.5 does not read the shallow file: a boundary commit still
 	 * lists parents the clone does not have.  Treat it as a root, as git
 	 * does, and remember that the answer may lie beyond. */

@@ -1,6 +1,7 @@
 #include "git/history_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -228,12 +229,69 @@ static int src_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->path, b->path);
 }
 
+void fg_history_graph_drop(fg_history *h)
+{
+	fg_commitgraph_free(h->graph);
+	h->graph = NULL;
+	h->filters = false;
+	for (size_t i = 0; i < h->nnodes; i++) {
+		free(h->nodes[i].parents);
+		free(h->nodes[i].files);
+	}
+	h->nnodes = 0;
+	if (h->map)
+		memset(h->map, 0, h->mapcap * sizeof(*h->map));
+}
+
+int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < h->nwarnings; i++)
+		if (!strcmp(h->warnings[i], text))
+			return 0;
+	char **nw = realloc(h->warnings, (h->nwarnings + 1) * sizeof(*nw));
+	if (!nw)
+		return fg_error_oom(err, NULL);
+	h->warnings = nw;
+	if (!(h->warnings[h->nwarnings] = strdup(text)))
+		return fg_error_oom(err, NULL);
+	h->nwarnings++;
+	return 0;
+}
+
+/* The replace refs and grafts git log applies (src/git/repo.h): the walks
+ * apply those of commits, and a warning says what git reads otherwise. */
+static int grafts_open(fg_history *h, fg_repo *repo, fg_error *err)
+{
+	int rc = fg_repo_grafts_open(&h->grafts, repo, err);
+	fg_repo_grafts_count c;
+	fg_repo_grafts_counts(&c, h->grafts);
+	if (rc == 0 && (c.replaced || c.grafted))
+		rc = fg_history_warn(h, err, "history read as git log reads it: %zu commit%s replaced (refs/replace), %zu "
+				     "grafted (info/grafts); GIT_NO_REPLACE_OBJECTS=1 for the original history (revisions "
+				     "such as main~2 are resolved on the original parents: name commits by id)",
+				     c.replaced, c.replaced == 1 ? "" : "s", c.grafted);
+	if (rc == 0 && c.other)
+		rc = fg_history_warn(h, err, "%zu replaced tree%s, blob%s or tag%s (refs/replace) not applied: the "
+				     "answers read the original objects, where git log reads the replacements",
+				     c.other, c.other == 1 ? "" : "s", c.other == 1 ? "" : "s", c.other == 1 ? "" : "s");
+	if (rc == 0 && c.bad_lines)
+		rc = fg_history_warn(h, err, "info/grafts: %zu line%s not \"ID PARENT...\": skipped, as git skips them",
+				     c.bad_lines, c.bad_lines == 1 ? "" : "s");
+	return rc;
+}
+
 /* The commit-graph, as git uses it: not in a shallow clone (its parents
- * are the full history's), not when core.commitGraph is false; its
+ * are the full history's), nor with replace refs or grafts (git does not
+ * use it then either), not when core.commitGraph is false; its
  * changed-path filters not when commitGraph.readChangedPaths is false. */
 static int graph_open(fg_history *h, fg_error *err)
 {
-	bool use = !h->shallow, filters = true;
+	bool use = !h->shallow && !h->grafts, filters = true;
 	git_config *cfg;
 	if (use && git_repository_config_snapshot(&cfg, h->repo) == 0) {
 		int v;
@@ -277,12 +335,8 @@ static void graph_check(fg_history *h, const git_commit *bad)
 		    !memcmp(c.tree, git_commit_tree_id(bad)->id, 20) && c.nparents == git_commit_parentcount(bad);
 	for (unsigned i = 0; same && i < c.nparents; i++)
 		same = !memcmp(parents[i], git_commit_parent_id(bad, i)->id, 20);
-	if (!same) {
-		git_diff_free(h->rename_diff);
-	fg_commitgraph_free(h->graph);
-		h->graph = NULL;
-		h->filters = false;
-	}
+	if (!same)
+		fg_history_graph_drop(h);
 }
 
 int fg_history_open(fg_history **out, const char *dir, const fg_history_options *opts, fg_error *err)
@@ -351,7 +405,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	if (plen > 1 && h->repo_path[plen - 1] == '/')
 		h->repo_path[plen - 1] = '\0';
 
-	if ((rc = read_shallow(h, err)) < 0)
+	if ((rc = read_shallow(h, err)) < 0 || (rc = grafts_open(h, repo, err)) < 0)
 		goto fail;
 	if ((rc = graph_open(h, err)) < 0)
 		goto fail;
@@ -364,7 +418,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		h->has_good = true;
 		git_oid_tostr(h->good_hex, sizeof(h->good_hex), &h->good);
 	}
-	if (git_commit_lookup(&bad_commit, h->repo, &h->bad) < 0 || git_commit_tree(&bad_tree, bad_commit) < 0) {
+	if (git_commit_lookup(&bad_commit, h->repo, fg_history_replaced(h, &h->bad)) < 0 ||
+	    git_commit_tree(&bad_tree, bad_commit) < 0) {
 		rc = fg_history_git_fail(err, h->bad_hex, "cannot read the bad commit's tree");
 		goto fail;
 	}
@@ -409,6 +464,11 @@ void fg_history_free(fg_history *h)
 	free(h->shallow_ids.ids);
 	free(h->ignored.ids);
 	free(h->repo_path);
+	for (size_t i = 0; i < h->nwarnings; i++)
+		free(h->warnings[i]);
+	free(h->warnings);
+	fg_repo_grafts_free(h->grafts);
+	git_diff_free(h->rename_diff);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);
@@ -421,3 +481,5 @@ const char *fg_history_repo_path(const fg_history *h) { return h->repo_path; }
 const char *fg_history_bad_id(const fg_history *h) { return h->bad_hex; }
 const char *fg_history_good_id(const fg_history *h) { return h->has_good ? h->good_hex : NULL; }
 bool fg_history_is_shallow(const fg_history *h) { return h->shallow; }
+size_t fg_history_warning_count(const fg_history *h) { return h ? h->nwarnings : 0; }
+const char *fg_history_warning(const fg_history *h, size_t i) { return i < h->nwarnings ? h->warnings[i] : NULL; }

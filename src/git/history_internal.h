@@ -133,6 +133,14 @@ struct fg_history {
 	srcfile *src;
 	size_t nsrc, capsrc;
 
+	fg_history_progress_fn progress;
+	void *progress_ctx;
+
+	/* The last tree diff rename detection made (history_rename.c): the
+	 * methods of files that one commit moved all ask for it. */
+	git_oid rename_a, rename_b;
+	git_diff *rename_diff;
+
 	node *nodes;
 	size_t nnodes, capnodes;
 	fg_hashtab map;        /* of size_t: node index + 1, 0 empty */
@@ -270,6 +278,13 @@ typedef struct mwalk {
 	size_t cache_next;
 	size_t diffs;          /* blob diffs computed (for benchmarks) */
 } mwalk;
+
+/* One more commit read by a walk: the progress callback every 1,024. */
+static inline void fg_history_tick(fg_history *h, size_t *visited, const char *what)
+{
+	if (!(++*visited & 1023) && h->progress)
+		h->progress(h->progress_ctx, what, *visited);
+}
 
 /* ---- tree cache (history_tree.c) ------------------------------------------ */
 

@@ -385,6 +385,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		goto fail;
 	}
 	h->repo = fg_repo_git(repo);
+	h->progress = opts->progress;
+	h->progress_ctx = opts->progress_ctx;
 	if (git_repository_odb(&h->odb, h->repo) < 0 || git_repository_wrap_odb(&h->blob_repo, h->odb) < 0) {
 		rc = fg_history_git_fail(err, fg_repo_workdir(repo) ? fg_repo_workdir(repo) : "", "cannot open the object database");
 		goto fail;
@@ -466,6 +468,7 @@ void fg_history_free(fg_history *h)
 		free(h->warnings[i]);
 	free(h->warnings);
 	fg_repo_grafts_free(h->grafts);
+	git_diff_free(h->rename_diff);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);

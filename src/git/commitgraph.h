@@ -1,5 +1,8 @@
 /* fgbisect — git's commit-graph file (gitformat-commit-graph(5)), read
- * directly (libgit2 1.5 does not use it for walks): for each commit it holds,
+ * directly.  libgit2 1.5 reads it too, in its revision walk (commit_list.c
+ * takes parents and commit times from it), but not its changed-path
+ * filters, and the history walk (src/git/history*.c) is not libgit2's
+ * revwalk: it needs each commit's tree and the filters.  For each commit it holds,
  * the root tree, the parents and the committer time, and — when the graph
  * was written with `--changed-paths` — the Bloom filter of the paths its
  * diff against its first parent changed.

@@ -321,6 +321,11 @@ int fg_history_method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, 
 /* The methods of the entries found in the files at bad, a tracker each. */
 int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, size_t nfiles, const size_t *entry_file,
 			mwalk *mw, fg_error *err);
+/* git log -L's rename detection for the file newpath that the commit of
+ * tree_id adds (history_rename.c): its path in the parent (malloc'ed) and
+ * blob there, *old_path NULL when none; 1 when a blob is not in the clone. */
+int fg_history_find_rename(char **old_path, git_oid *old_blob, fg_history *h, const git_oid *ptree_id,
+			   const git_oid *tree_id, const char *newpath, fg_error *err);
 /* The methods' commits into the result, after commit_info has them all. */
 int fg_history_method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, fg_error *err);
 

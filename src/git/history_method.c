@@ -116,54 +116,31 @@ static int blob_hunks(const fg_line_hunk **out, size_t *n, fg_history *h, mwalk 
 }
 
 /* The path the file had in the parent when the commit added it under its
- * path: git log -L's rename detection (the whole trees' diff, renames only,
- * libgit2's default similarity of 50%, as git's). */
+ * path (history_rename.c), as an index into the files and mw's renamed
+ * paths, SIZE_MAX when none; 1 returned when a blob it needs is missing. */
 static int rename_source(size_t *path, git_oid *blob, fg_history *h, mwalk *mw, size_t nfiles,
 			 const git_oid *ptree_id, const git_oid *tree_id, const char *newpath, fg_error *err)
 {
 	*path = SIZE_MAX;
-	git_tree *a = NULL, *b = NULL;
-	git_diff *d = NULL;
-	int rc = 0;
-	if (git_tree_lookup(&a, h->repo, ptree_id) < 0 || git_tree_lookup(&b, h->repo, tree_id) < 0 ||
-	    git_diff_tree_to_tree(&d, h->repo, a, b, NULL) < 0) {
-		rc = fg_history_git_fail(err, newpath, "cannot diff trees to find a rename");
-		goto out;
-	}
-	git_diff_find_options fo;
-	git_diff_find_options_init(&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
-	fo.flags = GIT_DIFF_FIND_RENAMES;
-	if (git_diff_find_similar(d, &fo) < 0) {
-		rc = fg_history_git_fail(err, newpath, "cannot detect renames");
-		goto out;
-	}
-	for (size_t i = 0; i < git_diff_num_deltas(d); i++) {
-		const git_diff_delta *dl = git_diff_get_delta(d, i);
-		if (dl->status != GIT_DELTA_RENAMED || strcmp(dl->new_file.path, newpath))
-			continue;
-		*blob = dl->old_file.id;
-		for (size_t k = 0; k < mw->nrenamed; k++)
-			if (!strcmp(mw->renamed_paths[k], dl->old_file.path)) {
-				*path = nfiles + k;
-				goto out;
-			}
-		char *copy = strdup(dl->old_file.path);
-		if (!copy || fg_history_grow(&mw->renamed, &mw->caprenamed, mw->nrenamed + 1, sizeof(qfile)) < 0 ||
-		    fg_history_grow(&mw->renamed_paths, &mw->caprenamed_paths, mw->nrenamed + 1, sizeof(char *)) < 0 ||
-		    fg_history_qfile_set_path(&mw->renamed[mw->nrenamed], h, copy) < 0) {
-			free(copy);
-			rc = fg_error_oom(err, NULL);
-			goto out;
+	char *old;
+	int rc = fg_history_find_rename(&old, blob, h, ptree_id, tree_id, newpath, err);
+	if (rc != 0 || !old)
+		return rc;
+	for (size_t k = 0; k < mw->nrenamed; k++)
+		if (!strcmp(mw->renamed_paths[k], old)) {
+			free(old);
+			*path = nfiles + k;
+			return 0;
 		}
-		mw->renamed_paths[mw->nrenamed] = copy;
-		*path = nfiles + mw->nrenamed++;
-		break;
+	if (fg_history_grow(&mw->renamed, &mw->caprenamed, mw->nrenamed + 1, sizeof(qfile)) < 0 ||
+	    fg_history_grow(&mw->renamed_paths, &mw->caprenamed_paths, mw->nrenamed + 1, sizeof(char *)) < 0 ||
+	    fg_history_qfile_set_path(&mw->renamed[mw->nrenamed], h, old) < 0) {
+		free(old);
+		return fg_error_oom(err, NULL);
 	}
-out:
-	git_diff_free(d);
-	git_tree_free(a);
-	git_tree_free(b);
-	return rc;
+	mw->renamed_paths[mw->nrenamed] = old;
+	*path = nfiles + mw->nrenamed++;
+	return 0;
 }
 
 /* A method's lines arrive at a commit: joined with the lines already
@@ -277,7 +254,7 @@ int fg_history_method_step(fg_history *h, heap *q, qfile *files, size_t nfiles, 
 			if (!pfound) {
 				size_t old;
 				if ((rc = rename_source(&old, &pblob, h, mw, nfiles, &ptree, &tree,
-							mpath(files, nfiles, mw, st.path)->path, err)) < 0)
+							mpath(files, nfiles, mw, st.path)->path, err)) != 0)
 					break;
 				t = &mw->t[st.track];
 				if (old != SIZE_MAX) {

@@ -74,7 +74,14 @@ static int path_same(bool *same, fg_history *h, const git_oid *a_root, const git
 		fg_rawtree_entry ea, eb;
 		bool in_ta = comp_find(&ea, ta, f, i), in_tb = comp_find(&eb, tb, f, i);
 		if (!in_ta || !in_tb) {
-			*same = !in_ta && !in_tb;
+			/* A component missing on one side: the path is absent there,
+			 * so the two agree when it is absent on the other side too
+			 * (a commit that only creates or removes a directory of the
+			 * path, or puts a submodule there, leaves the file alone). */
+			bool in_other = false;
+			if ((in_ta || in_tb) && (rc = path_exists(&in_other, h, in_ta ? ta : tb, f, i, err)) < 0)
+				return rc;
+			*same = !in_other;
 			return 0;
 		}
 		bool last = i + 1 == f->ncomps;

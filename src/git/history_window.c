@@ -43,6 +43,96 @@ out:
 	return rc;
 }
 
+/* The files' simplified walks: a file's bit on a commit says that the
+ * file's walk reaches it (bits at the node's indeg offset, in words). */
+typedef struct wbits {
+	uint64_t *bits;
+	size_t nbits, capbits, words;
+	size_t *redo;            /* (node, file) pairs whose bit came after the node was popped */
+	size_t nredo, capredo;
+} wbits;
+
+static bool has_bit(const fg_history *h, const wbits *w, size_t ni, size_t f)
+{
+	size_t at = h->nodes[ni].indeg;
+	return at != SIZE_MAX && (w->bits[at + f / 64] & ((uint64_t)1 << (f % 64)));
+}
+
+/* Sets file f's bit on node ni.  A node already popped as interesting gets
+ * the file's step now (queued in redo): with equal committer times (or
+ * skew) a parent can leave the queue before its child hands it the file. */
+static int set_bit(fg_history *h, wbits *w, size_t ni, size_t f, fg_error *err)
+{
+	if (has_bit(h, w, ni, f))
+		return 0;
+	if (h->nodes[ni].indeg == SIZE_MAX) {
+		if (fg_history_grow(&w->bits, &w->capbits, w->nbits + w->words, sizeof(uint64_t)) < 0)
+			return fg_error_oom(err, NULL);
+		memset(w->bits + w->nbits, 0, w->words * sizeof(uint64_t));
+		h->nodes[ni].indeg = w->nbits;
+		w->nbits += w->words;
+	}
+	w->bits[h->nodes[ni].indeg + f / 64] |= (uint64_t)1 << (f % 64);
+	if ((h->nodes[ni].flags & (N_POPPED | N_UNINTERESTING)) == N_POPPED) {
+		if (fg_history_grow(&w->redo, &w->capredo, w->nredo + 2, sizeof(size_t)) < 0)
+			return fg_error_oom(err, NULL);
+		w->redo[w->nredo++] = ni;
+		w->redo[w->nredo++] = f;
+	}
+	return 0;
+}
+
+/* One interesting commit of file f's walk, as git's try_to_simplify_commit
+ * decides it: follow the first relevant TREESAME parent only (not shown);
+ * else follow every parent, and the commit is shown when it differs from a
+ * relevant parent (or, with no relevant parent, from an irrelevant one). */
+static int file_step(fg_history *h, qfile *files, wbits *w, size_t ni, size_t f, size_t good_idx, fg_error *err)
+{
+	uint32_t np = h->nodes[ni].nparents;
+	git_oid tree = h->nodes[ni].tree;
+	bool shown = false;
+	size_t follow = SIZE_MAX;
+	int rc = 0;
+	if (np == 0) {
+		/* A root (or shallow boundary) is shown when it has the path. */
+		if ((rc = fg_history_present_at(&shown, h, &tree, &files[f], err)) < 0)
+			return rc;
+	} else {
+		unsigned relevant_parents = 0;
+		bool relevant_change = false, irrelevant_change = false;
+		for (uint32_t p = 0; p < np; p++) {
+			size_t pi = fg_history_map_find(h, &h->nodes[ni].parents[p]);
+			bool relevant = !(h->nodes[pi].flags & N_UNINTERESTING) || pi == good_idx;
+			relevant_parents += relevant;
+			bool same;
+			if ((rc = fg_history_parent_same(&same, h, ni, p, pi, &files[f], err)) < 0)
+				return rc;
+			if (same && relevant) {
+				follow = pi;
+				break;
+			}
+			if (!same && relevant)
+				relevant_change = true;
+			else if (!same)
+				irrelevant_change = true;
+		}
+		shown = follow == SIZE_MAX && (relevant_parents ? relevant_change : irrelevant_change);
+		for (uint32_t p = 0; p < np && rc == 0; p++) {
+			size_t pi = fg_history_map_find(h, &h->nodes[ni].parents[p]);
+			if (follow == SIZE_MAX || pi == follow)
+				rc = set_bit(h, w, pi, f, err);
+		}
+	}
+	if (rc == 0 && shown) {
+		qfile *qf = &files[f];
+		if (fg_history_grow(&qf->window, &qf->capwindow, qf->nwindow + 1, sizeof(size_t)) < 0)
+			rc = fg_error_oom(err, NULL);
+		else
+			qf->window[qf->nwindow++] = ni;
+	}
+	return rc;
+}
+
 /* The window walk, git log good..bad -- PATH for every file at once.  Like
  * git's limit_list: pop commits newest first from both ends, propagate
  * "ancestor of good" (uninteresting) down, and stop when only ancestors of
@@ -62,23 +152,20 @@ int fg_history_window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *v
 	heap q = { 0 };
 	size_t interesting_queued = 0;
 	size_t bad_idx, good_idx;
-	size_t words = (nfiles + 63) / 64;
-	uint64_t *bits = NULL;
-	size_t nbits = 0, capbits = 0; /* in words */
+	wbits w = { .words = (nfiles + 63) / 64 };
 	size_t popped = 0;
 	int rc;
-	if ((rc = fg_history_node_get(&bad_idx, h, &h->bad, err)) < 0 || (rc = fg_history_node_get(&good_idx, h, &h->good, err)) < 0)
+	if ((rc = fg_history_node_get(&bad_idx, h, &h->bad, err)) < 0 ||
+	    (rc = fg_history_node_get(&good_idx, h, &h->good, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < h->nnodes; i++)
 		h->nodes[i].indeg = SIZE_MAX; /* offset of the node's bits, none yet */
-#define NODE_BITS(ni) (h->nodes[ni].indeg)
-	if (fg_history_grow(&bits, &capbits, words, sizeof(uint64_t)) < 0)
-		return fg_error_oom(err, NULL);
-	memset(bits, 0, words * sizeof(uint64_t));
-	nbits = words;
-	NODE_BITS(bad_idx) = 0;
-	for (size_t f = 0; f < nfiles; f++)
-		bits[f / 64] |= (uint64_t)1 << (f % 64);
+	for (size_t f = 0; f < nfiles && rc == 0; f++)
+		rc = set_bit(h, &w, bad_idx, f, err);
+	if (rc < 0) {
+		free(w.bits);
+		return rc;
+	}
 
 	/* As git sets up a negative revision: good is read, and its parents
 	 * are known to be uninteresting from the start. */
@@ -92,7 +179,7 @@ int fg_history_window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *v
 			rc = mark_uninteresting(h, pi, &interesting_queued, err);
 	}
 	if (rc < 0 || fg_history_heap_push(&q, h, good_idx) < 0) {
-		free(bits);
+		free(w.bits);
 		return rc < 0 ? rc : fg_error_oom(err, NULL);
 	}
 	if (!(h->nodes[bad_idx].flags & N_SEEN)) {
@@ -100,7 +187,7 @@ int fg_history_window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *v
 		interesting_queued++;
 		if (fg_history_heap_push(&q, h, bad_idx) < 0) {
 			free(q.v);
-			free(bits);
+			free(w.bits);
 			return fg_error_oom(err, NULL);
 		}
 	}
@@ -152,69 +239,19 @@ int fg_history_window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *v
 		interesting_queued--;
 		oldest_interesting = h->nodes[ni].time;
 		h->nodes[ni].wpos = popped++;
-		if (NODE_BITS(ni) == SIZE_MAX)
+		if (h->nodes[ni].indeg == SIZE_MAX)
 			continue; /* no file's simplified walk reaches it */
-		git_oid tree = h->nodes[ni].tree;
-		for (size_t f = 0; f < nfiles && rc == 0; f++) {
-			if (!(bits[NODE_BITS(ni) + f / 64] & ((uint64_t)1 << (f % 64))))
-				continue;
-			bool shown = false;
-			size_t follow = SIZE_MAX;
-			if (np == 0) {
-				/* A root (or shallow boundary) is shown when it has
-				 * the path. */
-				if ((rc = fg_history_present_at(&shown, h, &tree, &files[f], err)) < 0)
-					break;
-			} else {
-				unsigned relevant_parents = 0;
-				bool relevant_change = false, irrelevant_change = false;
-				for (uint32_t p = 0; p < np; p++) {
-					size_t pi = fg_history_map_find(h, &h->nodes[ni].parents[p]);
-					bool relevant = !(h->nodes[pi].flags & N_UNINTERESTING) || pi == good_idx;
-					relevant_parents += relevant;
-					bool same;
-					if ((rc = fg_history_parent_same(&same, h, ni, p, pi, &files[f], err)) < 0)
-						break;
-					if (same && relevant) {
-						follow = pi;
-						break;
-					}
-					if (!same && relevant)
-						relevant_change = true;
-					else if (!same)
-						irrelevant_change = true;
-				}
-				if (rc < 0)
-					break;
-				shown = follow == SIZE_MAX && (relevant_parents ? relevant_change : irrelevant_change);
-				for (uint32_t p = 0; p < np; p++) {
-					size_t pi = fg_history_map_find(h, &h->nodes[ni].parents[p]);
-					if (follow != SIZE_MAX && pi != follow)
-						continue;
-					if (NODE_BITS(pi) == SIZE_MAX) {
-						if (fg_history_grow(&bits, &capbits, nbits + words, sizeof(uint64_t)) < 0) {
-							rc = fg_error_oom(err, NULL);
-							break;
-						}
-						memset(bits + nbits, 0, words * sizeof(uint64_t));
-						NODE_BITS(pi) = nbits;
-						nbits += words;
-					}
-					bits[NODE_BITS(pi) + f / 64] |= (uint64_t)1 << (f % 64);
-				}
-			}
-			if (rc == 0 && shown) {
-				qfile *qf = &files[f];
-				if (fg_history_grow(&qf->window, &qf->capwindow, qf->nwindow + 1, sizeof(size_t)) < 0)
-					rc = fg_error_oom(err, NULL);
-				else
-					qf->window[qf->nwindow++] = ni;
-			}
+		for (size_t f = 0; f < nfiles && rc == 0; f++)
+			if (has_bit(h, &w, ni, f))
+				rc = file_step(h, files, &w, ni, f, good_idx, err);
+		while (rc == 0 && w.nredo) {
+			w.nredo -= 2;
+			rc = file_step(h, files, &w, w.redo[w.nredo], w.redo[w.nredo + 1], good_idx, err);
 		}
 	}
-#undef NODE_BITS
 	free(q.v);
-	free(bits);
+	free(w.bits);
+	free(w.redo);
 	if (rc < 0)
 		return rc;
 	/* A commit taken as interesting may have turned out to be an ancestor

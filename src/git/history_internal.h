@@ -186,6 +186,10 @@ static inline const git_oid *fg_history_replaced(const fg_history *h, const git_
 
 /* Adds a warning (fg_history_warning) unless it is there already. */
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning for a file whose versions the method walk needs and the
+ * object database lacks: in a partial clone, the git command that fetches
+ * them through its promisor remote; else, that the repository is damaged. */
+int fg_history_warn_missing(fg_history *h, const char *path, fg_error *err);
 /* The commit-graph no longer used: closed, and the commits read from it
  * forgotten (the trees read are objects: they stay). */
 void fg_history_graph_drop(fg_history *h);

@@ -390,6 +390,8 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 				break;
 			if (!found || git_blob_lookup(&blob, h->repo, &id) < 0) {
 				unreadable[fi] = true; /* a blobless clone without this blob */
+				if ((rc = fg_history_warn_missing(h, files[fi].path, err)) < 0)
+					break;
 			} else {
 				rc = fg_method_scan_new(&scans[fi], git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
 							lang, err);
@@ -400,7 +402,8 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 		}
 		if (unreadable[fi]) {
 			m->status = FG_METHOD_UNRESOLVED;
-			m->reason = "the file's content is not in this clone (a partial clone?)";
+			m->reason = "the file's content is not in this clone (a partial clone: the warning says how to "
+				    "fetch it)";
 			continue;
 		}
 		fg_javaclass_parts parts;
@@ -451,9 +454,12 @@ int fg_history_method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, f
 		mtrack *tr = &mw->t[t];
 		fg_history_method *m = &r->methods[tr->entry];
 		if (tr->missing) {
+			int rc = fg_history_warn_missing(h, r->entries[tr->entry].path, err);
+			if (rc < 0)
+				return rc;
 			m->status = FG_METHOD_UNRESOLVED;
-			m->reason = "a version of the file the history needs is not in this clone (a blobless partial "
-				    "clone: clone without --filter)";
+			m->reason = "a version of the file the history needs is not in this clone (a partial clone: the "
+				    "warning says how to fetch it)";
 			m->changed_in_window = -1;
 			continue;
 		}

@@ -239,18 +239,21 @@ size_t fg_days_downloaded_profiles(const fg_days *d)
 	return d->downloaded;
 }
 
-/* Streams the profiles of one run into one side of the diff. */
+/* Streams the profiles of one run that its verdict read into one side of
+ * the diff (the verdict's profiles are the run's lines, in order). */
 static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg_runs_run *run,
-                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+                     const fg_verdict *v, const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
-	const char **sources = calloc(run->nlines, sizeof(*sources));
-	fg_fetch_result *fetched = calloc(run->nlines, sizeof(*fetched));
+	const char **sources = calloc(run->nlines ? run->nlines : 1, sizeof(*sources));
+	fg_fetch_result *fetched = calloc(run->nlines ? run->nlines : 1, sizeof(*fetched));
 	int rc = !sources || !fetched ? fg_error_oom(err, NULL) : 0;
+	size_t n = 0;
 	for (size_t i = 0; !rc && i < run->nlines; i++)
-		sources[i] = run->lines[i]->resolved;
+		if (i < v->nprofiles && v->profiles[i].read)
+			sources[n++] = run->lines[i]->resolved;
 	if (!rc)
-		fg_fetch_many(fetched, sources, run->nlines, fetch);
-	for (size_t i = 0; !rc && i < run->nlines; i++) {
+		fg_fetch_many(fetched, sources, n, fetch);
+	for (size_t i = 0; !rc && i < n; i++) {
 		fg_profile_info info;
 		if (fetched[i].err.code) {
 			*err = fetched[i].err;
@@ -262,15 +265,14 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 			rc = fg_reader_read(&info, fetched[i].path, names, read,
 					     &(fg_visitor){ fg_diff_frames, NULL, diff, NULL, NULL }, err);
 	}
-	for (size_t i = 0; fetched && i < run->nlines; i++)
+	for (size_t i = 0; fetched && i < n; i++)
 		fg_fetch_result_clear(&fetched[i]);
 	free(fetched);
 	free(sources);
 	return rc;
 }
 
-/* A malloc'ed copy of every name of ids. */
-int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs_selection *sel,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
 	fg_diff_options dopts;
@@ -279,9 +281,11 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const 
 	fg_diff *diff = NULL;
 	int rc = fg_diff_new(&diff, names, &dopts, err);
 	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_BASE, base, fetch, read, err);
+		rc = diff_side(diff, names, FG_DIFF_BASE, fg_runs_selection_at(sel, d->last_fast), d->verdicts[d->last_fast],
+		               fetch, read, err);
 	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, candidate, fetch, read, err);
+		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, fg_runs_selection_at(sel, d->first_slow),
+		               d->verdicts[d->first_slow], fetch, read, err);
 	if (rc) {
 		fg_diff_free(diff);
 		return rc;

@@ -88,13 +88,14 @@ size_t fg_days_fetched_profiles(const fg_days *d);
 size_t fg_days_downloaded_profiles(const fg_days *d);
 
 /* The diff (with its trees, for the differential flame graph and the
- * growers) of the pooled profiles of base (the last fast run) against
- * those of candidate (the first slow run), read with names, default diff
- * options.  The profiles are fetched again, from the cache after a search;
- * one that fails now fails the call.  Made once after a search and shared
- * by the window, the metrics lens and the report.  Free it with
+ * growers) of the pooled profiles of the last fast run of a found search
+ * against those of its first slow run (runs of sel), read with names,
+ * default diff options: the profiles their verdicts read (one left out of
+ * a partial run stays out).  They are fetched again, from the cache after
+ * a search; one that fails now fails the call.  Made once after a search
+ * and shared by the window, the metrics lens and the report.  Free it with
  * fg_diff_free. */
-int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs_selection *sel,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
 /* What `days --repo` shows between the last fast run and the first slow

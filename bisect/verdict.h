@@ -16,10 +16,13 @@
  * interval is below the threshold, slow when it is at or above it, else a
  * skip that says so.
  *
- * What is wrong with one build (no run for it, a failed download, an
- * unreadable or truncated profile, too few samples, a protocol that
- * contradicts the runs file, a failed capture, a share within the margin)
- * is a skip verdict, not an error: git bisect then tries a neighbour.
+ * What is wrong with one profile (a failed download, an unreadable or
+ * truncated file, too few samples, a protocol or event that contradicts
+ * the runs file) leaves it out, named, and the build is judged on the
+ * others when enough remain (min_nodes).  What is wrong with one build (no
+ * run for it, too few usable profiles, a failed capture, a share within
+ * the margin) is a skip verdict, not an error: git bisect then tries a
+ * neighbour.
  * Errors are what is wrong with every build alike (a malformed --header, an
  * unsupported URL scheme, out of memory): the bisection must stop. */
 #ifndef FG_VERDICT_H
@@ -65,7 +68,15 @@ typedef struct fg_verdict_options {
 	 * run (a day's load, the machine): -1 means the default,
 	 * FG_VERDICT_NOISE_FRACTION of the threshold. */
 	double noise;
-	uint64_t min_samples;        /* 0: none; a profile with fewer samples makes the build a skip */
+	uint64_t min_samples;        /* 0: none; a profile with fewer samples is left out (see min_nodes) */
+	/* Profiles of a build that must be read for a verdict: one that cannot
+	 * be fetched or read, or is unusable (too few samples, another
+	 * protocol, event or unit), is left out and named, and the build is
+	 * judged on the others when at least this many remain; else it is a
+	 * skip.  0: the default, a majority of the listed profiles and at
+	 * least FG_VERDICT_MIN_NODES; a build listing fewer needs all.  A value
+	 * above the number listed needs all of them. */
+	size_t min_nodes;
 	/* NULL: the protocol the bisection is about (--protocol), expected of
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles. */
@@ -73,7 +84,7 @@ typedef struct fg_verdict_options {
 	/* "cpu": the event the bisection is about (--event), expected of
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles; a profile whose title says it measures another event (an
-	 * allocation graph listed as cpu) makes the build a skip. */
+	 * allocation graph listed as cpu) is left out. */
 	const char *event;
 	/* Profiles of a build read at once, each on a thread with names,
 	 * pattern and analyses of its own (the verdict is that of reading them
@@ -88,6 +99,13 @@ void fg_verdict_options_init(fg_verdict_options *opts);
 /* The default noise: 6% of the threshold (0.24 points at a 4% threshold),
  * above the 5% the real Zeebe daily series show (docs/bisect.md). */
 #define FG_VERDICT_NOISE_FRACTION 0.06
+
+/* The least number of profiles the default min_nodes judges a build on. */
+#define FG_VERDICT_MIN_NODES 2
+
+/* The profiles of n listed that a verdict needs (opts->min_nodes, or the
+ * default). */
+size_t fg_verdict_min_nodes(const fg_verdict_options *opts, size_t n);
 
 /* The noise opts gives, in points: opts->noise, or the default. */
 double fg_verdict_noise(const fg_verdict_options *opts);
@@ -111,7 +129,8 @@ typedef struct fg_verdict_profile {
 	uint64_t samples;      /* samples whose stack matches the pattern */
 	char unit[24];         /* what its counts count (fg_profile_unit); "" when not read */
 	double share;          /* percent */
-	bool read;             /* false: fetching or reading it failed (the verdict says why) */
+	bool read;             /* read and taken into the verdict; false: left out (error says why) */
+	char error[1024];      /* why it was left out ("" when read): "HTTP status 404", "truncated: ..." */
 	bool downloaded;       /* came over the network, not from the cache or a local file */
 	char warning[256];     /* a fetch warning (unusable cache) or a reader's caution, or "" */
 } fg_verdict_profile;
@@ -156,6 +175,8 @@ typedef struct fg_verdict {
 	bool matched;          /* the pattern matched a frame in at least one profile */
 	fg_verdict_profile *profiles;
 	size_t nprofiles;
+	size_t nread;          /* profiles read and taken into the verdict (the others name their error) */
+	size_t min_nodes;      /* the profiles it needed (fg_verdict_min_nodes) */
 	size_t downloaded;     /* profiles that came over the network */
 } fg_verdict;
 
@@ -167,7 +188,7 @@ const char *fg_verdict_name(enum fg_verdict_kind kind);
 /* The exit status of run mode: 0 fast, 1 slow, 125 skip. */
 int fg_verdict_exit_status(const fg_verdict *v);
 
-/* Decides v from the counts of its profiles (all read): fills share,
+/* Decides v from the counts of its read profiles: fills share,
  * pooled, lo, hi, the interval, phi, noise, disagreeing, kind, basis and
  * reason.  v->samples and v->total must be the sums of the profiles'. */
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *opts);

@@ -68,6 +68,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	 * has no such defence. */
 	vo->min_samples = o->have_min_samples ? o->min_samples
 	                  : o->aggregate == FG_AGGREGATE_POOLED ? 0 : CLI_POINT_MIN_SAMPLES;
+	vo->min_nodes = (size_t)o->min_nodes;
 	vo->protocol = o->protocol;
 	vo->event = o->event;
 	vo->jobs = (size_t)o->jobs;
@@ -186,6 +187,8 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 		const fg_verdict_profile *p = &v->profiles[i];
 		if (p->read)
 			fprintf(out, "%s %s %.2f%%", read++ ? "," : "", fg_verdict_profile_label(p), p->share);
+		else if (v->nprofiles > 1)
+			fprintf(out, "%s %s not read", read++ ? "," : "", fg_verdict_profile_label(p));
 	}
 	if (v->total && (v->kind != FG_VERDICT_SKIP || v->basis != FG_BASIS_INPUT)) {
 		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
@@ -266,6 +269,7 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 		fg_json_member_string(j, "node", p->node);
 		fg_json_member_string(j, "protocol", p->detected);
 		fg_json_member_bool(j, "read", p->read);
+		fg_json_member_string(j, "error", p->read ? NULL : p->error);
 		if (p->read) {
 			fg_json_member_u64(j, "total", p->total);
 			fg_json_member_u64(j, "samples", p->samples);

@@ -23,6 +23,7 @@ struct cli_bisect_options {
 	enum fg_aggregate aggregate;
 	uint64_t min_samples;          /* UINT64_MAX until given */
 	bool have_min_samples;
+	uint64_t min_nodes;            /* 0: the default (fg_verdict_options) */
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
 	double capture_timeout;        /* 0: none */
@@ -60,8 +61,12 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 			"pooled (default: decided with its interval), or the median,\n" \
 			"mean, min or max of the profiles' shares as a bare point", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_U64(0, "min-samples", &(o)->min_samples, "N", 0, UINT64_MAX - 1, \
-		    "undecidable when a profile has fewer samples (default: none;\n1000 with a point --aggregate)", \
+		    "leave out a profile with fewer samples (default: none;\n1000 with a point --aggregate)", \
 		    .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_U64(0, "min-nodes", &(o)->min_nodes, "N", 1, 4096, \
+		    "judge a run on the profiles read when at least N were (a\n" \
+		    "missing or broken one is left out and named); default: a\n" \
+		    "majority of those listed and at least 2 (all when fewer)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
 			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \

@@ -513,7 +513,7 @@ int cmd_days(int argc, char **argv)
 	/* The two runs' profiles again (from the cache), diffed once for the
 	 * window's growers, the lens's subsystem changes and the report. */
 	if ((repo || metrics || html) && ((rc = fg_names_new(&names, &err)) ||
-					  (rc = fg_days_diff(&diff, names, fast, slow, &fo, &vo.read, &err))) &&
+					  (rc = fg_days_diff(&diff, names, days, sel, &fo, &vo.read, &err))) &&
 	    (repo || html)) {
 		status = cli_report_error(&err, o.po.json);
 		goto out;

@@ -44,6 +44,22 @@ out=$(days 2>/dev/null)
 [[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81% (95% interval 6.12-7.53%)"* ]] || fail "text: $out"
 grep -q '^tested [0-9a-f]* 2026-11-01: broker-0 2.64%, broker-1 2.43%' <<<"$out" || fail "tested lines: $out"
 
+# Partial runs: a third node listed for the two runs around the answer,
+# missing (a 404) on both: each run is judged on the two nodes read, the
+# missing one named in its JSON entry; the answer and the hot files (from
+# the profiles read) are those of the complete runs.
+for d in 10 11; do
+	echo "2026-11-$d ${COMMITS[d - 1]:0:8} broker-2 grpc cpu http://127.0.0.1:$PORT/files/missing-2026-11-$d-broker-2.collapsed.gz"
+done >>"$TMP/runs.txt"
+out=$(days --json --repo "$TMP/repo" 2>"$TMP/err")
+check_eq "partial runs: the answer" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], [h["path"].split("/")[-1] for h in j["hotfiles"]]' <<<"$out")" \
+	"('2026-11-11', '2026-11-10', ['TransactionalColumnFamily.java'])"
+grep -q "2026-11-11: broker-0 6.57%, broker-1 7.11%, broker-2 not read; pooled 6.81% .*: slow (.*judged on 2 of 3 profiles, left out: broker-2: HTTP status 404" "$TMP/err" ||
+	fail "partial runs: the verdict line: $(cat "$TMP/err")"
+check_eq "partial runs: the JSON entry" "$(json_get '[(p["node"], p["read"], p["error"]) for t in j["tested"] if t["date"] == "2026-11-11" for p in t["profiles"]]' <<<"$out")" \
+	"[('broker-0', True, None), ('broker-1', True, None), ('broker-2', False, 'HTTP status 404')]"
+sed -i '/broker-2/d' "$TMP/runs.txt"
+
 # An undecidable run next to the answer (a 404) is skipped like git skips
 # and reported; the search still ends on the right day.
 sed -i 's#/files/2026-11-10-broker-1#/files/missing-2026-11-10#' "$TMP/runs.txt"

@@ -1,5 +1,6 @@
 #include "bisect/gitbisect.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,95 @@ void fg_gitbisect_result_clear(fg_gitbisect_result *r)
 	free(r->skipped);
 	free(r->log);
 	memset(r, 0, sizeof(*r));
+}
+
+size_t fg_gitbisect_skipped_from(const fg_gitbisect_result *r, bool good_end)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nskipped; i++)
+		n += r->skipped[i].good_end == good_end;
+	return n;
+}
+
+/* Appends to a line that stops growing when full. */
+struct line {
+	char *s;
+	size_t size, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void add(struct line *l, const char *fmt, ...)
+{
+	if (l->len >= l->size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(l->s + l->len, l->size - l->len, fmt, ap);
+	va_end(ap);
+	l->len = k < 0 ? l->size : l->len + (size_t)k;
+}
+
+/* "ID (reason; N samples)" of one undecidable commit ("ID (reason)" when
+ * nothing was read, or when the reason already says how few). */
+static void add_undecidable(struct line *l, const char *sep, const char *id, const char *reason, uint64_t total)
+{
+	if (total >= FG_VERDICT_FEW_SAMPLES)
+		add(l, "%s%.12s (%s; %llu samples)", sep, id, reason, (unsigned long long)total);
+	else
+		add(l, "%s%.12s (%s)", sep, id, reason);
+}
+
+void fg_gitbisect_refusal(char *out, size_t size, const fg_gitbisect_result *r, const char *good_rev,
+			  const char *bad_rev, size_t end_steps)
+{
+	struct line l = { out, size, 0 };
+	out[0] = '\0';
+	bool good = r->outcome == FG_GITBISECT_GOOD_NOT_FAST || r->outcome == FG_GITBISECT_GOOD_UNDECIDABLE;
+	bool undecidable = r->outcome == FG_GITBISECT_GOOD_UNDECIDABLE || r->outcome == FG_GITBISECT_BAD_UNDECIDABLE;
+	if (!good && !undecidable && r->outcome != FG_GITBISECT_BAD_NOT_SLOW)
+		return;
+	const fg_verdict *v = good ? r->vgood : r->vbad;
+	const fg_repo_commit *c = good ? &r->good : &r->bad;
+	const char *rev = good ? good_rev : bad_rev, *want = good ? "fast" : "slow";
+	size_t moved = fg_gitbisect_skipped_from(r, good);
+	if (!moved && !undecidable) {
+		add(&l, "--%s %s is %s, not %s (%s)", good ? "good" : "bad", rev, fg_verdict_name(v->kind), want,
+		    v->reason);
+		return;
+	}
+	/* Never "the good end is slow" of an end that was never judged slow. */
+	add(&l, "--%s %s cannot be judged", good ? "good" : "bad", rev);
+	size_t tried = undecidable ? moved : moved - 1;
+	if (tried)
+		add(&l, ", nor the %zu commit%s %s it on the first-parent line", tried, tried == 1 ? "" : "s",
+		    good ? "after" : "before");
+	const char *sep = ": ";
+	for (size_t i = 0; i < r->nskipped; i++)
+		if (r->skipped[i].good_end == good) {
+			add_undecidable(&l, sep, r->skipped[i].id, r->skipped[i].reason, r->skipped[i].total);
+			sep = ", ";
+		}
+	if (undecidable) {
+		add_undecidable(&l, sep, c->id, v->reason, v->total);
+		size_t steps = end_steps ? end_steps : FG_GITBISECT_END_STEPS;
+		if (moved >= steps)
+			add(&l, "; stopped after %zu commits (--end-steps)", moved);
+		/* The fewest samples of a commit that was read. */
+		uint64_t few = v->total ? v->total : UINT64_MAX;
+		for (size_t i = 0; i < r->nskipped; i++)
+			if (r->skipped[i].good_end == good && r->skipped[i].total && r->skipped[i].total < few)
+				few = r->skipped[i].total;
+		if (few < FG_VERDICT_FEW_SAMPLES)
+			add(&l, "; so few samples give intervals too wide to decide: profile longer or at a higher "
+			    "rate (more samples a capture), or repeat the benchmark inside one capture");
+		else if (few == UINT64_MAX)
+			add(&l, "; their profiles cannot be used: fix them, or give another --%s", good ? "good" : "bad");
+		else
+			add(&l, "; their shares are too near the threshold for their interval: choose a threshold "
+			    "between the ends' shares (--threshold auto), measure --noise, or add nodes");
+		return;
+	}
+	add(&l, "; the first that can, %.12s, is %s, not %s (%s): the regression is %s it, among commits that "
+	    "cannot be judged", c->id, fg_verdict_name(v->kind), want, v->reason, good ? "at or before" : "after");
 }
 
 /* One bisection's state. */
@@ -129,13 +219,15 @@ static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, con
  * before a fast one is fast, one after a slow one slow: the answer stays
  * right).  *v, *c and *at (its index in line) are replaced by the new
  * end's; the line is good..bad newest first (line[0] is bad); the bad end
- * stays below index stop (the good end's).  Returns 0 with *v decidable, or
- * still a skip when no commit was. */
+ * stays below index stop (the good end's).  At most end_steps commits are
+ * tried.  Returns 0 with *v decidable, or still a skip when no commit was. */
 static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const struct run *r, const fg_repo_log *line,
 		       bool good_end, size_t stop, fg_gitbisect_result *res, fg_error *err)
 {
 	size_t n = fg_repo_log_count(line);
-	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop) && !stopped(r); k++) {
+	size_t steps = r->o->end_steps ? r->o->end_steps : FG_GITBISECT_END_STEPS;
+	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop) && k <= steps && !stopped(r);
+	     k++) {
 		size_t i = good_end ? n - k : k;
 		fg_gitbisect_skip *s = realloc(res->skipped, (res->nskipped + 1) * sizeof(*s));
 		if (!s)
@@ -145,6 +237,8 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 		snprintf(s->id, sizeof(s->id), "%s", c->id);
 		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)fg_utf8_fit((*v)->reason, sizeof(s->reason) - 1),
 			 (*v)->reason);
+		s->good_end = good_end;
+		s->total = (*v)->total;
 		if (r->o->on_move)
 			r->o->on_move(r->o->ctx, good_end, c->id);
 		fg_verdict_free(*v);
@@ -161,11 +255,17 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
  * STOPPED when the caller asks to stop on the way. */
 static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *err)
 {
-	int rc = 0;
-	if (!stopped(r))
-		rc = judge_rev(&res->vgood, &res->good, r, r->o->good, err);
+	/* Both revisions resolved first: a capture checks the good end out,
+	 * and "--bad HEAD" must still name the HEAD the user gave. */
+	int rc = fg_repo_commit_info(&res->good, r->repo, r->o->good, err);
+	if (!rc)
+		rc = fg_repo_commit_info(&res->bad, r->repo, r->o->bad, err);
+	char bad[41];
+	snprintf(bad, sizeof(bad), "%s", res->bad.id);
 	if (!rc && !stopped(r))
-		rc = judge_rev(&res->vbad, &res->bad, r, r->o->bad, err);
+		rc = judge_rev(&res->vgood, &res->good, r, res->good.id, err);
+	if (!rc && !stopped(r))
+		rc = judge_rev(&res->vbad, &res->bad, r, bad, err);
 	if (!rc && stopped(r))
 		res->outcome = FG_GITBISECT_STOPPED;
 	if (rc || res->outcome == FG_GITBISECT_STOPPED ||
@@ -290,8 +390,12 @@ int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect
 	}
 	free(branch);
 	if (!rc && out->outcome != FG_GITBISECT_STOPPED) {
-		if (out->vgood->kind != FG_VERDICT_FAST)
+		if (out->vgood->kind == FG_VERDICT_SKIP)
+			out->outcome = FG_GITBISECT_GOOD_UNDECIDABLE;
+		else if (out->vgood->kind != FG_VERDICT_FAST)
 			out->outcome = FG_GITBISECT_GOOD_NOT_FAST;
+		else if (out->vbad->kind == FG_VERDICT_SKIP)
+			out->outcome = FG_GITBISECT_BAD_UNDECIDABLE;
 		else if (out->vbad->kind != FG_VERDICT_SLOW)
 			out->outcome = FG_GITBISECT_BAD_NOT_SLOW;
 		else

@@ -576,11 +576,13 @@ static void conclude(fg_verdict *v, const fg_verdict_options *o)
 		return;
 	}
 	fg_verdict_decide(v, o);
-	if (v->nread < v->nprofiles) {
-		size_t len = strlen(v->reason);
+	size_t len = strlen(v->reason);
+	if (v->total < FG_VERDICT_FEW_SAMPLES)
+		len += (size_t)snprintf(v->reason + len, sizeof(v->reason) - len, "; only %llu samples",
+		                        (unsigned long long)v->total);
+	if (v->nread < v->nprofiles && len < sizeof(v->reason))
 		snprintf(v->reason + len, sizeof(v->reason) - len, "; judged on %zu of %zu profiles, left out: %s",
 		         v->nread, v->nprofiles, missing);
-	}
 }
 
 int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,

@@ -100,6 +100,11 @@ void fg_verdict_options_init(fg_verdict_options *opts);
  * above the 5% the real Zeebe daily series show (docs/bisect.md). */
 #define FG_VERDICT_NOISE_FRACTION 0.06
 
+/* A build with fewer samples in all has its count in the verdict's reason
+ * ("; only 7 samples"): the interval of so few is wide, and what narrows it
+ * is a longer or denser capture, not another threshold. */
+#define FG_VERDICT_FEW_SAMPLES 1000
+
 /* The least number of profiles the default min_nodes judges a build on. */
 #define FG_VERDICT_MIN_NODES 2
 

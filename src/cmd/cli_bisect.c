@@ -215,7 +215,7 @@ void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
 		if (p->warning[0])
 			cli_warn("%s: %s", p->source, p->warning);
 	}
-	if (read && !v->matched)
+	if (pattern && read && !v->matched)
 		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
 }
 

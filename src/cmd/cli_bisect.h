@@ -128,8 +128,13 @@ void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double
  * terminal chart and the report draw them. */
 fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note);
 
-/* Warnings the verdict carries (fetch, reader), and the mistyped pattern. */
+/* Warnings the verdict carries (fetch, reader), and the mistyped pattern
+ * (pattern NULL: not that one). */
 void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
+
+/* Set by `fgbisect bisect` for the run mode git bisect run starts: the
+ * mistyped-pattern warning was said once for the bisection. */
+#define CLI_QUIET_PATTERN_ENV "FGBISECT_QUIET_PATTERN"
 
 /* {"commit","date","share","ci95","threshold","verdict","reason","basis","pooled","interval","phi","noise",
  *  "noise_source","disagreeing","samples","total","profiles":[...]} */

@@ -107,7 +107,7 @@ int cmd_run(int argc, char **argv)
 		status = err.code == FG_ENOMEM ? FG_EXIT_SKIP : FG_EXIT_ABORT;
 		goto out;
 	}
-	cli_verdict_warnings(v, o.frame);
+	cli_verdict_warnings(v, getenv(CLI_QUIET_PATTERN_ENV) ? NULL : o.frame);
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, head.id, v, o.threshold);
 	if (o.po.json) {

@@ -145,6 +145,10 @@ expect "bad header" 255 "header" run --runs "$R" --header 'no colon'
 
 # A mistyped frame: a warning, and still a verdict (0% is a real share).
 expect "mistyped frame" 0 "is it mistyped" "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# Under `fgbisect bisect` (which warned once, at the ends) run mode does not
+# say it again at every commit.
+FGBISECT_QUIET_PATTERN=1 "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R" 2>"$TMP/why" || true
+check_eq "mistyped frame, once per bisection" "$(grep -c mistyped "$TMP/why")" 0
 
 # --profile with placeholders; --aggregate; --json keeps the exit code.
 cp "$FX/day10-broker-0-grpc.collapsed.gz" "$TMP/p-${COMMITS[3]}-2026-11-04.gz"

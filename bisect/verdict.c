@@ -557,9 +557,7 @@ static void left_out(char *out, size_t size, const fg_verdict *v)
 	}
 }
 
-/* After every profile is taken: a skip when fewer than the needed were
- * read, else the decision, with the profiles left out named. */
-static void conclude(fg_verdict *v, const fg_verdict_options *o)
+void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o)
 {
 	v->min_nodes = fg_verdict_min_nodes(o, v->nprofiles);
 	char missing[1024];
@@ -641,7 +639,7 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 	}
 	free(w.read);
 	if (!rc)
-		conclude(v, &j->opts);
+		fg_verdict_conclude(v, &j->opts);
 out:
 	for (size_t i = 0; fetched && i < n; i++)
 		fg_fetch_result_clear(&fetched[i]);
@@ -653,6 +651,74 @@ out:
 	}
 	*out = v;
 	return 0;
+}
+
+void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold)
+{
+	j->opts.threshold = threshold;
+}
+
+/* An end's standard deviation at threshold t, on the side facing the
+ * other end (up for the good end, down for the bad one). */
+static double end_sd(const fg_verdict *v, const fg_verdict_options *o, double t, bool up)
+{
+	double lo, hi;
+	fg_stats_share_interval(&lo, &hi, v->samples, v->total, v->phi, 0);
+	double w = up ? hi - v->pooled : v->pooled - lo;
+	double noise = o->noise >= 0 ? o->noise : FG_VERDICT_NOISE_FRACTION * t;
+	return sqrt(w * w + FG_Z95 * FG_Z95 * noise * noise) / FG_Z95;
+}
+
+void fg_verdict_auto_threshold(fg_verdict_auto *out, const fg_verdict *good, const fg_verdict *bad,
+                               const fg_verdict_options *opts)
+{
+	memset(out, 0, sizeof(*out));
+	if (!good->total || !bad->total || good->basis == FG_BASIS_INPUT || bad->basis == FG_BASIS_INPUT)
+		return;
+	double g = out->good = good->pooled, b = out->bad = bad->pooled;
+	if (!(g < b)) {
+		out->threshold = (g + b) / 2;
+		out->good_sd = end_sd(good, opts, out->threshold, true);
+		out->bad_sd = end_sd(bad, opts, out->threshold, false);
+		return;
+	}
+	/* (t - g) / sd_g(t) grows with t and (b - t) / sd_b(t) falls: one
+	 * crossing in (g, b). */
+	double lo = g, hi = b, t = (g + b) / 2;
+	for (int i = 0; i < 100; i++) {
+		t = (lo + hi) / 2;
+		double f = (t - g) / end_sd(good, opts, t, true) - (b - t) / end_sd(bad, opts, t, false);
+		if (f < 0)
+			lo = t;
+		else
+			hi = t;
+	}
+	/* Rounded to a hundredth of a point, as it is printed and handed on
+	 * to run mode; the distance is then that of the nearer end. */
+	t = round(t * 100) / 100;
+	out->threshold = t;
+	out->good_sd = end_sd(good, opts, t, true);
+	out->bad_sd = end_sd(bad, opts, t, false);
+	out->distance = fmin((t - g) / out->good_sd, (b - t) / out->bad_sd);
+	out->separated = out->distance > FG_Z95;
+}
+
+void fg_verdict_auto_describe(char *out, size_t size, const fg_verdict_auto *a)
+{
+	if (!a->threshold)
+		snprintf(out, size, "the ends cannot be compared: an end has no profile that could be read");
+	else if (!(a->good < a->bad))
+		snprintf(out, size, "the good end's share %.2f%% is not below the bad end's %.2f%%: there is no "
+		         "regression between them to find", a->good, a->bad);
+	else if (!a->separated)
+		snprintf(out, size, "the ends do not differ beyond their noise: the good end's %.2f%% (sd %.2f pp) and "
+		         "the bad end's %.2f%% (sd %.2f pp) are %.2f standard deviations from the point between them "
+		         "(%.2f%%), and a verdict needs more than %.2f", a->good, a->good_sd, a->bad, a->bad_sd,
+		         a->distance, a->threshold, FG_Z95);
+	else
+		snprintf(out, size, "%.2f%%, the point of equal standardised distance between the good end's %.2f%% "
+		         "(sd %.2f pp) and the bad end's %.2f%% (sd %.2f pp): the nearer is %.2f standard deviations from it",
+		         a->threshold, a->good, a->good_sd, a->bad, a->bad_sd, a->distance);
 }
 
 int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_run *run, fg_error *err)

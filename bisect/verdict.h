@@ -198,11 +198,45 @@ int fg_verdict_exit_status(const fg_verdict *v);
  * reason.  v->samples and v->total must be the sums of the profiles'. */
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *opts);
 
+/* Decides v again under o as a judge would have (the profiles it needs,
+ * the decision, the notes on few samples and profiles left out): a verdict
+ * judged before the threshold was known (--threshold auto). */
+void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o);
+
+/* --threshold auto: the threshold where the two ends of a search separate
+ * best, the point of equal standardised distance.  Each end's share has a
+ * standard deviation from its interval on the side facing the other end
+ * (sampling with the nodes' phi, and the run-to-run noise: --noise, or by
+ * default FG_VERDICT_NOISE_FRACTION of the threshold sought, as a judge
+ * would assume there); t is where (t - good) / sd_good(t) = (bad - t) /
+ * sd_bad(t), found by bisection and rounded to 0.01 points.  The ends are
+ * separated when the nearer end's distance is above FG_Z95: then at t the good end's whole interval is
+ * below t and the bad end's at or above it, both decided. */
+typedef struct fg_verdict_auto {
+	double threshold;        /* percent; 0 when the ends cannot be compared (a skip of an input) */
+	double good, bad;        /* the ends' pooled shares, percent */
+	double good_sd, bad_sd;  /* their standard deviations at threshold, points */
+	double distance;         /* standardised distance of the nearer end from threshold */
+	bool separated;          /* distance > FG_Z95 and good < bad */
+} fg_verdict_auto;
+
+void fg_verdict_auto_threshold(fg_verdict_auto *out, const fg_verdict *good, const fg_verdict *bad,
+                               const fg_verdict_options *opts);
+
+/* One line on how it was chosen: "3.47% (the point of equal standardised
+ * distance between the good end's 2.90% and the bad end's 4.15%: each is
+ * the nearer is 3.1 standard deviations from it)", or why the ends do not separate. */
+void fg_verdict_auto_describe(char *out, size_t size, const fg_verdict_auto *a);
+
 typedef struct fg_verdict_judge fg_verdict_judge;
 
 /* FG_EUSAGE for an empty pattern or a bad regular expression. */
 int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err);
 void fg_verdict_judge_free(fg_verdict_judge *j);
+
+/* The threshold the judge decides later builds at (--threshold auto, once
+ * the ends gave it). */
+void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold);
 
 /* Judges n profiles as one build.  commit and date (either may be NULL) go
  * into the verdict as they are.  Returns 0 with *out set (its kind may be a

@@ -34,14 +34,34 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 	return msg;
 }
 
+const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	(void)opt;
+	double t;
+	if (!strcmp(arg, "auto") || cli_parse_percent(arg, &t))
+		return NULL;
+	snprintf(msg, size, "--threshold wants a percentage (0-100) or auto, not '%s'", arg);
+	return msg;
+}
+
 int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec *spec,
 		     const struct cli_args *args)
 {
+	if (o->threshold_arg) {
+		o->threshold_auto = !strcmp(o->threshold_arg, "auto");
+		if (!o->threshold_auto)
+			cli_parse_percent(o->threshold_arg, &o->threshold);
+		else
+			o->threshold = 0; /* until the ends give it */
+		if (o->threshold_auto && !strcmp(spec->name, "run"))
+			return cli_spec_usage_error(spec, args, "--threshold auto needs two ends to judge: "
+						    "'fgbisect days' or 'fgbisect bisect'");
+	}
 	if (args->argc > 0)
 		return cli_spec_usage_error(spec, args, "unexpected argument '%s'", args->argv[0]);
 	if (!o->frame)
 		return cli_spec_usage_error(spec, args, "--frame PATTERN is required");
-	if (o->threshold < 0)
+	if (o->threshold < 0 && !o->threshold_auto)
 		return cli_spec_usage_error(spec, args, "--threshold PERCENT is required");
 	if (!!o->runs + !!o->profile + !!o->capture > 1)
 		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");

@@ -16,7 +16,9 @@ struct cli_bisect_options {
 	struct cli_profile_options po; /* --json, --raw, --reversed, --max-size, fetching */
 	const char *frame;
 	bool regex;
-	double threshold;              /* -1 until given */
+	double threshold;              /* -1 until given (or --threshold auto, until the ends give it) */
+	const char *threshold_arg;     /* --threshold as given: a percentage or "auto" */
+	bool threshold_auto;           /* --threshold auto */
 	double margin;                 /* -1: none */
 	double noise;                  /* -1: the default */
 	const char *aggregate_name;    /* --aggregate as given, NULL: pooled */
@@ -35,6 +37,7 @@ void cli_bisect_options_init(struct cli_bisect_options *o);
 /* Checks --aggregate and --protocol values (CLI_OPT_CHECKED). */
 const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
 /* --min-samples when a point --aggregate is given without it. */
 #define CLI_POINT_MIN_SAMPLES 1000
@@ -47,10 +50,11 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 		       .flags = CLI_OPT_FORWARD | CLI_OPT_ONCE), \
 	CLI_OPT_BOOL('E', "regex", &(o)->regex, "PAT is a POSIX extended regular expression", \
 		     .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_PERCENT(0, "threshold", &(o)->threshold, "PCT", \
+	CLI_OPT_CHECKED(0, "threshold", &(o)->threshold_arg, "PCT", cli_check_threshold, \
 			"slow when the share is PCT percent or more (required)\n" \
 			"fast when the whole 95% interval of the pooled share is below\n" \
-			"it, slow when it is at or above, else undecidable (skip)", .flags = CLI_OPT_FORWARD), \
+			"it, slow when it is at or above, else undecidable (skip);\n" \
+			"auto (days, bisect): where the judged ends separate best", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_PERCENT(0, "noise", &(o)->noise, "PP", \
 			"run-to-run noise of a run's share (standard deviation, points;\n" \
 			"default 6% of the threshold): widens the interval", .flags = CLI_OPT_FORWARD), \

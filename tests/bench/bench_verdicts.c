@@ -228,7 +228,7 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 			s.rule = rule ? &n : &o;
 			s.wrong_verdicts = s.skipped_runs = 0;
 			fg_days *d;
-			if (fg_days_search_runs(&d, s.n, 0, s.n - 1, judge_day, &s, &err)) {
+			if (fg_days_search_runs(&d, s.n, 0, s.n - 1, NULL, judge_day, &s, &err)) {
 				fprintf(stderr, "bench_verdicts: %s\n", err.message);
 				exit(1);
 			}

@@ -31,11 +31,21 @@ typedef struct fg_gitbisect_options {
 	 * a capture), each end: then the bisection stops with the end
 	 * undecidable.  0: FG_GITBISECT_END_STEPS. */
 	size_t end_steps;
+	/* NULL: the judge's threshold.  Else --threshold auto (the judge's
+	 * options): the ends are moved inward past commits with no usable
+	 * profile, the threshold put where they separate best
+	 * (fg_verdict_auto_threshold), the ends decided at it, the judge set to
+	 * it, and "--threshold=T" appended to run_argv; when the ends do not
+	 * separate, the outcome is ENDS_NOT_SEPARATED. */
+	const fg_verdict_options *auto_threshold;
 	const fg_verdict_source *source; /* a capture checks each judged end out (the branch is restored) */
 	void *ctx;                       /* handed to every callback */
 	/* Each commit judged here (ends, moved ends, the first slow one and its
 	 * parent), in order; NULL: none. */
 	void (*on_verdict)(void *ctx, const fg_repo_commit *c, const fg_verdict *v);
+	/* --threshold auto: the threshold the ends gave, before their verdicts
+	 * at it (on_verdict); NULL: none. */
+	void (*on_threshold)(void *ctx, const fg_verdict_auto *a);
 	/* An undecidable end is moved past; NULL: none. */
 	void (*on_move)(void *ctx, bool good_end, const char *id);
 	/* git's output (stdout and stderr, and those of what git bisect run
@@ -81,6 +91,9 @@ typedef enum {
 	 * good (bad) is the last one tried. */
 	FG_GITBISECT_GOOD_UNDECIDABLE,
 	FG_GITBISECT_BAD_UNDECIDABLE,
+	/* --threshold auto: the ends' shares do not differ beyond their noise
+	 * (autot says how far apart they are). */
+	FG_GITBISECT_ENDS_NOT_SEPARATED,
 } fg_gitbisect_outcome;
 
 /* An end that could not be judged and was moved past. */
@@ -113,13 +126,16 @@ typedef struct fg_gitbisect_result {
 	fg_verdict *vfirst_slow, *vparent;
 	bool parent_found;
 	fg_repo_commit parent;
+	bool auto_on;                    /* --threshold auto ... */
+	fg_verdict_auto autot;           /* ... and how it was chosen */
 } fg_gitbisect_result;
 
 /* How many of r's skipped ends were moved past from the good (bad) end. */
 size_t fg_gitbisect_skipped_from(const fg_gitbisect_result *r, bool good_end);
 
 /* Why a bisection refused to start (GOOD_NOT_FAST, BAD_NOT_SLOW,
- * GOOD_UNDECIDABLE, BAD_UNDECIDABLE), in one line into out: the end as
+ * GOOD_UNDECIDABLE, BAD_UNDECIDABLE, ENDS_NOT_SEPARATED), in one line into
+ * out: the end as
  * given (good_rev, bad_rev), its verdict, and when it was moved past, the
  * commits that could not be judged with their reasons and sample counts,
  * the commit that was judged instead and what it does and does not say,

@@ -301,6 +301,23 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 	fg_json_end(j);
 }
 
+void cli_auto_threshold_json(fg_json *j, const fg_verdict_auto *a)
+{
+	fg_json_key(j, "threshold_auto");
+	if (!a) {
+		fg_json_null(j);
+		return;
+	}
+	fg_json_object(j);
+	fg_json_member_fixed(j, "threshold", a->threshold, 4);
+	fg_json_member_fixed(j, "good", a->good, 4);
+	fg_json_member_fixed(j, "bad", a->bad, 4);
+	fg_json_member_fixed(j, "good_sd", a->good_sd, 4);
+	fg_json_member_fixed(j, "bad_sd", a->bad_sd, 4);
+	fg_json_member_fixed(j, "distance", a->distance, 4);
+	fg_json_end(j);
+}
+
 fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note)
 {
 	return (fg_chart_row){

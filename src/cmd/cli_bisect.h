@@ -140,6 +140,10 @@ void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
  * mistyped-pattern warning was said once for the bisection. */
 #define CLI_QUIET_PATTERN_ENV "FGBISECT_QUIET_PATTERN"
 
+/* "threshold_auto": {"threshold","good","bad","good_sd","bad_sd","distance"}, or null without
+ * --threshold auto (a NULL). */
+void cli_auto_threshold_json(fg_json *j, const fg_verdict_auto *a);
+
 /* {"commit","date","share","ci95","threshold","verdict","reason","basis","pooled","interval","phi","noise",
  *  "noise_source","disagreeing","samples","total","profiles":[...]} */
 void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, double threshold);

@@ -64,6 +64,9 @@ static bool forward_options(struct forward *f, const struct cli_args *args)
 			continue;
 		if ((!strcmp(o->long_name, "runs") || !strcmp(o->long_name, "profile")) && cli_has_credentials(arg))
 			continue;
+		/* The driver hands on the threshold the ends gave. */
+		if (!strcmp(o->long_name, "threshold") && !strcmp(arg, "auto"))
+			continue;
 		if (o->flags & CLI_OPT_PATH)
 			arg = absolute(f, arg);
 		char *s;
@@ -87,7 +90,7 @@ static void forward_free(struct forward *f)
 /* The driver's callbacks: progress on stderr, signals forwarded to git
  * bisect run's process group. */
 struct progress {
-	const struct cli_bisect_options *o;
+	struct cli_bisect_options *o;
 	bool matched; /* the pattern matched a frame at a judged commit */
 	bool read;    /* a judged commit had a profile read */
 };
@@ -101,6 +104,15 @@ static void on_verdict(void *ctx, const fg_repo_commit *c, const fg_verdict *v)
 	p->read |= v->nread > 0;
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, c->id, v, p->o->threshold);
+}
+
+static void on_threshold(void *ctx, const fg_verdict_auto *a)
+{
+	struct progress *p = ctx;
+	char why[512];
+	fg_verdict_auto_describe(why, sizeof(why), a);
+	p->o->threshold = a->threshold;
+	fprintf(stderr, "fgbisect bisect: threshold auto: %s\n", why);
 }
 
 static void on_move(void *ctx, bool good_end, const char *id)
@@ -185,6 +197,7 @@ static void print_json(const fg_gitbisect_result *r, double threshold)
 		fg_json_end(&j);
 	}
 	fg_json_end(&j);
+	cli_auto_threshold_json(&j, r->auto_on ? &r->autot : NULL);
 	fg_json_member_string(&j, "log", r->log);
 	fg_json_end(&j);
 }
@@ -299,7 +312,8 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 		case FG_GITBISECT_GOOD_NOT_FAST:
 		case FG_GITBISECT_BAD_NOT_SLOW:
 		case FG_GITBISECT_GOOD_UNDECIDABLE:
-		case FG_GITBISECT_BAD_UNDECIDABLE: {
+		case FG_GITBISECT_BAD_UNDECIDABLE:
+		case FG_GITBISECT_ENDS_NOT_SEPARATED: {
 			char why[4096];
 			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
 			fprintf(d, "No bisection: %s.", why);
@@ -352,7 +366,8 @@ static int report_outcome(const fg_gitbisect_result *r, const char *good, const 
 	case FG_GITBISECT_GOOD_NOT_FAST:
 	case FG_GITBISECT_BAD_NOT_SLOW:
 	case FG_GITBISECT_GOOD_UNDECIDABLE:
-	case FG_GITBISECT_BAD_UNDECIDABLE: {
+	case FG_GITBISECT_BAD_UNDECIDABLE:
+	case FG_GITBISECT_ENDS_NOT_SEPARATED: {
 		char why[4096];
 		fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
 		fprintf(stderr, "fgbisect bisect: refusing to start: ");
@@ -469,6 +484,8 @@ int cmd_bisect(int argc, char **argv)
 	go.ctx = &progress;
 	go.on_verdict = on_verdict;
 	go.on_move = on_move;
+	go.on_threshold = on_threshold;
+	go.auto_threshold = o.threshold_auto ? &vo : NULL;
 	go.on_git_output = on_git_output;
 	go.on_run_prepare = on_run_prepare;
 	go.on_run_start = on_run_start;

@@ -270,25 +270,6 @@ static int take_auto_threshold(FILE *out, const fg_days *days, struct cli_bisect
 	return 0;
 }
 
-/* "threshold_auto": {"threshold","good","bad","good_sd","bad_sd","distance"} or null. */
-static void json_auto_threshold(fg_json *j, const fg_days *days)
-{
-	const fg_verdict_auto *a = fg_days_auto(days);
-	fg_json_key(j, "threshold_auto");
-	if (!a) {
-		fg_json_null(j);
-		return;
-	}
-	fg_json_object(j);
-	fg_json_member_fixed(j, "threshold", a->threshold, 4);
-	fg_json_member_fixed(j, "good", a->good, 4);
-	fg_json_member_fixed(j, "bad", a->bad, 4);
-	fg_json_member_fixed(j, "good_sd", a->good_sd, 4);
-	fg_json_member_fixed(j, "bad_sd", a->bad_sd, 4);
-	fg_json_member_fixed(j, "distance", a->distance, 4);
-	fg_json_end(j);
-}
-
 /* {"date","commit"[,"reason"]} of run i. */
 static void json_run_ref(fg_json *j, fg_repo *repo, const fg_runs_selection *sel, size_t i, const fg_verdict *v)
 {
@@ -629,7 +610,7 @@ int cmd_days(int argc, char **argv)
 		fg_json_member_u64(&j, "estimate_runs", estimate.runs);
 		fg_json_member_u64(&j, "estimate_df", estimate.df);
 		fg_json_end(&j);
-		json_auto_threshold(&j, days);
+		cli_auto_threshold_json(&j, fg_days_auto(days));
 		fg_json_member_u64(&j, "runs", fg_runs_selection_count(sel));
 		fg_json_member_u64(&j, "tested_runs", nsteps);
 		fg_json_member_u64(&j, "fetched_profiles", fetched);

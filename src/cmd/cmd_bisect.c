@@ -24,9 +24,14 @@ static const char description[] =
 	"prints the first slow commit with its share against its parent's, and the\n"
 	"bisect log, and ends with git bisect reset.  git's output goes to stderr.\n"
 	"\n"
+	"An end that cannot be judged moves inward along the first-parent line, at most\n"
+	"--end-steps commits; --threshold auto puts the threshold where the judged ends\n"
+	"separate best.\n"
+	"\n"
 	"Exit status: 0 the first slow commit was found; 1 GOOD is not fast or BAD not\n"
-	"slow; 2 usage or configuration error; 3 only undecidable commits are left\n"
-	"between the last fast and the first slow one; 4 git failed.\n";
+	"slow (or cannot be judged, or with --threshold auto the ends do not differ\n"
+	"beyond their noise); 2 usage or configuration error; 3 only undecidable commits\n"
+	"are left between the last fast and the first slow one; 4 git failed.\n";
 
 /* The arguments handed on to `fgbisect run`. */
 struct forward {
@@ -309,16 +314,6 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 					r->vparent->share, r->vparent->interval_lo, r->vparent->interval_hi, r->parent.id,
 					o->threshold);
 			break;
-		case FG_GITBISECT_GOOD_NOT_FAST:
-		case FG_GITBISECT_BAD_NOT_SLOW:
-		case FG_GITBISECT_GOOD_UNDECIDABLE:
-		case FG_GITBISECT_BAD_UNDECIDABLE:
-		case FG_GITBISECT_ENDS_NOT_SEPARATED: {
-			char why[4096];
-			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
-			fprintf(d, "No bisection: %s.", why);
-			break;
-		}
 		case FG_GITBISECT_INCONCLUSIVE:
 			fputs("The bisection did not conclude: only undecidable commits are left between the last fast "
 			      "and the first slow commit.", d);
@@ -328,6 +323,12 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 		case FG_GITBISECT_STOPPED:
 			fputs("The bisection did not run to its end.", d);
 			break;
+		default: { /* refused to start */
+			char why[4096];
+			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
+			fprintf(d, "No bisection: %s.", why);
+			break;
+		}
 		}
 	}
 	if (d && fclose(d) && !rc)
@@ -362,19 +363,15 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 /* The outcome's status, with what it means on stderr. */
 static int report_outcome(const fg_gitbisect_result *r, const char *good, const char *bad, size_t end_steps)
 {
-	switch (r->outcome) {
-	case FG_GITBISECT_GOOD_NOT_FAST:
-	case FG_GITBISECT_BAD_NOT_SLOW:
-	case FG_GITBISECT_GOOD_UNDECIDABLE:
-	case FG_GITBISECT_BAD_UNDECIDABLE:
-	case FG_GITBISECT_ENDS_NOT_SEPARATED: {
-		char why[4096];
-		fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
+	char why[4096];
+	fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
+	if (why[0]) {
 		fprintf(stderr, "fgbisect bisect: refusing to start: ");
 		cli_put_text(stderr, why);
 		fputc('\n', stderr);
 		return FG_EXIT_FAILED;
 	}
+	switch (r->outcome) {
 	case FG_GITBISECT_START_FAILED:
 		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
 			"'git bisect reset' ends it)\n");
@@ -399,7 +396,7 @@ static int report_outcome(const fg_gitbisect_result *r, const char *good, const 
 		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
 			"fgbisect run failed); the log follows\n%s", r->log ? r->log : "");
 		return FG_EXIT_INCONCLUSIVE;
-	case FG_GITBISECT_FOUND:
+	default: /* FOUND */
 		break;
 	}
 	return FG_EXIT_OK;

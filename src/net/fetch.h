@@ -73,6 +73,9 @@ typedef struct fg_fetch_result {
 	char warning[256];   /* empty, or one line the caller should show (the cache was
 	                      * unusable and the download went to a temporary file ...) */
 	fg_error err;        /* FG_OK, or why this source failed */
+	bool denied;         /* failed with 401 (credentials refused) or 403/429 with
+	                      * x-ratelimit-remaining: 0 (rate limit): the same for every
+	                      * source of that server, so run mode aborts rather than skips */
 	struct fg_cleanup_item *cleanup; /* internal: a temporary path removed if interrupted */
 } fg_fetch_result;
 

@@ -21,7 +21,13 @@ _fgbisect() {
 			return
 		fi
 	fi
-	[[ $cmd == runs ]] && cmd="runs scan"
+	if [[ $cmd == runs ]]; then
+		# The action after it: scan or github (scan while none is typed).
+		cmd="runs scan"
+		for ((i++; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} == github ]] && cmd="runs github"
+		done
+	fi
 	local listing
 	listing=$($prog $cmd --list-options 2>/dev/null) || return
 	# After an option that takes an argument: files (or nothing to offer).

@@ -365,6 +365,30 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
 	return 0;
 }
 
+size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud)
+{
+	fg_fetch_body *b = ud;
+	size_t n = size * nmemb;
+	if (b->len + n > b->max) {
+		b->too_large = true;
+		return 0;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 16384;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return 0;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return n;
+}
+
 /* Notes a used-up rate limit (GitHub's x-ratelimit-remaining: 0). */
 static size_t on_header(char *h, size_t size, size_t nmemb, void *ud)
 {

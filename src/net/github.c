@@ -33,38 +33,12 @@ struct client {
 
 /* What one answer said besides its body. */
 struct answer {
-	char *data;
-	size_t len, cap;
-	bool too_large;
+	fg_fetch_body body;
 	char next[2048];     /* the Link header's rel="next", or "" */
 	long remaining;      /* x-ratelimit-remaining, -1 when absent */
 	long long reset;     /* x-ratelimit-reset (epoch seconds), -1 when absent */
 	long retry_after;    /* retry-after (seconds), -1 when absent */
 };
-
-static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
-{
-	struct answer *a = ud;
-	size_t n = size * nmemb;
-	if (a->len + n > MAX_BODY) {
-		a->too_large = true;
-		return 0;
-	}
-	if (a->len + n + 1 > a->cap) {
-		size_t cap = a->cap ? a->cap : 16384;
-		while (cap < a->len + n + 1)
-			cap *= 2;
-		char *d = realloc(a->data, cap);
-		if (!d)
-			return 0;
-		a->data = d;
-		a->cap = cap;
-	}
-	memcpy(a->data + a->len, data, n);
-	a->len += n;
-	a->data[a->len] = '\0';
-	return n;
-}
 
 /* The value of header line h when it is called name, else NULL. */
 static const char *header_value(const char *h, size_t len, const char *name)
@@ -200,22 +174,22 @@ static int get_json(json_t **root, char *next, size_t nextcap, struct client *c,
 				  "a page on another origin than the API's (%s): not followed, the token is for %s",
 				  own, c->origin);
 	free(own);
-	struct answer a = { 0 };
+	struct answer a = { .body.max = MAX_BODY };
 	long delay = c->o->retry_delay_ms;
 	char errbuf[CURL_ERROR_SIZE];
 	for (int attempt = 1; !rc; attempt++) {
 		CURL *e = c->easy;
 		curl_easy_reset(e);
-		a.len = 0;
-		a.too_large = false;
+		a.body.len = 0;
+		a.body.too_large = false;
 		a.next[0] = '\0';
 		a.remaining = a.retry_after = -1;
 		a.reset = -1;
 		errbuf[0] = '\0';
 		curl_easy_setopt(e, CURLOPT_URL, url);
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
-		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-		curl_easy_setopt(e, CURLOPT_WRITEDATA, &a);
+		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, fg_fetch_body_write);
+		curl_easy_setopt(e, CURLOPT_WRITEDATA, &a.body);
 		curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 		curl_easy_setopt(e, CURLOPT_HEADERDATA, &a);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
@@ -230,7 +204,7 @@ static int get_json(json_t **root, char *next, size_t nextcap, struct client *c,
 		long status = 0;
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 		bool last = attempt >= c->o->tries;
-		if (a.too_large) {
+		if (a.body.too_large) {
 			rc = fg_error_set(err, FG_EINVALID, shown, "an answer larger than %u MiB", MAX_BODY >> 20);
 		} else if (cc != CURLE_OK && cc != CURLE_WRITE_ERROR) {
 			if (!last && cc != CURLE_UNSUPPORTED_PROTOCOL && cc != CURLE_URL_MALFORMAT)
@@ -247,7 +221,7 @@ static int get_json(json_t **root, char *next, size_t nextcap, struct client *c,
 			rc = status_error(&a, status, shown, err);
 		} else {
 			json_error_t je;
-			*root = json_loadb(a.data ? a.data : "", a.len, 0, &je);
+			*root = json_loadb(a.body.data ? a.body.data : "", a.body.len, 0, &je);
 			if (!*root || !json_is_object(*root))
 				rc = fg_error_set(err, FG_EINVALID, shown, "not a GitHub API answer (JSON: %s)",
 						  *root ? "not an object" : je.text);
@@ -263,7 +237,7 @@ static int get_json(json_t **root, char *next, size_t nextcap, struct client *c,
 		json_decref(*root);
 		*root = NULL;
 	}
-	free(a.data);
+	free(a.body.data);
 	free(shown);
 	return rc;
 }

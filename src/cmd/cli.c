@@ -304,6 +304,10 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 			 "narrow out (--minwidth), so their samples show as their callers' own", cli_shown(source));
 	if (info->missing_final_newline)
 		cli_warn("%s: the last line has no newline: the file may be cut short", cli_shown(source));
+	if (info->odd_call)
+		cli_warn("%s: %c() calls of %u arguments, a number async-profiler's converter does not write: "
+			 "read as the page's JavaScript reads them, the arguments it does not know ignored",
+			 cli_shown(source), info->odd_call, info->odd_call_args);
 	return 0;
 }
 

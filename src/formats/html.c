@@ -14,7 +14,10 @@
  * then the footer.  Frames are checked as they stream: inside the parent, no
  * overlap with the previous sibling, levels rising by one at most. */
 
-enum { MAX_COUNTERS = 7 };
+/* A call's arguments kept (f's key, level, dx, width and three counters);
+ * a call may carry more, up to MAX_CALL_ARGS, which are read and ignored as
+ * the page's JavaScript ignores them. */
+enum { MAX_COUNTERS = 7, MAX_CALL_ARGS = 64 };
 
 struct level {
 	uint64_t left, right; /* the frame's extent */
@@ -414,8 +417,9 @@ __attribute__((always_inline)) static inline uint64_t swar_digits(const char *s,
 
 /* Parses "N,N,...,N)" at s and sets *after past the ')': the hot loop of a
  * 3.x+ file, so no bounds checks (the caller's line ends in '\0' or '\n', and
- * 19 digits always fit in 64 bits).  Returns the count, -1 when malformed,
- * -2 on a minus sign. */
+ * 19 digits always fit in 64 bits).  Keeps the first MAX_COUNTERS in args.
+ * Returns the count, -1 when malformed (or more than MAX_CALL_ARGS), -2 on
+ * a minus sign. */
 __attribute__((always_inline)) static inline int parse_call_args(const char *s, uint64_t *args, const char **after)
 {
 	int n = 0;
@@ -438,8 +442,10 @@ __attribute__((always_inline)) static inline int parse_call_args(const char *s, 
 			if (s - first > 19)
 				return -1; /* may have wrapped: refuse rather than guess */
 		}
-		args[n++] = v;
-		if (*s == ',' && n < MAX_COUNTERS) {
+		if (n < MAX_COUNTERS)
+			args[n] = v;
+		n++;
+		if (*s == ',' && n < MAX_CALL_ARGS) {
 			s++;
 			continue;
 		}
@@ -471,6 +477,18 @@ __attribute__((always_inline)) static inline int first_child(struct parser *p, s
 	return push(p, c, level, c->cpool ? c->cpool[key >> 3] : (uint32_t)(key >> 3), (uint8_t)(key & 7), width);
 }
 
+/* A call with a number of arguments the converter does not write (f: 3, 4
+ * or 7, 2.x: 5 or 8; u and n: 1, 2 or 5), as a fork of it may: the page's JavaScript
+ * reads the known ones and ignores the rest, and so does this (the first
+ * one met is kept for the warning). */
+__attribute__((noinline, cold)) static void odd_call(struct parser *p, char call, int n)
+{
+	if (!p->info->odd_call) {
+		p->info->odd_call = call;
+		p->info->odd_call_args = (uint8_t)n;
+	}
+}
+
 /* One f/u/n call, its arguments parsed. */
 __attribute__((always_inline)) static inline int frame_call(struct parser *p, struct cursor *c, char call,
 							    const uint64_t *a, int n)
@@ -479,7 +497,7 @@ __attribute__((always_inline)) static inline int frame_call(struct parser *p, st
 	switch (call) {
 	case 'u':
 		if (n != 1 && n != 2 && n != 5)
-			return bad_frame(p, c->lines, "malformed u() call");
+			odd_call(p, call, n);
 		if (!c->started)
 			return bad_frame(p, c->lines, "u() before the root frame");
 		if ((key >> 3) >= c->ncpool)
@@ -491,8 +509,10 @@ __attribute__((always_inline)) static inline int frame_call(struct parser *p, st
 			return bad_frame(p, c->lines, "frame is wider than its parent");
 		return first_child(p, c, key, width);
 	case 'f':
-		if (n != 3 && n != 4 && n != 7)
+		if (n < 3)
 			return bad_frame(p, c->lines, "malformed f() call");
+		if (n != 4 && n != 3 && n != 7)
+			odd_call(p, call, n);
 		level = a[1];
 		dx = a[2];
 		if (n > 3)
@@ -500,7 +520,7 @@ __attribute__((always_inline)) static inline int frame_call(struct parser *p, st
 		break;
 	case 'n':
 		if (n != 1 && n != 2 && n != 5)
-			return bad_frame(p, c->lines, "malformed n() call");
+			odd_call(p, call, n);
 		level = c->depth;
 		dx = c->width0;
 		if (n > 1)
@@ -1342,6 +1362,8 @@ static int split_join(struct parser *p, bool *joined)
 		 * closes the block: they are not carried over. */
 		rc = fg_input_seek(p->in, t->end, fg_input_line_number(p->in) + t->lines, p->err);
 		*joined = rc == 0;
+		if (*joined && t->info.odd_call)
+			odd_call(p, t->info.odd_call, t->info.odd_call_args);
 		if (*joined && p->opts->split_test.joined)
 			++*p->opts->split_test.joined;
 	} else if (!rc) {
@@ -1443,8 +1465,11 @@ static int frame_v2(struct parser *p, char *line, size_t len)
 	const char *rest = close + 1;
 	if (!(rest + 1 == end && *rest == ')')) {
 		const char *after;
-		if (rest >= end || *rest != ',' || parse_call_args(rest + 1, counters, &after) != 3 || *after)
+		int k = rest < end && *rest == ',' ? parse_call_args(rest + 1, counters, &after) : -1;
+		if (k < 0 || *after)
 			return invalid(p, "malformed f() call after the title");
+		if (k != 3)
+			odd_call(p, 'f', 5 + k);
 	}
 	size_t n = fg_html_unescape(open + 1, (size_t)(close - open - 1));
 	uint64_t type = a[3];

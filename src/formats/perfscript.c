@@ -80,8 +80,10 @@ static size_t header_comm(const char *s, size_t len)
 }
 
 /* The event of a header ending "… event:" (trailing blanks allowed), or
- * NULL. */
-static const char *header_event(const char *s, size_t len, size_t *elen)
+ * NULL.  Before it, a time ("… 1234.567890: event:"), or, as perf 3.x
+ * wrote without -F time, only the pid and tid ("java  3244 cpu-clock:"):
+ * comm_len is the command's length (header_comm). */
+static const char *header_event(const char *s, size_t len, size_t comm_len, size_t *elen)
 {
 	while (len > 0 && is_space(s[len - 1]))
 		len--;
@@ -90,8 +92,13 @@ static const char *header_event(const char *s, size_t len, size_t *elen)
 	size_t e = len - 1, b = e;
 	while (b > 0 && !is_space(s[b - 1]))
 		b--;
-	if (b == e || b == 0 || !memchr(s, ':', b))
+	if (b == e || b <= comm_len)
 		return NULL;
+	if (!memchr(s, ':', b)) {
+		for (size_t i = comm_len; i < b; i++)
+			if (!is_space(s[i]) && !is_digit(s[i]) && s[i] != '/')
+				return NULL;
+	}
 	*elen = e - b;
 	return s + b;
 }
@@ -118,6 +125,22 @@ static bool frame_line(const char *s, size_t len, const char **func, size_t *fle
 	const char *close = memrchr(rest, ')', (size_t)(end - rest));
 	if (!close)
 		return false;
+	/* "addr  (module)": a symbol perf could not name (perf 3.x wrote an
+	 * empty one where later versions write [unknown]). */
+	if (*rest == '(') {
+		int open = 0;
+		const char *k = rest;
+		for (; k < close; k++)
+			if ((open += *k == '(' ? 1 : *k == ')' ? -1 : 0) == 0)
+				break;
+		if (k == close && open == 1) {
+			*func = "[unknown]";
+			*flen = 9;
+			*mod = rest + 1;
+			*mlen = (size_t)(close - rest - 1);
+			return true;
+		}
+	}
 	int depth = 1;
 	for (const char *k = close - 1; k > rest + 1; k--) {
 		depth += *k == ')' ? 1 : *k == '(' ? -1 : 0;
@@ -293,7 +316,7 @@ static int end_sample(struct reader *r)
 static int header(struct reader *r, const char *s, size_t len, size_t comm_len)
 {
 	size_t elen;
-	const char *ev = header_event(s, len, &elen);
+	const char *ev = header_event(s, len, comm_len, &elen);
 	if (ev) {
 		if (!r->event[0]) {
 			if (elen >= sizeof(r->event))
@@ -329,10 +352,10 @@ bool fg_perfscript_sniff(const char *d, size_t n)
 		d = nl + 1;
 	}
 	const char *nl = memchr(d, '\n', (size_t)(end - d));
-	if (!nl || !header_comm(d, (size_t)(nl - d)))
+	size_t comm, elen;
+	if (!nl || (comm = header_comm(d, (size_t)(nl - d))) == 0)
 		return false;
-	size_t elen;
-	if (!header_event(d, (size_t)(nl - d), &elen))
+	if (!header_event(d, (size_t)(nl - d), comm, &elen))
 		return false;
 	const char *l2 = nl + 1, *nl2 = memchr(l2, '\n', (size_t)(end - l2));
 	const char *f, *m;

@@ -95,6 +95,9 @@ static bool looks_like_json(const char *d, size_t n, size_t i)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* How far a '#' header is looked through for perf script's first sample. */
+#define PERF_HEADER_PEEK (256u * 1024)
+
 /* Decides by content what the input is; formats it does not read get a
  * message that says what to do with them. */
 static int sniff(enum kind *kind, fg_input *in, fg_error *err)
@@ -141,6 +144,11 @@ static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 		}
 		*kind = KIND_HTML;
 	} else {
+		/* perf script --header (and perf 3.x by default) writes a
+		 * '#' header of a kilobyte or more (a cmdline, an id list
+		 * per event and CPU) before the first sample. */
+		if (d[i] == '#' && (rc = fg_input_peek(&d, &n, in, PERF_HEADER_PEEK, err)) != 0)
+			return rc;
 		*kind = fg_perfscript_sniff(d, n) ? KIND_PERF_SCRIPT : KIND_COLLAPSED;
 	}
 	return 0;

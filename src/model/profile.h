@@ -184,6 +184,10 @@ typedef struct fg_profile_info {
 	bool missing_final_newline; /* collapsed input whose last line had no '\n' */
 	bool narrow_frames_lost; /* an SVG where one sample is narrower than flamegraph.pl's --minwidth
 				    (0.1 px): frames that narrow were not drawn, their samples are their callers' self */
+	char odd_call;        /* HTML: 'f', 'u' or 'n' when a frame call had a number of arguments async-profiler's
+				 converter does not write (a fork's extra ones), read as the page's JavaScript reads it,
+				 the unknown arguments ignored; odd_call_args: that call's count.  0 when none */
+	uint8_t odd_call_args;
 	char title[256];      /* the HTML <h1>, or "" */
 	char event[16];       /* what was recorded when the format says: "cpu", "alloc", "wall", "lock"; or "" */
 	char unit[24];        /* what the counts count: "samples", "bytes", "ns", "lock waits", a pprof unit;

@@ -1,6 +1,6 @@
 /* The network and git code, loaded on first use.
  *
- * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history.c are the only code
+ * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history*.c are the only code
  * that calls libcurl, jansson or libgit2, and src/io/archive.c the only one
  * that calls libarchive (which maps ICU, libxml2 and libstdc++: 8 ms more
  * at every start).  They are built as a module of
@@ -25,8 +25,10 @@
  *
  * Kinds of trampoline:
  * - ENTRY: a function with an fg_error: it loads the module; when that
- *   fails it reports why (FG_EFETCH for network, FG_EGIT for git) as its
- *   own failure, with its out-parameters as its header promises on error.
+ *   fails it reports why (FG_EFETCH for network, FG_EGIT for git; FG_ENOMEM
+ *   when it could not be mapped for lack of memory, which run mode skips
+ *   where a missing or broken module aborts) as its own failure, with its
+ *   out-parameters as its header promises on error.
  * - USE / USE_VOID: accessors and _free/_clear functions.  Their argument
  *   was made by the module, so it is loaded whenever they get a real one;
  *   before that (a NULL or zeroed object in a clean-up) they do nothing and
@@ -39,6 +41,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "io/archive.h"
@@ -119,6 +122,8 @@
 	USE(const char *, fg_history_bad_id, (const fg_history *h), (h))                                             \
 	USE(const char *, fg_history_good_id, (const fg_history *h), (h))                                            \
 	USE(bool, fg_history_is_shallow, (const fg_history *h), (h))                                                 \
+	USE(size_t, fg_history_warning_count, (const fg_history *h), (h))                                            \
+	USE(const char *, fg_history_warning, (const fg_history *h, size_t i), (h, i))                              \
 	USE(size_t, fg_history_result_count, (const fg_history_result *r), (r))                                      \
 	USE(const fg_history_entry *, fg_history_result_entry, (const fg_history_result *r, size_t i), (r, i))       \
 	USE_VOID(fg_history_result_filters, (size_t *skipped, size_t *maybe, const fg_history_result *r),            \
@@ -138,6 +143,30 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static atomic_bool loaded;
 static char failure[512];
+static int failure_code; /* FG_ENOMEM when the module could not be mapped for lack of memory, else 0 */
+
+/* Whether dlopen's failure (its message) was for lack of memory: the
+ * loader's messages for a mapping that failed, and too little address space
+ * left for this probe, far larger than any segment of the module or its
+ * libraries.  The same messages come from a module on a noexec mount, with
+ * memory to spare: that is a configuration to fix, not a moment to wait
+ * out (run mode: an abort, not a skip). */
+static bool lack_of_memory(const char *message)
+{
+	static const char *const mapping[] = { "failed to map segment", "cannot map zero-fill pages",
+					       "cannot allocate memory", "out of memory" };
+	bool maps = false;
+	for (size_t i = 0; i < sizeof(mapping) / sizeof(mapping[0]); i++)
+		maps = maps || strcasestr(message, mapping[i]) != NULL;
+	if (!maps)
+		return false;
+	size_t probe = (size_t)64 << 20;
+	void *m = mmap(NULL, probe, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return true;
+	munmap(m, probe);
+	return false;
+}
 
 /* The module's path: FG_NETGIT_RELDIR below the binary's folder, else
  * beside the binary; NULL (and failure says why) when neither exists. */
@@ -169,7 +198,14 @@ static void load(void)
 		return;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		snprintf(failure, sizeof(failure), "cannot load the network and git module: %.400s", dlerror());
+		const char *why = dlerror();
+		if (lack_of_memory(why)) {
+			failure_code = FG_ENOMEM;
+			snprintf(failure, sizeof(failure), "out of memory: cannot load the network and git module: %.400s",
+				 why);
+		} else {
+			snprintf(failure, sizeof(failure), "cannot load the network and git module: %.400s", why);
+		}
 		return;
 	}
 #define RESOLVE(name)                                                                                          \
@@ -198,7 +234,7 @@ static bool need_module(void)
 	{                                                                      \
 		if (!need_module()) {                                          \
 			on_error;                                              \
-			return fg_error_set(err, code, NULL, "%s", failure);   \
+			return fg_error_set(err, failure_code ? failure_code : code, NULL, "%s", failure); \
 		}                                                              \
 		return api.name args;                                          \
 	}
@@ -221,8 +257,9 @@ int fg_fetch(fg_fetch_result *out, const char *source, const fg_fetch_options *o
 	if (need_module())
 		return api.fg_fetch(out, source, opts, err);
 	memset(out, 0, sizeof(*out));
-	fg_error_set(&out->err, FG_EFETCH, NULL, "%s", failure);
-	return fg_error_set(err, FG_EFETCH, NULL, "%s", failure);
+	int code = failure_code ? failure_code : FG_EFETCH;
+	fg_error_set(&out->err, code, NULL, "%s", failure);
+	return fg_error_set(err, code, NULL, "%s", failure);
 }
 
 size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n, const fg_fetch_options *opts)
@@ -231,7 +268,7 @@ size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
 		return api.fg_fetch_many(out, sources, n, opts);
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
-		fg_error_set(&out[i].err, FG_EFETCH, NULL, "%s", failure);
+		fg_error_set(&out[i].err, failure_code ? failure_code : FG_EFETCH, NULL, "%s", failure);
 	}
 	return n;
 }

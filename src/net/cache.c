@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -41,6 +43,8 @@ struct fg_cache_entry {
 	bool whole;         /* every byte is written, flushed and closed */
 	bool handed_over;   /* committed or detached: not ours to delete */
 	fg_cleanup_item cleanup; /* the temporary file, removed if we are interrupted */
+	char *entry_tmp;         /* at commit, the copy renamed into place */
+	fg_cleanup_item entry_cleanup;
 	z_stream zs;
 	unsigned char out[IO_BUFFER];
 };
@@ -240,24 +244,93 @@ int fg_cache_verify_gzip(const char *path, fg_error *err)
 	return rc;
 }
 
-int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err)
+/* "tmp-HASH-XXXXXX" in the cache directory: a file being written (an entry,
+ * or a hit's copy), never taken for an entry. */
+static char *temp_path(const fg_cache *cache, const char *key)
+{
+	char hex[FG_SHA256_HEX_SIZE], name[FG_SHA256_HEX_SIZE + 16];
+	fg_sha256_hex(hex, key, strlen(key));
+	snprintf(name, sizeof(name), "tmp-%s-XXXXXX", hex);
+	return join(cache->dir, name);
+}
+
+/* The bytes of src into dst, from the start: a reflink where the file
+ * system shares blocks (btrfs, XFS), else a copy in the kernel, else
+ * through a buffer.  False on a failure. */
+static bool copy_file(int dst, int src)
+{
+#ifdef FICLONE
+	if (ioctl(dst, FICLONE, src) == 0)
+		return true;
+#endif
+	for (;;) {
+		ssize_t n = copy_file_range(src, NULL, dst, NULL, (size_t)1 << 30, 0);
+		if (n == 0)
+			return true;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+	}
+	if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
+		return false;
+	if (lseek(src, 0, SEEK_SET) < 0 || lseek(dst, 0, SEEK_SET) < 0 || ftruncate(dst, 0) < 0)
+		return false;
+	char buf[IO_BUFFER];
+	for (;;) {
+		ssize_t n = read(src, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0;
+		for (ssize_t w = 0; w < n;) {
+			ssize_t k = write(dst, buf + w, (size_t)(n - w));
+			if (k < 0 && errno != EINTR)
+				return false;
+			w += k > 0 ? k : 0;
+		}
+	}
+}
+
+int fg_cache_lookup(char **out, fg_cleanup_item *cleanup, fg_cache *cache, const char *key, fg_error *err)
 {
 	*out = NULL;
 	char *path = entry_path(cache, key);
-	if (!path)
+	char *copy = temp_path(cache, key);
+	if (!path || !copy) {
+		free(path);
+		free(copy);
 		return fg_error_oom(err, NULL);
+	}
+	/* Regular files only, never through a symlink, never blocking in
+	 * open (a FIFO planted under an entry's name would hang the reader). */
+	int src = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	free(path);
+	struct stat st;
+	int dst = -1;
+	bool copied = false;
+	if (src >= 0 && fstat(src, &st) == 0 && S_ISREG(st.st_mode) && (dst = fg_cleanup_mkstemp(cleanup, copy)) >= 0) {
+		copied = copy_file(dst, src);
+		copied = close(dst) == 0 && copied;
+	}
+	if (src >= 0)
+		close(src);
+	/* The copy is what is verified and read: an entry rewritten in place
+	 * meanwhile (truncated, then written: not by fgbisect, whose entries
+	 * are renamed into place) changes neither, and one caught half
+	 * rewritten does not verify, a miss. */
 	fg_error ignored;
-	int rc = fg_cache_verify_gzip(path, &ignored);
-	if (rc == FG_ENOMEM) {
-		free(path);
-		return fg_error_oom(err, NULL);
+	int rc = copied ? fg_cache_verify_gzip(copy, &ignored) : FG_EFETCH;
+	if (rc == 0) {
+		*out = copy;
+		return 1;
 	}
-	if (rc < 0) {
-		free(path);
-		return 0;
+	if (dst >= 0) {
+		unlink(copy);
+		fg_cleanup_remove(cleanup);
 	}
-	*out = path;
-	return 1;
+	free(copy);
+	return rc == FG_ENOMEM ? fg_error_oom(err, NULL) : 0;
 }
 
 int fg_cache_entry_new(fg_cache_entry **out, fg_cache *cache, const char *key, fg_error *err)
@@ -269,12 +342,10 @@ int fg_cache_entry_new(fg_cache_entry **out, fg_cache *cache, const char *key, f
 	e->fd = -1;
 	e->final_path = entry_path(cache, key);
 	/* The temporary name shares the entry's hash so a leftover from a crash
-	 * is recognisable, and a "tmp-" prefix so it is never taken for an entry. */
-	char hex[FG_SHA256_HEX_SIZE], name[FG_SHA256_HEX_SIZE + 16];
-	fg_sha256_hex(hex, key, strlen(key));
-	snprintf(name, sizeof(name), "tmp-%s-XXXXXX", hex);
-	e->tmp_path = join(cache->dir, name);
-	if (!e->final_path || !e->tmp_path) {
+	 * is recognisable. */
+	e->tmp_path = temp_path(cache, key);
+	e->entry_tmp = temp_path(cache, key);
+	if (!e->final_path || !e->tmp_path || !e->entry_tmp) {
 		fg_cache_entry_free(e);
 		return fg_error_oom(err, NULL);
 	}
@@ -382,6 +453,33 @@ int fg_cache_entry_reset(fg_cache_entry *e, fg_error *err)
 	return 0;
 }
 
+/* A copy of the whole, verified download renamed into place as the entry:
+ * the download itself stays the caller's, which nothing else writes (an
+ * entry may be rewritten in place by another program while it is read). */
+static int publish(fg_cache_entry *e, fg_error *err)
+{
+	int src = open(e->tmp_path, O_RDONLY | O_CLOEXEC);
+	int dst = src < 0 ? -1 : fg_cleanup_mkstemp(&e->entry_cleanup, e->entry_tmp);
+	/* fsync before rename: otherwise a crash can leave a whole-looking name
+	 * over unwritten blocks.  The directory is not synced: losing a fresh
+	 * entry in a crash only costs a download. */
+	bool ok = dst >= 0 && copy_file(dst, src) && fsync(dst) == 0;
+	ok = (dst < 0 || close(dst) == 0) && ok;
+	int saved = errno;
+	if (src >= 0)
+		close(src);
+	if (ok && rename(e->entry_tmp, e->final_path) == 0) {
+		fg_cleanup_remove(&e->entry_cleanup);
+		return 0;
+	}
+	saved = ok ? errno : saved;
+	if (dst >= 0) {
+		unlink(e->entry_tmp);
+		fg_cleanup_remove(&e->entry_cleanup);
+	}
+	return fg_error_set(err, FG_EFETCH, e->final_path, "cannot store cache entry: %s", strerror(saved));
+}
+
 int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 {
 	*out = NULL;
@@ -390,11 +488,6 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 		rc = decide(e, err);
 	if (rc == 0 && e->mode == ENTRY_DEFLATE)
 		rc = emit(e, NULL, 0, Z_FINISH, err);
-	/* fsync before rename: otherwise a crash can leave a whole-looking name
-	 * over unwritten blocks.  The directory is not synced: losing a fresh
-	 * entry in a crash only costs a download. */
-	if (rc == 0 && fsync(e->fd) < 0)
-		rc = fg_error_set(err, FG_EFETCH, e->tmp_path, "cannot sync: %s", strerror(errno));
 	if (close(e->fd) < 0 && rc == 0)
 		rc = fg_error_set(err, FG_EFETCH, e->tmp_path, "cannot write: %s", strerror(errno));
 	e->fd = -1;
@@ -405,15 +498,15 @@ int fg_cache_entry_commit(char **out, fg_cache_entry *e, fg_error *err)
 	 * here so that a damaged download never becomes an entry. */
 	if (e->mode == ENTRY_AS_IS)
 		rc = fg_cache_verify_gzip(e->tmp_path, err);
-	if (rc == 0 && rename(e->tmp_path, e->final_path) < 0)
-		rc = fg_error_set(err, FG_EFETCH, e->final_path, "cannot store cache entry: %s", strerror(errno));
+	if (rc == 0)
+		rc = publish(e, err);
 	if (rc < 0) {
 		e->failed_commit = true;
 		return rc;
 	}
-	*out = strdup(e->final_path);
+	*out = strdup(e->tmp_path);
 	e->handed_over = true;
-	fg_cleanup_remove(&e->cleanup);
+	fg_cleanup_remove(&e->cleanup); /* the caller registers its copy */
 	if (!*out)
 		return fg_error_oom(err, NULL);
 	return 0;
@@ -445,5 +538,6 @@ void fg_cache_entry_free(fg_cache_entry *e)
 		deflateEnd(&e->zs);
 	free(e->tmp_path);
 	free(e->final_path);
+	free(e->entry_tmp);
 	free(e);
 }

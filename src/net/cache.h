@@ -3,8 +3,9 @@
  * One file per URL, named by the SHA-256 of the URL (credentials and
  * fragment removed by the caller: see fg_fetch), holding the downloaded bytes
  * as gzip: bytes that already are gzip are stored as they are, anything else
- * is compressed on the way in.  The parser reads an entry directly, since it
- * gunzips transparently.
+ * is compressed on the way in.  The parser reads a private copy of an entry
+ * (it gunzips transparently), never the entry, which another program may
+ * rewrite in place.
  *
  * Entries are written to a temporary file in the cache directory, fsynced and
  * renamed into place, so a reader never sees a partial entry and two
@@ -20,6 +21,8 @@
 #include <stddef.h>
 
 #include "base/error.h"
+
+struct fg_cleanup_item;
 
 typedef struct fg_cache fg_cache;
 typedef struct fg_cache_entry fg_cache_entry;
@@ -37,12 +40,16 @@ int fg_cache_default_dir(char **out, fg_error *err);
 int fg_cache_open(fg_cache **out, const char *dir, fg_error *err);
 void fg_cache_free(fg_cache *cache);
 
-/* Looks key up.  On a hit, *out is the path of the entry (caller frees) and
- * the return is 1.  A missing, unreadable or damaged entry is a miss (0).
- * Each hit is verified by inflating the entry once (see fg_cache_verify_gzip);
- * an entry that is not a regular file (a FIFO, a symlink) is a miss.
- * Negative only for FG_ENOMEM. */
-int fg_cache_lookup(char **out, fg_cache *cache, const char *key, fg_error *err);
+/* Looks key up.  On a hit, *out is the path of a private copy of the entry
+ * (a reflink where the file system has them), registered with cleanup: the
+ * caller reads it, then unlinks it, unregisters cleanup and frees *out;
+ * the return is 1.  The copy is what is verified (by inflating it once, see
+ * fg_cache_verify_gzip) and read, so an entry rewritten in place after the
+ * lookup changes nothing read, and one rewritten while it is copied is a
+ * miss.  A missing, unreadable or damaged entry is a miss (0), and so is
+ * one that is not a regular file (a FIFO, a symlink) or that cannot be
+ * copied (a full file system).  Negative only for FG_ENOMEM. */
+int fg_cache_lookup(char **out, struct fg_cleanup_item *cleanup, fg_cache *cache, const char *key, fg_error *err);
 
 /* Starts filling the entry for key: creates its temporary file.  FG_EFETCH
  * when the directory is not writable. */
@@ -54,8 +61,11 @@ int fg_cache_entry_write(fg_cache_entry *entry, const void *data, size_t len, fg
 /* Empties the entry, for a download that starts again. */
 int fg_cache_entry_reset(fg_cache_entry *entry, fg_error *err);
 
-/* Completes the entry: flushes, fsyncs and renames it into place; *out is
- * its path (caller frees).  FG_EINVALID when the bytes start like gzip but
+/* Completes the entry: a copy of the download (a reflink where the file
+ * system has them) is fsynced and renamed into place; *out is the path of
+ * the download itself, the caller's to read and delete as after
+ * fg_cache_entry_detach (an entry may be rewritten in place by another
+ * program while it is read; this file is written by nothing else).  FG_EINVALID when the bytes start like gzip but
  * are not a whole, valid gzip stream (they are then not worth caching); any
  * other failure is FG_EFETCH.  After a failure the bytes can still be taken
  * with fg_cache_entry_detach. */

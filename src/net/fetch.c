@@ -584,6 +584,7 @@ static void xfer_succeed(struct xfer *x)
 	if (x->entry) {
 		fg_error cerr;
 		fg_error_clear(&cerr);
+		res->temporary = true; /* committed: the download, a copy of the entry; or detached */
 		if (fg_cache_entry_commit(&res->path, x->entry, &cerr) < 0) {
 			fg_error derr;
 			if (fg_cache_entry_detach(&res->path, x->entry, &derr) < 0) {
@@ -596,7 +597,6 @@ static void xfer_succeed(struct xfer *x)
 				}
 				return;
 			}
-			res->temporary = true;
 			/* A served gzip that does not verify is no cache failure:
 			 * the parser will say what is wrong with it. */
 			if (cerr.code != FG_EINVALID)
@@ -689,7 +689,14 @@ static void xfer_prepare(struct xfer *x, fg_cache *cache, const char *cache_warn
 			xfer_fail(x, FG_ENOMEM, "out of memory");
 			return;
 		}
-		int hit = o->refresh ? 0 : fg_cache_lookup(&res->path, cache, key, &res->err);
+		int hit = 0;
+		if (!o->refresh) {
+			if (!(res->cleanup = malloc(sizeof(*res->cleanup))))
+				hit = fg_error_oom(&res->err, x->shown);
+			else if ((hit = fg_cache_lookup(&res->path, res->cleanup, cache, key, &res->err)) <= 0)
+				free(res->cleanup), res->cleanup = NULL;
+			res->temporary = hit > 0; /* the entry's copy */
+		}
 		if (hit == 0) {
 			fg_error cerr;
 			if (fg_cache_entry_new(&x->entry, cache, key, &cerr) < 0) {

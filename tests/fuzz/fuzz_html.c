@@ -6,7 +6,8 @@
  * the lines it can straight from the input buffer, and one byte at a time
  * (fg_input_set_read_size), where no line is ever whole in the buffer and
  * every line takes the line-at-a-time path.  The two must agree on the
- * outcome, the error message (line numbers included) and every count.  And
+ * outcome, the error message (line numbers included), every count and the
+ * first call of an odd number of arguments (the warning's).  And
  * read on two threads (html.c's split, forced however small the page), cut
  * at lines where a cut may fall (f(K,L,DX,W): every one, or 11 spread over
  * the input and one chosen by its first byte): the same again. */
@@ -64,7 +65,8 @@ static void same(struct outcome *x, struct analyses *a, struct outcome *y, struc
 		__builtin_trap();
 	if (!x->rc) {
 		if (x->info.total != y->info.total || x->info.frames != y->info.frames ||
-		    x->info.format != y->info.format || x->out_len != y->out_len ||
+		    x->info.format != y->info.format || x->info.odd_call != y->info.odd_call ||
+		    x->info.odd_call_args != y->info.odd_call_args || x->out_len != y->out_len ||
 		    (x->out_len && memcmp(x->out, y->out, x->out_len)))
 			__builtin_trap();
 		analyses_same(a, b);

@@ -61,6 +61,38 @@ check_eq "perf total: the page-faults sample left out" "$(json_get 'j["profiles"
 check_eq "inlined frame typed" "$("$FGBISECT" collapse --annotate "$TMP/p.txt" | grep -o 'innermost_\[i\]')" "innermost_[i]"
 check_eq "JIT frame typed" "$("$FGBISECT" collapse --annotate "$TMP/p.txt" | grep -o 'Interpreter_\[j\]')" "Interpreter_[j]"
 
+# perf script --header (and perf 3.x by default) starts with a '#' header
+# longer than the first read looked at (here 1.6 KB: an event's id list per
+# CPU); perf 3.x wrote sample headers without a time ("comm pid event:") and
+# an empty symbol where it could not name one ("addr  (module)"), read as
+# [unknown] is: [module basename].
+{
+	echo '# ========'
+	echo '# captured on: Thu Dec  4 18:23:53 2014'
+	echo '# perf version : 3.2.50'
+	echo '# cmdline : /usr/bin/perf record -F 99 -p 3236 -g'
+	printf '# event : name = cycles, type = 1, config = 0x0, id = {'
+	for ((i = 15000; i < 15250; i++)); do printf ' %d,' "$i"; done
+	echo ' 15250 }'
+	echo '# HEADER_CPU_TOPOLOGY info available, use -I to display'
+	echo '# ========'
+	echo '#'
+	printf 'java  3244 cpu-clock: \n\t    7f1e214c24d9 SpinPause (/opt/jdk/lib/server/libjvm.so)\n'
+	printf '\t    7f1e21c41e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\n'
+	printf 'java  3278 cpu-clock: \n\t    7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)\n'
+	printf '\t    7f1e11300e8b Lsun/nio/ch/FileDispatcherImpl;.write0(Ljava/io/FileDescriptor;JI)I (/tmp/perf-3236.map)\n\n'
+} >"$TMP/old.txt"
+CHECKS=$((CHECKS + 1))
+[[ $(head -n 9 "$TMP/old.txt" | wc -c) -gt 1024 ]] || fail "the perf 3.x header should be longer than a first read"
+cat >"$TMP/want" <<'WANT'
+java;start_thread;SpinPause 1
+java;sun/nio/ch/FileDispatcherImpl:.write0;[libc-2.15.so] 1
+WANT
+"$FGBISECT" collapse "$TMP/old.txt" 2>"$TMP/err" | LC_ALL=C sort >"$TMP/got"
+CHECKS=$((CHECKS + 1))
+cmp -s "$TMP/want" "$TMP/got" || fail "perf 3.x header and samples: $(diff "$TMP/want" "$TMP/got") $(cat "$TMP/err")"
+check_eq "perf 3.x: event" "$("$FGBISECT" share --json --frame SpinPause "$TMP/old.txt" | json_get 'j["profiles"][0]["event"]')" cpu
+
 # A sample cut before its closing blank line is dropped, with a warning; a
 # line that is no perf output is an error naming it.
 head -n 13 "$TMP/p.txt" >"$TMP/cut.txt"

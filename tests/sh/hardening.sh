@@ -198,4 +198,56 @@ else
 	echo "note: the binary cannot run under ulimit -v (a sanitizer build): out of memory not tested" >&2
 fi
 
+# ---- a cache entry rewritten in place while it is read ------------------------------
+# fgbisect renames its entries into place; another program may truncate one
+# and write it again.  A hit is read from a copy of the entry, and a copy
+# caught half rewritten is a miss (fetched again): 40 reads while a loop
+# rewrites the entry never fail (before the copy: 6 to 9 of 50 were
+# "empty file, not a profile").
+first=$(awk '/^[^#]/ {print $NF; exit}' "$TMP/runs.txt")
+mkdir -p "$TMP/xdg"
+XDG_CACHE_HOME="$TMP/xdg" "$FGBISECT" share -f TransactionalColumnFamily "$first" >"$TMP/want"
+entry=$(ls "$TMP/xdg/fgbisect/"*.gz)
+cp "$entry" "$TMP/entry.gz"
+(while :; do : >"$entry"; cat "$TMP/entry.gz" >"$entry"; done) &
+rewriter=$!
+failed=0
+for ((i = 0; i < 40; i++)); do
+	if ! XDG_CACHE_HOME="$TMP/xdg" "$FGBISECT" share -f TransactionalColumnFamily "$first" >"$TMP/got" 2>"$TMP/why" ||
+		! cmp -s "$TMP/want" "$TMP/got"; then
+		failed=$((failed + 1))
+		cp "$TMP/why" "$TMP/why-failed"
+	fi
+done
+kill "$rewriter"
+wait "$rewriter" 2>/dev/null || true
+check_eq "entry rewritten in place while read: failed reads of 40" "$failed" "0$([[ $failed == 0 ]] || echo " ($(cat "$TMP/why-failed"))")"
+CHECKS=$((CHECKS + 1))
+[[ -z $(find "$TMP/xdg/fgbisect" -name 'tmp-*') ]] || fail "copies left in the cache: $(ls "$TMP/xdg/fgbisect")"
+
+# ---- the network and git module: out of memory a skip, missing or broken an abort --
+# The smallest address-space limit (in steps of 4 MB) under which the
+# program runs leaves no room to map the module and its libraries.
+limit=
+for ((kb = 8192; kb <= 65536; kb += 4096)); do
+	if (ulimit -v $kb && exec "$FGBISECT" --version) >/dev/null 2>&1; then
+		limit=$kb
+		break
+	fi
+done
+if [[ -n $limit ]]; then
+	expect "module unmapped for lack of memory: skip" 125 "out of memory: cannot load the network and git module" \
+		bash -c 'ulimit -v $1; shift; exec "$@"' - "$limit" "${run[@]}" --runs "$TMP/runs.txt"
+else
+	echo "note: the binary cannot run under ulimit -v (a sanitizer build): the module out of memory not tested" >&2
+fi
+mkdir -p "$TMP/nomodule" "$TMP/badmodule"
+cp "$FGBISECT" "$TMP/nomodule/fgbisect"
+cp "$FGBISECT" "$TMP/badmodule/fgbisect"
+head -c 4096 /dev/urandom >"$TMP/badmodule/fgbisect-netgit.so"
+expect "module missing: abort" 255 "cannot find fgbisect-netgit.so" \
+	"$TMP/nomodule/fgbisect" --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/runs.txt"
+expect "module broken: abort" 255 "cannot load the network and git module" \
+	"$TMP/badmodule/fgbisect" --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/runs.txt"
+
 finish

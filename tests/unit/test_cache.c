@@ -14,6 +14,7 @@
 #include "check.h"
 #include "gzip_bytes.h"
 #include "base/sha256.h"
+#include "base/cleanup.h"
 
 static char tmp[256];
 static pid_t parent;
@@ -127,6 +128,54 @@ static void test_default_dir(void)
 	CHECK(fg_cache_default_dir(&dir, &err) == FG_EFETCH && !dir);
 }
 
+/* fg_cache_lookup, and release() for its copy. */
+static fg_cleanup_item hit_cleanup;
+
+static int lookup(char **hit, fg_cache *cache, const char *key, fg_error *err)
+{
+	return fg_cache_lookup(hit, &hit_cleanup, cache, key, err);
+}
+
+static void release(char *hit)
+{
+	if (hit) {
+		unlink(hit);
+		fg_cleanup_remove(&hit_cleanup);
+	}
+	free(hit);
+}
+
+/* The entry's own path. */
+static const char *cache_dir; /* the cache the test works on */
+
+static char *entry_of(const char *dir, const char *key)
+{
+	char hex[FG_SHA256_HEX_SIZE];
+	fg_sha256_hex(hex, key, strlen(key));
+	char *path = malloc(strlen(dir) + FG_SHA256_HEX_SIZE + 8);
+	if (path)
+		sprintf(path, "%s/%s.gz", dir, hex);
+	return path;
+}
+
+/* Commits e; *path is the entry's own path (the download handed back is
+ * deleted). */
+static int commit(char **path, fg_cache_entry *e, const char *key, fg_error *err)
+{
+	char *mine = NULL;
+	int rc = fg_cache_entry_commit(&mine, e, err);
+	*path = NULL;
+	if (rc == 0) {
+		struct stat a, b;
+		*path = entry_of(cache_dir, key);
+		/* The download handed back is a copy, not the entry itself. */
+		CHECK(mine && *path && stat(mine, &a) == 0 && stat(*path, &b) == 0 && a.st_ino != b.st_ino);
+		unlink(mine);
+	}
+	free(mine);
+	return rc;
+}
+
 /* Writes text into a new entry one byte at a time, commits it. */
 static int fill(char **path, fg_cache *cache, const char *key, const void *data, size_t len, fg_error *err)
 {
@@ -138,7 +187,7 @@ static int fill(char **path, fg_cache *cache, const char *key, const void *data,
 	for (size_t i = 0; i < len && rc == 0; i++)
 		rc = fg_cache_entry_write(e, p + i, 1, err);
 	if (rc == 0)
-		rc = fg_cache_entry_commit(path, e, err);
+		rc = commit(path, e, key, err);
 	fg_cache_entry_free(e);
 	return rc;
 }
@@ -147,6 +196,7 @@ static void test_entries(void)
 {
 	char dir[300];
 	snprintf(dir, sizeof(dir), "%s/deep/er/cache", tmp);
+	cache_dir = dir;
 	fg_cache *cache;
 	fg_error err;
 	CHECK(fg_cache_open(&cache, dir, &err) == 0);
@@ -158,41 +208,53 @@ static void test_entries(void)
 	const char *text = "java/lang/Thread.run;Foo.bar 12\njava/lang/Thread.run;Foo.baz 30\n";
 	char *path = NULL, *hit = NULL;
 	size_t len;
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0 && !hit);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 0 && !hit);
 	CHECK(fill(&path, cache, "http://h/a", text, strlen(text), &err) == 0);
 	CHECK(path && stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
 	CHECK(fg_cache_verify_gzip(path, &err) == 0);
 	char *back = gunzip(path, &len);
 	CHECK(back && len == strlen(text) && !memcmp(back, text, len));
 	free(back);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 1 && hit && !strcmp(hit, path));
-	free(hit);
-
-	/* Another URL, another entry. */
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/b", &err) == 0);
-
-	/* Damage: cut short, trailing garbage, a flipped byte, empty. */
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 1 && hit && strcmp(hit, path));
+	back = hit ? gunzip(hit, &len) : NULL;
+	CHECK(back && len == strlen(text) && !memcmp(back, text, len));
+	free(back);
+	/* What a hit gives is a copy: the entry rewritten in place (truncated,
+	 * then written) after the lookup does not change what is read. */
 	size_t size;
 	char *good = slurp(path, &size);
-	write_file(path, good, size - 3);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0 && !hit);
+	write_file(path, "", 0);
+	back = hit ? gunzip(hit, &len) : NULL;
+	CHECK(back && len == strlen(text) && !memcmp(back, text, len));
+	free(back);
 	write_file(path, good, size);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 1);
-	free(hit);
+	release(hit);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 1);
+	release(hit);
+
+	/* Another URL, another entry. */
+	CHECK(lookup(&hit, cache, "http://h/b", &err) == 0);
+
+	/* Damage: cut short, trailing garbage, a flipped byte, empty. */
+	write_file(path, good, size - 3);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 0 && !hit);
+	write_file(path, good, size);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 1);
+	release(hit);
 	FILE *f = fopen(path, "ab");
 	fputs("junk", f);
 	fclose(f);
 	CHECK(fg_cache_verify_gzip(path, &err) == FG_EINVALID);
 	good[size / 2] ^= 0x40;
 	write_file(path, good, size);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 0);
 	write_file(path, "", 0);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 0);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 0);
 	/* A damaged entry is replaced by the next commit. */
 	char *again = NULL;
 	CHECK(fill(&again, cache, "http://h/a", text, strlen(text), &err) == 0);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/a", &err) == 1);
-	free(hit);
+	CHECK(lookup(&hit, cache, "http://h/a", &err) == 1);
+	release(hit);
 	free(again);
 	free(good);
 	free(path);
@@ -221,7 +283,7 @@ static void test_entries(void)
 	if (detached)
 		unlink(detached);
 	free(detached);
-	CHECK(fg_cache_lookup(&hit, cache, "http://h/broken", &err) == 0);
+	CHECK(lookup(&hit, cache, "http://h/broken", &err) == 0);
 
 	/* Empty and one-byte downloads become valid gzip too. */
 	CHECK(fill(&path, cache, "http://h/empty", "", 0, &err) == 0);
@@ -241,7 +303,7 @@ static void test_entries(void)
 	CHECK(fg_cache_entry_write(e, gz, n1, &err) == 0);
 	CHECK(fg_cache_entry_reset(e, &err) == 0);
 	CHECK(fg_cache_entry_write(e, text, strlen(text), &err) == 0);
-	CHECK(fg_cache_entry_commit(&path, e, &err) == 0);
+	CHECK(commit(&path, e, "http://h/reset", &err) == 0);
 	fg_cache_entry_free(e);
 	back = path ? gunzip(path, &len) : NULL;
 	CHECK(back && len == strlen(text) && !memcmp(back, text, len));
@@ -272,6 +334,7 @@ static void test_concurrent_commits(void)
 {
 	char dir[300];
 	snprintf(dir, sizeof(dir), "%s/race", tmp);
+	cache_dir = dir;
 	static char bodies[2][20000];
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < sizeof(bodies[k]) - 1; i++)
@@ -290,9 +353,9 @@ static void test_concurrent_commits(void)
 				fg_cache_entry *e;
 				ok = fg_cache_entry_new(&e, cache, "http://h/race", &err) == 0 &&
 				     fg_cache_entry_write(e, bodies[k], sizeof(bodies[k]) - 1, &err) == 0 &&
-				     fg_cache_entry_commit(&path, e, &err) == 0;
+				     commit(&path, e, "http://h/race", &err) == 0;
 				fg_cache_entry_free(e);
-			} else if (fg_cache_lookup(&hit, cache, "http://h/race", &err) == 1) {
+			} else if (lookup(&hit, cache, "http://h/race", &err) == 1) {
 				size_t len;
 				char *back = gunzip(hit, &len);
 				/* The lookup verified the entry; it may have been
@@ -302,7 +365,7 @@ static void test_concurrent_commits(void)
 				free(back);
 			}
 			free(path);
-			free(hit);
+			release(hit);
 		}
 		if (cache)
 			fg_cache_free(cache);

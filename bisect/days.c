@@ -1,5 +1,5 @@
 #include "bisect/days.h"
-#include "formats/reader.h"
+#include "formats/source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -259,8 +259,8 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 		if (!rc)
 			rc = fg_diff_begin(diff, side, err);
 		if (!rc)
-			rc = fg_reader_read(&info, fetched[i].path, names, read,
-					     &(fg_visitor){ fg_diff_frames, NULL, diff, NULL, NULL }, err);
+			rc = fg_source_read_fetched(&info, sources[i], fetched[i].path, names, read,
+						    &(fg_visitor){ fg_diff_frames, NULL, diff, NULL, NULL }, err);
 	}
 	for (size_t i = 0; fetched && i < run->nlines; i++)
 		fg_fetch_result_clear(&fetched[i]);

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/archive.h"
+#include "io/input.h"
 #include "git/repo.h"
 #include "bisect/runs.h"
 
@@ -372,13 +374,15 @@ static int add_entry(fg_runscan *scan, const facts *f, const char *rel, fg_error
 	return 0;
 }
 
-/* Classifies one .html / .html.gz file from the names in its path, the
- * innermost first. */
-static int classify(fg_runscan *scan, const char *rel, fg_error *err)
+/* Classifies one .html / .html.gz file from the names in its path rel, the
+ * innermost first; location is what the runs file holds for it (rel, or
+ * ARCHIVE#MEMBER for a member, whose rel is the archive's name without its
+ * suffix as a folder, and the member's path). */
+static int classify(fg_runscan *scan, const char *rel, const char *location, fg_error *err)
 {
-	if (rel[strcspn(rel, " \t\n\r")] || rel[0] == '#')
-		return add_skip(scan, rel, "a runs file cannot hold a location with whitespace or a leading '#'",
-		                err);
+	if (location[strcspn(location, " \t\n\r")] || location[0] == '#')
+		return add_skip(scan, location,
+		                "a runs file cannot hold a location with whitespace or a leading '#'", err);
 	size_t len = strlen(scan->absdir) + 1 + strlen(rel) + 1;
 	char *path = malloc(len);
 	if (!path)
@@ -399,7 +403,7 @@ static int classify(fg_runscan *scan, const char *rel, fg_error *err)
 	free(path);
 	if (!reason && !acc.date[0])
 		reason = "no benchmark name (medic-daily-YYYY-MM-DD-SHA-test) in the file or folder names";
-	return reason ? add_skip(scan, rel, reason, err) : add_entry(scan, &acc, rel, err);
+	return reason ? add_skip(scan, location, reason, err) : add_entry(scan, &acc, location, err);
 }
 
 static int by_name(const void *a, const void *b)
@@ -411,6 +415,57 @@ static bool has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static bool is_flame_graph(const char *name)
+{
+	return has_suffix(name, ".html") || has_suffix(name, ".html.gz");
+}
+
+/* The length of an archive's suffix (a downloaded artifact's .zip, a CI
+ * system's .tar.gz), 0 for other names. */
+static size_t archive_suffix(const char *name)
+{
+	static const char *const suffixes[] = { ".zip", ".tar.gz", ".tgz", ".tar" };
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (has_suffix(name, suffixes[i]))
+			return strlen(suffixes[i]);
+	return 0;
+}
+
+/* Classifies the flame graphs inside the archive rel (full: its path) as
+ * if the archive were a folder named without its suffix; an archive that
+ * cannot be read or holds none is a skip. */
+static int scan_archive(fg_runscan *scan, const char *rel, const char *full, size_t suffix, fg_error *err)
+{
+	fg_input *in = NULL;
+	fg_archive *a = NULL;
+	fg_error aerr;
+	const char *member;
+	size_t found = 0;
+	int rc = 0, arc = fg_input_open(&in, full, 0, &aerr);
+	if (!arc)
+		arc = fg_archive_open(&a, in, &aerr);
+	while (!arc && !rc && (arc = fg_archive_next(&member, a, &aerr)) == 1) {
+		arc = 0;
+		if (!is_flame_graph(member))
+			continue;
+		char names[PATH_MAX], location[PATH_MAX];
+		if (snprintf(names, sizeof(names), "%.*s/%s", (int)(strlen(rel) - suffix), rel, member) >=
+		            (int)sizeof(names) ||
+		    snprintf(location, sizeof(location), "%s#%s", rel, member) >= (int)sizeof(location))
+			rc = add_skip(scan, rel, "path too long", err);
+		else
+			rc = classify(scan, names, location, err);
+		found++;
+	}
+	fg_archive_free(a);
+	fg_input_free(in);
+	if (!rc && arc)
+		rc = add_skip(scan, rel, aerr.message, err);
+	else if (!rc && !found)
+		rc = add_skip(scan, rel, "an archive without a flame graph (.html, .html.gz) in it", err);
+	return rc;
 }
 
 static int walk(fg_runscan *scan, const char *rel, int depth, fg_error *err)
@@ -466,12 +521,13 @@ static int walk(fg_runscan *scan, const char *rel, int depth, fg_error *err)
 				rc = walk(scan, child, depth + 1, err);
 			continue;
 		}
-		if (!has_suffix(names[i], ".html") && !has_suffix(names[i], ".html.gz"))
+		size_t suffix = archive_suffix(names[i]);
+		if (!suffix && !is_flame_graph(names[i]))
 			continue;
 		if (S_ISLNK(st.st_mode) && stat(full, &st) < 0)
 			continue;
 		if (S_ISREG(st.st_mode))
-			rc = classify(scan, child, err);
+			rc = suffix ? scan_archive(scan, child, full, suffix, err) : classify(scan, child, child, err);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);

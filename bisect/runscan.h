@@ -19,8 +19,10 @@
 
 #include "base/error.h"
 
-/* Cost: one directory walk; names only, no file is opened.  Immutable once
- * made. */
+/* Cost: one directory walk; names only, no flame graph is opened.  An
+ * archive (.zip, .tar.gz, .tgz, .tar: a downloaded GitHub Actions artifact)
+ * is read once to list its members (which loads the module that reads
+ * archives: src/io/archive.h).  Immutable once made. */
 typedef struct fg_runscan fg_runscan;
 
 /* One profile found.  Strings live as long as the scan. */
@@ -30,7 +32,7 @@ typedef struct fg_runscan_entry {
 	const char *node;     /* the pod, "camunda-0"; NULL when no name tells */
 	const char *protocol; /* "grpc" or "rest" from the variant or test type; NULL otherwise */
 	const char *event;    /* "cpu", "wall", "alloc", ...; NULL when no name tells */
-	const char *path;     /* the file, relative to DIR */
+	const char *path;     /* the file, relative to DIR; ARCHIVE#MEMBER for a member */
 } fg_runscan_entry;
 
 /* A flame-graph file (.html or .html.gz) that was left out, and why. */
@@ -40,7 +42,9 @@ typedef struct fg_runscan_skip {
 } fg_runscan_skip;
 
 /* Walks dir (hidden entries and symbolic links to folders are not followed)
- * and classifies every .html and .html.gz file by its path.  Files of other
+ * and classifies every .html and .html.gz file by its path, and those inside
+ * archives as if the archive (named without its suffix) were a folder; an
+ * archive that cannot be read or holds none is skipped, with the reason.  Files of other
  * types are ignored silently; flame graphs whose names do not identify a
  * build are reported as skipped.  The entries come out sorted by date,
  * commit, node, protocol, event and path.

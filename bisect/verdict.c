@@ -1,5 +1,5 @@
 #include "bisect/verdict.h"
-#include "formats/reader.h"
+#include "formats/source.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -214,12 +214,14 @@ struct reading {
 	fg_protocol_kind kind;
 };
 
-static void read_profile(struct reading *r, struct lane *l, const char *path, const fg_read_options *ro)
+static void read_profile(struct reading *r, struct lane *l, const char *source, const char *path,
+                         const fg_read_options *ro)
 {
 	fg_error_clear(&r->err);
 	fg_share_reset(l->share);
 	fg_protocol_reset(l->detector);
-	r->rc = fg_reader_read(&r->info, path, l->names, ro, &(fg_visitor){ judge_frames, judge_stack, l, NULL, NULL }, &r->err);
+	r->rc = fg_source_read_fetched(&r->info, source, path, l->names, ro,
+	                               &(fg_visitor){ judge_frames, judge_stack, l, NULL, NULL }, &r->err);
 	if (r->rc)
 		return;
 	r->samples = fg_share_samples(l->share, 0);
@@ -471,7 +473,8 @@ static void read_one(void *ctx, size_t lane, size_t i)
 	struct judging *w = ctx;
 	/* A failed fetch is taken as it is. */
 	if (!w->fetched[i].err.code)
-		read_profile(&w->read[i], &w->j->lanes[lane], w->fetched[i].path, &w->j->opts.read);
+		read_profile(&w->read[i], &w->j->lanes[lane], w->v->profiles[i].source, w->fetched[i].path,
+		             &w->j->opts.read);
 }
 
 static int take_one(void *ctx, size_t i)

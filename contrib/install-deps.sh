@@ -4,7 +4,7 @@
 # runs apt-get itself; otherwise through sudo (then sudo must be set up).
 # usage: contrib/install-deps.sh [--tests]
 set -eu
-packages="build-essential cmake pkg-config zlib1g-dev libgit2-dev libcurl4-openssl-dev libisal-dev libjansson-dev"
+packages="build-essential cmake pkg-config zlib1g-dev libgit2-dev libcurl4-openssl-dev libisal-dev libjansson-dev libarchive-dev"
 case "${1:-}" in
 --tests)
 	# git (test repositories, git bisect), python3 (HTTP server, independent

@@ -11,12 +11,14 @@ int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_opt
 			size_t nstack, fg_error *err)
 {
 	int rc = fg_hotfiles_look_up(out, repo, NULL, opts, methods, frames, nframes, hot_frames, stack, nstack, err);
-	cli_history_warn_shallow(out->result);
+	cli_history_warn(out->history, out->result);
 	return rc;
 }
 
-void cli_history_warn_shallow(const fg_history_result *r)
+void cli_history_warn(const fg_history *h, const fg_history_result *r)
 {
+	for (size_t i = 0; i < fg_history_warning_count(h); i++)
+		cli_warn("%s", fg_history_warning(h, i));
 	for (size_t i = 0; r && i < fg_history_result_count(r); i++) {
 		const fg_history_entry *e = fg_history_result_entry(r, i);
 		if (e->last_shallow || e->meaningful_shallow)

@@ -11,11 +11,11 @@
 #include "explain/hotfiles.h"
 #include "output/json_writer.h"
 
-/* A warning for each file whose history walk reached a shallow clone's
- * boundary (r may be NULL). */
-void cli_history_warn_shallow(const fg_history_result *r);
+/* The history's warnings (fg_history_warning), and one for each file whose
+ * history walk reached a shallow clone's boundary (either may be NULL). */
+void cli_history_warn(const fg_history *h, const fg_history_result *r);
 
-/* fg_hotfiles_look_up, then cli_history_warn_shallow. */
+/* fg_hotfiles_look_up, then cli_history_warn. */
 int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err);

@@ -520,7 +520,7 @@ int cmd_days(int argc, char **argv)
 	}
 	if (repo) {
 		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot, &err);
-		cli_history_warn_shallow(window.hot.result);
+		cli_history_warn(window.hot.history, window.hot.result);
 		if (rc) {
 			status = cli_report_error(&err, o.po.json);
 			goto out;

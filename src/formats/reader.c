@@ -1,7 +1,11 @@
 #include "formats/reader.h"
 
+#include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "io/archive.h"
 
 #include "formats/collapsed.h"
 #include "formats/flamesvg.h"
@@ -12,7 +16,7 @@
 #include "formats/pprof.h"
 #include "model/tree.h"
 
-enum kind { KIND_HTML, KIND_COLLAPSED, KIND_JFR, KIND_PPROF, KIND_SVG, KIND_PERF_SCRIPT };
+enum kind { KIND_HTML, KIND_COLLAPSED, KIND_JFR, KIND_PPROF, KIND_SVG, KIND_PERF_SCRIPT, KIND_ARCHIVE };
 
 /* Formats fgbisect does not read, told by their first bytes: what the file
  * is and what to do with it, for the ecosystem that writes it. */
@@ -36,7 +40,6 @@ static const struct foreign binary_formats[] = {
 	{ "\xfd" "7zXZ\0", 6, "xz-compressed data: not read (gzip is); decompress it first ('xz -d FILE')" },
 	{ "BZh91AY&SY", 10, "bzip2-compressed data: not read (gzip is); decompress it first ('bzip2 -d FILE')" },
 	{ "\x04\x22\x4d\x18", 4, "lz4-compressed data: not read (gzip is); decompress it first ('lz4 -d FILE')" },
-	{ "PK\x03\x04", 4, "a zip archive: not read; unpack the profile from it first ('unzip FILE')" },
 	{ "JAVA PROFILE 1.0.", 17, "a Java heap dump (hprof), not a CPU profile: record one with async-profiler "
 				   "(HTML, collapsed or -o jfr) or the JDK's Flight Recorder (.jfr), which fgbisect reads" },
 	{ "Nettrace\x14\0\0\0!FastSerialization", 30, "a .NET EventPipe trace (.nettrace): not read (dotnet-trace converts only to speedscope "
@@ -113,6 +116,10 @@ static int sniff(enum kind *kind, fg_input *in, fg_error *err)
 	}
 	if (fg_pprof_sniff((const unsigned char *)d, n)) {
 		*kind = KIND_PPROF;
+		return 0;
+	}
+	if (fg_archive_sniff(d, n)) {
+		*kind = KIND_ARCHIVE;
 		return 0;
 	}
 	const char *foreign = foreign_format(binary_formats, COUNT(binary_formats), d, n, false);
@@ -216,14 +223,27 @@ static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_n
 	}
 }
 
-static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-		      const fg_visitor *v, fg_error *err)
+static int read_archive(fg_profile_info *info, fg_input *in, const char *member, fg_names *names,
+			const fg_read_options *opts, const fg_visitor *v, fg_error *err);
+
+/* Reads one input: a profile, or (unless it is an archive's member,
+ * in_archive) the member of an archive that member names. */
+static int read_input(fg_profile_info *info, fg_input *in, const char *member, bool in_archive, fg_names *names,
+		      const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	memset(info, 0, sizeof(*info));
 	enum kind kind = KIND_COLLAPSED;
 	int rc = sniff(&kind, in, err);
 	if (rc)
 		return rc;
+	if (kind == KIND_ARCHIVE && in_archive)
+		return fg_error_set(err, FG_EINVALID, fg_input_name(in),
+				    "an archive inside an archive: not read; unpack the outer one first");
+	if (kind == KIND_ARCHIVE)
+		return read_archive(info, in, member, names, opts, v, err);
+	if (member)
+		return fg_error_set(err, FG_ECONFIG, fg_input_name(in),
+				    "not an archive (zip, tar, tar.gz), so it has no member '%s'", member);
 	if (kind != KIND_JFR && kind != KIND_PPROF)
 		fg_input_reject_nul(in);
 	else
@@ -287,23 +307,112 @@ static int read_input(fg_profile_info *info, fg_input *in, fg_names *names, cons
 }
 
 /* Reads an opened input and closes it; errors name the input. */
-static int read_and_close(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
-			  const fg_visitor *v, fg_error *err)
+static int read_and_close(fg_profile_info *info, fg_input *in, const char *member, bool in_archive,
+			  fg_names *names, const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	fg_input_set_max_line(in, opts ? opts->max_line : 0);
-	int rc = read_input(info, in, names, opts, v, err);
+	int rc = read_input(info, in, member, in_archive, names, opts, v, err);
 	if (rc && !err->source[0])
 		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
 	fg_input_free(in);
 	return rc;
 }
 
-int fg_reader_read(fg_profile_info *info, const char *path, fg_names *names, const fg_read_options *opts,
-		    const fg_visitor *v, fg_error *err)
+/* The names of an archive's entries, for a message: the first ones, as
+ * many as fit. */
+struct listing {
+	char text[400];
+	size_t count, shown;
+};
+
+static void list_add(struct listing *l, const char *name)
+{
+	size_t len = strlen(l->text);
+	if (l->count++ == l->shown && len + strlen(name) + 3 < sizeof(l->text)) {
+		snprintf(l->text + len, sizeof(l->text) - len, "%s%s", len ? ", " : "", name);
+		l->shown++;
+	}
+}
+
+/* "a, b, c" or "a, b, … (12 in all)". */
+static const char *list_text(struct listing *l)
+{
+	size_t len = strlen(l->text);
+	if (l->shown < l->count)
+		snprintf(l->text + len, sizeof(l->text) - len, ", … (%zu in all)", l->count);
+	return l->text;
+}
+
+/* A member named by member: the whole path in the archive or its last
+ * component, as given or as a glob. */
+static bool member_matches(const char *member, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	return !fnmatch(member, path, 0) || (base && !fnmatch(member, base + 1, 0));
+}
+
+/* The archive's one profile (or the one member names) read as a profile;
+ * the rest of the archive is still passed over, so that a second match is
+ * an error (the archive is read once, as it comes: a pipe, a gunzipped
+ * cache entry). */
+static int read_archive(fg_profile_info *info, fg_input *in, const char *member, fg_names *names,
+			const fg_read_options *opts, const fg_visitor *v, fg_error *err)
+{
+	fg_archive *a;
+	int rc = fg_archive_open(&a, in, err);
+	if (rc)
+		return rc;
+	const char *archive = fg_input_name(in), *path;
+	struct listing all = { .count = 0 }, chosen = { .count = 0 };
+	while ((rc = fg_archive_next(&path, a, err)) == 1) {
+		list_add(&all, path);
+		if (member && !member_matches(member, path))
+			continue;
+		list_add(&chosen, path);
+		if (chosen.count > 1)
+			continue;
+		char shown[1024];
+		snprintf(shown, sizeof(shown), "%s#%s", archive, path);
+		fg_input *m;
+		if ((rc = fg_archive_member(&m, a, shown, opts ? opts->max_size : 0, err)) != 0 ||
+		    (rc = read_and_close(info, m, NULL, true, names, opts, v, err)) != 0)
+			break;
+	}
+	fg_archive_free(a);
+	if (rc)
+		return rc;
+	if (chosen.count > 1)
+		return fg_error_set(err, FG_ECONFIG, archive,
+				    "the archive holds %zu profiles%s%s%s: %s; name one as ARCHIVE#MEMBER (a name or "
+				    "a glob)", chosen.count, member ? " that match '" : "", member ? member : "",
+				    member ? "'" : "", list_text(&chosen));
+	if (chosen.count == 0 && all.count == 0)
+		return fg_error_set(err, FG_EINVALID, archive, "the archive holds no profile (no file in it)");
+	if (chosen.count == 0)
+		return fg_error_set(err, FG_EINVALID, archive, "no member of the archive matches '%s'; it holds: %s",
+				    member, list_text(&all));
+	return 0;
+}
+
+int fg_reader_read_member(fg_profile_info *info, const char *path, const char *name, const char *member,
+			  fg_names *names, const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	fg_input *in;
 	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
-	return rc ? rc : read_and_close(info, in, names, opts, v, err);
+	if (rc) {
+		if (name)
+			snprintf(err->source, sizeof(err->source), "%s", name);
+		return rc;
+	}
+	if (name)
+		fg_input_set_name(in, name);
+	return read_and_close(info, in, member, false, names, opts, v, err);
+}
+
+int fg_reader_read(fg_profile_info *info, const char *path, fg_names *names, const fg_read_options *opts,
+		    const fg_visitor *v, fg_error *err)
+{
+	return fg_reader_read_member(info, path, NULL, NULL, names, opts, v, err);
 }
 
 int fg_reader_read_memory(fg_profile_info *info, const void *data, size_t len, const char *name,
@@ -312,5 +421,5 @@ int fg_reader_read_memory(fg_profile_info *info, const void *data, size_t len, c
 {
 	fg_input *in;
 	int rc = fg_input_open_memory(&in, data, len, name, opts ? opts->max_size : 0, err);
-	return rc ? rc : read_and_close(info, in, names, opts, v, err);
+	return rc ? rc : read_and_close(info, in, NULL, false, names, opts, v, err);
 }

@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/textfile.h"
 #include "io/input.h"
-
-/* Names the source as given (credentials removed) in err. */
-static void name_source(fg_error *err, const char *source)
-{
-	char *shown = fg_url_redact(source);
-	snprintf(err->source, sizeof(err->source), "%s", shown ? shown : "");
-	free(shown);
-}
 
 /* The decompressed content of the input in (gzip or plain), at most max
  * bytes. */
@@ -102,6 +95,48 @@ int fg_source_read_all(char **out, size_t *len, const char *source, const char *
 	return rc;
 }
 
+/* The name of the file or URL that source gives, without its member
+ * (malloc'ed, credentials removed), and the member: a URL's fragment, or
+ * for a path the part after its last '#' when the whole path names no file
+ * but the part before it does. */
+static char *split_member(const char **member, const char *source)
+{
+	*member = NULL;
+	char *shown = fg_url_redact(source);
+	if (!shown)
+		return NULL;
+	char *hash = fg_url_is(source) ? strchr(shown, '#') : strrchr(shown, '#');
+	if (!hash || !hash[1])
+		return shown;
+	if (!fg_url_is(source)) {
+		if (access(source, F_OK) == 0)
+			return shown;
+		*hash = '\0';
+		if (access(shown, F_OK) != 0) {
+			*hash = '#';
+			return shown;
+		}
+	}
+	*hash = '\0';
+	/* A path is copied as it is; a URL's fragment is the first '#'. */
+	*member = fg_url_is(source) ? strchr(source, '#') + 1 : source + (hash - shown) + 1;
+	return shown;
+}
+
+int fg_source_read_fetched(fg_profile_info *info, const char *source, const char *path, fg_names *names,
+			   const fg_read_options *read, const fg_visitor *visitor, fg_error *err)
+{
+	const char *member;
+	char *shown = split_member(&member, source);
+	if (!shown)
+		return fg_error_oom(err, NULL);
+	/* A local source's path is itself, member and all. */
+	int rc = fg_reader_read_member(info, path && fg_url_is(source) ? path : shown, shown, member, names, read,
+				       visitor, err);
+	free(shown);
+	return rc;
+}
+
 int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 			   const fg_read_options *read, const fg_fetch_options *fetch, const fg_visitor *visitor,
 			   char warning[256], fg_error *err)
@@ -109,17 +144,13 @@ int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *
 	if (warning)
 		warning[0] = '\0';
 	if (!fg_url_is(source))
-		return fg_reader_read(info, source, names, read, visitor, err);
+		return fg_source_read_fetched(info, source, NULL, names, read, visitor, err);
 	fg_fetch_result fetched;
 	int rc = fg_fetch(&fetched, source, fetch, err);
 	if (warning)
 		snprintf(warning, 256, "%s", fetched.warning);
-	if (!rc) {
-		rc = fg_reader_read(info, fetched.path, names, read, visitor, err);
-		/* Name what the user gave, not the cache file. */
-		if (rc)
-			name_source(err, source);
-	}
+	if (!rc)
+		rc = fg_source_read_fetched(info, source, fetched.path, names, read, visitor, err);
 	fg_fetch_result_clear(&fetched);
 	return rc;
 }

@@ -31,9 +31,19 @@ int fg_source_read_all(char **out, size_t *len, const char *source, const char *
 
 /* Reads a profile from source and streams it to the visitor
  * (fg_reader_read), the download through the cache first when source is a
- * URL; fetch may be NULL.  warning as above. */
+ * URL; fetch may be NULL.  warning as above.  Source may name a member of an
+ * archive (zip, tar, tar.gz): URL#MEMBER, or PATH#MEMBER when PATH is a file
+ * and PATH#MEMBER is not; MEMBER is a name or a glob (fg_reader_read_member),
+ * and without one the archive's one profile is read. */
 int fg_source_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 			   const fg_read_options *read, const fg_fetch_options *fetch, const fg_visitor *visitor,
 			   char warning[256], fg_error *err);
+
+/* The reading half of fg_source_read_profile: the profile source names read
+ * from path, the file it was fetched to (NULL: source is a local path), the
+ * member source names chosen, errors naming source (credentials removed).
+ * For callers that fetch many sources at once (fg_fetch_many). */
+int fg_source_read_fetched(fg_profile_info *info, const char *source, const char *path, fg_names *names,
+			   const fg_read_options *read, const fg_visitor *visitor, fg_error *err);
 
 #endif

@@ -10,6 +10,7 @@
 #define DATA_LEN (HASH_LEN + 16)  /* CDAT: tree, two parents, generation and time */
 #define NO_PARENT 0x70000000u
 #define OCTOPUS 0x80000000u
+#define LEVEL_MAX 0x3FFFFFFFu     /* git's GENERATION_NUMBER_V1_MAX: deeper levels are written as this */
 #define BLOOM_HEADER 12           /* BDAT: hash version, number of hashes, bits per entry */
 #define MAX_HASHES 64             /* git writes 7; more would be a broken header */
 /* The seeds git's filters hash a path with (gitformat-commit-graph(5)). */
@@ -310,7 +311,34 @@ uint32_t fg_commitgraph_find(const fg_commitgraph *g, const unsigned char id[20]
 
 static int bad_entry(fg_error *err, uint32_t pos)
 {
-	return fg_error_set(err, FG_EINVALID, "commit-graph", "malformed entry %u", (unsigned)pos);
+	return fg_error_set(err, FG_EINVALID, "commit-graph", "entry %u: malformed or a parent that is not older", (unsigned)pos);
+}
+
+static const unsigned char *data_at(const fg_commitgraph *g, uint32_t pos)
+{
+	const layer *l = layer_of(g, pos);
+	return l->data + (size_t)(pos - l->base) * DATA_LEN;
+}
+
+/* The commit's topological level (gitformat-commit-graph(5): the top 30
+ * bits of the generation word, kept in CDAT whatever GDAT adds). */
+static uint32_t level_at(const fg_commitgraph *g, uint32_t pos)
+{
+	return fg_mapfile_be32(data_at(g, pos) + HASH_LEN + 8) >> 2;
+}
+
+/* Whether parent may be a parent of the commit at pos: not itself, inside
+ * the chain up to the commit's layer, and of a lower level (a commit's
+ * level is one more than its highest parent's, so levels that do not fall
+ * along every edge of a walk prove a cycle impossible; 0 is a graph written
+ * before git computed levels, and the cap is shared by all deeper commits:
+ * those two are not compared). */
+static bool parent_ok(const fg_commitgraph *g, uint32_t pos, uint32_t limit, uint32_t level, uint32_t parent)
+{
+	if (parent == pos || parent >= limit)
+		return false;
+	uint32_t plevel = level_at(g, parent);
+	return !level || !plevel || level == LEVEL_MAX || plevel < level;
 }
 
 int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[20], size_t max,
@@ -319,22 +347,22 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
 	if (pos >= g->n)
 		return bad_entry(err, pos);
 	const layer *l = layer_of(g, pos);
-	const unsigned char *d = l->data + (size_t)(pos - l->base) * DATA_LEN;
+	const unsigned char *d = data_at(g, pos);
 	/* Parents are positions in the chain up to this layer. */
-	uint32_t limit = l->base + l->n;
+	uint32_t limit = l->base + l->n, level = level_at(g, pos);
 	memcpy(c->tree, d, HASH_LEN);
 	uint32_t p1 = fg_mapfile_be32(d + HASH_LEN), p2 = fg_mapfile_be32(d + HASH_LEN + 4);
 	c->time = (int64_t)(fg_mapfile_be32(d + HASH_LEN + 8) & 3) << 32 | fg_mapfile_be32(d + HASH_LEN + 12);
 	c->nparents = 0;
 	if (p1 == NO_PARENT)
 		return p2 == NO_PARENT ? 0 : bad_entry(err, pos);
-	if (p1 >= limit || max < 1)
+	if (!parent_ok(g, pos, limit, level, p1) || max < 1)
 		return bad_entry(err, pos);
 	memcpy(parents[c->nparents++], oid_at(g, p1), HASH_LEN);
 	if (p2 == NO_PARENT)
 		return 0;
 	if (!(p2 & OCTOPUS)) {
-		if (p2 >= limit || max < 2)
+		if (!parent_ok(g, pos, limit, level, p2) || max < 2)
 			return bad_entry(err, pos);
 		memcpy(parents[c->nparents++], oid_at(g, p2), HASH_LEN);
 		return 0;
@@ -343,7 +371,7 @@ int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[
 	 * the last one with its top bit set. */
 	for (size_t k = p2 & ~OCTOPUS; k < l->nedges; k++) {
 		uint32_t v = fg_mapfile_be32(l->edges + 4 * k);
-		if ((v & ~OCTOPUS) >= limit || c->nparents == max)
+		if (!parent_ok(g, pos, limit, level, v & ~OCTOPUS) || c->nparents == max)
 			return bad_entry(err, pos);
 		memcpy(parents[c->nparents++], oid_at(g, v & ~OCTOPUS), HASH_LEN);
 		if (v & OCTOPUS)

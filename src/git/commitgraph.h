@@ -1,5 +1,8 @@
 /* fgbisect — git's commit-graph file (gitformat-commit-graph(5)), read
- * directly (libgit2 1.5 does not use it for walks): for each commit it holds,
+ * directly.  libgit2 1.5 reads it too, in its revision walk (commit_list.c
+ * takes parents and commit times from it), but not its changed-path
+ * filters, and the history walk (src/git/history*.c) is not libgit2's
+ * revwalk: it needs each commit's tree and the filters.  For each commit it holds,
  * the root tree, the parents and the committer time, and — when the graph
  * was written with `--changed-paths` — the Bloom filter of the paths its
  * diff against its first parent changed.
@@ -51,8 +54,13 @@ typedef struct fg_commitgraph_commit {
 
 /* The commit at pos: tree, time, and its parents' ids in order into
  * parents (room for max).  FG_EINVALID when the entry is malformed (a
- * parent position out of range, an unterminated octopus list) or has more
- * than max parents. */
+ * parent position out of range or the commit itself, a parent whose
+ * topological level is not below the commit's, an unterminated octopus
+ * list) or has more than max parents.  The level check makes every walk
+ * over entries this accepts go down: no cycle, whatever the file says
+ * (levels of 0, written before git had them, and the capped 2^30 - 1 are
+ * not compared).  The tree id is as written: the caller finds out by
+ * reading it whether it names a tree. */
 int fg_commitgraph_commit_at(fg_commitgraph_commit *c, unsigned char (*parents)[20], size_t max,
 			     const fg_commitgraph *g, uint32_t pos, fg_error *err);
 

@@ -73,6 +73,12 @@ const char *fg_history_bad_id(const fg_history *h);
 const char *fg_history_good_id(const fg_history *h);
 /* Whether the repository is a shallow clone. */
 bool fg_history_is_shallow(const fg_history *h);
+/* What the answers should be read with, in words (one line each, no
+ * newline): a commit-graph found to disagree with the objects and no longer
+ * used, history that git would read otherwise (replace refs, grafts).  Set
+ * by opening and by queries; 0 / NULL when none (h may be NULL). */
+size_t fg_history_warning_count(const fg_history *h);
+const char *fg_history_warning(const fg_history *h, size_t i);
 
 typedef struct fg_history_commit {
 	char id[41];          /* full 40-hex id */

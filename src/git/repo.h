@@ -113,4 +113,35 @@ const fg_repo_commit *fg_repo_log_at(const fg_repo_log *log, size_t i);
 /* Whether the walk stopped at opts->max with commits left in the window. */
 bool fg_repo_log_truncated(const fg_repo_log *log);
 
+/* The history as git log reads it when the repository rewrites some of it:
+ * replace refs (`git replace`, `git replace --graft`: refs/replace/ID, or
+ * $GIT_REPLACE_REF_BASE; not with GIT_NO_REPLACE_OBJECTS or
+ * core.useReplaceRefs=false) and the graft file (`info/grafts` under the
+ * common directory, or $GIT_GRAFT_FILE: "ID PARENT…" a line).  libgit2 1.5
+ * reads neither: the history walk applies them (src/git/history.c).  Only
+ * commits' replacements are applied; replaced trees, blobs and tags are
+ * counted (the walk says it reads the originals), as are graft lines git
+ * skips. */
+typedef struct fg_repo_grafts fg_repo_grafts;
+
+/* *out NULL, and 0 returned, when the repository has none of them. */
+int fg_repo_grafts_open(fg_repo_grafts **out, fg_repo *repo, fg_error *err);
+void fg_repo_grafts_free(fg_repo_grafts *g);
+/* The 20-byte id of the object git reads instead of commit id (its
+ * replacement, followed through up to five replacements as git does), or
+ * NULL when it is not replaced (g may be NULL). */
+const unsigned char *fg_repo_grafts_replacement(const fg_repo_grafts *g, const unsigned char id[20]);
+/* Whether info/grafts gives the parents of commit id: *parents and *n
+ * (possibly none: a graft that makes a root), valid while g is. */
+bool fg_repo_grafts_parents(const unsigned char (**parents)[20], size_t *n, const fg_repo_grafts *g,
+			    const unsigned char id[20]);
+
+typedef struct fg_repo_grafts_count {
+	size_t replaced;   /* commits replaced through refs/replace */
+	size_t grafted;    /* commits whose parents info/grafts gives */
+	size_t other;      /* replaced trees, blobs, tags: not applied */
+	size_t bad_lines;  /* info/grafts lines that are not "ID PARENT…": skipped, as git skips them */
+} fg_repo_grafts_count;
+void fg_repo_grafts_counts(fg_repo_grafts_count *out, const fg_repo_grafts *g);
+
 #endif

@@ -147,6 +147,9 @@ struct fg_input {
 	size_t read_size;        /* at most this many raw bytes a read; 0 = no limit */
 	off_t fd_start;          /* where a regular file's reading began, for fg_input_rewind; -1 otherwise */
 	off_t pread_at;          /* >= 0: reads with pread from here (fg_input_open_at: the fd is shared) */
+	fg_input_pull_fn pull;   /* the raw bytes come from this function (fg_input_open_pull), not fd or mem */
+	void *pull_ctx;
+	const char *bomb;        /* what a content over --max-size may be, when not gzip ("a zip bomb?") */
 	uint64_t limit;          /* the content ends here for now (fg_input_set_limit); UINT64_MAX = none */
 };
 
@@ -276,6 +279,18 @@ int fg_input_open(fg_input **out, const char *path, uint64_t max_size, fg_error 
 	return 0;
 }
 
+int fg_input_open_pull(fg_input **out, fg_input_pull_fn pull, void *ctx, const char *name, const char *bomb,
+		       uint64_t max_size, fg_error *err)
+{
+	int rc = input_init(out, name, max_size, err);
+	if (rc)
+		return rc;
+	(*out)->pull = pull;
+	(*out)->pull_ctx = ctx;
+	(*out)->bomb = bomb;
+	return 0;
+}
+
 int fg_input_open_memory(fg_input **out, const void *data, size_t len, const char *name,
 			 uint64_t max_size, fg_error *err)
 {
@@ -305,6 +320,8 @@ static int read_raw(size_t *got, fg_input *in, unsigned char *dst, size_t want, 
 {
 	if (in->read_size && want > in->read_size)
 		want = in->read_size;
+	if (in->pull)
+		return in->pull(got, in->pull_ctx, dst, want, err);
 	if (in->fd < 0) {
 		size_t n = in->mem_len - in->mem_pos;
 		if (n > want)
@@ -381,6 +398,12 @@ static int produce(size_t *got, fg_input *in, char *dst, size_t room, fg_error *
 	return rc;
 }
 
+/* What content over a cap may be: "; a gzip bomb?" and the like. */
+static const char *bomb_hint(const fg_input *in)
+{
+	return in->gzip ? "; a gzip bomb?" : in->bomb ? in->bomb : "";
+}
+
 /* got bytes just produced at dst, the next of the content: the first NUL
  * noted, the count kept, --max-size checked. */
 static int count_produced(fg_input *in, const char *dst, size_t got, fg_error *err)
@@ -394,8 +417,7 @@ static int count_produced(fg_input *in, const char *dst, size_t got, fg_error *e
 	if (in->produced > in->max_size)
 		return fg_error_set(err, FG_EINVALID, in->name,
 				    "content is larger than --max-size (%llu bytes)%s",
-				    (unsigned long long)in->max_size,
-				    in->gzip ? "; a gzip bomb?" : "");
+				    (unsigned long long)in->max_size, bomb_hint(in));
 	return 0;
 }
 
@@ -422,7 +444,7 @@ static int fill_most(fg_input *in, size_t most, fg_error *err)
 			return fg_error_set(err, FG_EINVALID, in->name,
 					    "line %llu is longer than --max-line (%llu bytes)%s",
 					    (unsigned long long)in->line_no + 1, (unsigned long long)in->max_line,
-					    in->gzip ? "; a gzip bomb?" : "");
+					    bomb_hint(in));
 		size_t cap = in->cap * 2;
 		if (cap > in->max_line)
 			cap = (size_t)in->max_line;
@@ -545,7 +567,7 @@ int fg_input_peek(const char **data, size_t *len, fg_input *in, size_t want, fg_
 
 bool fg_input_can_rewind(const fg_input *in)
 {
-	return in->fd < 0 || in->fd_start >= 0;
+	return !in->pull && (in->fd < 0 || in->fd_start >= 0);
 }
 
 /* The raw source to go on at content offset `offset`: any input's start
@@ -553,6 +575,10 @@ bool fg_input_can_rewind(const fg_input *in)
  * from there; memory).  False, with errno, when the file cannot be sought. */
 static bool raw_seek(fg_input *in, uint64_t offset)
 {
+	if (in->pull) {
+		errno = ESPIPE;
+		return false;
+	}
 	if (in->fd < 0) {
 		in->mem_pos = offset < in->mem_len ? (size_t)offset : in->mem_len;
 		return true;
@@ -629,7 +655,7 @@ uint64_t fg_input_offset(const fg_input *in)
 
 bool fg_input_plain_size(uint64_t *size, const fg_input *in)
 {
-	if (in->gzip)
+	if (in->gzip || in->pull)
 		return false;
 	if (in->fd < 0) {
 		*size = in->mem_len;
@@ -729,6 +755,11 @@ bool fg_input_missing_final_newline(const fg_input *in)
 bool fg_input_is_gzip(const fg_input *in)
 {
 	return in->gzip;
+}
+
+void fg_input_set_name(fg_input *in, const char *name)
+{
+	snprintf(in->name, sizeof(in->name), "%s", name);
 }
 
 const char *fg_input_name(const fg_input *in)

@@ -56,6 +56,18 @@ void fg_input_set_read_size(fg_input *in, size_t n);
 int fg_input_open_memory(fg_input **out, const void *data, size_t len, const char *name,
 			 uint64_t max_size, fg_error *err);
 
+/* Where fg_input_open_pull's raw bytes come from: up to n bytes at dst,
+ * *got 0 at the end; an error fills err (naming its source). */
+typedef int (*fg_input_pull_fn)(size_t *got, void *ctx, void *dst, size_t n, fg_error *err);
+
+/* Reads the raw bytes from pull(ctx) (an archive's member: src/io/archive.h),
+ * gunzipped when they are gzip, under max_size (0: the default) as any
+ * input.  bomb ends the --max-size and --max-line messages when the content
+ * is not gzip ("; a zip bomb?"; NULL: nothing); it must outlive the input.
+ * Such an input cannot be rewound, sought or split. */
+int fg_input_open_pull(fg_input **out, fg_input_pull_fn pull, void *ctx, const char *name, const char *bomb,
+		       uint64_t max_size, fg_error *err);
+
 void fg_input_free(fg_input *in);
 
 /* Makes at least want bytes of decompressed content available without
@@ -150,5 +162,8 @@ int fg_input_set_limit(fg_input *in, uint64_t limit, fg_error *err);
 /* True when the content read so far ends at the limit, not at the end. */
 bool fg_input_at_limit(const fg_input *in);
 const char *fg_input_name(const fg_input *in);
+
+/* Names the input in messages from now on (a URL for its cache file). */
+void fg_input_set_name(fg_input *in, const char *name);
 
 #endif

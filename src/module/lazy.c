@@ -1,7 +1,9 @@
 /* The network and git code, loaded on first use.
  *
- * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history.c are the only code
- * that calls libcurl, jansson or libgit2.  They are built as a module of
+ * src/net/fetch.c, src/metrics/prom.c, src/git/repo.c and src/git/history*.c are the only code
+ * that calls libcurl, jansson or libgit2, and src/io/archive.c the only one
+ * that calls libarchive (which maps ICU, libxml2 and libstdc++: 8 ms more
+ * at every start).  They are built as a module of
  * their own, fgbisect-netgit.so, linked with those libraries, and are not
  * part of the program: the dynamic loader would otherwise map and relocate
  * libcurl, libgit2 and the ~40 libraries they pull in (TLS, HTTP/2, LDAP,
@@ -42,6 +44,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "io/archive.h"
 #include "net/fetch.h"
 #include "git/history.h"
 #include "metrics/prom.h"
@@ -57,6 +60,12 @@
 	ENTRY(FG_EFETCH, int, fg_url_resolve, (char **out, const char *base, const char *location, fg_error *err), \
 	      (out, base, location, err), *out = NULL)                                                                \
 	USE_VOID(fg_fetch_result_clear, (fg_fetch_result *r), (r))                                                   \
+	ENTRY(FG_EFETCH, int, fg_archive_open, (fg_archive **out, fg_input *in, fg_error *err), (out, in, err),       \
+	      *out = NULL)                                                                                            \
+	USE(int, fg_archive_next, (const char **name, fg_archive *a, fg_error *err), (name, a, err))                 \
+	USE(int, fg_archive_member, (fg_input **out, fg_archive *a, const char *name, uint64_t max_size,              \
+	    fg_error *err), (out, a, name, max_size, err))                                                            \
+	USE_VOID(fg_archive_free, (fg_archive *a), (a))                                                              \
 	ENTRY(FG_EFETCH, int, fg_prom_new, (fg_prom **out, const char *base_url, const fg_prom_options *opts,         \
 	      fg_error *err), (out, base_url, opts, err), *out = NULL)                                                \
 	ENTRY(FG_EFETCH, int, fg_prom_query, (fg_prom_result *out, fg_prom *p, const char *query, double time,        \
@@ -105,6 +114,8 @@
 	USE(const char *, fg_history_bad_id, (const fg_history *h), (h))                                             \
 	USE(const char *, fg_history_good_id, (const fg_history *h), (h))                                            \
 	USE(bool, fg_history_is_shallow, (const fg_history *h), (h))                                                 \
+	USE(size_t, fg_history_warning_count, (const fg_history *h), (h))                                            \
+	USE(const char *, fg_history_warning, (const fg_history *h, size_t i), (h, i))                              \
 	USE(size_t, fg_history_result_count, (const fg_history_result *r), (r))                                      \
 	USE(const fg_history_entry *, fg_history_result_entry, (const fg_history_result *r, size_t i), (r, i))       \
 	USE_VOID(fg_history_result_filters, (size_t *skipped, size_t *maybe, const fg_history_result *r),            \

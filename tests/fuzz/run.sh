@@ -48,6 +48,22 @@ python3 - "$tmp" "$max_len" tests/fuzz/seeds fixtures contrib "$shared" <<'PY'
 import gzip, os, sys, zlib
 out, MAX_LEN, dirs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
+def archives(stem, data):
+    """A zip holding the profile and a copy in a folder, or a tar.gz of it,
+    by the length of the name."""
+    import io, tarfile, zipfile
+    buf = io.BytesIO()
+    if len(stem) % 2:
+        with tarfile.open(fileobj=buf, mode="w:gz") as t:
+            info = tarfile.TarInfo(stem)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    else:
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr(stem, data)
+            z.writestr("copy/" + stem, data)
+    return buf.getvalue()
+
 def skeleton(page):
     """A real page without its template code: the lines the reader looks at
     (title, drawing flags, the data block, the footer), the data cut to a
@@ -68,7 +84,7 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
-for t in ("html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
+for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -143,6 +159,12 @@ for d in dirs:
             # A raw deflate stream behind the target's own gzip header.
             z = zlib.compressobj(6, zlib.DEFLATED, -15)
             put("gzip", b"\x02\x00" + z.compress(data[:MAX_LEN // 2]) + z.flush())
+            # fuzz_archive: the profile wrapped by the target, stored and
+            # deflated; and real archives of it: a zip of it and of a second
+            # member, a tar.gz.
+            put("archive", b"\x01" + data[:MAX_LEN // 2])
+            put("archive", b"\x02" + data[:MAX_LEN // 2])
+            put("archive", b"\x00" + archives(stem, data[:MAX_LEN // 4]))
 PY
 
 # Runs one target; its log goes to $tmp/NAME.log.
@@ -152,6 +174,7 @@ fuzz() {
 	fuzz_html) corpus=html ;;
 	fuzz_collapsed | fuzz_normalize) corpus=collapsed ;;
 	fuzz_gzip) corpus=gzip ;;
+	fuzz_archive) corpus=archive ;;
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;
 	fuzz_metrics) corpus=metrics ;;

@@ -121,8 +121,11 @@ static int parse_line(fg_runs *runs, char *line, size_t lineno, fg_error *err)
 	}
 	char *resolved;
 	int rc = fg_url_resolve(&resolved, runs->base, field[5], err);
-	if (rc == FG_ECONFIG)
-		snprintf(err->source, sizeof(err->source), "%s:%zu", runs->base, lineno);
+	if (rc == FG_ECONFIG) {
+		char where[sizeof(err->source) + 24];
+		snprintf(where, sizeof(where), "%s:%zu", runs->base, lineno);
+		fg_error_set_source(err, where);
+	}
 	if (rc)
 		return rc;
 	fg_runs_line *l = &runs->lines[runs->nlines++];
@@ -196,7 +199,7 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 		rc = fg_error_set(err, FG_ECONFIG, name, "not a runs file: %s", why);
 	}
 	if (rc) {
-		snprintf(err->source, sizeof(err->source), "%s", name);
+		fg_error_set_source(err, name);
 		return rc;
 	}
 	rc = fg_runs_parse_buffer(out, buf, len, name, err);

@@ -498,7 +498,7 @@ static int take_one(void *ctx, size_t i)
 	if (rc > 0)
 		return 1;
 	if (rc) {
-		snprintf(w->err->source, sizeof(w->err->source), "%s", p->source);
+		fg_error_set_source(w->err, p->source);
 		w->rc = rc;
 		return 1;
 	}

@@ -378,6 +378,6 @@ int cli_write_report(const char *path, const fg_report *r, const fg_names *names
 	if (out && fclose(out) && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
+		fg_error_set_source(err, path);
 	return rc;
 }

@@ -189,7 +189,7 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 	if (f && fclose(f) != 0 && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the SVG: %s", strerror(errno));
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
+		fg_error_set_source(err, path);
 	free(sources[0]);
 	free(sources[1]);
 	return rc;

@@ -313,7 +313,7 @@ static int read_and_close(fg_profile_info *info, fg_input *in, const char *membe
 	fg_input_set_max_line(in, opts ? opts->max_line : 0);
 	int rc = read_input(info, in, member, in_archive, names, opts, v, err);
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
+		fg_error_set_source(err, fg_input_name(in));
 	fg_input_free(in);
 	return rc;
 }
@@ -401,7 +401,7 @@ int fg_reader_read_member(fg_profile_info *info, const char *path, const char *n
 	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
 	if (rc) {
 		if (name)
-			snprintf(err->source, sizeof(err->source), "%s", name);
+			fg_error_set_source(err, name);
 		return rc;
 	}
 	if (name)

@@ -135,6 +135,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->reversed = o->reversed;
 	ro->max_size = o->max_size;
 	ro->max_line = o->max_line;
+	ro->max_depth = o->max_depth;
 	ro->threads = o->threads;
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;

@@ -130,6 +130,11 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	free(configured);
 	if (rc)
 		return rc;
+	if (by_url && !o->runs_local && (rc = fg_runs_check_remote(*runs, err)) != 0) {
+		fg_runs_free(*runs);
+		*runs = NULL;
+		return rc;
+	}
 	if (by_url)
 		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
 	fg_runs_filter filter;

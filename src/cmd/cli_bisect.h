@@ -28,6 +28,7 @@ struct cli_bisect_options {
 	uint64_t min_nodes;            /* 0: the default (fg_verdict_options) */
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
+	bool runs_local;               /* --runs-local: a runs file fetched over HTTP may name local files */
 	double capture_timeout;        /* 0: none */
 	uint64_t jobs;                 /* --jobs; 0: one per core */
 };
@@ -77,7 +78,10 @@ const char *cli_check_threshold(const struct cli_option *opt, const char *arg, c
 	CLI_OPT_U64('j', "jobs", &(o)->jobs, "N", 1, 4096, \
 		    "read N of a build's profiles at a time (default: one per core)", .flags = CLI_OPT_FORWARD)
 #define CLI_RUNS_OPTION(o, help) \
-	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH)
+	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH), \
+	CLI_OPT_BOOL(0, "runs-local", &(o)->runs_local, \
+		     "a runs file fetched over HTTP may name local files (file:// URLs);\nrefused without it", \
+		     .flags = CLI_OPT_FORWARD)
 /* The sources of run and bisect: --runs, --profile, --capture. */
 #define CLI_SOURCE_OPTIONS(o) \
 	CLI_RUNS_OPTION(o, "a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)"), \

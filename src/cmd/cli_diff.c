@@ -41,9 +41,7 @@ static const char *protocol_label(fg_protocol_kind k)
 	return k == FG_PROTOCOL_GRPC ? "gRPC" : k == FG_PROTOCOL_REST ? "REST" : "unknown";
 }
 
-/* The first incomparable pair refused (FG_EUSAGE, naming both profiles),
- * or with force reported once. */
-static int check_inputs(const fg_compare_input *in, size_t n, bool force, fg_error *err)
+int cli_compare_check(const fg_compare_input *in, size_t n, bool force, fg_error *err)
 {
 	fg_compare_conflict c;
 	if (!fg_compare_find_conflict(&c, in, n))
@@ -198,6 +196,6 @@ int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
 		rc = read_inputs(in, n, d, names, protocol, po, jobs, err);
 	fg_protocol_free(protocol);
 	if (!rc)
-		rc = check_inputs(in, n, force, err);
+		rc = cli_compare_check(in, n, force, err);
 	return rc;
 }

@@ -32,4 +32,8 @@ int cli_diff_sides(fg_compare_input **in, size_t *n, const char *const *bases, s
 int cli_diff_read(fg_compare_input *in, size_t n, fg_diff *d, fg_names *names,
 		  const struct cli_profile_options *po, size_t jobs, bool force, fg_error *err);
 
+/* The first incomparable pair of in[0..n) (fg_compare_find_conflict)
+ * refused with FG_EUSAGE naming both and why, or with force warned once. */
+int cli_compare_check(const fg_compare_input *in, size_t n, bool force, fg_error *err);
+
 #endif

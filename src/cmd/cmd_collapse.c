@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "cmd/cli.h"
+#include "cmd/cli_pool.h"
 #include "formats/collapsed.h"
 #include "cmd/commands.h"
 #include "model/namemap.h"
@@ -21,20 +22,24 @@ static const char description[] =
 	"With --normalise, frame names are normalised as diff compares them (thread\n"
 	"ids, lambda and hidden-class ids, temporary JNI library names removed;\n"
 	"docs/normalisation.md) and the stacks that become equal are merged, so that\n"
-	"peer tools (difffolded.pl, inferno-diff-folded) line up two runs.\n";
+	"peer tools (difffolded.pl, inferno-diff-folded) line up two runs.\n"
+	"Several profiles (the nodes of a run) are pooled into one tree, their\n"
+	"samples added; a gRPC profile with a REST one, or profiles of different\n"
+	"events or units, are refused unless --force.  --unsorted takes one.\n";
 
 int cmd_collapse(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
 	uint64_t jobs = fg_parallel_cores();
 	fg_collapsed_write_options wo = { .annotate = false };
-	bool unsorted = false, normalise = false;
+	bool unsorted = false, normalise = false, force = false;
 	const struct cli_option table[] = {
 		CLI_OPT_BOOL('a', "annotate", &wo.annotate, "add the frame type suffixes"),
 		CLI_OPT_BOOL('u', "unsorted", &unsorted, "stream the stacks in the input's order"),
 		CLI_OPT_BOOL('N', "normalise", &normalise, "normalise volatile names (also --stable-names)"),
 		CLI_OPT_BOOL(0, "normalize", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
 		CLI_OPT_BOOL(0, "stable-names", &normalise, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_POOL_FORCE(&force),
 		CLI_OPT_READ_JOBS(&jobs),
 		CLI_READ_OPTIONS(&po),
 		CLI_GRAPH_OPTIONS(&po),
@@ -42,7 +47,7 @@ int cmd_collapse(int argc, char **argv)
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {
-		.name = "collapse", .synopsis = "[--annotate] [--unsorted | --normalise] [options] PROFILE",
+		.name = "collapse", .synopsis = "[--annotate] [--unsorted | --normalise] [--force] [options] PROFILE...",
 		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
 	};
 	struct cli_args args;
@@ -51,15 +56,17 @@ int cmd_collapse(int argc, char **argv)
 	/* Merging the stacks that become equal needs the tree. */
 	if (status == CLI_PARSED && unsorted && normalise)
 		status = cli_spec_usage_error(&spec, &args, "--normalise merges stacks: not with --unsorted");
-	if (status == CLI_PARSED && args.argc != 1)
-		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status == CLI_PARSED && args.argc < 1)
+		status = cli_spec_usage_error(&spec, &args, "give a PROFILE");
+	/* Streamed stacks are printed before the guard could refuse the next. */
+	if (status == CLI_PARSED && unsorted && args.argc > 1)
+		status = cli_spec_usage_error(&spec, &args, "--unsorted streams one PROFILE: pooling needs the tree");
 	if (status != CLI_PARSED) {
 		cli_args_free(&args);
 		return status;
 	}
 	status = 0;
 	const char *source = args.argv[0];
-	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -67,6 +74,7 @@ int cmd_collapse(int argc, char **argv)
 	fg_collapsed_sorter *sorter = NULL;
 	fg_collapsed_stream *stream = NULL;
 	fg_namemap *map = NULL;
+	fg_pool *pool = NULL;
 	fg_profile_info info;
 	int rc = fg_names_new(&names, &err);
 	if (!rc && unsorted) {
@@ -82,8 +90,10 @@ int cmd_collapse(int argc, char **argv)
 		if (!rc)
 			rc = fg_collapsed_sorter_new(&sorter, map ? fg_namemap_get : NULL, map, &err);
 		if (!rc)
-			rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter, NULL, NULL }, &err);
+			rc = cli_pool_read(&pool, args.argv, (size_t)args.argc, names, &po,
+					   &(fg_visitor){ fg_collapsed_sorter_frames, NULL, sorter, NULL, NULL }, force, &err);
+		if (!rc)
+			info = *fg_pool_info(pool);
 		if (!rc)
 			rc = fg_collapsed_sorter_write(stdout, sorter, names, &wo, &err);
 	}
@@ -98,6 +108,8 @@ int cmd_collapse(int argc, char **argv)
 			 fg_profile_unit(&info));
 	if (rc)
 		status = cli_report_error(&err, false);
+	fg_pool_free(pool);
+	cli_args_free(&args);
 	fg_collapsed_stream_free(stream);
 	fg_collapsed_sorter_free(sorter);
 	fg_namemap_free(map);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "cmd/cli.h"
+#include "cmd/cli_pool.h"
 #include "output/json_writer.h"
 #include "net/fetch.h"
 #include "cmd/commands.h"
@@ -24,13 +25,14 @@ static const char description[] =
 	"Rules: --rules FILE (a path or URL), else $FGBISECT_RULES, else the installed\n"
 	"Zeebe rules (contrib/zeebe.rules); docs/subsystems.md describes the format.\n";
 
-static void print_json(const char *source, const char *rules_path, const fg_subsystems *subs,
+static void print_json(const fg_pool *pool, const char *rules_path, const fg_subsystems *subs,
 		       const uint32_t *shares, const fg_names *names, bool verbose)
 {
 	fg_json j;
 	fg_json_init(&j, stdout);
 	fg_json_object(&j);
-	fg_json_member_string(&j, "source", cli_shown(source));
+	fg_json_member_string(&j, "source", fg_pool_inputs(pool)[0].source);
+	cli_pool_json(&j, pool);
 	fg_json_member_u64(&j, "total", fg_subsystems_total(subs));
 	fg_json_member_string(&j, "rules", rules_path);
 	fg_json_key(&j, "subsystems");
@@ -88,24 +90,25 @@ int cmd_subsystems(int argc, char **argv)
 	struct cli_profile_options po = { 0 };
 	uint64_t jobs = fg_parallel_cores();
 	const char *rules_path = NULL;
-	bool verbose = false;
+	bool verbose = false, force = false;
 	const struct cli_option table[] = {
 		CLI_OPT_STRING(0, "rules", &rules_path, "FILE", "the rules file"),
 		CLI_OPT_BOOL('v', "verbose", &verbose,
 			     "each subsystem's 5 frames with the most self samples\n(names normalised unless --raw)"),
+		CLI_OPT_POOL_FORCE(&force),
 		CLI_OPT_READ_JOBS(&jobs),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {
-		.name = "subsystems", .synopsis = "[--rules FILE] [-v] [options] PROFILE", .description = description,
+		.name = "subsystems", .synopsis = "[--rules FILE] [-v] [--force] [options] PROFILE...", .description = description,
 		.options = table, .usage_status = FG_EXIT_USAGE,
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	if (status == CLI_PARSED && args.argc != 1)
-		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status == CLI_PARSED && args.argc < 1)
+		status = cli_spec_usage_error(&spec, &args, "give a PROFILE");
 	if (status == CLI_PARSED && !rules_path && !(rules_path = fg_rules_default_path()))
 		status = cli_spec_usage_error(&spec, &args, "no rules file found: give --rules FILE or set FGBISECT_RULES");
 	if (status != CLI_PARSED) {
@@ -113,8 +116,6 @@ int cmd_subsystems(int argc, char **argv)
 		return status;
 	}
 	status = 0;
-	const char *source = args.argv[0];
-	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -123,7 +124,8 @@ int cmd_subsystems(int argc, char **argv)
 	fg_namemap *map = NULL;
 	fg_subsystems *subs = NULL;
 	uint32_t *shares = NULL;
-	fg_profile_info info;
+	fg_pool *pool = NULL;
+	char *label = NULL;
 	fg_subsystems_options so;
 	fg_subsystems_options_init(&so);
 	fg_fetch_options fo;
@@ -143,10 +145,10 @@ int cmd_subsystems(int argc, char **argv)
 		rc = fg_subsystems_new(&subs, rules, names, &so, &err);
 	}
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po,
-					      &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs, NULL, NULL }, &err);
+		rc = cli_pool_read(&pool, args.argv, (size_t)args.argc, names, &po,
+				   &(fg_visitor){ fg_subsystems_frames, fg_subsystems_stack, subs, NULL, NULL }, force, &err);
 	size_t n = subs ? fg_subsystems_count(subs) : 0;
-	if (!rc && !(shares = calloc(n, sizeof(*shares))))
+	if (!rc && (!(shares = calloc(n, sizeof(*shares))) || (!po.json && !(label = cli_pool_label(pool)))))
 		rc = fg_error_oom(&err, NULL);
 	if (rc) {
 		status = cli_report_error(&err, po.json);
@@ -155,10 +157,13 @@ int cmd_subsystems(int argc, char **argv)
 	fg_subsystems_shares(shares, subs);
 
 	if (po.json)
-		print_json(source, rules_path, subs, shares, names, verbose);
+		print_json(pool, rules_path, subs, shares, names, verbose);
 	else
-		print_text(source, rules_path, &info, subs, shares, names, verbose);
+		print_text(label, rules_path, fg_pool_info(pool), subs, shares, names, verbose);
 out:
+	free(label);
+	fg_pool_free(pool);
+	cli_args_free(&args);
 	free(shares);
 	fg_subsystems_free(subs);
 	fg_namemap_free(map);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "cmd/cli.h"
+#include "cmd/cli_pool.h"
 #include "output/json_writer.h"
 #include "cmd/commands.h"
 #include "model/namemap.h"
@@ -14,15 +15,19 @@ static const char description[] =
 	"Lists the hottest frames by inclusive share (stacks holding the frame,\n"
 	"each counted once however deep it recurses) or, with --self, by self\n"
 	"share (stacks whose leaf it is).  Names that differ only by per-run ids\n"
-	"(lambdas, thread ids, temp library names) count as one unless --raw.\n";
+	"(lambdas, thread ids, temp library names) count as one unless --raw.\n"
+	"Several profiles (the nodes of a run) are pooled: their samples added, as\n"
+	"one profile; a gRPC profile with a REST one, or profiles of different\n"
+	"events or units, are refused unless --force.\n";
 
-static void print_json(const char *source, const fg_profile_info *info, const fg_top_entry *entries, size_t n,
+static void print_json(const fg_pool *pool, const fg_profile_info *info, const fg_top_entry *entries, size_t n,
 		       const fg_names *names, bool self)
 {
 	fg_json j;
 	fg_json_init(&j, stdout);
 	fg_json_object(&j);
-	fg_json_member_string(&j, "source", cli_shown(source));
+	fg_json_member_string(&j, "source", fg_pool_inputs(pool)[0].source);
+	cli_pool_json(&j, pool);
 	fg_json_member_u64(&j, "total", info->total);
 	cli_json_profile_fields(&j, info);
 	fg_json_member_string(&j, "order", self ? "self" : "inclusive");
@@ -63,31 +68,30 @@ int cmd_top(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
 	uint64_t jobs = fg_parallel_cores();
-	bool self = false;
+	bool self = false, force = false;
 	uint64_t count = 20;
 	const struct cli_option table[] = {
 		CLI_OPT_U64('n', "count", &count, "N", 0, UINT64_MAX, "how many frames (default 20; 0 = all)"),
 		CLI_OPT_BOOL(0, "self", &self, "sort by self share"),
+		CLI_OPT_POOL_FORCE(&force),
 		CLI_OPT_READ_JOBS(&jobs),
 		CLI_PROFILE_OPTIONS(&po),
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {
-		.name = "top", .synopsis = "[-n N] [--self] [options] PROFILE", .description = description,
+		.name = "top", .synopsis = "[-n N] [--self] [--force] [options] PROFILE...", .description = description,
 		.options = table, .usage_status = FG_EXIT_USAGE,
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	po.split = jobs >= 2;
-	if (status == CLI_PARSED && args.argc != 1)
-		status = cli_spec_usage_error(&spec, &args, "give exactly one PROFILE");
+	if (status == CLI_PARSED && args.argc < 1)
+		status = cli_spec_usage_error(&spec, &args, "give a PROFILE");
 	if (status != CLI_PARSED) {
 		cli_args_free(&args);
 		return status;
 	}
 	status = 0;
-	const char *source = args.argv[0];
-	cli_args_free(&args);
 
 	fg_error err;
 	fg_error_clear(&err);
@@ -95,17 +99,21 @@ int cmd_top(int argc, char **argv)
 	fg_namemap *map = NULL;
 	fg_top *top = NULL;
 	fg_top_entry *entries = NULL;
+	fg_pool *pool = NULL;
+	char *label = NULL;
 	size_t n = 0;
-	fg_profile_info info;
 	int rc = fg_names_new(&names, &err);
 	if (!rc && !po.raw)
 		rc = fg_namemap_new(&map, names, &err);
 	if (!rc)
 		rc = fg_top_new(&top, map ? fg_namemap_get : NULL, map, &err);
 	if (!rc)
-		rc = cli_read_profile(&info, source, names, &po, &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL, NULL }, &err);
+		rc = cli_pool_read(&pool, args.argv, (size_t)args.argc, names, &po,
+				   &(fg_visitor){ fg_top_frames, fg_top_stack, top, NULL, NULL }, force, &err);
 	if (!rc)
 		rc = fg_top_entries(&entries, &n, top, self, &err);
+	if (!rc && !po.json && !(label = cli_pool_label(pool)))
+		rc = fg_error_oom(&err, NULL);
 	if (rc) {
 		status = cli_report_error(&err, po.json);
 		goto out;
@@ -113,11 +121,14 @@ int cmd_top(int argc, char **argv)
 	if (count && n > count)
 		n = count;
 	if (po.json)
-		print_json(source, &info, entries, n, names, self);
+		print_json(pool, fg_pool_info(pool), entries, n, names, self);
 	else
-		print_text(source, &info, entries, n, names);
+		print_text(label, fg_pool_info(pool), entries, n, names);
 out:
+	free(label);
 	free(entries);
+	fg_pool_free(pool);
+	cli_args_free(&args);
 	fg_top_free(top);
 	fg_namemap_free(map);
 	fg_names_free(names);

@@ -23,7 +23,10 @@ static const char description[] =
 	"listed in the rules' order, 'other' last; the printed shares are rounded\n"
 	"to add up to exactly 100.00 (largest remainder), the sample counts are exact.\n"
 	"Rules: --rules FILE (a path or URL), else $FGBISECT_RULES, else the installed\n"
-	"Zeebe rules (contrib/zeebe.rules); docs/subsystems.md describes the format.\n";
+	"Zeebe rules (contrib/zeebe.rules); docs/subsystems.md describes the format.\n"
+	"Several profiles (the nodes of a run) are pooled: their samples added, as\n"
+	"one profile; a gRPC profile with a REST one, or profiles of different\n"
+	"events or units, are refused unless --force.\n";
 
 static void print_json(const fg_pool *pool, const char *rules_path, const fg_subsystems *subs,
 		       const uint32_t *shares, const fg_names *names, bool verbose)

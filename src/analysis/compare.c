@@ -1,5 +1,6 @@
 #include "analysis/compare.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static fg_compare_kind pair(const fg_compare_input *a, const fg_compare_input *b)
@@ -25,4 +26,13 @@ bool fg_compare_find_conflict(fg_compare_conflict *out, const fg_compare_input *
 			}
 		}
 	return false;
+}
+
+void fg_compare_input_seen(fg_compare_input *x, fg_protocol_kind protocol, const fg_profile_info *info)
+{
+	x->protocol = protocol;
+	x->event = fg_protocol_event(info);
+	snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(info));
+	snprintf(x->title, sizeof(x->title), "%s", info->title);
+	x->total = info->total;
 }

@@ -38,6 +38,10 @@ typedef struct fg_compare_conflict {
 	size_t a, b;         /* the two inputs, a < b */
 } fg_compare_conflict;
 
+/* Fills x's protocol, event, unit, title and total from what reading its
+ * profile found (info) and the protocol detected. */
+void fg_compare_input_seen(fg_compare_input *x, fg_protocol_kind protocol, const fg_profile_info *info);
+
 /* The first pair of in[0..n) (within a side and across, in order) that must
  * not be compared: true with *out filled, else false (out->kind OK). */
 bool fg_compare_find_conflict(fg_compare_conflict *out, const fg_compare_input *in, size_t n);

@@ -1,6 +1,5 @@
 /* fgbisect — several profiles read as one (pool.h). */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,11 +79,7 @@ int fg_pool_end(fg_pool *p, const fg_profile_info *info, fg_error *err)
 	fg_compare_input *x = &p->in[p->n];
 	if (p->n && info->total > UINT64_MAX - p->info.total)
 		return fg_error_set(err, FG_EINVALID, x->source, "the pooled sample counts overflow 64 bits");
-	x->protocol = fg_protocol_result(p->protocol);
-	x->event = fg_protocol_event(info);
-	snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(info));
-	snprintf(x->title, sizeof(x->title), "%s", info->title);
-	x->total = info->total;
+	fg_compare_input_seen(x, fg_protocol_result(p->protocol), info);
 	if (!p->n) {
 		p->info = *info;
 	} else {

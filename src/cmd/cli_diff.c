@@ -75,11 +75,7 @@ static int profile_seen(fg_compare_input *x, fg_protocol *protocol, const fg_dif
 		rc = fg_protocol_name_seen(protocol, fg_diff_last_name(d, k), err);
 	if (rc)
 		return rc;
-	x->protocol = fg_protocol_result(protocol);
-	x->event = fg_protocol_event(info);
-	snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(info));
-	snprintf(x->title, sizeof(x->title), "%s", info->title);
-	x->total = info->total;
+	fg_compare_input_seen(x, fg_protocol_result(protocol), info);
 	return 0;
 }
 

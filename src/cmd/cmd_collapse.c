@@ -101,11 +101,14 @@ int cmd_collapse(int argc, char **argv)
 		rc = fg_error_set(&err, FG_EOUTPUT, NULL, "cannot write the output");
 	/* share and top count them; a collapsed line cannot say them. */
 	uint64_t lost = rc ? 0 : sorter ? fg_collapsed_sorter_root_samples(sorter) : fg_collapsed_stream_root_samples(stream);
+	/* Pooled: the root samples of them all, named together. */
+	char *label = lost && pool ? cli_pool_label(pool) : NULL;
 	if (lost)
 		cli_warn("%s: %llu of %llu %s stop at the root (no frame below it): collapsed stacks cannot hold an "
 			 "empty stack, so they are left out (share and top count them)",
-			 cli_shown(source), (unsigned long long)lost, (unsigned long long)info.total,
+			 label ? label : cli_shown(source), (unsigned long long)lost, (unsigned long long)info.total,
 			 fg_profile_unit(&info));
+	free(label);
 	if (rc)
 		status = cli_report_error(&err, false);
 	fg_pool_free(pool);

@@ -140,7 +140,7 @@ check_eq "missing env rules" "$(FGBISECT_RULES="$TMP/nope.rules" status "$FGBISE
 # Help and usage errors.
 "$FGBISECT" subsystems --help | grep '^usage: fgbisect subsystems' >/dev/null || fail "subsystems --help"
 check_eq "no profile" "$(status "$FGBISECT" subsystems)" 2
-check_eq "two profiles" "$(status "$FGBISECT" subsystems "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 2
+check_eq "two profiles pooled" "$(status "$FGBISECT" subsystems "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 0
 check_eq "missing profile" "$(status "$FGBISECT" subsystems "$TMP/nope.html")" 4
 
 # The shared fixtures: every HTML page against its collapsed twin, exactly.

@@ -60,7 +60,9 @@ done
 check_eq "unknown command" "$(status "$FGBISECT" frobnicate)" 255
 check_eq "share without --frame" "$(status "$FGBISECT" share "$FX/tiny-3x.html")" 2
 check_eq "bad regex" "$(status "$FGBISECT" share -E -f '(' "$FX/tiny-3x.html")" 2
-check_eq "top two profiles" "$(status "$FGBISECT" top "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 2
+check_eq "top no profile" "$(status "$FGBISECT" top)" 2
+check_eq "top two profiles pooled" "$("$FGBISECT" top --json "$FX/tiny-3x.html" "$FX/tiny-3x.html" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
+	"$(("$("$FGBISECT" top --json "$FX/tiny-3x.html" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" * 2))"
 check_eq "bad -n" "$(status "$FGBISECT" top -n x "$FX/tiny-3x.html")" 2
 
 # Inputs that are not profiles (3), missing files (4): one line naming the file.

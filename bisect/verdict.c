@@ -513,12 +513,13 @@ static int take_one(void *ctx, size_t i)
 	fg_verdict *v = w->v;
 	fg_verdict_profile *p = &v->profiles[i];
 	const fg_error *fe = &w->fetched[i].err;
-	if (fe->code == FG_EFETCH) {
+	if (fe->code == FG_EFETCH && !w->fetched[i].denied) {
 		leave_out(p, fe->message);
 		return 0;
 	}
 	if (fe->code) {
-		/* A malformed header or an unknown scheme: every build alike. */
+		/* A malformed header, an unknown scheme, credentials refused or a
+		 * rate limit: every build alike. */
 		*w->err = *fe;
 		w->rc = fe->code;
 		return 1;

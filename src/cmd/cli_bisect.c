@@ -25,15 +25,6 @@ const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, c
 	return msg;
 }
 
-const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size)
-{
-	(void)opt;
-	if (!strcmp(arg, "grpc") || !strcmp(arg, "rest"))
-		return NULL;
-	snprintf(msg, size, "--protocol wants grpc or rest, not '%s'", arg);
-	return msg;
-}
-
 const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
 	(void)opt;
@@ -63,6 +54,13 @@ int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec
 		return cli_spec_usage_error(spec, args, "--frame PATTERN is required");
 	if (o->threshold < 0 && !o->threshold_auto)
 		return cli_spec_usage_error(spec, args, "--threshold PERCENT is required");
+	/* A fraction typed for a percentage (0.04 for 4 %) would judge nearly
+	 * every build slow: questioned unless written with its % sign. */
+	const char *given = cli_given_arg(args, "threshold");
+	if (o->threshold > 0 && o->threshold < 0.1 && given && !strchr(given, '%'))
+		return cli_spec_usage_error(spec, args,
+					    "--threshold %s is %s percent: did you mean %g? (write %s%% to mean %s percent)",
+					    given, given, o->threshold * 100, given, given);
 	if (!!o->runs + !!o->profile + !!o->capture > 1)
 		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");
 	if (o->capture_timeout > 0 && !o->capture)
@@ -132,6 +130,11 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	free(configured);
 	if (rc)
 		return rc;
+	if (by_url && !o->runs_local && (rc = fg_runs_check_remote(*runs, err)) != 0) {
+		fg_runs_free(*runs);
+		*runs = NULL;
+		return rc;
+	}
 	if (by_url)
 		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
 	fg_runs_filter filter;

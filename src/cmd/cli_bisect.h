@@ -28,15 +28,15 @@ struct cli_bisect_options {
 	uint64_t min_nodes;            /* 0: the default (fg_verdict_options) */
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
+	bool runs_local;               /* --runs-local: a runs file fetched over HTTP may name local files */
 	double capture_timeout;        /* 0: none */
 	uint64_t jobs;                 /* --jobs; 0: one per core */
 };
 
 void cli_bisect_options_init(struct cli_bisect_options *o);
 
-/* Checks --aggregate and --protocol values (CLI_OPT_CHECKED). */
+/* Check --aggregate and --threshold (a percentage or auto) values (CLI_OPT_CHECKED). */
 const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size);
-const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
 /* --min-samples when a point --aggregate is given without it. */
@@ -72,13 +72,16 @@ const char *cli_check_threshold(const struct cli_option *opt, const char *arg, c
 		    "missing or broken one is left out and named); default: a\n" \
 		    "majority of those listed and at least 2 (all when fewer)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
+	CLI_OPT_CHOICE(0, "protocol", &(o)->protocol, "P", "grpc|rest", \
 			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_U64('j', "jobs", &(o)->jobs, "N", 1, 4096, \
 		    "read N of a build's profiles at a time (default: one per core)", .flags = CLI_OPT_FORWARD)
 #define CLI_RUNS_OPTION(o, help) \
-	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH)
+	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH), \
+	CLI_OPT_BOOL(0, "runs-local", &(o)->runs_local, \
+		     "a runs file fetched over HTTP may name local files (file:// URLs);\nrefused without it", \
+		     .flags = CLI_OPT_FORWARD)
 /* The sources of run and bisect: --runs, --profile, --capture. */
 #define CLI_SOURCE_OPTIONS(o) \
 	CLI_RUNS_OPTION(o, "a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)"), \

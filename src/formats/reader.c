@@ -219,7 +219,7 @@ static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_n
 	case KIND_JFR: return fg_jfr_read(info, in, names, opts, fn, stop, inert, ctx, err);
 	case KIND_PPROF: return fg_pprof_read(info, in, names, opts, fn, stop, ctx, err);
 	case KIND_SVG: return fg_flamesvg_read(info, in, names, fn, ctx, err);
-	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, fn, ctx, err);
+	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, opts, fn, ctx, err);
 	default: return fg_collapsed_read(info, in, names, opts, fn, ctx, err);
 	}
 }

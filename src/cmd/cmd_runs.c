@@ -283,10 +283,19 @@ int cmd_runs(int argc, char **argv)
 			       "github --help' describe the two.\n",
 		.options = no_options, .usage_status = FG_EXIT_USAGE,
 	};
-	if (argc >= 2 && !strcmp(argv[1], "scan"))
-		return runs_scan(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "github"))
-		return runs_github(argc - 1, argv + 1);
+	/* The actions, which --list-actions gives bash completion. */
+	static const struct { const char *name; int (*fn)(int, char **); } actions[] = {
+		{ "scan", runs_scan },
+		{ "github", runs_github },
+	};
+	for (size_t i = 0; argc >= 2 && i < sizeof(actions) / sizeof(actions[0]); i++) {
+		if (!strcmp(argv[1], actions[i].name))
+			return actions[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "--list-actions"))
+			printf("%s\n", actions[i].name);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--list-actions"))
+		return 0;
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		cli_print_help(&spec);
 		return 0;

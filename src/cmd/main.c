@@ -28,8 +28,11 @@ static void usage(FILE *out)
 {
 	fputs("usage: fgbisect COMMAND [OPTIONS] [ARGS]\n"
 	      "       fgbisect --version\n\n"
-	      "Turns async-profiler flame graphs (HTML 2.x-4.x) and collapsed stacks into\n"
-	      "answers for performance regressions.\n\ncommands:\n", out);
+	      "Turns CPU profiles into answers for performance regressions.  It reads, by\n"
+	      "content (gzip too): async-profiler HTML flame graphs (2.0-4.x, differential\n"
+	      "and inverted), collapsed stacks, JFR recordings (async-profiler's, the JDK's),\n"
+	      "pprof profiles, `perf script` text and SVG flame graphs (flamegraph.pl,\n"
+	      "inferno, async-profiler 1.x).\n\ncommands:\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'fgbisect COMMAND --help' describes a command; 'man fgbisect' has the rest.\n", out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -234,6 +235,10 @@ static int runs_github(int argc, char **argv)
 	go.token = getenv("GH_TOKEN") && *getenv("GH_TOKEN") ? getenv("GH_TOKEN") : getenv("GITHUB_TOKEN");
 	if (go.token && !*go.token)
 		go.token = NULL;
+	/* An Authorization of --header wins over the environment's token. */
+	for (size_t i = 0; i < headers.n; i++)
+		if (!strncasecmp(headers.items[i], "Authorization:", 14))
+			go.token = NULL;
 	go.headers = headers.items;
 	go.nheaders = headers.n;
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "git/commitgraph.h"
 #include "git/linemap.h"
 #include "git/method.h"
@@ -124,6 +125,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	bool typed_names;      /* the options' */
 	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;
@@ -131,10 +133,17 @@ struct fg_history {
 	srcfile *src;
 	size_t nsrc, capsrc;
 
+	fg_history_progress_fn progress;
+	void *progress_ctx;
+
+	/* The last tree diff rename detection made (history_rename.c): the
+	 * methods of files that one commit moved all ask for it. */
+	git_oid rename_a, rename_b;
+	git_diff *rename_diff;
+
 	node *nodes;
 	size_t nnodes, capnodes;
-	size_t *map;           /* open addressing: node index + 1, 0 empty */
-	size_t mapcap;
+	fg_hashtab map;        /* of size_t: node index + 1, 0 empty */
 
 	tcache_slot *tcache;
 	size_t tcache_used;
@@ -273,6 +282,13 @@ typedef struct mwalk {
 	size_t cache_next;
 	size_t diffs;          /* blob diffs computed (for benchmarks) */
 } mwalk;
+
+/* One more commit read by a walk: the progress callback every 1,024. */
+static inline void fg_history_tick(fg_history *h, size_t *visited, const char *what)
+{
+	if (!(++*visited & 1023) && h->progress)
+		h->progress(h->progress_ctx, what, *visited);
+}
 
 /* ---- tree cache (history_tree.c) ------------------------------------------ */
 

@@ -244,8 +244,7 @@ void fg_history_graph_drop(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	h->nnodes = 0;
-	if (h->map)
-		memset(h->map, 0, h->mapcap * sizeof(*h->map));
+	fg_hashtab_clear(&h->map, sizeof(size_t));
 }
 
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
@@ -433,6 +432,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h)
 		return fg_error_oom(err, NULL);
+	h->typed_names = opts->typed_names;
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;
@@ -442,6 +442,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 		goto fail;
 	}
 	h->repo = fg_repo_git(repo);
+	h->progress = opts->progress;
+	h->progress_ctx = opts->progress_ctx;
 	if (git_repository_odb(&h->odb, h->repo) < 0 || git_repository_wrap_odb(&h->blob_repo, h->odb) < 0) {
 		rc = fg_history_git_fail(err, fg_repo_workdir(repo) ? fg_repo_workdir(repo) : "", "cannot open the object database");
 		goto fail;
@@ -512,7 +514,7 @@ void fg_history_free(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	free(h->nodes);
-	free(h->map);
+	fg_hashtab_free(&h->map);
 	for (size_t i = 0; i < h->nsrc; i++)
 		free(h->src[i].path);
 	free(h->src);
@@ -523,6 +525,7 @@ void fg_history_free(fg_history *h)
 		free(h->warnings[i]);
 	free(h->warnings);
 	fg_repo_grafts_free(h->grafts);
+	git_diff_free(h->rename_diff);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);

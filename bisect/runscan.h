@@ -65,6 +65,12 @@ const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);
  * FG_EFETCH when relative_to cannot be resolved. */
 int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_to, fg_error *err);
 
+/* The runs file written to path, its locations relative to path's folder,
+ * through a temporary file in that folder renamed into place (a reader never
+ * sees half a runs file; a signal removes the temporary), as public as the
+ * umask lets a new file be.  FG_EFETCH when it cannot be written. */
+int fg_runscan_write(const fg_runscan *scan, const char *path, fg_error *err);
+
 /* The benchmark name in a path or URL (the first folder or file name that
  * holds one): `medic-daily-DATE-SHA-test`, with its `-VARIANT` when the name
  * goes on with one (grpc, rest, none, elasticsearch ...: not an event, a pod

@@ -171,7 +171,7 @@ static int build_matchers(fg_rules *r, const char *source, fg_error *err)
 		int rc = fg_matcher_new(&r->matchers[i], (const char *const *)r->patterns + first, count, &mo, err);
 		if (rc) {
 			if (err)
-				snprintf(err->source, sizeof(err->source), "%s", source);
+				fg_error_set_source(err, source);
 			return rc;
 		}
 		r->nmatchers++;

@@ -2065,6 +2065,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 {
 	struct jfr j = { .in = in, .names = names, .fn = fn, .stop = stop, .inert = inert, .ctx = ctx, .info = info,
 			 .opts = opts, .err = err, .event = EV_NONE };
+	fg_stackbuf_limit(&j.stack, opts, fg_input_name(in));
 	int rc = fg_stackbuf_init(&j.stack, names, err);
 	if (rc)
 		return rc;

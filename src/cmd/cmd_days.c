@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/protocol.h"
 #include "output/chart.h"
 #include "cmd/cli_bisect.h"
 #include "cmd/cli_history.h"
@@ -290,10 +291,8 @@ static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run 
 	for (size_t i = 0; i < run->nlines; i++) {
 		const fg_runs_line *l = run->lines[i];
 		sources[i] = l->resolved;
-		if (l->protocol)
-			protocol = protocol && strcmp(protocol, l->protocol) ? "mixed" : l->protocol;
-		if (l->event)
-			event = event && strcmp(event, l->event) ? "mixed" : l->event;
+		protocol = fg_protocol_join(protocol, l->protocol);
+		event = fg_protocol_join(event, l->event);
 	}
 	*side = (fg_svg_side){ sources, run->nlines, protocol, event };
 }

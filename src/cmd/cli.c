@@ -135,6 +135,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->reversed = o->reversed;
 	ro->max_size = o->max_size;
 	ro->max_line = o->max_line;
+	ro->max_depth = o->max_depth;
 	ro->threads = o->threads;
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;
@@ -404,6 +405,6 @@ int cli_write_report(const char *path, const fg_report *r, const fg_names *names
 	if (out && fclose(out) && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
+		fg_error_set_source(err, path);
 	return rc;
 }

@@ -60,6 +60,7 @@ struct cli_profile_options {
 	bool reversed;     /* --reversed: stacks are leaf-first */
 	uint64_t max_size; /* --max-size */
 	uint64_t max_line; /* --max-line */
+	uint64_t max_depth; /* --max-depth */
 	/* Fetching URLs: --header (repeatable), --netrc, --no-cache, --refresh,
 	 * --timeout; the headers point into argv. */
 	struct cli_list headers;
@@ -150,6 +151,9 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 	CLI_OPT_SIZE(0, "max-line", &(po)->max_line, "N", \
 		     "refuse a line longer than N bytes (at least 256K; default 64M)", .min = 256u << 10, \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_U64(0, "max-depth", &(po)->max_depth, "N", 1, UINT32_MAX, \
+		    "refuse a stack of more than N frames (default 1000000)", \
+		    .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_FORMAT_OPTIONS(po)
 /* The profile options of run, bisect and days (no CLI_GRAPH_OPTIONS: their
  * --event is the runs file's, CLI_JUDGE_OPTIONS, and chooses the JFR event). */

@@ -3,14 +3,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
+
+/* The progress line of a history query on a terminal, once it has taken
+ * more than a second: a quick one draws nothing. */
+struct history_progress {
+	struct timespec start;
+	bool shown;
+};
+
+static void history_progress(void *ctx, const char *what, size_t commits)
+{
+	struct history_progress *p = ctx;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!p->shown && (now.tv_sec - p->start.tv_sec) * 1000 + (now.tv_nsec - p->start.tv_nsec) / 1000000 < 1000)
+		return;
+	p->shown = true;
+	fprintf(stderr, "\r\033[Khistory: %zu commits read (%s)", commits, what);
+}
 
 int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
-	int rc = fg_hotfiles_look_up(out, repo, NULL, opts, methods, frames, nframes, hot_frames, stack, nstack, err);
+	fg_history_options o = *opts;
+	struct history_progress p = { .shown = false };
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	if (isatty(STDERR_FILENO)) {
+		o.progress = history_progress;
+		o.progress_ctx = &p;
+	}
+	int rc = fg_hotfiles_look_up(out, repo, NULL, &o, methods, frames, nframes, hot_frames, stack, nstack, err);
+	if (p.shown)
+		fputs("\r\033[K", stderr);
 	cli_history_warn(out->history, out->result);
 	return rc;
 }
@@ -407,4 +436,21 @@ void cli_decision_text(FILE *out, const fg_decision *d)
 		return;
 	fputc('\n', out);
 	decision_words(out, d);
+}
+
+void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed)
+{
+	if (r->ngrew > weighed)
+		fprintf(out, "\n%zu more frame%s grew beyond noise (--hot %zu took the first)\n", r->ngrew - weighed,
+			r->ngrew - weighed == 1 ? "" : "s", weighed);
+	if (!r->node_df)
+		fputs("\ncaution: one profile a side: no node spread to measure, so noise cannot be separated from\n"
+		      "signal: the grown frames may be differences between nodes (give every node of each run)\n",
+		      out);
+}
+
+void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed)
+{
+	fg_json_member_bool(j, "separable", r->node_df > 0);
+	fg_json_member_u64(j, "not_looked_up", r->ngrew > weighed ? r->ngrew - weighed : 0);
 }

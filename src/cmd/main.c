@@ -15,7 +15,8 @@ static const struct cli_command commands[] = {
 	{ "protocol", cmd_protocol, "grpc / rest / unknown per profile, with the evidence frames" },
 	{ "subsystems", cmd_subsystems, "every sample attributed to a subsystem by rules (Zeebe by default)" },
 	{ "diff", cmd_diff, "inclusive-% diff of base and candidate profiles, differential SVG, --peers outlier" },
-	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs" },
+	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs, 'runs github\n"
+			    "              OWNER/REPO' a repository's Actions artifacts" },
 	{ "hotfiles", cmd_hotfiles, "hot frames → source files → last commit, changed in the window" },
 	{ "run", cmd_run, "the git bisect run script: fast (0), slow (1) or skip (125) for HEAD" },
 	{ "bisect", cmd_bisect, "checks both ends, then git bisect run over fgbisect run, and a summary" },
@@ -41,12 +42,16 @@ static void usage(FILE *out)
 static int man_options(void)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		/* runs has one action, scan, whose options are the ones to show. */
+		/* runs has two actions, scan and github, whose options are the ones
+		 * to show. */
 		bool runs = !strcmp(commands[i].name, "runs");
-		char *argv[] = { (char *)commands[i].name, runs ? "scan" : "--man-options", "--man-options", NULL };
-		int status = commands[i].fn(runs ? 3 : 2, argv);
-		if (status)
-			return status;
+		for (int k = 0; k < (runs ? 2 : 1); k++) {
+			char *argv[] = { (char *)commands[i].name, runs ? (k ? "github" : "scan") : "--man-options",
+					 "--man-options", NULL };
+			int status = commands[i].fn(runs ? 3 : 2, argv);
+			if (status)
+				return status;
+		}
 	}
 	fputs(".SS \"Common options\"\n"
 	      "Every command that reads profiles takes these (collapse all but \\-\\-json and \\-\\-raw):\n", stdout);

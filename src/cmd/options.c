@@ -81,7 +81,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-static bool parse_percent(const char *s, double *out)
+bool cli_parse_percent(const char *s, double *out)
 {
 	if (!s || !*s)
 		return false;
@@ -184,7 +184,7 @@ static const char *apply(const struct cli_option *o, const char *arg, bool *seen
 		return NULL;
 	}
 	case CLI_OPT_KIND_PERCENT:
-		if (!parse_percent(arg, o->value)) {
+		if (!cli_parse_percent(arg, o->value)) {
 			snprintf(msg, size, "%s wants a percentage (0-100), not '%s'", label, arg);
 			return msg;
 		}

@@ -154,6 +154,9 @@ struct cli_args {
 int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int argc, char **argv);
 void cli_args_free(struct cli_args *args);
 
+/* "4", "4.5", "4%": a percentage 0-100 into *out; false for anything else. */
+bool cli_parse_percent(const char *s, double *out);
+
 /* A usage error found after parsing (a missing operand, options that do not
  * go together): as cli_parse reports one; returns spec->usage_status. */
 int cli_spec_usage_error(const struct cli_command_spec *spec, const struct cli_args *args, const char *fmt, ...)

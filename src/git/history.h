@@ -31,6 +31,10 @@
 typedef struct fg_history fg_history;
 typedef struct fg_history_result fg_history_result;
 
+/* Progress of a query's history walks: what (a phrase, e.g. "window walk")
+ * and how many commits it has read so far. */
+typedef void (*fg_history_progress_fn)(void *ctx, const char *what, size_t commits);
+
 typedef struct fg_history_options {
 	/* Revisions as git_revparse_single takes them (names, full or
 	 * abbreviated ids, `HEAD~3`, tags).  bad defaults to "HEAD"; good
@@ -44,6 +48,15 @@ typedef struct fg_history_options {
 	 * (the file at the root of the bad commit's tree, and in the working
 	 * tree when there is one).  Default true. */
 	bool use_repo_ignore_revs;
+	/* The frames queried are names as people type them
+	 * (fg_javaclass_from_name: `Class`, `Class.method`, `pkg.Class` …), not
+	 * frames of a profile: `hotfiles --frame`.  Default false. */
+	bool typed_names;
+	/* Called every 1,024 commits a query's walks read (the command layer
+	 * shows it when a query takes more than a second); NULL: none.
+	 * Default NULL. */
+	fg_history_progress_fn progress;
+	void *progress_ctx;
 } fg_history_options;
 
 /* Sets the defaults documented above (inline: options never load the network and git module, src/module/lazy.c). */

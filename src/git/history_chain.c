@@ -74,7 +74,7 @@ int fg_history_chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw,
 		if ((rc = walk_bound(h, ++pops, nfiles, mw, err)) < 0)
 			break;
 		size_t ni = fg_history_heap_pop(&q, h);
-		(*visited)++;
+		fg_history_tick(h, visited, "history walk");
 		node *n = &h->nodes[ni];
 		n->flags &= ~N_Q_CHAIN;
 		/* Take the waiting files: moves below may append to this node

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "git/commitgraph.h"
 #include "git/linemap.h"
 #include "git/method.h"
@@ -124,6 +125,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	bool typed_names;      /* the options' */
 	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;
@@ -131,10 +133,17 @@ struct fg_history {
 	srcfile *src;
 	size_t nsrc, capsrc;
 
+	fg_history_progress_fn progress;
+	void *progress_ctx;
+
+	/* The last tree diff rename detection made (history_rename.c): the
+	 * methods of files that one commit moved all ask for it. */
+	git_oid rename_a, rename_b;
+	git_diff *rename_diff;
+
 	node *nodes;
 	size_t nnodes, capnodes;
-	size_t *map;           /* open addressing: node index + 1, 0 empty */
-	size_t mapcap;
+	fg_hashtab map;        /* of size_t: node index + 1, 0 empty */
 
 	tcache_slot *tcache;
 	size_t tcache_used;
@@ -177,6 +186,10 @@ static inline const git_oid *fg_history_replaced(const fg_history *h, const git_
 
 /* Adds a warning (fg_history_warning) unless it is there already. */
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning for a file whose versions the method walk needs and the
+ * object database lacks: in a partial clone, the git command that fetches
+ * them through its promisor remote; else, that the repository is damaged. */
+int fg_history_warn_missing(fg_history *h, const char *path, fg_error *err);
 /* The commit-graph no longer used: closed, and the commits read from it
  * forgotten (the trees read are objects: they stay). */
 void fg_history_graph_drop(fg_history *h);
@@ -269,6 +282,13 @@ typedef struct mwalk {
 	size_t cache_next;
 	size_t diffs;          /* blob diffs computed (for benchmarks) */
 } mwalk;
+
+/* One more commit read by a walk: the progress callback every 1,024. */
+static inline void fg_history_tick(fg_history *h, size_t *visited, const char *what)
+{
+	if (!(++*visited & 1023) && h->progress)
+		h->progress(h->progress_ctx, what, *visited);
+}
 
 /* ---- tree cache (history_tree.c) ------------------------------------------ */
 

@@ -147,18 +147,38 @@ static int similar_source(size_t *best, fg_history *h, git_diff *d, const git_di
 	return rc;
 }
 
+/* The diff of the two trees, kept for the next call (which is often the
+ * same commit for another file). */
+static int tree_diff(git_diff **out, fg_history *h, const git_oid *ptree_id, const git_oid *tree_id,
+		     const char *newpath, fg_error *err)
+{
+	if (h->rename_diff && git_oid_equal(&h->rename_a, ptree_id) && git_oid_equal(&h->rename_b, tree_id)) {
+		*out = h->rename_diff;
+		return 0;
+	}
+	git_diff_free(h->rename_diff);
+	h->rename_diff = NULL;
+	git_tree *a = NULL, *b = NULL;
+	int rc = 0;
+	if (git_tree_lookup(&a, h->repo, ptree_id) < 0 || git_tree_lookup(&b, h->repo, tree_id) < 0 ||
+	    git_diff_tree_to_tree(&h->rename_diff, h->repo, a, b, NULL) < 0)
+		rc = fg_history_git_fail(err, newpath, "cannot diff trees to find a rename");
+	git_tree_free(a);
+	git_tree_free(b);
+	h->rename_a = *ptree_id;
+	h->rename_b = *tree_id;
+	*out = h->rename_diff;
+	return rc;
+}
+
 int fg_history_find_rename(char **old_path, git_oid *old_blob, fg_history *h, const git_oid *ptree_id,
 			   const git_oid *tree_id, const char *newpath, fg_error *err)
 {
 	*old_path = NULL;
-	git_tree *a = NULL, *b = NULL;
-	git_diff *d = NULL;
-	int rc = 0;
-	if (git_tree_lookup(&a, h->repo, ptree_id) < 0 || git_tree_lookup(&b, h->repo, tree_id) < 0 ||
-	    git_diff_tree_to_tree(&d, h->repo, a, b, NULL) < 0) {
-		rc = fg_history_git_fail(err, newpath, "cannot diff trees to find a rename");
-		goto out;
-	}
+	git_diff *d;
+	int rc = tree_diff(&d, h, ptree_id, tree_id, newpath, err);
+	if (rc < 0)
+		return rc;
 	const git_diff_delta *added = NULL;
 	size_t n = git_diff_num_deltas(d), ndeleted = 0, exact = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -168,7 +188,7 @@ int fg_history_find_rename(char **old_path, git_oid *old_blob, fg_history *h, co
 		ndeleted += dl->status == GIT_DELTA_DELETED;
 	}
 	if (!added)
-		goto out;
+		return 0;
 	/* Step 1: exact renames. */
 	const char *name = base_name(newpath);
 	for (size_t i = 0; i < n; i++) {
@@ -186,16 +206,12 @@ int fg_history_find_rename(char **old_path, git_oid *old_blob, fg_history *h, co
 		}
 	}
 	if (exact == SIZE_MAX && (rc = similar_source(&exact, h, d, added, ndeleted, err)) != 0)
-		goto out;
-	if (exact != SIZE_MAX) {
-		const git_diff_delta *dl = git_diff_get_delta(d, exact);
-		*old_blob = dl->old_file.id;
-		if (!(*old_path = strdup(dl->old_file.path)))
-			rc = fg_error_oom(err, NULL);
-	}
-out:
-	git_diff_free(d);
-	git_tree_free(a);
-	git_tree_free(b);
-	return rc;
+		return rc;
+	if (exact == SIZE_MAX)
+		return 0;
+	const git_diff_delta *dl = git_diff_get_delta(d, exact);
+	*old_blob = dl->old_file.id;
+	if (!(*old_path = strdup(dl->old_file.path)))
+		return fg_error_oom(err, NULL);
+	return 0;
 }

@@ -195,7 +195,7 @@ int fg_history_window_walk(fg_history *h, qfile *files, size_t nfiles, size_t *v
 	int64_t oldest_interesting = INT64_MAX;
 	while (q.n && rc == 0) {
 		size_t ni = fg_history_heap_pop(&q, h);
-		(*visited)++;
+		fg_history_tick(h, visited, "window walk");
 		h->nodes[ni].flags &= ~N_Q_LIMIT;
 		h->nodes[ni].flags |= N_POPPED;
 		bool unint = (h->nodes[ni].flags & N_UNINTERESTING) != 0;

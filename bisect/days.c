@@ -15,12 +15,17 @@ struct fg_days {
 	size_t nsteps;
 	size_t asked_good, asked_bad, good, bad, last_fast, first_slow;
 	size_t fetched, downloaded;
+	bool auto_on;                /* --threshold auto ... */
+	bool auto_ready;             /* ... and the threshold is known: verdicts are concluded at it */
+	fg_verdict_options auto_opts;
+	fg_verdict_auto autot;
 };
 
 void fg_days_options_init(fg_days_options *opts)
 {
 	opts->good = NULL;
 	opts->bad = NULL;
+	opts->auto_threshold = NULL;
 }
 
 void fg_days_free(fg_days *d)
@@ -42,6 +47,8 @@ static int judge_once(const fg_verdict **out, fg_days *d, fg_days_judge_fn fn, v
 		int rc = fn(ctx, &d->verdicts[i], i, err);
 		if (rc)
 			return rc;
+		if (d->auto_ready)
+			fg_verdict_conclude(d->verdicts[i], &d->auto_opts);
 		const fg_verdict *v = d->verdicts[i];
 		d->fetched += v->nprofiles;
 		d->downloaded += v->downloaded;
@@ -86,20 +93,50 @@ static int find_end(size_t *out, const fg_runs_selection *sel, const char *date,
 }
 
 /* Judges runs from *end towards stop (a step of +1 or -1) until one can be
- * decided, and leaves *end on it, or on stop when none can. */
+ * decided (readable: one with a usable profile, whatever its verdict), and
+ * leaves *end on it, or on stop when none can. */
 static int decidable_end(const fg_verdict **v, size_t *end, size_t stop, int step, fg_days *d, fg_days_judge_fn fn,
-                         void *ctx, fg_error *err)
+                         void *ctx, bool readable, fg_error *err)
 {
 	for (;;) {
 		int rc = judge_once(v, d, fn, ctx, *end, err);
-		if (rc || (*v)->kind != FG_VERDICT_SKIP || *end == stop)
+		if (rc || *end == stop || (readable ? (*v)->basis != FG_BASIS_INPUT : (*v)->kind != FG_VERDICT_SKIP))
 			return rc;
 		*end = step > 0 ? *end + 1 : *end - 1;
 	}
 }
 
-int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, fg_days_judge_fn fn, void *ctx,
-                        fg_error *err)
+/* --threshold auto: the nearest readable runs from both ends give the
+ * threshold, and what was judged so far is decided at it.  False when the
+ * ends do not separate (the outcome is set). */
+static int auto_threshold(bool *found, fg_days *d, fg_days_judge_fn fn, void *ctx, fg_error *err)
+{
+	const fg_verdict *vg, *vb;
+	*found = false;
+	int rc = decidable_end(&vg, &d->good, d->bad, +1, d, fn, ctx, true, err);
+	if (!rc && d->good < d->bad) {
+		size_t bad = d->bad;
+		rc = decidable_end(&vb, &bad, d->good + 1, -1, d, fn, ctx, true, err);
+		if (!rc)
+			fg_verdict_auto_threshold(&d->autot, vg, vb, &d->auto_opts);
+	}
+	if (rc)
+		return rc;
+	if (!d->autot.separated) {
+		d->outcome = FG_DAYS_ENDS_NOT_SEPARATED;
+		return 0;
+	}
+	d->auto_opts.threshold = d->autot.threshold;
+	d->auto_ready = true;
+	for (size_t i = 0; i < d->nruns; i++)
+		if (d->verdicts[i])
+			fg_verdict_conclude(d->verdicts[i], &d->auto_opts);
+	*found = true;
+	return 0;
+}
+
+int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const fg_days_options *opts,
+                        fg_days_judge_fn fn, void *ctx, fg_error *err)
 {
 	*out = NULL;
 	fg_days *d = calloc(1, sizeof(*d));
@@ -112,7 +149,19 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, fg_day
 	d->asked_good = d->good = good;
 	d->asked_bad = d->bad = bad;
 	const fg_verdict *v;
-	int rc = decidable_end(&v, &d->good, bad, +1, d, fn, ctx, err);
+	int rc = 0;
+	if (opts && opts->auto_threshold) {
+		bool found;
+		d->auto_on = true;
+		d->auto_opts = *opts->auto_threshold;
+		if ((rc = auto_threshold(&found, d, fn, ctx, err)))
+			goto fail;
+		if (!found) {
+			*out = d;
+			return 0;
+		}
+	}
+	rc = decidable_end(&v, &d->good, bad, +1, d, fn, ctx, false, err);
 	if (rc)
 		goto fail;
 	if (v->kind != FG_VERDICT_FAST) {
@@ -122,7 +171,7 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, fg_day
 	}
 	/* Every run after the good end may be undecidable: the bad end then
 	 * stops on the run next to it, the last one tried. */
-	if ((rc = decidable_end(&v, &d->bad, d->good + 1, -1, d, fn, ctx, err)))
+	if ((rc = decidable_end(&v, &d->bad, d->good + 1, -1, d, fn, ctx, false, err)))
 		goto fail;
 	if (v->kind != FG_VERDICT_SLOW) {
 		d->outcome = FG_DAYS_BAD_NOT_SLOW;
@@ -176,7 +225,12 @@ int fg_days_search(fg_days **out, fg_verdict_judge *judge, const fg_runs_selecti
 	if (rc)
 		return rc;
 	struct judge_runs ctx = { judge, sel };
-	return fg_days_search_runs(out, n, good, bad, judge_run, &ctx, err);
+	return fg_days_search_runs(out, n, good, bad, opts, judge_run, &ctx, err);
+}
+
+const fg_verdict_auto *fg_days_auto(const fg_days *d)
+{
+	return d->auto_on ? &d->autot : NULL;
 }
 
 enum fg_days_outcome fg_days_result(const fg_days *d)
@@ -239,18 +293,21 @@ size_t fg_days_downloaded_profiles(const fg_days *d)
 	return d->downloaded;
 }
 
-/* Streams the profiles of one run into one side of the diff. */
+/* Streams the profiles of one run that its verdict read into one side of
+ * the diff (the verdict's profiles are the run's lines, in order). */
 static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg_runs_run *run,
-                     const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
+                     const fg_verdict *v, const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
-	const char **sources = calloc(run->nlines, sizeof(*sources));
-	fg_fetch_result *fetched = calloc(run->nlines, sizeof(*fetched));
+	const char **sources = calloc(run->nlines ? run->nlines : 1, sizeof(*sources));
+	fg_fetch_result *fetched = calloc(run->nlines ? run->nlines : 1, sizeof(*fetched));
 	int rc = !sources || !fetched ? fg_error_oom(err, NULL) : 0;
+	size_t n = 0;
 	for (size_t i = 0; !rc && i < run->nlines; i++)
-		sources[i] = run->lines[i]->resolved;
+		if (i < v->nprofiles && v->profiles[i].read)
+			sources[n++] = run->lines[i]->resolved;
 	if (!rc)
-		fg_fetch_many(fetched, sources, run->nlines, fetch);
-	for (size_t i = 0; !rc && i < run->nlines; i++) {
+		fg_fetch_many(fetched, sources, n, fetch);
+	for (size_t i = 0; !rc && i < n; i++) {
 		fg_profile_info info;
 		if (fetched[i].err.code) {
 			*err = fetched[i].err;
@@ -262,15 +319,14 @@ static int diff_side(fg_diff *diff, fg_names *names, fg_diff_side side, const fg
 			rc = fg_source_read_fetched(&info, sources[i], fetched[i].path, names, read,
 						    &(fg_visitor){ fg_diff_frames, NULL, diff, NULL, NULL }, err);
 	}
-	for (size_t i = 0; fetched && i < run->nlines; i++)
+	for (size_t i = 0; fetched && i < n; i++)
 		fg_fetch_result_clear(&fetched[i]);
 	free(fetched);
 	free(sources);
 	return rc;
 }
 
-/* A malloc'ed copy of every name of ids. */
-int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs_selection *sel,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err)
 {
 	fg_diff_options dopts;
@@ -279,9 +335,11 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const 
 	fg_diff *diff = NULL;
 	int rc = fg_diff_new(&diff, names, &dopts, err);
 	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_BASE, base, fetch, read, err);
+		rc = diff_side(diff, names, FG_DIFF_BASE, fg_runs_selection_at(sel, d->last_fast), d->verdicts[d->last_fast],
+		               fetch, read, err);
 	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, candidate, fetch, read, err);
+		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, fg_runs_selection_at(sel, d->first_slow),
+		               d->verdicts[d->first_slow], fetch, read, err);
 	if (rc) {
 		fg_diff_free(diff);
 		return rc;

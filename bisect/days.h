@@ -23,6 +23,13 @@
 typedef struct fg_days_options {
 	const char *good; /* NULL: the oldest run; else the newest run dated on or before this date */
 	const char *bad;  /* NULL: the newest run; else the oldest run dated on or after this date */
+	/* NULL: the judge's threshold.  Else --threshold auto: the ends (moved
+	 * inward past runs with no usable profile) are judged first, the
+	 * threshold put where they separate best (fg_verdict_auto_threshold
+	 * under these options), and every verdict of the search decided at it
+	 * (fg_verdict_conclude); when the ends do not separate, the outcome is
+	 * FG_DAYS_ENDS_NOT_SEPARATED. */
+	const fg_verdict_options *auto_threshold;
 } fg_days_options;
 
 void fg_days_options_init(fg_days_options *opts);
@@ -35,6 +42,9 @@ enum fg_days_outcome {
 	/* The nearest decidable run from the bad end is fast, or none after the
 	 * good end can be judged. */
 	FG_DAYS_BAD_NOT_SLOW,
+	/* --threshold auto: the ends' shares do not differ beyond their noise
+	 * (fg_days_auto says how far apart they are). */
+	FG_DAYS_ENDS_NOT_SEPARATED,
 };
 
 /* One judged run, in the order the search judged them. */
@@ -58,8 +68,12 @@ typedef int (*fg_days_judge_fn)(void *ctx, fg_verdict **out, size_t run, fg_erro
 /* The search itself over runs 0..nruns-1 in date order, from good to bad
  * (good < bad < nruns), each run judged by fn: what fg_days_search runs,
  * and what a test or a benchmark drives with verdicts of its own. */
-int fg_days_search_runs(fg_days **out, size_t nruns, size_t good, size_t bad, fg_days_judge_fn fn, void *ctx,
-                        fg_error *err);
+int fg_days_search_runs(fg_days **out, size_t nruns, size_t good, size_t bad, const fg_days_options *opts,
+                        fg_days_judge_fn fn, void *ctx, fg_error *err);
+
+/* --threshold auto: how the threshold was chosen (threshold 0 when no end
+ * could be read); NULL without it. */
+const fg_verdict_auto *fg_days_auto(const fg_days *d);
 void fg_days_free(fg_days *d);
 
 enum fg_days_outcome fg_days_result(const fg_days *d);
@@ -88,13 +102,14 @@ size_t fg_days_fetched_profiles(const fg_days *d);
 size_t fg_days_downloaded_profiles(const fg_days *d);
 
 /* The diff (with its trees, for the differential flame graph and the
- * growers) of the pooled profiles of base (the last fast run) against
- * those of candidate (the first slow run), read with names, default diff
- * options.  The profiles are fetched again, from the cache after a search;
- * one that fails now fails the call.  Made once after a search and shared
- * by the window, the metrics lens and the report.  Free it with
+ * growers) of the pooled profiles of the last fast run of a found search
+ * against those of its first slow run (runs of sel), read with names,
+ * default diff options: the profiles their verdicts read (one left out of
+ * a partial run stays out).  They are fetched again, from the cache after
+ * a search; one that fails now fails the call.  Made once after a search
+ * and shared by the window, the metrics lens and the report.  Free it with
  * fg_diff_free. */
-int fg_days_diff(fg_diff **out, fg_names *names, const fg_runs_run *base, const fg_runs_run *candidate,
+int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs_selection *sel,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
 /* What `days --repo` shows between the last fast run and the first slow

@@ -1,5 +1,6 @@
 #include "bisect/gitbisect.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,113 @@ void fg_gitbisect_result_clear(fg_gitbisect_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+size_t fg_gitbisect_skipped_from(const fg_gitbisect_result *r, bool good_end)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nskipped; i++)
+		n += r->skipped[i].good_end == good_end;
+	return n;
+}
+
+/* Appends to a line that stops growing when full. */
+struct line {
+	char *s;
+	size_t size, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void add(struct line *l, const char *fmt, ...)
+{
+	if (l->len >= l->size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(l->s + l->len, l->size - l->len, fmt, ap);
+	va_end(ap);
+	l->len = k < 0 ? l->size : l->len + (size_t)k;
+}
+
+/* "ID (reason; N samples)" of one undecidable commit ("ID (reason)" when
+ * nothing was read, or when the reason already says how few). */
+static void add_undecidable(struct line *l, const char *sep, const char *id, const char *reason, uint64_t total)
+{
+	if (total >= FG_VERDICT_FEW_SAMPLES)
+		add(l, "%s%.12s (%s; %llu samples)", sep, id, reason, (unsigned long long)total);
+	else
+		add(l, "%s%.12s (%s)", sep, id, reason);
+}
+
+void fg_gitbisect_refusal(char *out, size_t size, const fg_gitbisect_result *r, const char *good_rev,
+			  const char *bad_rev, size_t end_steps)
+{
+	struct line l = { out, size, 0 };
+	out[0] = '\0';
+	if (r->outcome == FG_GITBISECT_ENDS_NOT_SEPARATED) {
+		char why[512];
+		fg_verdict_auto_describe(why, sizeof(why), &r->autot);
+		add(&l, "--threshold auto: %s (--good %s, --bad %s)", why, good_rev, bad_rev);
+		return;
+	}
+	bool good = r->outcome == FG_GITBISECT_GOOD_NOT_FAST || r->outcome == FG_GITBISECT_GOOD_UNDECIDABLE;
+	bool undecidable = r->outcome == FG_GITBISECT_GOOD_UNDECIDABLE || r->outcome == FG_GITBISECT_BAD_UNDECIDABLE;
+	if (!good && !undecidable && r->outcome != FG_GITBISECT_BAD_NOT_SLOW)
+		return;
+	const fg_verdict *v = good ? r->vgood : r->vbad;
+	const fg_repo_commit *c = good ? &r->good : &r->bad;
+	const char *rev = good ? good_rev : bad_rev, *want = good ? "fast" : "slow";
+	size_t moved = fg_gitbisect_skipped_from(r, good);
+	if (!moved && !undecidable) {
+		add(&l, "--%s %s is %s, not %s (%s)", good ? "good" : "bad", rev, fg_verdict_name(v->kind), want,
+		    v->reason);
+		return;
+	}
+	/* Never "the good end is slow" of an end that was never judged slow. */
+	add(&l, "--%s %s cannot be judged", good ? "good" : "bad", rev);
+	size_t tried = undecidable ? moved : moved - 1;
+	if (tried)
+		add(&l, ", nor the %zu commit%s %s it on the first-parent line", tried, tried == 1 ? "" : "s",
+		    good ? "after" : "before");
+	const char *sep = ": ";
+	for (size_t i = 0; i < r->nskipped; i++)
+		if (r->skipped[i].good_end == good) {
+			add_undecidable(&l, sep, r->skipped[i].id, r->skipped[i].reason, r->skipped[i].total);
+			sep = ", ";
+		}
+	if (undecidable) {
+		add_undecidable(&l, sep, c->id, v->reason, v->total);
+		size_t steps = end_steps ? end_steps : FG_GITBISECT_END_STEPS;
+		if (moved >= steps)
+			add(&l, "; stopped after %zu commits (--end-steps)", moved);
+		/* The fewest samples of a commit that was read. */
+		uint64_t few = v->total ? v->total : UINT64_MAX;
+		for (size_t i = 0; i < r->nskipped; i++)
+			if (r->skipped[i].good_end == good && r->skipped[i].total && r->skipped[i].total < few)
+				few = r->skipped[i].total;
+		if (few < FG_VERDICT_FEW_SAMPLES)
+			add(&l, "; so few samples give intervals too wide to decide: profile longer or at a higher "
+			    "rate (more samples a capture), or repeat the benchmark inside one capture");
+		else if (few == UINT64_MAX)
+			add(&l, "; their profiles cannot be used: fix them, or give another --%s", good ? "good" : "bad");
+		else
+			add(&l, "; their shares are too near the threshold for their interval: choose a threshold "
+			    "between the ends' shares (--threshold auto), measure --noise, or add nodes");
+		return;
+	}
+	add(&l, "; the first that can, %.12s, is %s, not %s (%s): the regression is %s it, among commits that "
+	    "cannot be judged", c->id, fg_verdict_name(v->kind), want, v->reason, good ? "at or before" : "after");
+}
+
 /* One bisection's state. */
 struct run {
 	const fg_gitbisect_options *o;
 	fg_repo *repo;
 	const char *work_tree;
 	bool own_group; /* the git being run is git bisect run */
+	/* --threshold auto before the ends gave it: a verdict that rests on
+	 * the threshold is reported (on_verdict) once decided at it. */
+	bool deferring;
+	bool readable;  /* move_inward stops at a commit with a usable profile, whatever its verdict */
+	fg_verdict_options auto_opts;
+	char threshold_arg[64];
 };
 
 /* git's output as it comes; *last keeps its last byte. */
@@ -119,7 +221,7 @@ static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, con
 	if (r->o->source->capture && git(r, NULL, NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
 		return fg_error_set(err, FG_EGIT, rev, "git checkout failed: the work tree must be clean for --capture");
 	rc = fg_verdict_judge_commit(v, r->o->judge, r->o->source, c, err);
-	if (!rc && r->o->on_verdict)
+	if (!rc && r->o->on_verdict && !(r->deferring && (*v)->basis != FG_BASIS_INPUT))
 		r->o->on_verdict(r->o->ctx, c, *v);
 	return rc;
 }
@@ -129,13 +231,21 @@ static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, con
  * before a fast one is fast, one after a slow one slow: the answer stays
  * right).  *v, *c and *at (its index in line) are replaced by the new
  * end's; the line is good..bad newest first (line[0] is bad); the bad end
- * stays below index stop (the good end's).  Returns 0 with *v decidable, or
- * still a skip when no commit was. */
+ * stays below index stop (the good end's).  At most end_steps commits are
+ * tried.  Returns 0 with *v decidable, or still a skip when no commit was. */
+static bool undecided(const struct run *r, const fg_verdict *v)
+{
+	return r->readable ? v->basis == FG_BASIS_INPUT : v->kind == FG_VERDICT_SKIP;
+}
+
 static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const struct run *r, const fg_repo_log *line,
 		       bool good_end, size_t stop, fg_gitbisect_result *res, fg_error *err)
 {
 	size_t n = fg_repo_log_count(line);
-	for (size_t k = 1; (*v)->kind == FG_VERDICT_SKIP && k < (good_end ? n : stop) && !stopped(r); k++) {
+	size_t steps = r->o->end_steps ? r->o->end_steps : FG_GITBISECT_END_STEPS;
+	steps -= fg_gitbisect_skipped_from(res, good_end) < steps ? fg_gitbisect_skipped_from(res, good_end) : steps;
+	size_t k = good_end ? n - *at : *at;
+	for (k++; undecided(r, *v) && k < (good_end ? n : stop) && steps && !stopped(r); k++, steps--) {
 		size_t i = good_end ? n - k : k;
 		fg_gitbisect_skip *s = realloc(res->skipped, (res->nskipped + 1) * sizeof(*s));
 		if (!s)
@@ -145,6 +255,8 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 		snprintf(s->id, sizeof(s->id), "%s", c->id);
 		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)fg_utf8_fit((*v)->reason, sizeof(s->reason) - 1),
 			 (*v)->reason);
+		s->good_end = good_end;
+		s->total = (*v)->total;
 		if (r->o->on_move)
 			r->o->on_move(r->o->ctx, good_end, c->id);
 		fg_verdict_free(*v);
@@ -157,19 +269,67 @@ static int move_inward(fg_verdict **v, fg_repo_commit *c, size_t *at, const stru
 	return 0;
 }
 
+/* Moves the ends inward while undecided (r->readable: while they have no
+ * usable profile); the bad end only once the good one is settled. */
+static int walk_ends(fg_gitbisect_result *res, const struct run *r, const fg_repo_log *line, size_t *at_good,
+		     size_t *at_bad, fg_error *err)
+{
+	int rc = move_inward(&res->vgood, &res->good, at_good, r, line, true, SIZE_MAX, res, err);
+	if (!rc && (r->readable ? res->vgood->basis != FG_BASIS_INPUT : res->vgood->kind == FG_VERDICT_FAST))
+		rc = move_inward(&res->vbad, &res->bad, at_bad, r, line, false, *at_good, res, err);
+	return rc;
+}
+
+/* --threshold auto, once both ends have a usable profile: the threshold,
+ * the ends decided at it and reported, the judge and run mode set to it.
+ * False when the ends do not separate (the outcome is set). */
+static bool take_auto_threshold(fg_gitbisect_result *res, struct run *r)
+{
+	r->deferring = false;
+	res->auto_on = true;
+	if (res->vgood->basis == FG_BASIS_INPUT || res->vbad->basis == FG_BASIS_INPUT)
+		return true; /* an end that cannot be read: refused as undecidable */
+	fg_verdict_auto_threshold(&res->autot, res->vgood, res->vbad, &r->auto_opts);
+	if (!res->autot.separated) {
+		res->outcome = FG_GITBISECT_ENDS_NOT_SEPARATED;
+		return false;
+	}
+	r->auto_opts.threshold = res->autot.threshold;
+	fg_verdict_judge_set_threshold(r->o->judge, res->autot.threshold);
+	snprintf(r->threshold_arg, sizeof(r->threshold_arg), "--threshold=%.2f", res->autot.threshold);
+	fg_verdict_conclude(res->vgood, &r->auto_opts);
+	fg_verdict_conclude(res->vbad, &r->auto_opts);
+	if (r->o->on_threshold)
+		r->o->on_threshold(r->o->ctx, &res->autot);
+	if (r->o->on_verdict) {
+		r->o->on_verdict(r->o->ctx, &res->good, res->vgood);
+		r->o->on_verdict(r->o->ctx, &res->bad, res->vbad);
+	}
+	return true;
+}
+
 /* Judges both ends, moving an undecidable one inward; the outcome is
  * STOPPED when the caller asks to stop on the way. */
-static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *err)
+static int judge_ends(fg_gitbisect_result *res, struct run *r, fg_error *err)
 {
-	int rc = 0;
-	if (!stopped(r))
-		rc = judge_rev(&res->vgood, &res->good, r, r->o->good, err);
+	/* Both revisions resolved first: a capture checks the good end out,
+	 * and "--bad HEAD" must still name the HEAD the user gave. */
+	int rc = fg_repo_commit_info(&res->good, r->repo, r->o->good, err);
+	if (!rc)
+		rc = fg_repo_commit_info(&res->bad, r->repo, r->o->bad, err);
+	char bad[41];
+	snprintf(bad, sizeof(bad), "%s", res->bad.id);
+	r->deferring = r->o->auto_threshold != NULL;
+	if (r->deferring)
+		r->auto_opts = *r->o->auto_threshold;
 	if (!rc && !stopped(r))
-		rc = judge_rev(&res->vbad, &res->bad, r, r->o->bad, err);
+		rc = judge_rev(&res->vgood, &res->good, r, res->good.id, err);
+	if (!rc && !stopped(r))
+		rc = judge_rev(&res->vbad, &res->bad, r, bad, err);
 	if (!rc && stopped(r))
 		res->outcome = FG_GITBISECT_STOPPED;
 	if (rc || res->outcome == FG_GITBISECT_STOPPED ||
-	    (res->vgood->kind != FG_VERDICT_SKIP && res->vbad->kind != FG_VERDICT_SKIP))
+	    (!r->deferring && res->vgood->kind != FG_VERDICT_SKIP && res->vbad->kind != FG_VERDICT_SKIP))
 		return rc;
 	fg_repo_log *line = NULL;
 	fg_repo_log_options lo;
@@ -177,10 +337,17 @@ static int judge_ends(fg_gitbisect_result *res, const struct run *r, fg_error *e
 	lo.first_parent = true;
 	rc = fg_repo_log_range(&line, r->repo, res->good.id, res->bad.id, &lo, err);
 	size_t at_good = line ? fg_repo_log_count(line) : 0, at_bad = 0;
-	if (!rc)
-		rc = move_inward(&res->vgood, &res->good, &at_good, r, line, true, SIZE_MAX, res, err);
-	if (!rc && res->vgood->kind == FG_VERDICT_FAST)
-		rc = move_inward(&res->vbad, &res->bad, &at_bad, r, line, false, at_good, res, err);
+	if (!rc && r->deferring) {
+		r->readable = true;
+		rc = walk_ends(res, r, line, &at_good, &at_bad, err);
+		r->readable = false;
+		if (!rc && !stopped(r) && !take_auto_threshold(res, r)) {
+			fg_repo_log_free(line);
+			return 0;
+		}
+	}
+	if (!rc && !stopped(r))
+		rc = walk_ends(res, r, line, &at_good, &at_bad, err);
 	fg_repo_log_free(line);
 	if (!rc && stopped(r))
 		res->outcome = FG_GITBISECT_STOPPED;
@@ -214,13 +381,15 @@ static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
 	while (!rc && r->o->run_argv[n])
 		n++;
 	bool run = !rc && res->outcome != FG_GITBISECT_INTERRUPTED;
-	const char **argv = run ? calloc(n + 3, sizeof(*argv)) : NULL;
+	const char **argv = run ? calloc(n + 4, sizeof(*argv)) : NULL;
 	if (run && !argv)
 		rc = fg_error_oom(err, NULL);
 	if (run && argv) {
 		argv[0] = "bisect";
 		argv[1] = "run";
 		memcpy(argv + 2, r->o->run_argv, n * sizeof(*argv));
+		if (r->threshold_arg[0])
+			argv[2 + n] = r->threshold_arg;
 		pid_t pid = 0;
 		r->own_group = true;
 		git(r, NULL, &pid, argv);
@@ -289,9 +458,13 @@ int fg_gitbisect_run(fg_gitbisect_result *out, fg_repo *repo, const fg_gitbisect
 			snprintf(out->restored, sizeof(out->restored), "%s", head);
 	}
 	free(branch);
-	if (!rc && out->outcome != FG_GITBISECT_STOPPED) {
-		if (out->vgood->kind != FG_VERDICT_FAST)
+	if (!rc && out->outcome != FG_GITBISECT_STOPPED && out->outcome != FG_GITBISECT_ENDS_NOT_SEPARATED) {
+		if (out->vgood->kind == FG_VERDICT_SKIP)
+			out->outcome = FG_GITBISECT_GOOD_UNDECIDABLE;
+		else if (out->vgood->kind != FG_VERDICT_FAST)
 			out->outcome = FG_GITBISECT_GOOD_NOT_FAST;
+		else if (out->vbad->kind == FG_VERDICT_SKIP)
+			out->outcome = FG_GITBISECT_BAD_UNDECIDABLE;
 		else if (out->vbad->kind != FG_VERDICT_SLOW)
 			out->outcome = FG_GITBISECT_BAD_NOT_SLOW;
 		else

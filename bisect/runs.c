@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "net/fetch.h"
+#include "net/url.h"
 #include "git/repo.h"
 
 /* A runs file lists a few thousand profiles at most; anything far larger is
@@ -120,8 +121,11 @@ static int parse_line(fg_runs *runs, char *line, size_t lineno, fg_error *err)
 	}
 	char *resolved;
 	int rc = fg_url_resolve(&resolved, runs->base, field[5], err);
-	if (rc == FG_ECONFIG)
-		snprintf(err->source, sizeof(err->source), "%s:%zu", runs->base, lineno);
+	if (rc == FG_ECONFIG) {
+		char where[sizeof(err->source) + 24];
+		snprintf(where, sizeof(where), "%s:%zu", runs->base, lineno);
+		fg_error_set_source(err, where);
+	}
 	if (rc)
 		return rc;
 	fg_runs_line *l = &runs->lines[runs->nlines++];
@@ -195,7 +199,7 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 		rc = fg_error_set(err, FG_ECONFIG, name, "not a runs file: %s", why);
 	}
 	if (rc) {
-		snprintf(err->source, sizeof(err->source), "%s", name);
+		fg_error_set_source(err, name);
 		return rc;
 	}
 	rc = fg_runs_parse_buffer(out, buf, len, name, err);
@@ -206,6 +210,21 @@ int fg_runs_load(fg_runs **out, const char *path, const char *base, fg_error *er
 const char *fg_runs_base(const fg_runs *runs)
 {
 	return runs->base;
+}
+
+int fg_runs_check_remote(const fg_runs *runs, fg_error *err)
+{
+	if (!fg_url_is_http(runs->base))
+		return 0;
+	for (size_t i = 0; i < runs->nlines; i++) {
+		const fg_runs_line *l = &runs->lines[i];
+		if (!fg_url_is_http(l->resolved))
+			return line_error(err, runs->base, l->lineno,
+					  "a runs file fetched over HTTP names a local file ('%s'): refused, as a web "
+					  "page's file:// links are (--runs-local reads it)",
+					  l->location);
+	}
+	return 0;
 }
 
 size_t fg_runs_line_count(const fg_runs *runs)

@@ -52,6 +52,13 @@ void fg_runs_free(fg_runs *runs);
 /* The base the locations were resolved against, as given. */
 const char *fg_runs_base(const fg_runs *runs);
 
+/* A runs file fetched over HTTP(S) (its base an http:// or https:// URL)
+ * may name only HTTP(S) locations, as a web page may not make the browser
+ * read a local file: a local file could decide a verdict.  0 when it does
+ * (or when the runs file is local); else FG_ECONFIG naming the first line
+ * whose resolved location is a local file (a file:// URL), "BASE:LINE". */
+int fg_runs_check_remote(const fg_runs *runs, fg_error *err);
+
 /* The lines in file order. */
 size_t fg_runs_line_count(const fg_runs *runs);
 const fg_runs_line *fg_runs_line_at(const fg_runs *runs, size_t i);

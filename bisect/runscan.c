@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -589,10 +590,43 @@ int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err)
 		fg_runscan_free(scan);
 		return rc;
 	}
-	if (scan->n)
-		qsort(scan->entries, scan->n, sizeof(*scan->entries), by_fields);
+	fg_runscan_finish(scan);
 	*out = scan;
 	return 0;
+}
+
+int fg_runscan_new(fg_runscan **out, fg_error *err)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : fg_error_oom(err, NULL);
+}
+
+int fg_runscan_add_artifact(fg_runscan *scan, const char *name, const char *commit, const char *date,
+                            const char *location, fg_error *err)
+{
+	facts f = { 0 };
+	parse_folder(&f, name);
+	/* The benchmark name says which build was measured (a reuse-tag run's
+	 * is older than the workflow's commit); the run's own full id when it
+	 * is that build. */
+	if (!f.date[0]) {
+		snprintf(f.date, sizeof(f.date), "%.10s", date);
+		snprintf(f.commit, sizeof(f.commit), "%s", commit);
+	} else if (!strncasecmp(commit, f.commit, strlen(f.commit))) {
+		snprintf(f.commit, sizeof(f.commit), "%s", commit);
+	}
+	if (!fg_runs_valid_date(f.date, strlen(f.date)) || !fg_repo_valid_id(f.commit, strlen(f.commit)))
+		return add_skip(scan, location, "no valid date or commit for the run", err);
+	if (location[strcspn(location, " \t\n\r")] || location[0] == '#')
+		return add_skip(scan, location, "a runs file cannot hold a location with whitespace or a leading '#'",
+		                err);
+	return add_entry(scan, &f, location, err);
+}
+
+void fg_runscan_finish(fg_runscan *scan)
+{
+	if (scan->n)
+		qsort(scan->entries, scan->n, sizeof(*scan->entries), by_fields);
 }
 
 size_t fg_runscan_count(const fg_runscan *scan)
@@ -719,6 +753,60 @@ int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_t
 	if (sb.failed) {
 		free(sb.p);
 		return fg_error_oom(err, scan->dir);
+	}
+	*out = sb.p;
+	return 0;
+}
+
+/* The date field of a runs file's data line (NULL for a comment, a blank
+ * line or a line without a date). */
+static bool line_date(char out[11], const char *line, size_t len)
+{
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	size_t n = 0;
+	while (n < len && line[n] != ' ' && line[n] != '\t')
+		n++;
+	if (!len || line[0] == '#' || n != 10 || !fg_runs_valid_date(line, 10))
+		return false;
+	memcpy(out, line, 10);
+	out[10] = '\0';
+	return true;
+}
+
+void fg_runscan_last_date(char out[11], const char *old)
+{
+	out[0] = '\0';
+	char d[11];
+	for (const char *p = old; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (line_date(d, p, len) && strcmp(d, out) > 0)
+			memcpy(out, d, sizeof(d));
+		p += len + (p[len] == '\n');
+	}
+}
+
+int fg_runscan_format_after(char **out, const fg_runscan *scan, const char *old, const char *since, fg_error *err)
+{
+	char *fresh;
+	int rc = fg_runscan_format(&fresh, scan, NULL, err);
+	if (rc)
+		return rc;
+	strbuf sb = { 0 };
+	size_t header = strcspn(fresh, "\n") + 1;
+	sb_printf(&sb, "%.*s", (int)header, fresh);
+	char d[11];
+	for (const char *p = old; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (line_date(d, p, len) && strcmp(d, since) < 0)
+			sb_printf(&sb, "%.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	sb_printf(&sb, "%s", fresh + header);
+	free(fresh);
+	if (sb.failed) {
+		free(sb.p);
+		return fg_error_oom(err, NULL);
 	}
 	*out = sb.p;
 	return 0;

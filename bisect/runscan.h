@@ -52,6 +52,26 @@ typedef struct fg_runscan_skip {
  * list says why).  FG_EFETCH when dir or a folder below it cannot be read. */
 int fg_runscan_dir(fg_runscan **out, const char *dir, fg_error *err);
 
+/* An empty scan, for artifacts listed elsewhere (`runs github`): filled with
+ * fg_runscan_add_artifact, sorted by fg_runscan_finish, written by
+ * fg_runscan_format with relative_to NULL (locations as given). */
+int fg_runscan_new(fg_runscan **out, fg_error *err);
+
+/* Adds an artifact by its name, read as an artifact folder's name
+ * (flamegraph-medic-daily-DATE-SHA-test[-VARIANT]-EVENT-camunda-N-YYYYMMDD:
+ * node, protocol, event; the build's date and commit), downloaded from
+ * location.  commit (a full id) and date (YYYY-MM-DD...) are its run's: the
+ * build's when the name holds no benchmark name, and the commit's full id
+ * when it starts with the name's short one.  Skipped (with the reason) when
+ * neither gives a valid date and commit, or location cannot be a runs-file
+ * location. */
+int fg_runscan_add_artifact(fg_runscan *scan, const char *name, const char *commit, const char *date,
+                            const char *location, fg_error *err);
+
+/* Sorts the entries as fg_runscan_dir does (date, commit, node, protocol,
+ * event, location). */
+void fg_runscan_finish(fg_runscan *scan);
+
 void fg_runscan_free(fg_runscan *scan);
 
 size_t fg_runscan_count(const fg_runscan *scan);
@@ -64,6 +84,15 @@ const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);
  * relative_to (the runs file's folder), or to DIR when relative_to is NULL.
  * FG_EFETCH when relative_to cannot be resolved. */
 int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_to, fg_error *err);
+
+/* The last date of a runs file's lines (old: its text), or "" when none:
+ * where `runs github` goes on when it extends a runs file. */
+void fg_runscan_last_date(char out[11], const char *old);
+
+/* fg_runscan_format (locations as given) after the lines of old (a runs
+ * file's text) dated before since, kept as they are: a runs file extended
+ * with the runs from since on, which replace old's lines of those days. */
+int fg_runscan_format_after(char **out, const fg_runscan *scan, const char *old, const char *since, fg_error *err);
 
 /* The benchmark name in a path or URL (the first folder or file name that
  * holds one): `medic-daily-DATE-SHA-test`, with its `-VARIANT` when the name

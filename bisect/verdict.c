@@ -64,6 +64,17 @@ void fg_verdict_options_init(fg_verdict_options *opts)
 	fg_read_options_init(&opts->read);
 }
 
+size_t fg_verdict_min_nodes(const fg_verdict_options *opts, size_t n)
+{
+	size_t need = opts->min_nodes;
+	if (!need) {
+		need = n / 2 + 1;
+		if (need < FG_VERDICT_MIN_NODES)
+			need = FG_VERDICT_MIN_NODES;
+	}
+	return need < n ? need : n;
+}
+
 double fg_verdict_noise(const fg_verdict_options *opts)
 {
 	return opts->noise >= 0 ? opts->noise : FG_VERDICT_NOISE_FRACTION * opts->threshold;
@@ -229,14 +240,21 @@ static void read_profile(struct reading *r, struct lane *l, const char *source, 
 	r->kind = fg_protocol_result(l->detector);
 }
 
-/* Takes one read profile into p; a problem of this build only is a skip
- * (returns 1), an error is returned as it is. */
+/* Leaves p out of the verdict, saying why. */
+static void leave_out(fg_verdict_profile *p, const char *message)
+{
+	p->read = false;
+	snprintf(p->error, sizeof(p->error), "%s", message);
+}
+
+/* Takes one read profile into p; a problem of this profile only leaves it
+ * out (returns 1), an error is returned as it is. */
 static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile *p, const struct reading *r,
                          fg_error *err)
 {
 	const fg_profile_info *info = &r->info;
 	if (r->rc == FG_EINVALID || r->rc == FG_EFETCH) {
-		skip(v, p->source, r->err.message);
+		leave_out(p, r->err.message);
 		return 1;
 	}
 	if (r->rc) {
@@ -248,8 +266,6 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	p->samples = r->samples;
 	p->share = fg_stats_percent(p->samples, p->total);
 	p->detected = fg_protocol_name(r->kind);
-	if (r->matched)
-		v->matched = true;
 	if (info->missing_final_newline)
 		snprintf(p->warning, sizeof(p->warning), "the last line has no newline: the file may be cut short");
 	else if (info->inverted && !j->opts.read.reversed)
@@ -259,7 +275,7 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	if (p->total < j->opts.min_samples) {
 		snprintf(message, sizeof(message), "%llu samples, fewer than --min-samples %llu",
 		         (unsigned long long)p->total, (unsigned long long)j->opts.min_samples);
-		skip(v, p->source, message);
+		leave_out(p, message);
 		return 1;
 	}
 	/* async-profiler's cpu event may be sampled by itimer or ctimer too. */
@@ -269,7 +285,7 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 	if (want && measured && strcmp(want, measured)) {
 		snprintf(message, sizeof(message), "the profile measures %s (its title says \"%.*s\"), not %s",
 		         measured, (int)fg_utf8_fit(info->title, 64), info->title, want);
-		skip(v, p->source, message);
+		leave_out(p, message);
 		return 1;
 	}
 	/* Units: a pooled share over bytes and samples means nothing, and bytes
@@ -279,23 +295,25 @@ static int judge_profile(fg_verdict *v, fg_verdict_judge *j, fg_verdict_profile 
 		if (q->read && q->unit[0] && strcmp(q->unit, p->unit)) {
 			snprintf(message, sizeof(message), "the profile counts %s but %s counts %s: not comparable",
 			         p->unit, q->source, q->unit);
-			skip(v, p->source, message);
+			leave_out(p, message);
 			return 1;
 		}
 	if (!fg_profile_counts_samples(info) && j->opts.aggregate == FG_AGGREGATE_POOLED) {
 		snprintf(message, sizeof(message),
 		         "the profile counts %s, not samples: there is no sample interval to decide on "
 		         "(--aggregate median judges the share as a point)", p->unit);
-		skip(v, p->source, message);
+		leave_out(p, message);
 		return 1;
 	}
 	fg_protocol_kind kind = r->kind;
 	if (p->expected && kind != FG_PROTOCOL_UNKNOWN && strcmp(p->expected, p->detected)) {
 		snprintf(message, sizeof(message), "the profile serves %s, not %s as %s", p->detected, p->expected,
 		         p->expected == j->protocol ? "--protocol says" : "the runs file says");
-		skip(v, p->source, message);
+		leave_out(p, message);
 		return 1;
 	}
+	if (r->matched)
+		v->matched = true;
 	return 0;
 }
 
@@ -311,19 +329,31 @@ const char *fg_verdict_profile_label(const fg_verdict_profile *p)
  * a thousand (two-sided). */
 #define DISAGREEMENT_Z 3.29
 
-/* Over-dispersion of the profiles' counts, and the node that disagrees. */
+/* The index in v->profiles of the k-th read profile. */
+static size_t read_index(const fg_verdict *v, size_t k)
+{
+	for (size_t i = 0; i < v->nprofiles; i++)
+		if (v->profiles[i].read && !k--)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Over-dispersion of the read profiles' counts, and the node that
+ * disagrees. */
 static void dispersion(fg_verdict *v)
 {
 	uint64_t k[64], n[64];
 	uint64_t *kk = v->nprofiles <= 64 ? k : malloc(v->nprofiles * sizeof(*kk));
 	uint64_t *nn = v->nprofiles <= 64 ? n : malloc(v->nprofiles * sizeof(*nn));
 	fg_dispersion d = { .chi2 = 0, .phi = 1, .worst = SIZE_MAX };
+	size_t m = 0;
 	if (kk && nn) {
-		for (size_t i = 0; i < v->nprofiles; i++) {
-			kk[i] = v->profiles[i].samples;
-			nn[i] = v->profiles[i].total;
-		}
-		fg_stats_overdispersion(&d, kk, nn, v->nprofiles);
+		for (size_t i = 0; i < v->nprofiles; i++)
+			if (v->profiles[i].read) {
+				kk[m] = v->profiles[i].samples;
+				nn[m++] = v->profiles[i].total;
+			}
+		fg_stats_overdispersion(&d, kk, nn, m);
 	} else {
 		/* Out of memory: an unbounded disagreement, so the interval is
 		 * [0, 100] and the build a skip, never a guess. */
@@ -336,7 +366,7 @@ static void dispersion(fg_verdict *v)
 	v->phi = d.phi;
 	/* With two nodes both residuals are the same size: neither can be
 	 * named. */
-	v->disagreeing = v->nprofiles >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? d.worst : SIZE_MAX;
+	v->disagreeing = m >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? read_index(v, d.worst) : SIZE_MAX;
 }
 
 /* "; broker-2 7.10% disagrees with the others (2.51%)" or "". */
@@ -362,9 +392,10 @@ static double point_share(const fg_verdict *v, enum fg_aggregate how)
 	double few[64], *shares = v->nprofiles <= 64 ? few : malloc(v->nprofiles * sizeof(*shares));
 	if (!shares)
 		return v->pooled;
-	size_t n = v->nprofiles;
-	for (size_t i = 0; i < n; i++)
-		shares[i] = v->profiles[i].share;
+	size_t n = 0;
+	for (size_t i = 0; i < v->nprofiles; i++)
+		if (v->profiles[i].read)
+			shares[n++] = v->profiles[i].share;
 	qsort(shares, n, sizeof(*shares), cmp_double);
 	double sum = 0, r;
 	switch (how) {
@@ -463,8 +494,7 @@ struct judging {
 	fg_verdict_judge *j;
 	const fg_fetch_result *fetched;
 	struct reading *read;
-	int rc;       /* an error */
-	bool stopped; /* a skip or an error */
+	int rc;       /* an error: the build is not judged */
 	fg_error *err;
 };
 
@@ -483,22 +513,22 @@ static int take_one(void *ctx, size_t i)
 	fg_verdict *v = w->v;
 	fg_verdict_profile *p = &v->profiles[i];
 	const fg_error *fe = &w->fetched[i].err;
-	w->stopped = true;
-	if (fe->code == FG_EFETCH) {
-		skip(v, p->source, fe->message);
-		return 1;
+	if (fe->code == FG_EFETCH && !w->fetched[i].denied) {
+		leave_out(p, fe->message);
+		return 0;
 	}
 	if (fe->code) {
-		/* A malformed header or an unknown scheme: every build alike. */
+		/* A malformed header, an unknown scheme, credentials refused or a
+		 * rate limit: every build alike. */
 		*w->err = *fe;
 		w->rc = fe->code;
 		return 1;
 	}
 	int rc = judge_profile(v, w->j, p, &w->read[i], w->err);
 	if (rc > 0)
-		return 1;
+		return 0;
 	if (rc) {
-		snprintf(w->err->source, sizeof(w->err->source), "%s", p->source);
+		fg_error_set_source(w->err, p->source);
 		w->rc = rc;
 		return 1;
 	}
@@ -506,13 +536,55 @@ static int take_one(void *ctx, size_t i)
 	 * may not, and a wrapped total would give shares above 100% and a
 	 * NaN interval.  samples <= total, so one check covers both. */
 	if (p->total > UINT64_MAX - v->total) {
-		skip(v, p->source, "the pooled sample counts of this build overflow 64 bits");
-		return 1;
+		leave_out(p, "the pooled sample counts of this build would overflow 64 bits");
+		return 0;
 	}
 	v->samples += p->samples;
 	v->total += p->total;
-	w->stopped = false;
+	v->nread++;
 	return 0;
+}
+
+/* "broker-2: HTTP status 404; broker-1: truncated: ..." of the profiles
+ * left out, each cut to fit. */
+static void left_out(char *out, size_t size, const fg_verdict *v)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < v->nprofiles && len < size; i++) {
+		const fg_verdict_profile *p = &v->profiles[i];
+		if (p->read)
+			continue;
+		int k = snprintf(out + len, size - len, "%s%s: %.*s", len ? "; " : "", fg_verdict_profile_label(p),
+		                 (int)fg_utf8_fit(p->error, 300), p->error);
+		len += k > 0 ? (size_t)k : 0;
+	}
+}
+
+void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o)
+{
+	v->min_nodes = fg_verdict_min_nodes(o, v->nprofiles);
+	char missing[1024];
+	left_out(missing, sizeof(missing), v);
+	if (v->nread < v->min_nodes) {
+		/* One profile: its message as it is, as before partial runs. */
+		if (v->nprofiles == 1)
+			skip(v, v->profiles[0].source, v->profiles[0].error);
+		else
+			snprintf(v->reason, sizeof(v->reason), "%zu of %zu profiles read, fewer than the %zu needed%s: %s",
+			         v->nread, v->nprofiles, v->min_nodes, o->min_nodes ? " (--min-nodes)" : "", missing);
+		v->kind = FG_VERDICT_SKIP;
+		v->basis = FG_BASIS_INPUT;
+		return;
+	}
+	fg_verdict_decide(v, o);
+	size_t len = strlen(v->reason);
+	if (v->total < FG_VERDICT_FEW_SAMPLES)
+		len += (size_t)snprintf(v->reason + len, sizeof(v->reason) - len, "; only %llu samples",
+		                        (unsigned long long)v->total);
+	if (v->nread < v->nprofiles && len < sizeof(v->reason))
+		snprintf(v->reason + len, sizeof(v->reason) - len, "; judged on %zu of %zu profiles, left out: %s",
+		         v->nread, v->nprofiles, missing);
 }
 
 int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
@@ -559,7 +631,7 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		                strncmp(sources[i], "file:", 5);
 		v->downloaded += p->downloaded;
 	}
-	struct judging w = { v, j, fetched, calloc(n, sizeof(*w.read)), 0, false, err };
+	struct judging w = { v, j, fetched, calloc(n, sizeof(*w.read)), 0, err };
 	size_t lanes = j->opts.jobs ? j->opts.jobs : fg_parallel_cores();
 	if (!w.read)
 		rc = fg_error_oom(err, NULL);
@@ -570,9 +642,8 @@ int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verd
 		rc = w.rc;
 	}
 	free(w.read);
-	if (rc || w.stopped)
-		goto out;
-	fg_verdict_decide(v, &j->opts);
+	if (!rc)
+		fg_verdict_conclude(v, &j->opts);
 out:
 	for (size_t i = 0; fetched && i < n; i++)
 		fg_fetch_result_clear(&fetched[i]);
@@ -584,6 +655,74 @@ out:
 	}
 	*out = v;
 	return 0;
+}
+
+void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold)
+{
+	j->opts.threshold = threshold;
+}
+
+/* An end's standard deviation at threshold t, on the side facing the
+ * other end (up for the good end, down for the bad one). */
+static double end_sd(const fg_verdict *v, const fg_verdict_options *o, double t, bool up)
+{
+	double lo, hi;
+	fg_stats_share_interval(&lo, &hi, v->samples, v->total, v->phi, 0);
+	double w = up ? hi - v->pooled : v->pooled - lo;
+	double noise = o->noise >= 0 ? o->noise : FG_VERDICT_NOISE_FRACTION * t;
+	return sqrt(w * w + FG_Z95 * FG_Z95 * noise * noise) / FG_Z95;
+}
+
+void fg_verdict_auto_threshold(fg_verdict_auto *out, const fg_verdict *good, const fg_verdict *bad,
+                               const fg_verdict_options *opts)
+{
+	memset(out, 0, sizeof(*out));
+	if (!good->total || !bad->total || good->basis == FG_BASIS_INPUT || bad->basis == FG_BASIS_INPUT)
+		return;
+	double g = out->good = good->pooled, b = out->bad = bad->pooled;
+	if (!(g < b)) {
+		out->threshold = (g + b) / 2;
+		out->good_sd = end_sd(good, opts, out->threshold, true);
+		out->bad_sd = end_sd(bad, opts, out->threshold, false);
+		return;
+	}
+	/* (t - g) / sd_g(t) grows with t and (b - t) / sd_b(t) falls: one
+	 * crossing in (g, b). */
+	double lo = g, hi = b, t = (g + b) / 2;
+	for (int i = 0; i < 100; i++) {
+		t = (lo + hi) / 2;
+		double f = (t - g) / end_sd(good, opts, t, true) - (b - t) / end_sd(bad, opts, t, false);
+		if (f < 0)
+			lo = t;
+		else
+			hi = t;
+	}
+	/* Rounded to a hundredth of a point, as it is printed and handed on
+	 * to run mode; the distance is then that of the nearer end. */
+	t = round(t * 100) / 100;
+	out->threshold = t;
+	out->good_sd = end_sd(good, opts, t, true);
+	out->bad_sd = end_sd(bad, opts, t, false);
+	out->distance = fmin((t - g) / out->good_sd, (b - t) / out->bad_sd);
+	out->separated = out->distance > FG_Z95;
+}
+
+void fg_verdict_auto_describe(char *out, size_t size, const fg_verdict_auto *a)
+{
+	if (!a->threshold)
+		snprintf(out, size, "the ends cannot be compared: an end has no profile that could be read");
+	else if (!(a->good < a->bad))
+		snprintf(out, size, "the good end's share %.2f%% is not below the bad end's %.2f%%: there is no "
+		         "regression between them to find", a->good, a->bad);
+	else if (!a->separated)
+		snprintf(out, size, "the ends do not differ beyond their noise: the good end's %.2f%% (sd %.2f pp) and "
+		         "the bad end's %.2f%% (sd %.2f pp) are %.2f standard deviations from the point between them "
+		         "(%.2f%%), and a verdict needs more than %.2f", a->good, a->good_sd, a->bad, a->bad_sd,
+		         a->distance, a->threshold, FG_Z95);
+	else
+		snprintf(out, size, "%.2f%%, the point of equal standardised distance between the good end's %.2f%% "
+		         "(sd %.2f pp) and the bad end's %.2f%% (sd %.2f pp): the nearer is %.2f standard deviations from it",
+		         a->threshold, a->good, a->good_sd, a->bad, a->bad_sd, a->distance);
 }
 
 int fg_verdict_judge_run(fg_verdict **out, fg_verdict_judge *j, const fg_runs_run *run, fg_error *err)

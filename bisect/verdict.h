@@ -16,10 +16,13 @@
  * interval is below the threshold, slow when it is at or above it, else a
  * skip that says so.
  *
- * What is wrong with one build (no run for it, a failed download, an
- * unreadable or truncated profile, too few samples, a protocol that
- * contradicts the runs file, a failed capture, a share within the margin)
- * is a skip verdict, not an error: git bisect then tries a neighbour.
+ * What is wrong with one profile (a failed download, an unreadable or
+ * truncated file, too few samples, a protocol or event that contradicts
+ * the runs file) leaves it out, named, and the build is judged on the
+ * others when enough remain (min_nodes).  What is wrong with one build (no
+ * run for it, too few usable profiles, a failed capture, a share within
+ * the margin) is a skip verdict, not an error: git bisect then tries a
+ * neighbour.
  * Errors are what is wrong with every build alike (a malformed --header, an
  * unsupported URL scheme, out of memory): the bisection must stop. */
 #ifndef FG_VERDICT_H
@@ -65,7 +68,15 @@ typedef struct fg_verdict_options {
 	 * run (a day's load, the machine): -1 means the default,
 	 * FG_VERDICT_NOISE_FRACTION of the threshold. */
 	double noise;
-	uint64_t min_samples;        /* 0: none; a profile with fewer samples makes the build a skip */
+	uint64_t min_samples;        /* 0: none; a profile with fewer samples is left out (see min_nodes) */
+	/* Profiles of a build that must be read for a verdict: one that cannot
+	 * be fetched or read, or is unusable (too few samples, another
+	 * protocol, event or unit), is left out and named, and the build is
+	 * judged on the others when at least this many remain; else it is a
+	 * skip.  0: the default, a majority of the listed profiles and at
+	 * least FG_VERDICT_MIN_NODES; a build listing fewer needs all.  A value
+	 * above the number listed needs all of them. */
+	size_t min_nodes;
 	/* NULL: the protocol the bisection is about (--protocol), expected of
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles. */
@@ -73,7 +84,7 @@ typedef struct fg_verdict_options {
 	/* "cpu": the event the bisection is about (--event), expected of
 	 * profiles whose runs-file line says `-` and of --profile/--capture
 	 * profiles; a profile whose title says it measures another event (an
-	 * allocation graph listed as cpu) makes the build a skip. */
+	 * allocation graph listed as cpu) is left out. */
 	const char *event;
 	/* Profiles of a build read at once, each on a thread with names,
 	 * pattern and analyses of its own (the verdict is that of reading them
@@ -88,6 +99,18 @@ void fg_verdict_options_init(fg_verdict_options *opts);
 /* The default noise: 6% of the threshold (0.24 points at a 4% threshold),
  * above the 5% the real Zeebe daily series show (docs/bisect.md). */
 #define FG_VERDICT_NOISE_FRACTION 0.06
+
+/* A build with fewer samples in all has its count in the verdict's reason
+ * ("; only 7 samples"): the interval of so few is wide, and what narrows it
+ * is a longer or denser capture, not another threshold. */
+#define FG_VERDICT_FEW_SAMPLES 1000
+
+/* The least number of profiles the default min_nodes judges a build on. */
+#define FG_VERDICT_MIN_NODES 2
+
+/* The profiles of n listed that a verdict needs (opts->min_nodes, or the
+ * default). */
+size_t fg_verdict_min_nodes(const fg_verdict_options *opts, size_t n);
 
 /* The noise opts gives, in points: opts->noise, or the default. */
 double fg_verdict_noise(const fg_verdict_options *opts);
@@ -111,7 +134,8 @@ typedef struct fg_verdict_profile {
 	uint64_t samples;      /* samples whose stack matches the pattern */
 	char unit[24];         /* what its counts count (fg_profile_unit); "" when not read */
 	double share;          /* percent */
-	bool read;             /* false: fetching or reading it failed (the verdict says why) */
+	bool read;             /* read and taken into the verdict; false: left out (error says why) */
+	char error[1024];      /* why it was left out ("" when read): "HTTP status 404", "truncated: ..." */
 	bool downloaded;       /* came over the network, not from the cache or a local file */
 	char warning[256];     /* a fetch warning (unusable cache) or a reader's caution, or "" */
 } fg_verdict_profile;
@@ -156,6 +180,8 @@ typedef struct fg_verdict {
 	bool matched;          /* the pattern matched a frame in at least one profile */
 	fg_verdict_profile *profiles;
 	size_t nprofiles;
+	size_t nread;          /* profiles read and taken into the verdict (the others name their error) */
+	size_t min_nodes;      /* the profiles it needed (fg_verdict_min_nodes) */
 	size_t downloaded;     /* profiles that came over the network */
 } fg_verdict;
 
@@ -167,16 +193,50 @@ const char *fg_verdict_name(enum fg_verdict_kind kind);
 /* The exit status of run mode: 0 fast, 1 slow, 125 skip. */
 int fg_verdict_exit_status(const fg_verdict *v);
 
-/* Decides v from the counts of its profiles (all read): fills share,
+/* Decides v from the counts of its read profiles: fills share,
  * pooled, lo, hi, the interval, phi, noise, disagreeing, kind, basis and
  * reason.  v->samples and v->total must be the sums of the profiles'. */
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *opts);
+
+/* Decides v again under o as a judge would have (the profiles it needs,
+ * the decision, the notes on few samples and profiles left out): a verdict
+ * judged before the threshold was known (--threshold auto). */
+void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o);
+
+/* --threshold auto: the threshold where the two ends of a search separate
+ * best, the point of equal standardised distance.  Each end's share has a
+ * standard deviation from its interval on the side facing the other end
+ * (sampling with the nodes' phi, and the run-to-run noise: --noise, or by
+ * default FG_VERDICT_NOISE_FRACTION of the threshold sought, as a judge
+ * would assume there); t is where (t - good) / sd_good(t) = (bad - t) /
+ * sd_bad(t), found by bisection and rounded to 0.01 points.  The ends are
+ * separated when the nearer end's distance is above FG_Z95: then at t the good end's whole interval is
+ * below t and the bad end's at or above it, both decided. */
+typedef struct fg_verdict_auto {
+	double threshold;        /* percent; 0 when the ends cannot be compared (a skip of an input) */
+	double good, bad;        /* the ends' pooled shares, percent */
+	double good_sd, bad_sd;  /* their standard deviations at threshold, points */
+	double distance;         /* standardised distance of the nearer end from threshold */
+	bool separated;          /* distance > FG_Z95 and good < bad */
+} fg_verdict_auto;
+
+void fg_verdict_auto_threshold(fg_verdict_auto *out, const fg_verdict *good, const fg_verdict *bad,
+                               const fg_verdict_options *opts);
+
+/* One line on how it was chosen: "3.47% (the point of equal standardised
+ * distance between the good end's 2.90% and the bad end's 4.15%: each is
+ * the nearer is 3.1 standard deviations from it)", or why the ends do not separate. */
+void fg_verdict_auto_describe(char *out, size_t size, const fg_verdict_auto *a);
 
 typedef struct fg_verdict_judge fg_verdict_judge;
 
 /* FG_EUSAGE for an empty pattern or a bad regular expression. */
 int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err);
 void fg_verdict_judge_free(fg_verdict_judge *j);
+
+/* The threshold the judge decides later builds at (--threshold auto, once
+ * the ends gave it). */
+void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold);
 
 /* Judges n profiles as one build.  commit and date (either may be NULL) go
  * into the verdict as they are.  Returns 0 with *out set (its kind may be a

@@ -1,7 +1,8 @@
 # bash completion for fgbisect.  Source it (". contrib/fgbisect.bash") or
-# install it as /usr/share/bash-completion/completions/fgbisect.  Commands
-# and options come from fgbisect itself (--list-commands, CMD --list-options:
-# the commands' option tables), so this file never falls behind them.
+# install it as /usr/share/bash-completion/completions/fgbisect.  Commands,
+# options and their values come from fgbisect itself (--list-commands,
+# runs --list-actions, CMD --list-options, CMD --list-values OPTION: the
+# commands' option tables), so this file never falls behind them.
 _fgbisect() {
 	local cur prev cmd words_=() i
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -21,12 +22,26 @@ _fgbisect() {
 			return
 		fi
 	fi
-	[[ $cmd == runs ]] && cmd="runs scan"
+	# runs: its action first (scan, ...), then that action's options.
+	if [[ $cmd == runs ]]; then
+		if ((COMP_CWORD == i + 1)); then
+			mapfile -t COMPREPLY < <(compgen -W "$("$prog" runs --list-actions 2>/dev/null)" -- "$cur")
+			return
+		fi
+		cmd="runs ${COMP_WORDS[i + 1]}"
+	fi
 	local listing
 	listing=$($prog $cmd --list-options 2>/dev/null) || return
-	# After an option that takes an argument: files (or nothing to offer).
+	# After an option that takes an argument: its values when it has a
+	# fixed set, else files.
 	if [[ $prev == -* ]] && grep -q -- "^$prev " <<<"$listing"; then
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		local values
+		values=$($prog $cmd --list-values "$prev" 2>/dev/null)
+		if [[ -n $values ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
 		return
 	fi
 	if [[ $cur == -* ]]; then

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs what fgbisect needs on Debian 12 (or Ubuntu 22.04+): the build
-# dependencies, and with --tests what the test suite uses too.  As root it
-# runs apt-get itself; otherwise through sudo (then sudo must be set up).
+# dependencies, and with --tests what the test suite uses too.  Only what
+# dpkg says is missing: with everything installed it runs no apt-get (no
+# root, no network, no dpkg lock).  As root it runs apt-get itself; otherwise
+# through sudo (then sudo must be set up).  CI (.ci/run) calls it too.
 # usage: contrib/install-deps.sh [--tests]
 set -eu
 packages="build-essential cmake pkg-config zlib1g-dev libgit2-dev libcurl4-openssl-dev libisal-dev libjansson-dev libarchive-dev"
@@ -19,15 +21,30 @@ case "${1:-}" in
 	exit 2
 	;;
 esac
+# The packages dpkg does not list as installed (an unknown name counts as
+# missing: apt-get then says what it is).
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $packages 2>/dev/null | awk '$2 == "installed" { print $1 }') || true
+missing=
+for p in $packages; do
+	case " $(echo $installed) " in
+	*" $p "*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+if [ -z "$missing" ]; then
+	echo "$0: all $(echo $packages | wc -w) packages are installed"
+	exit 0
+fi
+echo "$0: installing$missing"
 if [ "$(id -u)" = 0 ]; then
 	as_root=
 elif command -v sudo >/dev/null; then
 	as_root=sudo
 else
-	echo "$0: run as root, or install sudo: apt-get needs root" >&2
+	echo "$0: run as root, or install sudo: apt-get needs root to install$missing" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $as_root apt-get update -qq
 # shellcheck disable=SC2086
-$as_root apt-get install -y -qq --no-install-recommends $packages >/dev/null
+$as_root apt-get install -y -qq --no-install-recommends $missing >/dev/null

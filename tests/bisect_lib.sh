@@ -41,7 +41,7 @@ make_world() {
 	K_ID=${COMMITS[k - 1]}
 	python3 "$FG_SOURCE_DIR/tests/tools/fetch_server.py" "$TMP/docroot" >"$TMP/port" &
 	SERVER_PID=$!
-	for _ in $(seq 100); do [[ -s "$TMP/port" ]] && break; sleep 0.05; done
+	wait_for_file "$TMP/port" || fail "the HTTP server wrote no port"
 	PORT=$(cat "$TMP/port")
 	# Short ids, as daily benchmark names write them; relative locations
 	# resolved against the runs file's own URL.

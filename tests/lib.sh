@@ -28,6 +28,37 @@ check_eq() {
 	fi
 }
 
+# TIME_FACTOR: how many times longer than on a quiet machine a wait may
+# take before a test calls it a failure: 3 under the sanitizers (ASan+UBSan
+# at -O1 run the binary 2-3 x slower), times the load per core when the
+# machine is busier than one runnable process a core (load 10 on 2 cores:
+# 5), at most 30.  FG_TIME_FACTOR overrides it.  Waits are for hangs, not
+# for speed: a slow machine must not fail a test.
+time_factor() {
+	local base=1 load cores
+	[[ ${FG_SANITIZED:-0} != 1 ]] || base=3
+	cores=$(nproc 2>/dev/null || echo 1)
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+	awk -v b="$base" -v l="$load" -v c="$cores" 'BEGIN { f = l / c; if (f < 1) f = 1; f = int(b * f + 0.999); print (f > 30 ? 30 : f) }'
+}
+TIME_FACTOR=${FG_TIME_FACTOR:-$(time_factor)}
+
+# scaled SECONDS: SECONDS times TIME_FACTOR (whole seconds).
+scaled() {
+	echo $(($1 * TIME_FACTOR))
+}
+
+# wait_for_file FILE [SECONDS]: waits until FILE is not empty (a server's
+# port file), at most SECONDS (default 5) scaled; fails when it never is.
+wait_for_file() {
+	local tries=$((${2:-5} * TIME_FACTOR * 20))
+	while ((tries-- > 0)); do
+		[[ -s $1 ]] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Skips (exit 77, which ctest reports as skipped) when ../shared is missing.
 need_shared() {
 	if [[ -z "${FG_SHARED_FIXTURES:-}" || ! -d "$FG_SHARED_FIXTURES" ]]; then
@@ -112,7 +143,7 @@ browser_passes() {
 browser_run() {
 	local shots=${FG_KEEP_SCREENSHOTS:-} rc=0
 	[[ -n $shots ]] || shots=$(mktemp -d)
-	timeout 300 python3 "${@:4}" "$shots" >&2 || rc=$?
+	timeout "$(scaled 300)" python3 "${@:4}" "$shots" >&2 || rc=$?
 	[[ -n ${FG_KEEP_SCREENSHOTS:-} ]] || rm -rf "$shots"
 	[[ $rc -eq 0 ]] && echo passed
 }

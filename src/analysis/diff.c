@@ -54,7 +54,8 @@ struct fg_diff {
 void fg_diff_options_init(fg_diff_options *opts)
 {
 	*opts = (fg_diff_options){
-		.min_delta = 1.5,
+		.min_delta = 0.0,
+		.fdr = 0.05,
 		.ignore = fg_diff_default_ignore,
 		.nignore = fg_diff_default_ignore_count,
 	};
@@ -380,6 +381,11 @@ double fg_diff_min_delta(const fg_diff *d)
 	return d->opts.min_delta;
 }
 
+double fg_diff_fdr(const fg_diff *d)
+{
+	return d->opts.fdr;
+}
+
 size_t fg_diff_last_names(const fg_diff *d)
 {
 	return d->nprofiles ? d->profiles[d->nprofiles - 1].n : 0;
@@ -416,8 +422,12 @@ static int ignored(bool *out, fg_diff *d, uint32_t name, fg_error *err)
 	return rc;
 }
 
+/* Most significant first; then the larger change; then name bytes. */
 static int compare_entries(const fg_diff_entry *x, const fg_diff_entry *y, const fg_names *names)
 {
+	double zx = fabs(x->z), zy = fabs(y->z);
+	if (zx != zy)
+		return zx > zy ? -1 : 1;
 	double ax = fabs(x->delta), ay = fabs(y->delta);
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
@@ -450,50 +460,171 @@ static int sort_entries(fg_diff_entry *e, size_t n, const fg_names *names, fg_er
 	return 0;
 }
 
-/* Per name and side: pooled samples; per name: min and max share among the
- * base profiles and in how many of them the name appears. */
+/* Per name and side: pooled samples and the sum over the side's profiles of
+ * k^2 / n (k the name's samples in a profile of n), from which the
+ * chi-square of the side's profiles against their pooled share follows
+ * without keeping the per-profile counts: sum (k - n p)^2 / n = sum k^2 / n
+ * - K^2 / N. */
 struct pooled {
 	uint64_t *samples[2];
-	double *lo, *hi;
-	uint32_t *present;
+	double *sq[2];
+	size_t profiles[2];
+	uint64_t total[2];
 };
 
 static void pooled_free(struct pooled *p)
 {
-	free(p->samples[0]);
-	free(p->samples[1]);
-	free(p->lo);
-	free(p->hi);
-	free(p->present);
+	for (int s = 0; s < 2; s++) {
+		free(p->samples[s]);
+		free(p->sq[s]);
+	}
 }
 
 static int pool(struct pooled *p, const fg_diff *d, bool self, uint32_t nn, fg_error *err)
 {
 	size_t n = nn ? nn : 1;
 	*p = (struct pooled){ { calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)) },
-			      calloc(n, sizeof(double)), calloc(n, sizeof(double)), calloc(n, sizeof(uint32_t)) };
-	if (!p->samples[0] || !p->samples[1] || !p->lo || !p->hi || !p->present) {
+			      { calloc(n, sizeof(double)), calloc(n, sizeof(double)) }, { 0, 0 }, { 0, 0 } };
+	if (!p->samples[0] || !p->samples[1] || !p->sq[0] || !p->sq[1]) {
 		pooled_free(p);
 		return fg_error_oom(err, NULL);
 	}
 	for (size_t i = 0; i < d->nprofiles; i++) {
 		const struct profile *pr = &d->profiles[i];
+		p->profiles[pr->side]++;
+		p->total[pr->side] += pr->total;
 		for (size_t k = 0; k < pr->n; k++) {
-			const fg_top_entry *e = &pr->entries[k];
-			uint64_t c = count_of(self, e);
-			p->samples[pr->side][e->name] += c;
-			if (pr->side != FG_DIFF_BASE)
-				continue;
-			double s = fg_stats_percent(c, pr->total);
-			if (p->present[e->name]++ == 0) {
-				p->lo[e->name] = p->hi[e->name] = s;
-			} else {
-				p->lo[e->name] = fmin(p->lo[e->name], s);
-				p->hi[e->name] = fmax(p->hi[e->name], s);
-			}
+			uint64_t c = count_of(self, &pr->entries[k]);
+			p->samples[pr->side][pr->entries[k].name] += c;
+			if (c)
+				p->sq[pr->side][pr->entries[k].name] += (double)c * (double)c / (double)pr->total;
 		}
 	}
 	return 0;
+}
+
+/* The chi-square of a name's counts among the profiles of each side against
+ * the side's pooled share, summed over the sides, and its degrees of
+ * freedom (profiles - 1 of each side whose share is strictly between 0 and
+ * 100%: a side that never or always holds the name shows no spread). */
+static void name_dispersion(double *chi2, unsigned *df, const struct pooled *p, uint32_t name)
+{
+	*chi2 = 0.0;
+	*df = 0;
+	for (int s = 0; s < 2; s++) {
+		double K = (double)p->samples[s][name], N = (double)p->total[s];
+		if (p->profiles[s] < 2 || !(K > 0.0 && K < N))
+			continue;
+		double share = K / N, x = (p->sq[s][name] - K * share) / (share * (1.0 - share));
+		*chi2 += x > 0.0 ? x : 0.0; /* rounding */
+		*df += (unsigned)(p->profiles[s] - 1);
+	}
+}
+
+/* One frame's test: its change against the standard error of no change,
+ * sqrt(phi p (1 - p) (1/N_b + 1/N_c)) with p the share of both sides
+ * pooled, phi its own over-dispersion shrunk toward phi0 with
+ * FG_DIFF_PHI_PRIOR_DF degrees of freedom, at least 1. */
+static void test_name(fg_diff_entry *e, const struct pooled *p, uint32_t name, double phi0)
+{
+	uint64_t b = p->samples[FG_DIFF_BASE][name], c = p->samples[FG_DIFF_CANDIDATE][name];
+	double nb = (double)p->total[FG_DIFF_BASE], nc = (double)p->total[FG_DIFF_CANDIDATE];
+	*e = (fg_diff_entry){ .name = name, .base = fg_stats_percent(b, p->total[FG_DIFF_BASE]),
+			      .candidate = fg_stats_percent(c, p->total[FG_DIFF_CANDIDATE]), .q = 1.0, .phi = 1.0 };
+	e->delta = e->candidate - e->base;
+	e->status = !b ? FG_DIFF_NEW : !c ? FG_DIFF_GONE : FG_DIFF_CHANGED;
+	double chi2;
+	unsigned df;
+	name_dispersion(&chi2, &df, p, name);
+	double phi = (chi2 + FG_DIFF_PHI_PRIOR_DF * phi0) / ((double)df + FG_DIFF_PHI_PRIOR_DF);
+	e->phi = phi > 1.0 ? phi : 1.0;
+	double share = ((double)b + (double)c) / (nb + nc);
+	e->noise = 100.0 * sqrt(e->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc));
+	e->z = e->noise > 0.0 ? e->delta / e->noise : 0.0;
+}
+
+/* A tested frame's two-sided p-value and its index, for the step-up. */
+struct ranked {
+	double p;
+	size_t i;
+};
+
+static int compare_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Benjamini-Hochberg adjusted p-values of the m entries' z:
+ * q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
+static int adjust(fg_diff_entry *e, size_t m, fg_error *err)
+{
+	if (!m)
+		return 0;
+	struct ranked *r = malloc(m * sizeof(*r));
+	if (!r)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < m; i++)
+		r[i] = (struct ranked){ erfc(fabs(e[i].z) / sqrt(2.0)), i };
+	qsort(r, m, sizeof(*r), compare_ranked);
+	double q = 1.0;
+	for (size_t k = m; k-- > 0;) {
+		double v = r[k].p * (double)m / (double)(k + 1);
+		q = v < q ? v : q;
+		e[r[k].i].q = q;
+	}
+	free(r);
+	return 0;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The frames' common over-dispersion: the median over the frames that
+ * every node of a side samples enough to show it (5 expected samples a
+ * node) of chi2 / its median under sampling alone (Wilson-Hilferty:
+ * df (1 - 2 / (9 df))^3), so that the frames the nodes disagree on most do
+ * not set every frame's noise, nor rare frames (whose counts cannot spread)
+ * hide it; 1 when no frame qualifies. */
+static int common_phi(double *out, unsigned *node_df, const struct pooled *p, uint32_t nn, fg_error *err)
+{
+	*out = 1.0;
+	*node_df = 0;
+	for (int s = 0; s < 2; s++)
+		*node_df += p->profiles[s] ? (unsigned)(p->profiles[s] - 1) : 0;
+	if (!*node_df)
+		return 0;
+	double *v = malloc((nn ? nn : 1) * sizeof(*v));
+	if (!v)
+		return fg_error_oom(err, NULL);
+	size_t m = 0;
+	for (uint32_t name = 0; name < nn; name++) {
+		bool enough = true;
+		for (int s = 0; s < 2; s++)
+			enough = enough && (double)p->samples[s][name] >= 5.0 * (double)p->profiles[s];
+		double chi2;
+		unsigned df;
+		name_dispersion(&chi2, &df, p, name);
+		if (enough && df)
+			v[m++] = chi2 / (df * pow(1.0 - 2.0 / (9.0 * df), 3.0));
+	}
+	if (m) {
+		qsort(v, m, sizeof(*v), compare_double);
+		*out = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2.0;
+	}
+	free(v);
+	return 0;
+}
+
+static void hide(fg_diff_hidden *h, const fg_diff_entry *e)
+{
+	if (!h->count++ || fabs(e->delta) > fabs(h->largest.delta))
+		h->largest = *e;
 }
 
 int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err)
@@ -504,52 +635,57 @@ int fg_diff_compute(fg_diff_result *out, fg_diff *d, fg_error *err)
 int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error *err)
 {
 	*out = (fg_diff_result){ 0 };
-	size_t nbase = fg_diff_profiles(d, FG_DIFF_BASE);
-	if (nbase == 0 || fg_diff_profiles(d, FG_DIFF_CANDIDATE) == 0)
+	if (fg_diff_profiles(d, FG_DIFF_BASE) == 0 || fg_diff_profiles(d, FG_DIFF_CANDIDATE) == 0)
 		return fg_error_set(err, FG_EUSAGE, NULL, "diff needs a profile on each side");
-	uint64_t total[2] = { fg_diff_total(d, FG_DIFF_BASE), fg_diff_total(d, FG_DIFF_CANDIDATE) };
 	uint32_t nn = fg_names_count(d->names);
 	struct pooled p;
 	int rc = pool(&p, d, self, nn, err);
 	if (rc)
 		return rc;
-	fg_diff_entry *grew = malloc((nn ? nn : 1) * sizeof(*grew));
-	fg_diff_entry *shrank = malloc((nn ? nn : 1) * sizeof(*shrank));
-	size_t ngrew = 0, nshrank = 0;
-	if (!grew || !shrank)
+	fg_diff_result r = { .phi = 1.0 };
+	rc = common_phi(&r.phi, &r.node_df, &p, nn, err);
+	double phi0 = r.phi;
+	/* Every frame tested, then the listed ones moved to their lists. */
+	fg_diff_entry *tested = malloc((nn ? nn : 1) * sizeof(*tested));
+	r.grew = malloc((nn ? nn : 1) * sizeof(*r.grew));
+	r.shrank = malloc((nn ? nn : 1) * sizeof(*r.shrank));
+	if (!rc && (!tested || !r.grew || !r.shrank))
 		rc = fg_error_oom(err, NULL);
 	for (uint32_t name = 0; name < nn && !rc; name++) {
-		uint64_t b = p.samples[FG_DIFF_BASE][name], c = p.samples[FG_DIFF_CANDIDATE][name];
-		if (!b && !c)
-			continue;
-		fg_diff_entry e = { .name = name, .base = fg_stats_percent(b, total[0]), .candidate = fg_stats_percent(c, total[1]) };
-		e.delta = e.candidate - e.base;
-		/* A base profile without the name has a 0% share of it. */
-		double lo = p.present[name] < nbase ? 0.0 : p.lo[name];
-		e.noise = nbase > 1 ? p.hi[name] - lo : 0.0;
-		if (!(fabs(e.delta) > d->opts.min_delta && fabs(e.delta) > e.noise))
+		if (!p.samples[FG_DIFF_BASE][name] && !p.samples[FG_DIFF_CANDIDATE][name])
 			continue;
 		bool skip;
 		rc = ignored(&skip, d, name, err);
-		if (rc || skip)
-			continue;
-		e.status = !b ? FG_DIFF_NEW : !c ? FG_DIFF_GONE : FG_DIFF_CHANGED;
-		if (e.delta > 0)
-			grew[ngrew++] = e;
-		else
-			shrank[nshrank++] = e;
+		if (!rc && !skip)
+			test_name(&tested[r.tested++], &p, name, phi0);
 	}
 	if (!rc)
-		rc = sort_entries(grew, ngrew, d->names, err);
-	if (!rc)
-		rc = sort_entries(shrank, nshrank, d->names, err);
+		rc = adjust(tested, r.tested, err);
+	double floor = d->opts.min_delta > FG_DIFF_FLOOR ? d->opts.min_delta : FG_DIFF_FLOOR;
+	for (size_t i = 0; i < r.tested && !rc; i++) {
+		const fg_diff_entry *e = &tested[i];
+		if (!(e->q <= d->opts.fdr) || e->delta == 0.0)
+			continue;
+		bool grew = e->delta > 0;
+		/* min_delta is exceeded, the floor reached. */
+		if (fabs(e->delta) < floor || (d->opts.min_delta > 0 && !(fabs(e->delta) > d->opts.min_delta)))
+			hide(&r.hidden[!grew], e);
+		else if (grew)
+			r.grew[r.ngrew++] = *e;
+		else
+			r.shrank[r.nshrank++] = *e;
+	}
+	free(tested);
 	pooled_free(&p);
+	if (!rc)
+		rc = sort_entries(r.grew, r.ngrew, d->names, err);
+	if (!rc)
+		rc = sort_entries(r.shrank, r.nshrank, d->names, err);
 	if (rc) {
-		free(grew);
-		free(shrank);
+		fg_diff_result_free(&r);
 		return rc;
 	}
-	*out = (fg_diff_result){ grew, ngrew, shrank, nshrank };
+	*out = r;
 	return 0;
 }
 
@@ -587,6 +723,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 		for (size_t k = 0; pr->side == FG_DIFF_BASE && k < pr->n; k++)
 			sum[pr->entries[k].name] += fg_stats_percent(count_of(d->opts.self, &pr->entries[k]), pr->total);
 	}
+	double gate = d->opts.min_delta > 0 ? d->opts.min_delta : FG_DIFF_PEERS_MIN_DELTA;
 	size_t peer = 0;
 	for (size_t i = 0; i < d->nprofiles && !rc; i++) {
 		const struct profile *pr = &d->profiles[i];
@@ -604,7 +741,7 @@ int fg_diff_peers_compute(fg_diff_peers *out, fg_diff *d, fg_error *err)
 				continue;
 			double others = (sum[name] - share[name]) / (double)(n - 1), delta = share[name] - others;
 			bool skip;
-			if (!(fabs(delta) > d->opts.min_delta) || (rc = ignored(&skip, d, name, err)) || skip)
+			if (!(fabs(delta) > gate) || (rc = ignored(&skip, d, name, err)) || skip)
 				continue;
 			scratch[m++] = (fg_diff_entry){ .name = name, .base = others, .candidate = share[name],
 							.delta = delta };

@@ -7,9 +7,13 @@
  * pooled share = sum of the name's samples / sum of the totals.  Only
  * percentages are compared, never raw counts across files.
  *
- * Noise floor: two healthy nodes of one run differ by 1.5-2.5 points on a
- * dozen frames, so a frame is reported only when |delta| exceeds both
- * min_delta and the spread (max - min) of its share among the base profiles.
+ * Significance: each frame's change is tested against its noise, the
+ * sampling error of the two pooled shares widened by the over-dispersion of
+ * the nodes' counts (their chi-square, as the verdict's phi, pooled over both
+ * sides and shrunk toward the frames' common value); a frame is listed when
+ * its change is beyond noise at a false-discovery rate (Benjamini-Hochberg
+ * over every frame tested) and at least FG_DIFF_FLOOR points, and more than
+ * min_delta.  docs/diff.md states the rule.
  *
  * Profiles are streamed once each: fg_diff_begin names the side, then every
  * frame goes to fg_diff_frames (an fg_frames_fn) until its end call.  Memory is
@@ -33,8 +37,25 @@ typedef enum { FG_DIFF_BASE = 0, FG_DIFF_CANDIDATE = 1 } fg_diff_side;
 extern const char *const fg_diff_default_ignore[];
 extern const size_t fg_diff_default_ignore_count;
 
+/* The smallest change listed, points: below it a change is within the
+ * run-to-run noise that two runs' nodes cannot show (a diff sees no other
+ * run), however many samples make it significant. */
+#define FG_DIFF_FLOOR 0.25
+
+/* The prior weight, in degrees of freedom, of the frames' common
+ * over-dispersion in each frame's own (three nodes a side give a frame only
+ * four of its own: a noisy estimate that alone would call some noisy
+ * frames quiet). */
+#define FG_DIFF_PHI_PRIOR_DF 4.0
+
+/* Peers' floor when min_delta is 0 (the default): peers score per profile,
+ * without a test. */
+#define FG_DIFF_PEERS_MIN_DELTA 1.5
+
 typedef struct fg_diff_options {
-	double min_delta;           /* percentage points a change must exceed; default 1.5 */
+	double min_delta;           /* an extra floor: listed changes exceed it, points; default 0 */
+	double fdr;                 /* the false-discovery rate of the listing (Benjamini-Hochberg
+				     * over every frame tested); default 0.05 */
 	bool self;                  /* compare self shares instead of inclusive; default false */
 	bool raw;                   /* compare raw names (no normalisation); default false */
 	bool trees;                 /* build a pooled tree per side (for the SVG); default false */
@@ -99,6 +120,9 @@ uint64_t fg_diff_total(const fg_diff *d, fg_diff_side side);
 /* The options' min_delta. */
 double fg_diff_min_delta(const fg_diff *d);
 
+/* The options' fdr. */
+double fg_diff_fdr(const fg_diff *d);
+
 /* The names (normalised unless raw) held by the profile closed last. */
 size_t fg_diff_last_names(const fg_diff *d);
 uint32_t fg_diff_last_name(const fg_diff *d, size_t i);
@@ -124,15 +148,33 @@ typedef struct fg_diff_entry {
 	double base;        /* pooled share, percent */
 	double candidate;
 	double delta;       /* candidate - base, percentage points */
-	double noise;       /* spread among the base profiles, points (0 with one base) */
+	double noise;       /* the standard error of delta under no change, points:
+			     * sqrt(phi p (1 - p) (1/N_base + 1/N_candidate)), p the share of
+			     * both sides pooled, phi the frame's over-dispersion */
+	double z;           /* delta / noise (0 when noise is 0: no sample differs) */
+	double q;           /* the Benjamini-Hochberg adjusted p-value of z (two-sided) */
+	double phi;         /* the frame's over-dispersion used, >= 1 */
 	fg_diff_status status;
 } fg_diff_entry;
 
+/* The frames beyond noise that a floor left out, in one direction. */
+typedef struct fg_diff_hidden {
+	size_t count;
+	fg_diff_entry largest;  /* the one of largest |delta| (count > 0) */
+} fg_diff_hidden;
+
 typedef struct fg_diff_result {
-	fg_diff_entry *grew;    /* delta > 0, by delta descending (ties: name bytes) */
+	fg_diff_entry *grew;    /* delta > 0, beyond noise and the floors: by |z| descending
+				 * (ties: |delta| descending, then name bytes) */
 	size_t ngrew;
-	fg_diff_entry *shrank;  /* delta < 0, by |delta| descending */
+	fg_diff_entry *shrank;  /* delta < 0, likewise */
 	size_t nshrank;
+	fg_diff_hidden hidden[2]; /* [0] grew, [1] shrank: beyond noise, under FG_DIFF_FLOOR or min_delta */
+	size_t tested;          /* frames tested (with a sample on a side, not ignored) */
+	unsigned node_df;       /* degrees of freedom of the nodes' spread: profiles - 1 summed over
+				 * the sides; 0 (one profile a side): no node spread to measure,
+				 * the noise is sampling error alone */
+	double phi;             /* the frames' common over-dispersion (1 when node_df is 0) */
 } fg_diff_result;
 
 /* Compares the pooled sides; needs at least one profile on each.  The
@@ -145,7 +187,8 @@ int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error 
 void fg_diff_result_free(fg_diff_result *r);
 
 /* Peers: the profiles of the base side are compared each against the mean
- * share of the others.  A frame counts when |delta| > min_delta (and is not
+ * share of the others.  A frame counts when |delta| > min_delta, or
+ * FG_DIFF_PEERS_MIN_DELTA when min_delta is 0 (and is not
  * ignored); a profile's score is the sum of those |delta|.  The outlier is
  * the top scorer when its score is positive and at least
  * FG_DIFF_OUTLIER_RATIO times the second score: one deviating node moves the

@@ -258,6 +258,13 @@ const char *fg_protocol_name(fg_protocol_kind k)
 	}
 }
 
+const char *fg_protocol_join(const char *label, const char *next)
+{
+	if (!next)
+		return label;
+	return label && strcmp(label, next) ? "mixed" : next;
+}
+
 const char *fg_protocol_event(const fg_profile_info *info)
 {
 	static const struct { const char *title, *event; } events[] = {

@@ -64,4 +64,10 @@ const char *fg_protocol_name(fg_protocol_kind k);
  * Graph" and collapsed input (no title) say nothing. */
 const char *fg_protocol_event(const fg_profile_info *info);
 
+/* The protocol or event of several profiles, one label at a time: label
+ * (what those before say: NULL when none says) joined with next (NULL when
+ * this one does not say): the one value they all give, or "mixed" once
+ * two differ.  A run's lines, a side of a diff: start from NULL. */
+const char *fg_protocol_join(const char *label, const char *next);
+
 #endif

@@ -3,7 +3,6 @@
 #include "formats/source.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,42 +46,20 @@ void fg_rules_free(fg_rules *r)
 	free(r);
 }
 
-/* The line parser's state; errors name "SOURCE:LINE". */
-struct parser {
-	fg_rules *r;
-	const char *source;
-	size_t line;
-	fg_error *err;
-};
-
-__attribute__((format(printf, 2, 3))) static int parse_error(const struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = fg_textfile_verror(p->err, FG_EUSAGE, p->source, p->line, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* A rule without patterns would never match: most likely a mistake. */
-static int check_last_rule(const struct parser *p)
+static int check_last_rule(fg_textfile_rules *f)
 {
-	const fg_rules *r = p->r;
-	if (r->nrules && r->rules[r->nrules - 1].n == 0) {
-		struct parser at = *p;
-		at.line = r->rules[r->nrules - 1].line;
-		return parse_error(&at, "subsystem '%s' has no pattern", r->rules[r->nrules - 1].name);
-	}
+	const fg_rules *r = f->ctx;
+	if (r->nrules && r->rules[r->nrules - 1].n == 0)
+		return fg_textfile_error_at(f, r->rules[r->nrules - 1].line, "subsystem '%s' has no pattern",
+					    r->rules[r->nrules - 1].name);
 	return 0;
 }
 
 /* "subsystem NAME [scope=stack] [# comment]": s points after the keyword. */
-static int parse_subsystem(struct parser *p, const char *s, const char *end)
+static int parse_subsystem(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_rules *r = p->r;
-	int rc = check_last_rule(p);
-	if (rc)
-		return rc;
+	fg_rules *r = p->ctx;
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	const char *name = s;
@@ -90,18 +67,18 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 		s++;
 	size_t len = (size_t)(s - name);
 	if (len == 0 || *name == '#')
-		return parse_error(p, "'subsystem' wants a name");
+		return fg_textfile_error(p, "'subsystem' wants a name");
 	for (size_t i = 0; i < len; i++)
 		if (!fg_textfile_is_name_byte(name[i]))
-			return parse_error(p, "subsystem name '%.*s': use letters, digits, '_', '-' and '.'",
+			return fg_textfile_error(p, "subsystem name '%.*s': use letters, digits, '_', '-' and '.'",
 					   (int)len, name);
 	if (len > FG_RULES_MAX_NAME)
-		return parse_error(p, "subsystem name longer than %d bytes", FG_RULES_MAX_NAME);
+		return fg_textfile_error(p, "subsystem name longer than %d bytes", FG_RULES_MAX_NAME);
 	if (len == strlen(FG_RULES_OTHER) && !memcmp(name, FG_RULES_OTHER, len))
-		return parse_error(p, "'%s' is reserved for the samples no rule matches", FG_RULES_OTHER);
+		return fg_textfile_error(p, "'%s' is reserved for the samples no rule matches", FG_RULES_OTHER);
 	for (size_t i = 0; i < r->nrules; i++)
 		if (strlen(r->rules[i].name) == len && !memcmp(r->rules[i].name, name, len))
-			return parse_error(p, "subsystem '%.*s' is already defined on line %zu", (int)len, name,
+			return fg_textfile_error(p, "subsystem '%.*s' is already defined on line %zu", (int)len, name,
 					   r->rules[i].line);
 	for (;;) {
 		while (s < end && fg_textfile_is_blank(*s))
@@ -115,12 +92,12 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 		if (olen == strlen("scope=stack") && !memcmp(opt, "scope=stack", olen))
 			continue;
 		if (olen > 6 && !memcmp(opt, "scope=", 6))
-			return parse_error(p, "unknown scope '%.*s' (the only scope is 'stack')", (int)(olen - 6),
+			return fg_textfile_error(p, "unknown scope '%.*s' (the only scope is 'stack')", (int)(olen - 6),
 					   opt + 6);
-		return parse_error(p, "unknown option '%.*s' (expected scope=stack)", (int)olen, opt);
+		return fg_textfile_error(p, "unknown option '%.*s' (expected scope=stack)", (int)olen, opt);
 	}
 	if (r->nrules == FG_RULES_MAX)
-		return parse_error(p, "more than %d subsystems", FG_RULES_MAX);
+		return fg_textfile_error(p, "more than %d subsystems", FG_RULES_MAX);
 	if (r->nrules == r->rules_cap) {
 		size_t cap = r->rules_cap ? r->rules_cap * 2 : 16;
 		struct rule *n = realloc(r->rules, cap * sizeof(*n));
@@ -139,17 +116,15 @@ static int parse_subsystem(struct parser *p, const char *s, const char *end)
 }
 
 /* "pattern TEXT": s points after the keyword. */
-static int parse_pattern(struct parser *p, const char *s, const char *end)
+static int parse_pattern(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_rules *r = p->r;
+	fg_rules *r = p->ctx;
 	if (r->nrules == 0)
-		return parse_error(p, "'pattern' before any 'subsystem'");
+		return fg_textfile_error(p, "'pattern' before any 'subsystem'");
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
-	while (end > s && fg_textfile_is_blank(end[-1]))
-		end--;
 	if (s == end)
-		return parse_error(p, "empty pattern");
+		return fg_textfile_error(p, "empty pattern");
 	if (r->npatterns == r->patterns_cap) {
 		size_t cap = r->patterns_cap ? r->patterns_cap * 2 : 64;
 		char **n = realloc(r->patterns, cap * sizeof(*n));
@@ -171,21 +146,13 @@ static int parse_pattern(struct parser *p, const char *s, const char *end)
 	return 0;
 }
 
-static int parse_line(struct parser *p, const char *s, const char *end)
+static int parse_line(fg_textfile_rules *p, const char *word, size_t len, const char *s, const char *end)
 {
-	while (s < end && fg_textfile_is_blank(*s))
-		s++;
-	if (s == end || *s == '#')
-		return 0;
-	const char *word = s;
-	while (s < end && !fg_textfile_is_blank(*s))
-		s++;
-	size_t len = (size_t)(s - word);
-	if (len == strlen("subsystem") && !memcmp(word, "subsystem", len))
+	if (fg_textfile_is_word(word, len, "subsystem"))
 		return parse_subsystem(p, s, end);
-	if (len == strlen("pattern") && !memcmp(word, "pattern", len))
+	if (fg_textfile_is_word(word, len, "pattern"))
 		return parse_pattern(p, s, end);
-	return parse_error(p, "unknown keyword '%.*s' (expected 'subsystem' or 'pattern')", (int)(len > 40 ? 40 : len),
+	return fg_textfile_error(p, "unknown keyword '%.*s' (expected 'subsystem' or 'pattern')", (int)(len > 40 ? 40 : len),
 			   word);
 }
 
@@ -204,7 +171,7 @@ static int build_matchers(fg_rules *r, const char *source, fg_error *err)
 		int rc = fg_matcher_new(&r->matchers[i], (const char *const *)r->patterns + first, count, &mo, err);
 		if (rc) {
 			if (err)
-				snprintf(err->source, sizeof(err->source), "%s", source);
+				fg_error_set_source(err, source);
 			return rc;
 		}
 		r->nmatchers++;
@@ -212,23 +179,15 @@ static int build_matchers(fg_rules *r, const char *source, fg_error *err)
 	return 0;
 }
 
-static int each_line(void *ctx, const char *line, const char *end)
-{
-	struct parser *p = ctx;
-	return line ? parse_line(p, line, end) : parse_error(p, "a NUL byte: is this a rules file?");
-}
+static const char *const sections[] = { "subsystem", NULL };
+static const fg_textfile_syntax syntax = { "rules file", FG_EUSAGE, sections, parse_line, check_last_rule };
 
 int fg_rules_parse(fg_rules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
 	fg_rules *r = calloc(1, sizeof(*r));
 	if (!r)
 		return fg_error_oom(err, NULL);
-	struct parser p = { r, source, 0, err };
-	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
-	if (!rc)
-		rc = check_last_rule(&p);
-	if (!rc && r->nrules == 0)
-		rc = fg_error_set(err, FG_EUSAGE, source, "no subsystem defined: is this a rules file?");
+	int rc = fg_textfile_rules_parse(text, len, source, &syntax, r, err);
 	if (!rc)
 		rc = build_matchers(r, source, err);
 	if (rc) {

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "base/idarray.h"
 
 #define RULE_UNKNOWN UINT16_MAX /* rule cache: not asked yet (FG_RULES_MAX < it) */
-#define EMPTY_KEY UINT64_MAX
+#define KEY_USED (UINT64_C(1) << 63) /* in every used key: a zero slot is empty */
 
 /* An open frame of the current path, at depth = its index. */
 struct level {
@@ -18,7 +19,7 @@ struct level {
 
 /* Self samples per (subsystem, frame name), for the top frames. */
 struct frame_count {
-	uint64_t key;       /* rule << 32 | name; EMPTY_KEY when free */
+	uint64_t key;       /* KEY_USED | rule << 32 | name; 0 when free */
 	uint64_t samples;
 };
 
@@ -33,8 +34,7 @@ struct fg_subsystems {
 	uint32_t names_cap;
 	struct level *levels;
 	uint32_t depth, levels_cap; /* depth = open levels */
-	struct frame_count *counts; /* open addressing, power-of-two size */
-	size_t counts_cap, counts_used;
+	fg_hashtab counts;        /* of struct frame_count */
 };
 
 void fg_subsystems_options_init(fg_subsystems_options *opts)
@@ -69,7 +69,7 @@ void fg_subsystems_free(fg_subsystems *s)
 	free(s->samples);
 	free(s->rule_of);
 	free(s->levels);
-	free(s->counts);
+	fg_hashtab_free(&s->counts);
 	free(s);
 }
 
@@ -78,37 +78,27 @@ void fg_subsystems_reset(fg_subsystems *s)
 	s->total = 0;
 	memset(s->samples, 0, ((size_t)s->other + 1) * sizeof(*s->samples));
 	s->depth = 0;
-	for (size_t i = 0; i < s->counts_cap; i++)
-		s->counts[i].key = EMPTY_KEY;
-	s->counts_used = 0;
+	fg_hashtab_clear(&s->counts, sizeof(struct frame_count));
 }
 
-static size_t slot_of(uint64_t key, size_t cap)
+static uint64_t key_hash(uint64_t key)
 {
 	/* Fibonacci hashing: name ids are dense, the high bits spread them. */
-	return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+	return (key * UINT64_C(0x9E3779B97F4A7C15)) >> 32;
 }
 
-static int grow_counts(fg_subsystems *s, fg_error *err)
+static inline bool stored_hash(uint64_t *hash, const void *slot, const void *ctx)
 {
-	size_t cap = s->counts_cap ? s->counts_cap * 2 : 1024;
-	struct frame_count *c = malloc(cap * sizeof(*c));
-	if (!c)
-		return fg_error_oom(err, NULL);
-	for (size_t i = 0; i < cap; i++)
-		c[i].key = EMPTY_KEY;
-	for (size_t i = 0; i < s->counts_cap; i++) {
-		if (s->counts[i].key == EMPTY_KEY)
-			continue;
-		size_t j = slot_of(s->counts[i].key, cap);
-		while (c[j].key != EMPTY_KEY)
-			j = (j + 1) & (cap - 1);
-		c[j] = s->counts[i];
-	}
-	free(s->counts);
-	s->counts = c;
-	s->counts_cap = cap;
-	return 0;
+	(void)ctx;
+	uint64_t key = ((const struct frame_count *)slot)->key;
+	*hash = key_hash(key);
+	return key != 0;
+}
+
+static inline bool stop(const void *slot, const void *key)
+{
+	uint64_t k = ((const struct frame_count *)slot)->key;
+	return k == 0 || k == *(const uint64_t *)key;
 }
 
 static int count_frame(fg_subsystems *s, uint16_t rule, uint32_t name, uint64_t self, fg_error *err)
@@ -118,20 +108,16 @@ static int count_frame(fg_subsystems *s, uint16_t rule, uint32_t name, uint64_t 
 		if (rc)
 			return rc;
 	}
-	if (2 * (s->counts_used + 1) > s->counts_cap) {
-		int rc = grow_counts(s, err);
-		if (rc)
-			return rc;
+	int rc = fg_hashtab_reserve(&s->counts, sizeof(struct frame_count), stored_hash, NULL, err);
+	if (rc < 0)
+		return rc;
+	uint64_t key = KEY_USED | (uint64_t)rule << 32 | name;
+	struct frame_count *c = fg_hashtab_probe(&s->counts, sizeof(*c), key_hash(key), stop, &key);
+	if (!c->key) {
+		*c = (struct frame_count){ key, 0 };
+		s->counts.count++;
 	}
-	uint64_t key = (uint64_t)rule << 32 | name;
-	size_t j = slot_of(key, s->counts_cap);
-	while (s->counts[j].key != EMPTY_KEY && s->counts[j].key != key)
-		j = (j + 1) & (s->counts_cap - 1);
-	if (s->counts[j].key == EMPTY_KEY) {
-		s->counts[j] = (struct frame_count){ key, 0 };
-		s->counts_used++;
-	}
-	s->counts[j].samples += self;
+	c->samples += self;
 	return 0;
 }
 
@@ -313,9 +299,10 @@ size_t fg_subsystems_top_frames(fg_subsystems_entry *out, size_t max, const fg_s
 	if (max > s->opts.top_frames)
 		max = s->opts.top_frames;
 	size_t n = 0;
-	for (size_t c = 0; c < s->counts_cap && max; c++) {
-		const struct frame_count *fc = &s->counts[c];
-		if (fc->key == EMPTY_KEY || fc->key >> 32 != i)
+	const struct frame_count *counts = s->counts.slots;
+	for (uint32_t c = 0; c < fg_hashtab_capacity(&s->counts) && max; c++) {
+		const struct frame_count *fc = &counts[c];
+		if (!fc->key || (fc->key & ~KEY_USED) >> 32 != i)
 			continue;
 		fg_subsystems_entry e = { (uint32_t)fc->key, fc->samples };
 		/* Insertion into the short sorted list. */

@@ -31,13 +31,19 @@ static void fit(char *buf, size_t size, int wanted)
 	}
 }
 
+void fg_error_set_source(fg_error *err, const char *source)
+{
+	if (err)
+		fit(err->source, sizeof(err->source),
+		    snprintf(err->source, sizeof(err->source), "%s", source ? source : ""));
+}
+
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 {
 	if (!err)
 		return code;
 	err->code = code;
-	fit(err->source, sizeof(err->source),
-	    snprintf(err->source, sizeof(err->source), "%s", source ? source : ""));
+	fg_error_set_source(err, source);
 	va_list ap;
 	va_start(ap, fmt);
 	fit(err->message, sizeof(err->message), vsnprintf(err->message, sizeof(err->message), fmt, ap));

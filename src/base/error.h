@@ -36,6 +36,10 @@ void fg_error_clear(fg_error *err);
 int fg_error_set(fg_error *err, int code, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Names source as the input the error concerns, keeping the message (cut
+ * at a whole UTF-8 character, as fg_error_set cuts).  source may be NULL. */
+void fg_error_set_source(fg_error *err, const char *source);
+
 /* fg_error_set(err, FG_ENOMEM, source, "out of memory"): the one message
  * for an allocation that failed.  source may be NULL. */
 int fg_error_oom(fg_error *err, const char *source);

@@ -9,6 +9,7 @@
 #include "net/fetch.h"
 #include "output/json_writer.h"
 #include "analysis/protocol.h"
+#include "analysis/suggest.h"
 #include "output/report.h"
 #include "formats/source.h"
 #include <pthread.h>
@@ -128,21 +129,13 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 	return msg;
 }
 
-const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size)
-{
-	(void)opt;
-	if (!strcmp(arg, "cpu") || !strcmp(arg, "wall") || !strcmp(arg, "alloc") || !strcmp(arg, "lock"))
-		return NULL;
-	snprintf(msg, size, "--event wants cpu, wall, alloc or lock, not '%s'", arg);
-	return msg;
-}
-
 void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 {
 	fg_read_options_init(ro);
 	ro->reversed = o->reversed;
 	ro->max_size = o->max_size;
 	ro->max_line = o->max_line;
+	ro->max_depth = o->max_depth;
 	ro->threads = o->threads;
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;
@@ -311,6 +304,41 @@ int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 	return 0;
 }
 
+static int ignore_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
+{
+	(void)ctx, (void)frames, (void)n, (void)err;
+	return 0;
+}
+
+void cli_warn_unmatched(const char *pattern, const char *source, const struct cli_profile_options *o)
+{
+	cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
+	fg_names *names = NULL;
+	fg_error err;
+	fg_error_clear(&err);
+	fg_read_options ro;
+	cli_read_options(&ro, o);
+	fg_fetch_options fo;
+	cli_fetch_options(&fo, o);
+	fg_profile_info info;
+	char warning[256];
+	uint32_t near[3];
+	size_t n = 0;
+	if (fg_names_new(&names, &err) == 0 &&
+	    fg_source_read_profile(&info, source, names, &ro, &fo,
+				   &(fg_visitor){ ignore_frames, NULL, NULL, NULL, NULL }, warning, &err) == 0)
+		fg_suggest_names(near, &n, sizeof(near) / sizeof(near[0]), names, pattern);
+	if (n) {
+		char list[1024];
+		size_t used = 0;
+		for (size_t i = 0; i < n && used < sizeof(list); i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s'%s'", i ? ", " : "",
+						 fg_names_get(names, near[i]));
+		cli_warn("frames of %s near '%s': %s", cli_shown(source), pattern, list);
+	}
+	fg_names_free(names);
+}
+
 static volatile sig_atomic_t pending_signal;
 static volatile pid_t forward_pgid;
 static volatile sig_atomic_t deferring;
@@ -377,6 +405,6 @@ int cli_write_report(const char *path, const fg_report *r, const fg_names *names
 	if (out && fclose(out) && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
+		fg_error_set_source(err, path);
 	return rc;
 }

@@ -60,6 +60,7 @@ struct cli_profile_options {
 	bool reversed;     /* --reversed: stacks are leaf-first */
 	uint64_t max_size; /* --max-size */
 	uint64_t max_line; /* --max-line */
+	uint64_t max_depth; /* --max-depth */
 	/* Fetching URLs: --header (repeatable), --netrc, --no-cache, --refresh,
 	 * --timeout; the headers point into argv. */
 	struct cli_list headers;
@@ -97,7 +98,6 @@ void cli_fetch_options(struct fg_fetch_options *fo, const struct cli_profile_opt
 const char *cli_check_header_host(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 /* --event (cpu, wall, alloc, lock) and --from/--to (seconds "10", "2.5s",
  * "500ms", or a percentage "20%" of the recording). */
-const char *cli_check_read_event(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 /* The options of formats that hold more than one graph (docs/formats.md).
  * --event, --threads and --label are not among them (CLI_GRAPH_OPTIONS):
@@ -119,7 +119,7 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 		     "difffolded.pl write): read BASE\n(default: CURRENT)", \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON)
 #define CLI_GRAPH_OPTIONS(po) \
-	CLI_OPT_CHECKED(0, "event", &(po)->event, "E", cli_check_read_event, \
+	CLI_OPT_CHOICE(0, "event", &(po)->event, "E", "cpu|wall|alloc|lock", \
 			"JFR: read the cpu, wall, alloc or lock events (default: the first\npresent)", \
 			.flags = CLI_OPT_COMMON), \
 	CLI_OPT_BOOL(0, "threads", &(po)->threads, "JFR: a thread frame [name tid=N] under the root, as -t graphs have", \
@@ -151,6 +151,9 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 	CLI_OPT_SIZE(0, "max-line", &(po)->max_line, "N", \
 		     "refuse a line longer than N bytes (at least 256K; default 64M)", .min = 256u << 10, \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_U64(0, "max-depth", &(po)->max_depth, "N", 1, UINT32_MAX, \
+		    "refuse a stack of more than N frames (default 1000000)", \
+		    .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_FORMAT_OPTIONS(po)
 /* The profile options of run, bisect and days (no CLI_GRAPH_OPTIONS: their
  * --event is the runs file's, CLI_JUDGE_OPTIONS, and chooses the JFR event). */
@@ -179,6 +182,11 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
  * without a final newline (it may be cut short). */
 int cli_read_profile(fg_profile_info *info, const char *source, fg_names *names,
 		     const struct cli_profile_options *o, const fg_visitor *visitor, fg_error *err);
+
+/* Warns that pattern matches no frame in any profile and, when source has
+ * frame names near it (src/analysis/suggest.h; source is read again: only a
+ * mistake pays for it), names the nearest three. */
+void cli_warn_unmatched(const char *pattern, const char *source, const struct cli_profile_options *o);
 
 /* SIGINT, SIGTERM and SIGHUP: the registered temporary files are removed
  * and capture process groups killed (src/base/cleanup.h), then the process

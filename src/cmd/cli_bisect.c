@@ -25,24 +25,42 @@ const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, c
 	return msg;
 }
 
-const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size)
 {
 	(void)opt;
-	if (!strcmp(arg, "grpc") || !strcmp(arg, "rest"))
+	double t;
+	if (!strcmp(arg, "auto") || cli_parse_percent(arg, &t))
 		return NULL;
-	snprintf(msg, size, "--protocol wants grpc or rest, not '%s'", arg);
+	snprintf(msg, size, "--threshold wants a percentage (0-100) or auto, not '%s'", arg);
 	return msg;
 }
 
 int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec *spec,
 		     const struct cli_args *args)
 {
+	if (o->threshold_arg) {
+		o->threshold_auto = !strcmp(o->threshold_arg, "auto");
+		if (!o->threshold_auto)
+			cli_parse_percent(o->threshold_arg, &o->threshold);
+		else
+			o->threshold = 0; /* until the ends give it */
+		if (o->threshold_auto && !strcmp(spec->name, "run"))
+			return cli_spec_usage_error(spec, args, "--threshold auto needs two ends to judge: "
+						    "'fgbisect days' or 'fgbisect bisect'");
+	}
 	if (args->argc > 0)
 		return cli_spec_usage_error(spec, args, "unexpected argument '%s'", args->argv[0]);
 	if (!o->frame)
 		return cli_spec_usage_error(spec, args, "--frame PATTERN is required");
-	if (o->threshold < 0)
+	if (o->threshold < 0 && !o->threshold_auto)
 		return cli_spec_usage_error(spec, args, "--threshold PERCENT is required");
+	/* A fraction typed for a percentage (0.04 for 4 %) would judge nearly
+	 * every build slow: questioned unless written with its % sign. */
+	const char *given = cli_given_arg(args, "threshold");
+	if (o->threshold > 0 && o->threshold < 0.1 && given && !strchr(given, '%'))
+		return cli_spec_usage_error(spec, args,
+					    "--threshold %s is %s percent: did you mean %g? (write %s%% to mean %s percent)",
+					    given, given, o->threshold * 100, given, given);
 	if (!!o->runs + !!o->profile + !!o->capture > 1)
 		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");
 	if (o->capture_timeout > 0 && !o->capture)
@@ -68,6 +86,7 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	 * has no such defence. */
 	vo->min_samples = o->have_min_samples ? o->min_samples
 	                  : o->aggregate == FG_AGGREGATE_POOLED ? 0 : CLI_POINT_MIN_SAMPLES;
+	vo->min_nodes = (size_t)o->min_nodes;
 	vo->protocol = o->protocol;
 	vo->event = o->event;
 	vo->jobs = (size_t)o->jobs;
@@ -111,6 +130,11 @@ int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
 	free(configured);
 	if (rc)
 		return rc;
+	if (by_url && !o->runs_local && (rc = fg_runs_check_remote(*runs, err)) != 0) {
+		fg_runs_free(*runs);
+		*runs = NULL;
+		return rc;
+	}
 	if (by_url)
 		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
 	fg_runs_filter filter;
@@ -186,6 +210,8 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 		const fg_verdict_profile *p = &v->profiles[i];
 		if (p->read)
 			fprintf(out, "%s %s %.2f%%", read++ ? "," : "", fg_verdict_profile_label(p), p->share);
+		else if (v->nprofiles > 1)
+			fprintf(out, "%s %s not read", read++ ? "," : "", fg_verdict_profile_label(p));
 	}
 	if (v->total && (v->kind != FG_VERDICT_SKIP || v->basis != FG_BASIS_INPUT)) {
 		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
@@ -212,7 +238,7 @@ void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
 		if (p->warning[0])
 			cli_warn("%s: %s", p->source, p->warning);
 	}
-	if (read && !v->matched)
+	if (pattern && read && !v->matched)
 		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
 }
 
@@ -266,6 +292,7 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 		fg_json_member_string(j, "node", p->node);
 		fg_json_member_string(j, "protocol", p->detected);
 		fg_json_member_bool(j, "read", p->read);
+		fg_json_member_string(j, "error", p->read ? NULL : p->error);
 		if (p->read) {
 			fg_json_member_u64(j, "total", p->total);
 			fg_json_member_u64(j, "samples", p->samples);
@@ -274,6 +301,23 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 		fg_json_end(j);
 	}
 	fg_json_end(j);
+	fg_json_end(j);
+}
+
+void cli_auto_threshold_json(fg_json *j, const fg_verdict_auto *a)
+{
+	fg_json_key(j, "threshold_auto");
+	if (!a) {
+		fg_json_null(j);
+		return;
+	}
+	fg_json_object(j);
+	fg_json_member_fixed(j, "threshold", a->threshold, 4);
+	fg_json_member_fixed(j, "good", a->good, 4);
+	fg_json_member_fixed(j, "bad", a->bad, 4);
+	fg_json_member_fixed(j, "good_sd", a->good_sd, 4);
+	fg_json_member_fixed(j, "bad_sd", a->bad_sd, 4);
+	fg_json_member_fixed(j, "distance", a->distance, 4);
 	fg_json_end(j);
 }
 

@@ -16,24 +16,28 @@ struct cli_bisect_options {
 	struct cli_profile_options po; /* --json, --raw, --reversed, --max-size, fetching */
 	const char *frame;
 	bool regex;
-	double threshold;              /* -1 until given */
+	double threshold;              /* -1 until given (or --threshold auto, until the ends give it) */
+	const char *threshold_arg;     /* --threshold as given: a percentage or "auto" */
+	bool threshold_auto;           /* --threshold auto */
 	double margin;                 /* -1: none */
 	double noise;                  /* -1: the default */
 	const char *aggregate_name;    /* --aggregate as given, NULL: pooled */
 	enum fg_aggregate aggregate;
 	uint64_t min_samples;          /* UINT64_MAX until given */
 	bool have_min_samples;
+	uint64_t min_nodes;            /* 0: the default (fg_verdict_options) */
 	const char *node, *protocol, *event;
 	const char *runs, *profile, *capture;
+	bool runs_local;               /* --runs-local: a runs file fetched over HTTP may name local files */
 	double capture_timeout;        /* 0: none */
 	uint64_t jobs;                 /* --jobs; 0: one per core */
 };
 
 void cli_bisect_options_init(struct cli_bisect_options *o);
 
-/* Checks --aggregate and --protocol values (CLI_OPT_CHECKED). */
+/* Check --aggregate and --threshold (a percentage or auto) values (CLI_OPT_CHECKED). */
 const char *cli_check_aggregate(const struct cli_option *opt, const char *arg, char *msg, size_t size);
-const char *cli_check_protocol(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+const char *cli_check_threshold(const struct cli_option *opt, const char *arg, char *msg, size_t size);
 
 /* --min-samples when a point --aggregate is given without it. */
 #define CLI_POINT_MIN_SAMPLES 1000
@@ -46,10 +50,11 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 		       .flags = CLI_OPT_FORWARD | CLI_OPT_ONCE), \
 	CLI_OPT_BOOL('E', "regex", &(o)->regex, "PAT is a POSIX extended regular expression", \
 		     .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_PERCENT(0, "threshold", &(o)->threshold, "PCT", \
+	CLI_OPT_CHECKED(0, "threshold", &(o)->threshold_arg, "PCT", cli_check_threshold, \
 			"slow when the share is PCT percent or more (required)\n" \
 			"fast when the whole 95% interval of the pooled share is below\n" \
-			"it, slow when it is at or above, else undecidable (skip)", .flags = CLI_OPT_FORWARD), \
+			"it, slow when it is at or above, else undecidable (skip);\n" \
+			"auto (days, bisect): where the judged ends separate best", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_PERCENT(0, "noise", &(o)->noise, "PP", \
 			"run-to-run noise of a run's share (standard deviation, points;\n" \
 			"default 6% of the threshold): widens the interval", .flags = CLI_OPT_FORWARD), \
@@ -60,16 +65,23 @@ const char *cli_check_protocol(const struct cli_option *opt, const char *arg, ch
 			"pooled (default: decided with its interval), or the median,\n" \
 			"mean, min or max of the profiles' shares as a bare point", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_U64(0, "min-samples", &(o)->min_samples, "N", 0, UINT64_MAX - 1, \
-		    "undecidable when a profile has fewer samples (default: none;\n1000 with a point --aggregate)", \
+		    "leave out a profile with fewer samples (default: none;\n1000 with a point --aggregate)", \
 		    .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_U64(0, "min-nodes", &(o)->min_nodes, "N", 1, 4096, \
+		    "judge a run on the profiles read when at least N were (a\n" \
+		    "missing or broken one is left out and named); default: a\n" \
+		    "majority of those listed and at least 2 (all when fewer)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "node", &(o)->node, "N", "only the runs-file lines of node N", .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_CHECKED(0, "protocol", &(o)->protocol, "P", cli_check_protocol, \
+	CLI_OPT_CHOICE(0, "protocol", &(o)->protocol, "P", "grpc|rest", \
 			"only grpc or rest lines (and `-` lines whose profile is P)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_STRING(0, "event", &(o)->event, "E", "only lines of event E (default cpu)", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_U64('j', "jobs", &(o)->jobs, "N", 1, 4096, \
 		    "read N of a build's profiles at a time (default: one per core)", .flags = CLI_OPT_FORWARD)
 #define CLI_RUNS_OPTION(o, help) \
-	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH)
+	CLI_OPT_STRING(0, "runs", &(o)->runs, "FILE|URL", help, .flags = CLI_OPT_FORWARD | CLI_OPT_PATH), \
+	CLI_OPT_BOOL(0, "runs-local", &(o)->runs_local, \
+		     "a runs file fetched over HTTP may name local files (file:// URLs);\nrefused without it", \
+		     .flags = CLI_OPT_FORWARD)
 /* The sources of run and bisect: --runs, --profile, --capture. */
 #define CLI_SOURCE_OPTIONS(o) \
 	CLI_RUNS_OPTION(o, "a runs file (default $FGBISECT_RUNS, then git config fgbisect.runs)"), \
@@ -123,8 +135,17 @@ void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double
  * terminal chart and the report draw them. */
 fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note);
 
-/* Warnings the verdict carries (fetch, reader), and the mistyped pattern. */
+/* Warnings the verdict carries (fetch, reader), and the mistyped pattern
+ * (pattern NULL: not that one). */
 void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
+
+/* Set by `fgbisect bisect` for the run mode git bisect run starts: the
+ * mistyped-pattern warning was said once for the bisection. */
+#define CLI_QUIET_PATTERN_ENV "FGBISECT_QUIET_PATTERN"
+
+/* "threshold_auto": {"threshold","good","bad","good_sd","bad_sd","distance"}, or null without
+ * --threshold auto (a NULL). */
+void cli_auto_threshold_json(fg_json *j, const fg_verdict_auto *a);
 
 /* {"commit","date","share","ci95","threshold","verdict","reason","basis","pooled","interval","phi","noise",
  *  "noise_source","disagreeing","samples","total","profiles":[...]} */

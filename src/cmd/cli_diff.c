@@ -133,7 +133,7 @@ static int add_part(void *ctx, size_t i)
 	int rc = fg_diff_add(w->d, w->in[i].side, r->part, w->err);
 	/* As the reader names the input of an error of its visitor. */
 	if (rc && !w->err->source[0])
-		snprintf(w->err->source, sizeof(w->err->source), "%s", w->in[i].location);
+		fg_error_set_source(w->err, w->in[i].location);
 	fg_diff_part_free(r->part);
 	r->part = NULL;
 	return rc ? rc : profile_seen(&w->in[i], w->protocol, w->d, &r->info, w->err);

@@ -437,3 +437,20 @@ void cli_decision_text(FILE *out, const fg_decision *d)
 	fputc('\n', out);
 	decision_words(out, d);
 }
+
+void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed)
+{
+	if (r->ngrew > weighed)
+		fprintf(out, "\n%zu more frame%s grew beyond noise (--hot %zu took the first)\n", r->ngrew - weighed,
+			r->ngrew - weighed == 1 ? "" : "s", weighed);
+	if (!r->node_df)
+		fputs("\ncaution: one profile a side: no node spread to measure, so noise cannot be separated from\n"
+		      "signal: the grown frames may be differences between nodes (give every node of each run)\n",
+		      out);
+}
+
+void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed)
+{
+	fg_json_member_bool(j, "separable", r->node_df > 0);
+	fg_json_member_u64(j, "not_looked_up", r->ngrew > weighed ? r->ngrew - weighed : 0);
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analysis/diff.h"
 #include "explain/decision.h"
 #include "git/history.h"
 #include "explain/hotfiles.h"
@@ -36,5 +37,13 @@ void cli_history_json_members(fg_json *j, const fg_history *h);
 void cli_decision_json(fg_json *j, const fg_decision *d);
 /* A blank line and the decision's text, or nothing. */
 void cli_decision_text(FILE *out, const fg_decision *d);
+
+/* What the growers of r (the first weighed of them looked up, or weighed
+ * by the decision) rest on: with one profile a side (r->node_df 0),
+ * that noise cannot be separated from signal; the grown frames beyond
+ * noise left out by --hot.  Text: nothing when neither holds; JSON: the
+ * members "separable" and "not_looked_up" (no braces). */
+void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed);
+void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed);
 
 #endif

@@ -24,9 +24,14 @@ static const char description[] =
 	"prints the first slow commit with its share against its parent's, and the\n"
 	"bisect log, and ends with git bisect reset.  git's output goes to stderr.\n"
 	"\n"
+	"An end that cannot be judged moves inward along the first-parent line, at most\n"
+	"--end-steps commits; --threshold auto puts the threshold where the judged ends\n"
+	"separate best.\n"
+	"\n"
 	"Exit status: 0 the first slow commit was found; 1 GOOD is not fast or BAD not\n"
-	"slow; 2 usage or configuration error; 3 only undecidable commits are left\n"
-	"between the last fast and the first slow one; 4 git failed.\n";
+	"slow (or cannot be judged, or with --threshold auto the ends do not differ\n"
+	"beyond their noise); 2 usage or configuration error; 3 only undecidable commits\n"
+	"are left between the last fast and the first slow one; 4 git failed.\n";
 
 /* The arguments handed on to `fgbisect run`. */
 struct forward {
@@ -64,6 +69,9 @@ static bool forward_options(struct forward *f, const struct cli_args *args)
 			continue;
 		if ((!strcmp(o->long_name, "runs") || !strcmp(o->long_name, "profile")) && cli_has_credentials(arg))
 			continue;
+		/* The driver hands on the threshold the ends gave. */
+		if (!strcmp(o->long_name, "threshold") && !strcmp(arg, "auto"))
+			continue;
 		if (o->flags & CLI_OPT_PATH)
 			arg = absolute(f, arg);
 		char *s;
@@ -87,15 +95,29 @@ static void forward_free(struct forward *f)
 /* The driver's callbacks: progress on stderr, signals forwarded to git
  * bisect run's process group. */
 struct progress {
-	const struct cli_bisect_options *o;
+	struct cli_bisect_options *o;
+	bool matched; /* the pattern matched a frame at a judged commit */
+	bool read;    /* a judged commit had a profile read */
 };
 
 static void on_verdict(void *ctx, const fg_repo_commit *c, const fg_verdict *v)
 {
-	const struct progress *p = ctx;
-	cli_verdict_warnings(v, p->o->frame);
+	struct progress *p = ctx;
+	/* The mistyped-pattern warning is said once, after the ends (below). */
+	cli_verdict_warnings(v, NULL);
+	p->matched |= v->matched;
+	p->read |= v->nread > 0;
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, c->id, v, p->o->threshold);
+}
+
+static void on_threshold(void *ctx, const fg_verdict_auto *a)
+{
+	struct progress *p = ctx;
+	char why[512];
+	fg_verdict_auto_describe(why, sizeof(why), a);
+	p->o->threshold = a->threshold;
+	fprintf(stderr, "fgbisect bisect: threshold auto: %s\n", why);
 }
 
 static void on_move(void *ctx, bool good_end, const char *id)
@@ -119,7 +141,10 @@ static bool on_run_prepare(void *ctx)
 	 * before the bisection is reset: it stops git bisect run (forwarded)
 	 * or, outside it, is acted on when the step in progress ends. */
 	cli_signals_defer(true);
-	return cli_bisect_secrets_to_env(p->o);
+	/* The ends told whether the pattern may be mistyped: the run mode git
+	 * starts at each commit does not say it again (at a healthy commit the
+	 * regressed frame may well match nothing). */
+	return setenv(CLI_QUIET_PATTERN_ENV, "1", 1) == 0 && cli_bisect_secrets_to_env(p->o);
 }
 
 static void on_run_start(void *ctx, pid_t pid)
@@ -177,6 +202,7 @@ static void print_json(const fg_gitbisect_result *r, double threshold)
 		fg_json_end(&j);
 	}
 	fg_json_end(&j);
+	cli_auto_threshold_json(&j, r->auto_on ? &r->autot : NULL);
 	fg_json_member_string(&j, "log", r->log);
 	fg_json_end(&j);
 }
@@ -250,7 +276,7 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
  * slow commit, the decision in words and the flame graph of its parent
  * against it. */
 static int write_report(const char *path, const fg_gitbisect_result *r, const struct cli_bisect_options *o,
-			const char *good, const char *bad, fg_error *err)
+			const char *good, const char *bad, size_t end_steps, fg_error *err)
 {
 	fg_report_run runs[4 + 64];
 	size_t nruns = 0;
@@ -288,14 +314,6 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 					r->vparent->share, r->vparent->interval_lo, r->vparent->interval_hi, r->parent.id,
 					o->threshold);
 			break;
-		case FG_GITBISECT_GOOD_NOT_FAST:
-		case FG_GITBISECT_BAD_NOT_SLOW: {
-			bool good_wrong = r->outcome == FG_GITBISECT_GOOD_NOT_FAST;
-			const fg_verdict *v = good_wrong ? r->vgood : r->vbad;
-			fprintf(d, "No bisection: --%s %s is %s, not %s (%s).", good_wrong ? "good" : "bad",
-				good_wrong ? good : bad, fg_verdict_name(v->kind), good_wrong ? "fast" : "slow", v->reason);
-			break;
-		}
 		case FG_GITBISECT_INCONCLUSIVE:
 			fputs("The bisection did not conclude: only undecidable commits are left between the last fast "
 			      "and the first slow commit.", d);
@@ -305,6 +323,12 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 		case FG_GITBISECT_STOPPED:
 			fputs("The bisection did not run to its end.", d);
 			break;
+		default: { /* refused to start */
+			char why[4096];
+			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
+			fprintf(d, "No bisection: %s.", why);
+			break;
+		}
 		}
 	}
 	if (d && fclose(d) && !rc)
@@ -337,18 +361,17 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 }
 
 /* The outcome's status, with what it means on stderr. */
-static int report_outcome(const fg_gitbisect_result *r, const char *good, const char *bad)
+static int report_outcome(const fg_gitbisect_result *r, const char *good, const char *bad, size_t end_steps)
 {
-	switch (r->outcome) {
-	case FG_GITBISECT_GOOD_NOT_FAST:
-	case FG_GITBISECT_BAD_NOT_SLOW: {
-		bool good_wrong = r->outcome == FG_GITBISECT_GOOD_NOT_FAST;
-		const fg_verdict *v = good_wrong ? r->vgood : r->vbad;
-		fprintf(stderr, "fgbisect bisect: refusing to start: --%s %s is %s, not %s (%s)\n",
-			good_wrong ? "good" : "bad", good_wrong ? good : bad, fg_verdict_name(v->kind),
-			good_wrong ? "fast" : "slow", v->reason);
+	char why[4096];
+	fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
+	if (why[0]) {
+		fprintf(stderr, "fgbisect bisect: refusing to start: ");
+		cli_put_text(stderr, why);
+		fputc('\n', stderr);
 		return FG_EXIT_FAILED;
 	}
+	switch (r->outcome) {
 	case FG_GITBISECT_START_FAILED:
 		fprintf(stderr, "fgbisect bisect: git bisect start failed (is a bisection already running? "
 			"'git bisect reset' ends it)\n");
@@ -373,7 +396,7 @@ static int report_outcome(const fg_gitbisect_result *r, const char *good, const 
 		fprintf(stderr, "fgbisect bisect: the bisection did not conclude (only undecidable commits left, or "
 			"fgbisect run failed); the log follows\n%s", r->log ? r->log : "");
 		return FG_EXIT_INCONCLUSIVE;
-	case FG_GITBISECT_FOUND:
+	default: /* FOUND */
 		break;
 	}
 	return FG_EXIT_OK;
@@ -384,9 +407,13 @@ int cmd_bisect(int argc, char **argv)
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
 	const char *good = NULL, *bad = NULL, *html = NULL;
+	uint64_t end_steps = FG_GITBISECT_END_STEPS;
 	const struct cli_option table[] = {
 		CLI_OPT_STRING(0, "good", &good, "REV", "a fast revision"),
 		CLI_OPT_STRING(0, "bad", &bad, "REV", "a slow revision"),
+		CLI_OPT_U64(0, "end-steps", &end_steps, "N", 0, 100000,
+			    "commits tried past an undecidable end, each end, before\n"
+			    "stopping with the reasons (default 5)"),
 		CLI_OPT_STRING(0, "html", &html, "OUT",
 			       "also write the report: one self-contained HTML page with the\njudged commits' shares "
 			       "against the threshold, the first slow\ncommit, and the flame graph of its parent "
@@ -444,7 +471,7 @@ int cmd_bisect(int argc, char **argv)
 	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
 	fg_capture_options_init(&src.capture_opts);
 	src.capture_opts.timeout_s = o.capture_timeout;
-	struct progress progress = { &o };
+	struct progress progress = { &o, false, false };
 	fg_gitbisect_options go;
 	fg_gitbisect_options_init(&go);
 	go.good = good;
@@ -454,6 +481,8 @@ int cmd_bisect(int argc, char **argv)
 	go.ctx = &progress;
 	go.on_verdict = on_verdict;
 	go.on_move = on_move;
+	go.on_threshold = on_threshold;
+	go.auto_threshold = o.threshold_auto ? &vo : NULL;
 	go.on_git_output = on_git_output;
 	go.on_run_prepare = on_run_prepare;
 	go.on_run_start = on_run_start;
@@ -469,6 +498,7 @@ int cmd_bisect(int argc, char **argv)
 	if (!rc)
 		rc = fg_verdict_judge_new(&judge, &vo, &err);
 	go.judge = judge;
+	go.end_steps = (size_t)end_steps;
 	/* A capture checks the ends out: a signal then stops the capture and
 	 * lets the driver check HEAD out again before the command exits.
 	 * Without one, a signal while the ends are judged (downloads) ends the
@@ -480,14 +510,14 @@ int cmd_bisect(int argc, char **argv)
 	if (rc) {
 		status = cli_report_error(&err, o.po.json);
 	} else if (res.outcome == FG_GITBISECT_STOPPED) {
-		status = report_outcome(&res, good, bad);
+		status = report_outcome(&res, good, bad, go.end_steps);
 	} else {
-		if (!res.vgood->matched && !res.vbad->matched)
+		if (progress.read && !progress.matched)
 			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
-		status = report_outcome(&res, good, bad);
+		status = report_outcome(&res, good, bad, go.end_steps);
 		/* The report first: when it cannot be written, that is the error. */
 		if (html && res.outcome != FG_GITBISECT_START_FAILED && res.outcome != FG_GITBISECT_INTERRUPTED &&
-		    write_report(html, &res, &o, good, bad, &err))
+		    write_report(html, &res, &o, good, bad, go.end_steps, &err))
 			status = cli_report_error(&err, o.po.json);
 		else if (res.outcome == FG_GITBISECT_FOUND && o.po.json)
 			print_json(&res, o.threshold);

@@ -251,6 +251,25 @@ static void refuse(FILE *out, const char *prefix, const fg_days *days, const fg_
 		        side, good_end ? "late" : "early");
 }
 
+/* --threshold auto: the threshold the ends gave becomes the one printed,
+ * and how it was chosen is said (on out).  FG_EXIT_FAILED when the ends
+ * did not separate, else 0. */
+static int take_auto_threshold(FILE *out, const fg_days *days, struct cli_bisect_options *o)
+{
+	const fg_verdict_auto *a = fg_days_auto(days);
+	if (!a)
+		return 0;
+	char why[512];
+	fg_verdict_auto_describe(why, sizeof(why), a);
+	if (fg_days_result(days) == FG_DAYS_ENDS_NOT_SEPARATED) {
+		fprintf(stderr, "fgbisect days: --threshold auto: %s: nothing to search\n", why);
+		return FG_EXIT_FAILED;
+	}
+	o->threshold = a->threshold;
+	fprintf(out, "threshold auto: %s\n", why);
+	return 0;
+}
+
 /* {"date","commit"[,"reason"]} of run i. */
 static void json_run_ref(fg_json *j, fg_repo *repo, const fg_runs_selection *sel, size_t i, const fg_verdict *v)
 {
@@ -462,12 +481,16 @@ int cmd_days(int argc, char **argv)
 		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
 	if (!rc)
 		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	dopts.auto_threshold = o.threshold_auto ? &vo : NULL;
 	if (!rc)
 		rc = fg_days_search(&days, judge, sel, &dopts, &err);
 	if (rc) {
 		status = cli_report_error(&err, o.po.json);
 		goto out;
 	}
+	if ((status = take_auto_threshold(o.po.json ? stderr : stdout, days, &o)))
+		goto out;
+	vo.threshold = o.threshold;
 
 	size_t nsteps = fg_days_step_count(days);
 	bool matched = false;
@@ -513,7 +536,7 @@ int cmd_days(int argc, char **argv)
 	/* The two runs' profiles again (from the cache), diffed once for the
 	 * window's growers, the lens's subsystem changes and the report. */
 	if ((repo || metrics || html) && ((rc = fg_names_new(&names, &err)) ||
-					  (rc = fg_days_diff(&diff, names, fast, slow, &fo, &vo.read, &err))) &&
+					  (rc = fg_days_diff(&diff, names, days, sel, &fo, &vo.read, &err))) &&
 	    (repo || html)) {
 		status = cli_report_error(&err, o.po.json);
 		goto out;
@@ -587,6 +610,7 @@ int cmd_days(int argc, char **argv)
 		fg_json_member_u64(&j, "estimate_runs", estimate.runs);
 		fg_json_member_u64(&j, "estimate_df", estimate.df);
 		fg_json_end(&j);
+		cli_auto_threshold_json(&j, fg_days_auto(days));
 		fg_json_member_u64(&j, "runs", fg_runs_selection_count(sel));
 		fg_json_member_u64(&j, "tested_runs", nsteps);
 		fg_json_member_u64(&j, "fetched_profiles", fetched);

@@ -23,9 +23,13 @@
 static const char description[] =
 	"Compares the inclusive share of every frame (samples whose stack holds it,\n"
 	"each stack counted once) between BASE and CANDIDATE, per normalised name.\n"
-	"Several profiles a side (all nodes of a run) are pooled.  A frame is listed\n"
-	"when its change exceeds --min-delta points and the spread of its share\n"
-	"among the base profiles (the noise between healthy nodes).  Refuses a gRPC\n"
+	"Several profiles a side (all nodes of a run) are pooled.  Each frame's change\n"
+	"is tested against its noise (the sampling error of the pooled shares widened\n"
+	"by how much more the nodes disagree than sampling explains); a frame is\n"
+	"listed when its change is beyond noise at a false-discovery rate of --fdr\n"
+	"over all frames, at least 0.25 points and more than --min-delta; the lists\n"
+	"are ranked by significance (z).  With one profile a side there is no node\n"
+	"spread to measure: sampling error alone.  Refuses a gRPC\n"
 	"profile against a REST one, and profiles of different events (cpu, alloc,\n"
 	"wall, lock), unless --force.  With --peers, scores each profile against the\n"
 	"mean of the others and names the outlier.  With --repo, annotates each grown\n"
@@ -34,15 +38,6 @@ static const char description[] =
 	"(the suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers), or no hot frame is in the repository (the build\n"
 	"files changed).  docs/diff.md has the details.\n";
-
-static const char *check_color(const struct cli_option *opt, const char *arg, char *msg, size_t size)
-{
-	(void)opt;
-	if (!strcmp(arg, "self") || !strcmp(arg, "inclusive"))
-		return NULL;
-	snprintf(msg, size, "--color wants self or inclusive, not '%s'", arg);
-	return msg;
-}
 
 static const char *side_protocol(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
@@ -103,6 +98,9 @@ static void json_entries(fg_json *j, const fg_diff_entry *e, size_t n, const fg_
 		fg_json_member_fixed(j, "candidate", e[i].candidate, 4);
 		fg_json_member_fixed(j, "delta", e[i].delta, 4);
 		fg_json_member_fixed(j, "noise", e[i].noise, 4);
+		fg_json_member_fixed(j, "z", e[i].z, 4);
+		fg_json_member_fixed(j, "q", e[i].q, 6);
+		fg_json_member_fixed(j, "phi", e[i].phi, 4);
 		fg_json_member_string(j, "status", status_name(e[i].status));
 		if (files) {
 			cli_history_next_frame(files, &first, &end);
@@ -134,9 +132,10 @@ static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, 
 	printf("\n%s (%zu)\n", heading, n);
 	if (!n)
 		return;
-	printf("%8s   %8s %9s %7s  %s\n", "base%", "cand%", "delta", "noise", "frame");
+	printf("%8s   %8s %9s %7s %7s  %s\n", "base%", "cand%", "delta", "noise", "z", "frame");
 	for (size_t i = 0; i < n; i++) {
-		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f  ", e[i].base, e[i].candidate, e[i].delta, e[i].noise);
+		printf("%7.2f%% \xe2\x86\x92 %7.2f%% %+9.2f %7.2f %+7.1f  ", e[i].base, e[i].candidate, e[i].delta,
+		       e[i].noise, e[i].z);
 		cli_put_text(stdout, fg_names_get(names, e[i].name));
 		puts(e[i].status == FG_DIFF_NEW ? "  [new]" : e[i].status == FG_DIFF_GONE ? "  [gone]" : "");
 		if (!files)
@@ -146,6 +145,59 @@ static void text_entries(const char *heading, const fg_diff_entry *e, size_t n, 
 			if (fg_history_result_entry(files, k)->path)
 				cli_history_entry_text(stdout, fg_history_result_entry(files, k), "        ");
 	}
+}
+
+/* The rule the lists were made by, and with one profile a side what it
+ * cannot see. */
+static void text_rule(const fg_diff_result *r, const fg_diff_options *o, bool raw)
+{
+	printf("%s shares per %s frame name; listed when beyond noise (Benjamini-Hochberg q <= %.2f\n"
+	       "over %zu frames) and |delta| >= %.2f points", o->self ? "self" : "inclusive", raw ? "raw" : "normalised",
+	       o->fdr, r->tested, FG_DIFF_FLOOR);
+	if (o->min_delta > 0)
+		printf(" and > %.2f (--min-delta)", o->min_delta);
+	if (r->node_df)
+		printf(";\nnoise: sampling error widened by the nodes' over-dispersion (common phi %.2f)\n", r->phi);
+	else
+		printf(";\none profile a side: no node spread to measure, the noise is sampling error alone\n"
+		       "(differences between nodes count as changes; give every node of a run)\n");
+}
+
+/* The frames beyond noise that a floor left out. */
+static void text_hidden(const fg_diff_result *r, const fg_names *names)
+{
+	for (int k = 0; k < 2; k++) {
+		const fg_diff_hidden *h = &r->hidden[k];
+		if (!h->count)
+			continue;
+		printf("\n%zu more frame%s %s beyond noise under the floor; the largest: %+.2f (z %+.1f) ", h->count,
+		       h->count == 1 ? "" : "s", k ? "shrank" : "grew", h->largest.delta, h->largest.z);
+		cli_put_text(stdout, fg_names_get(names, h->largest.name));
+		putchar('\n');
+	}
+}
+
+static void json_rule(fg_json *j, const fg_diff_result *r, const fg_names *names)
+{
+	fg_json_member_fixed(j, "floor", FG_DIFF_FLOOR, 4);
+	fg_json_member_u64(j, "tested", r->tested);
+	fg_json_member_u64(j, "node_df", r->node_df);
+	fg_json_member_fixed(j, "phi", r->phi, 4);
+	fg_json_key(j, "hidden");
+	fg_json_object(j);
+	for (int k = 0; k < 2; k++) {
+		const fg_diff_hidden *h = &r->hidden[k];
+		fg_json_key(j, k ? "shrank" : "grew");
+		fg_json_object(j);
+		fg_json_member_u64(j, "count", h->count);
+		fg_json_member_string(j, "largest", h->count ? fg_names_get(names, h->largest.name) : NULL);
+		if (h->count) {
+			fg_json_member_fixed(j, "delta", h->largest.delta, 4);
+			fg_json_member_fixed(j, "z", h->largest.z, 4);
+		}
+		fg_json_end(j);
+	}
+	fg_json_end(j);
 }
 
 /* The sources of a side, for the SVG header (malloc'ed array). */
@@ -189,7 +241,7 @@ static int write_svg(const char *path, const fg_svg_options *base_opts, bool bas
 	if (f && fclose(f) != 0 && !rc)
 		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the SVG: %s", strerror(errno));
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", path);
+		fg_error_set_source(err, path);
 	free(sources[0]);
 	free(sources[1]);
 	return rc;
@@ -324,11 +376,16 @@ int cmd_diff(int argc, char **argv)
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
 	uint64_t hot = 10;
+	double fdr = 100.0 * dopts.fdr;
 	uint64_t jobs = fg_parallel_cores();
 	struct cli_list ignore_given = { 0 };
 	const struct cli_option table[] = {
 		CLI_OPT_PERCENT(0, "min-delta", &dopts.min_delta, "PP",
-				"smallest change reported, percentage points (default 1.5)"),
+				"an extra floor: list only changes above PP points (default 0;\n"
+				"the changes beyond noise under 0.25 points are never listed)"),
+		CLI_OPT_PERCENT(0, "fdr", &fdr, "PCT",
+				"the false-discovery rate of the lists, percent: the expected\n"
+				"share of listed frames whose change is noise (default 5)"),
 		CLI_OPT_BOOL(0, "self", &dopts.self, "compare self shares (the frame is the leaf)"),
 		CLI_OPT_LIST(0, "ignore", &ignore_given, "PAT",
 			     "never report frames containing PAT (repeatable; adds to the\n"
@@ -337,7 +394,7 @@ int cmd_diff(int argc, char **argv)
 		CLI_OPT_CLEAR(0, "no-default-ignore", &default_ignore, "drop the default ignore list"),
 		CLI_OPT_STRING(0, "svg", &svg, "OUT", "write a differential flame graph (candidate widths)"),
 		CLI_OPT_STRING(0, "svg-base", &svg_base, "OUT", "the same with base widths, so vanished frames show"),
-		CLI_OPT_CHECKED(0, "color", &color, "KIND", check_color,
+		CLI_OPT_CHOICE(0, "color", &color, "KIND", "self|inclusive",
 				"what colours the SVG's frames: the change of the inclusive\n"
 				"share (default) or of the self share (points at the leaf)"),
 		CLI_OPT_U64(0, "width", &width, "PX", 600, 20000, "the SVG's width in pixels (default 1200)"),
@@ -436,6 +493,7 @@ int cmd_diff(int argc, char **argv)
 		nbases += in[i].side == FG_DIFF_BASE;
 	dopts.ignore = ignore;
 	dopts.nignore = nignore;
+	dopts.fdr = fdr / 100.0;
 	dopts.raw = po.raw;
 	/* --repo: the candidate's tree holds the grown stacks (the callers). */
 	dopts.trees = svg || svg_base || repo || html || metrics;
@@ -485,13 +543,16 @@ int cmd_diff(int argc, char **argv)
 	}
 
 	if (peers) {
-		print_peers(&peer_result, in, names, po.json, dopts.min_delta, dopts.self);
+		print_peers(&peer_result, in, names, po.json,
+			    dopts.min_delta > 0 ? dopts.min_delta : FG_DIFF_PEERS_MIN_DELTA, dopts.self);
 	} else if (po.json) {
 		fg_json j;
 		fg_json_init(&j, stdout);
 		fg_json_object(&j);
 		fg_json_member_string(&j, "kind", dopts.self ? "self" : "inclusive");
 		fg_json_member_fixed(&j, "min_delta", dopts.min_delta, 4);
+		fg_json_member_fixed(&j, "fdr", dopts.fdr, 4);
+		json_rule(&j, &result, names);
 		fg_json_key(&j, "base");
 		json_side(&j, in, n, FG_DIFF_BASE, fg_diff_total(diff, FG_DIFF_BASE));
 		fg_json_key(&j, "candidate");
@@ -509,6 +570,7 @@ int cmd_diff(int argc, char **argv)
 		if (repo && ho.good) {
 			fg_json_key(&j, "decision");
 			cli_decision_json(&j, hist.decision);
+			cli_growers_note_json(&j, &result, (size_t)hot);
 		}
 		if (metrics)
 			cli_metrics_json_member(&j, lens, &lens_err, mo.url);
@@ -516,17 +578,17 @@ int cmd_diff(int argc, char **argv)
 	} else {
 		text_side("base", in, n, FG_DIFF_BASE);
 		text_side("candidate", in, n, FG_DIFF_CANDIDATE);
-		printf("%s shares per %s frame name; listed when |delta| > %.2f points and > noise\n"
-		       "(the spread of the frame's share among the %zu base profile%s)\n",
-		       dopts.self ? "self" : "inclusive", po.raw ? "raw" : "normalised", dopts.min_delta, nbases,
-		       nbases == 1 ? ": 0 with one" : "s");
+		text_rule(&result, &dopts, po.raw);
 		if (repo)
 			printf("source files in %s at %s%s%s\n", fg_history_repo_path(hist.history),
 			       fg_history_bad_id(hist.history), ho.good ? ", window from " : "",
 			       ho.good ? fg_history_good_id(hist.history) : "");
 		text_entries("grew in candidate", result.grew, result.ngrew, names, hist.result);
 		text_entries("shrank in candidate", result.shrank, result.nshrank, names, NULL);
+		text_hidden(&result, names);
 		cli_decision_text(stdout, hist.decision);
+		if (hist.decision)
+			cli_growers_note_text(stdout, &result, (size_t)hot);
 		if (lens) {
 			fputc('\n', stdout);
 			cli_metrics_text(stdout, lens, mo.url);

@@ -22,8 +22,10 @@ static const char description[] =
 	"frame's method, its lines and the commits that touched them (as git log -L\n"
 	"finds them): did the hot method change, or only its file?\n"
 	"With two profiles instead of frames, the frames are the top growers of their\n"
-	"diff (as `fgbisect diff` computes it: normalised names, above 1.5 points and the\n"
-	"noise of the base nodes; gRPC against REST refused unless --force).\n"
+	"diff (as `fgbisect diff` computes it: normalised names, beyond noise at a 5%\n"
+	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
+	"against REST refused unless --force); with one profile a side, noise cannot be\n"
+	"separated from signal, and the output says so.\n"
 	"With --good, ends with the decision: a hot file changed in the window (the\n"
 	"suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
@@ -70,6 +72,10 @@ static void growth_clear(struct growth *g)
 	fg_names_free(g->names);
 }
 
+/* A typed name that names no file: it may be misspelt or a frame's short
+ * form; top prints what the profile holds. */
+static const char unresolved_hint[] = "give the name as `top` prints it (package/Class.method)";
+
 static void print_json(const fg_hotfiles *hist, const struct growth *g)
 {
 	const fg_history_result *r = hist->result;
@@ -92,14 +98,22 @@ static void print_json(const fg_hotfiles *hist, const struct growth *g)
 			fg_json_member_fixed(&j, "base", e->base, 4);
 			fg_json_member_fixed(&j, "candidate", e->candidate, 4);
 			fg_json_member_fixed(&j, "delta", e->delta, 4);
+			fg_json_member_fixed(&j, "noise", e->noise, 4);
+			fg_json_member_fixed(&j, "z", e->z, 4);
 			fg_json_end(&j);
 		}
 		fg_json_end(&j);
+		cli_growers_note_json(&j, &g->result, g->growers.nframes);
 	}
 	if (fg_history_good_id(hist->history)) {
 		fg_json_key(&j, "decision");
 		cli_decision_json(&j, hist->decision);
 	}
+	bool unresolved = false;
+	for (size_t i = 0; !g && i < fg_history_result_count(r); i++)
+		unresolved = unresolved || !fg_history_result_entry(r, i)->path;
+	if (unresolved)
+		fg_json_member_string(&j, "hint", unresolved_hint);
 	fg_json_end(&j);
 }
 
@@ -111,22 +125,27 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 	if (good)
 		printf("good %s\n", good);
 	if (g && !g->growers.nframes)
-		printf("\nno frame grew by more than 1.5 points and the spread among the base profiles\n");
+		printf("\nno frame grew beyond noise by 0.25 points or more (docs/diff.md)\n");
 	size_t first, end = 0, frame = 0;
 	while (end < fg_history_result_count(hist->result)) {
 		cli_history_next_frame(hist->result, &first, &end);
 		const fg_history_entry *e = fg_history_result_entry(hist->result, first);
 		if (g) {
 			const fg_diff_entry *d = &g->result.grew[frame];
-			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%)\n", cli_text(e->frame), d->delta, d->base, d->candidate);
+			printf("\n%s  %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%, z %+.1f)\n", cli_text(e->frame), d->delta, d->base,
+			       d->candidate, d->z);
 		} else {
 			printf("\n%s\n", cli_text(e->frame));
 		}
 		frame++;
 		for (size_t i = first; i < end; i++)
 			cli_history_entry_text(stdout, fg_history_result_entry(hist->result, i), "  ");
+		if (!g && !e->path)
+			printf("  %s\n", unresolved_hint);
 	}
 	cli_decision_text(stdout, hist->decision);
+	if (g)
+		cli_growers_note_text(stdout, &g->result, g->growers.nframes);
 }
 
 int cmd_hotfiles(int argc, char **argv)
@@ -142,7 +161,9 @@ int cmd_hotfiles(int argc, char **argv)
 		CLI_OPT_STRING(0, "repo", &repo, "DIR", "the repository (default: the current directory)"),
 		CLI_OPT_STRING(0, "bad", &opts.bad, "REV", "the slow revision (default HEAD)"),
 		CLI_OPT_STRING(0, "good", &opts.good, "REV", "the fast revision; without it there is no window"),
-		CLI_OPT_LIST(0, "frame", &frame_list, "NAME", "a frame or a slashed class name; repeatable"),
+		CLI_OPT_LIST(0, "frame", &frame_list, "NAME",
+			     "a frame as `top` prints it, or a class (`Class`, `Class.method`,\n"
+			     "`pkg.Class`, `pkg/Class`): every file of that name; repeatable"),
 		CLI_OPT_U64(0, "hot", &top, "N", 1, 1000,
 			    "with profiles: how many of the frames that grew most to look up\n(default 10)"),
 		CLI_OPT_U64(0, "top", &top, "N", 1, 1000, "the old name of --hot", .flags = CLI_OPT_HIDDEN),
@@ -199,6 +220,8 @@ int cmd_hotfiles(int argc, char **argv)
 
 	fg_error err;
 	fg_error_clear(&err);
+	fg_history_options typed = opts; /* --frame: names people type */
+	typed.typed_names = true;
 	struct growth g = { 0 };
 	fg_hotfiles hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
@@ -206,7 +229,7 @@ int cmd_hotfiles(int argc, char **argv)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
 					 g.growers.stack, g.growers.nstack, &err);
 	else if (!rc)
-		rc = cli_history_look_up(&hist, repo, &opts, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
+		rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 	if (rc)
 		status = cli_report_error(&err, po.json);
 	else if (po.json)

@@ -34,6 +34,55 @@ struct result {
 	fg_error err;
 };
 
+static void print_json(const struct result *results, size_t n)
+{
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	fg_json_key(&j, "profiles");
+	fg_json_array(&j);
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &results[i];
+		if (r->rc) {
+			cli_error_json(&j, &r->err);
+			continue;
+		}
+		fg_json_object(&j);
+		fg_json_member_string(&j, "source", cli_shown(r->source));
+		fg_json_member_string(&j, "protocol", fg_protocol_name(r->kind));
+		fg_json_member_string(&j, "event", r->event);
+		fg_json_member_string(&j, "title", r->title[0] ? r->title : NULL);
+		fg_json_key(&j, "evidence");
+		fg_json_array(&j);
+		for (size_t e = 0; e < r->nevidence; e++)
+			fg_json_string(&j, r->evidence[e]);
+		fg_json_end(&j);
+		fg_json_end(&j);
+	}
+	fg_json_end(&j);
+	fg_json_end(&j);
+}
+
+static void print_text(const struct result *results, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &results[i];
+		if (r->rc) {
+			fflush(stdout); /* the answers before it first, on a terminal */
+			cli_report_error(&r->err, false);
+			continue;
+		}
+		printf("%s  %s  event %s", cli_shown(r->source), fg_protocol_name(r->kind),
+		       r->event ? r->event : "unknown");
+		printf(r->title[0] ? "  \"%s\"\n" : "\n", cli_text(r->title));
+		for (size_t e = 0; e < r->nevidence; e++) {
+			fputs("  ", stdout);
+			cli_put_text(stdout, r->evidence[e]);
+			putchar('\n');
+		}
+	}
+}
+
 int cmd_protocol(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
@@ -106,50 +155,10 @@ int cmd_protocol(int argc, char **argv)
 		goto out;
 	}
 
-	if (po.json) {
-		fg_json j;
-		fg_json_init(&j, stdout);
-		fg_json_object(&j);
-		fg_json_key(&j, "profiles");
-		fg_json_array(&j);
-		for (size_t i = 0; i < nprofiles; i++) {
-			const struct result *r = &results[i];
-			if (r->rc) {
-				cli_error_json(&j, &r->err);
-				continue;
-			}
-			fg_json_object(&j);
-			fg_json_member_string(&j, "source", cli_shown(r->source));
-			fg_json_member_string(&j, "protocol", fg_protocol_name(r->kind));
-			fg_json_member_string(&j, "event", r->event);
-			fg_json_member_string(&j, "title", r->title[0] ? r->title : NULL);
-			fg_json_key(&j, "evidence");
-			fg_json_array(&j);
-			for (size_t e = 0; e < r->nevidence; e++)
-				fg_json_string(&j, r->evidence[e]);
-			fg_json_end(&j);
-			fg_json_end(&j);
-		}
-		fg_json_end(&j);
-		fg_json_end(&j);
-	} else {
-		for (size_t i = 0; i < nprofiles; i++) {
-			const struct result *r = &results[i];
-			if (r->rc) {
-				fflush(stdout); /* the answers before it first, on a terminal */
-				cli_report_error(&r->err, false);
-				continue;
-			}
-			printf("%s  %s  event %s", cli_shown(r->source), fg_protocol_name(r->kind),
-			       r->event ? r->event : "unknown");
-			printf(r->title[0] ? "  \"%s\"\n" : "\n", cli_text(r->title));
-			for (size_t e = 0; e < r->nevidence; e++) {
-				fputs("  ", stdout);
-				cli_put_text(stdout, r->evidence[e]);
-				putchar('\n');
-			}
-		}
-	}
+	if (po.json)
+		print_json(results, nprofiles);
+	else
+		print_text(results, nprofiles);
 out:
 	fg_protocol_free(detector);
 	fg_names_free(names);

@@ -18,12 +18,15 @@ static const char description[] =
 	"  git bisect start --term-old fast --term-new slow BAD GOOD\n"
 	"  git bisect run fgbisect --frame TransactionalColumnFamily --threshold 4\n"
 	"\n"
+	"A profile that cannot be used (fetch failed, unreadable or truncated, fewer than\n"
+	"--min-samples samples, protocol or event contradicting the runs file) is left\n"
+	"out and named; the run is judged on the others when --min-nodes remain.\n"
+	"\n"
 	"Exit status: 0 fast (below the threshold), 1 slow (at or above it), 125 cannot\n"
-	"decide for this commit (no run for it, fetch failed, unreadable profile, fewer\n"
-	"than --min-samples samples, protocol or event contradicting the runs file, capture\n"
-	"failed or timed out, within --margin of the threshold, out of memory), 255 configuration error (bad\n"
-	"option, unreadable runs file, mixed protocols or events, not in a git repository).\n"
-	"One line on stderr explains the verdict.\n";
+	"decide for this commit (no run for it, fewer than --min-nodes usable profiles,\n"
+	"capture failed or timed out, within --margin of the threshold, out of memory),\n"
+	"255 configuration error (bad option, unreadable runs file, mixed protocols or\n"
+	"events, not in a git repository).  One line on stderr explains the verdict.\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -104,7 +107,7 @@ int cmd_run(int argc, char **argv)
 		status = err.code == FG_ENOMEM ? FG_EXIT_SKIP : FG_EXIT_ABORT;
 		goto out;
 	}
-	cli_verdict_warnings(v, o.frame);
+	cli_verdict_warnings(v, getenv(CLI_QUIET_PATTERN_ENV) ? NULL : o.frame);
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, head.id, v, o.threshold);
 	if (o.po.json) {

@@ -1,4 +1,6 @@
-/* fgbisect runs scan DIR [-o FILE]: a runs file from Camunda daily artifacts. */
+/* fgbisect runs scan DIR [-o FILE]: a runs file from Camunda daily artifacts;
+ * fgbisect runs github OWNER/REPO [...]: one from a repository's GitHub
+ * Actions artifacts. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,8 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "bisect/runscan.h"
+#include "formats/source.h"
+#include "net/github.h"
 
 static const char description[] =
 	"Writes a runs file listing the Camunda daily-load-test flame graphs under DIR:\n"
@@ -138,21 +142,161 @@ static int runs_scan(int argc, char **argv)
 	return status;
 }
 
+static const char github_description[] =
+	"Writes a runs file listing the artifacts of a GitHub repository's workflow\n"
+	"runs, through the REST API: one line per artifact, its location the\n"
+	"artifact's download URL (a zip, which run, bisect and days read through the\n"
+	"cache: the token goes to the API only, the redirect to the blob store is\n"
+	"followed without it).  Node, protocol and event come from the artifact name as\n"
+	"'runs scan' reads an artifact folder's name; the date and commit from its\n"
+	"benchmark name medic-daily-DATE-SHA-test, else from the run (its day, head_sha).\n"
+	"The token is GH_TOKEN, else GITHUB_TOKEN (or give --header 'Authorization:\n"
+	"Bearer ...'); it is sent to the API's origin only, never printed or cached.\n"
+	"Expired artifacts are skipped and counted.\n";
+
+static const char github_epilogue[] =
+	"  fgbisect runs github camunda/camunda --workflow camunda-daily-load-tests.yml \\\n"
+	"      --artifact 'flamegraph-.*-grpc-cpu-' -o runs.txt\n"
+	"With -o FILE that exists and no --since, FILE is extended: its lines before\n"
+	"its last date are kept, and the runs from that date on listed again.\n"
+	"See docs/runs-file.md.\n";
+
+/* What -o's file holds already, when it is extended; NULL when it does not
+ * exist. */
+static int existing_runs(char **old, const char *output, fg_error *err)
+{
+	*old = NULL;
+	size_t len;
+	if (!output || access(output, F_OK) != 0)
+		return 0;
+	return fg_source_read_all(old, &len, output, "runs file", 64u << 20, NULL, NULL, err);
+}
+
+/* The runs file text of the artifacts listed (after old's earlier lines). */
+static int github_runs_text(char **text, const fg_github_list *list, const char *old, const char *since,
+			    fg_error *err)
+{
+	fg_runscan *scan = NULL;
+	int rc = fg_runscan_new(&scan, err);
+	for (size_t i = 0; !rc && i < fg_github_count(list); i++) {
+		const fg_github_artifact *a = fg_github_at(list, i);
+		rc = fg_runscan_add_artifact(scan, a->name, a->commit, a->date, a->url, err);
+	}
+	for (size_t i = 0; !rc && i < fg_runscan_skipped_count(scan); i++)
+		cli_warn("%s: skipped: %s", fg_runscan_skipped_at(scan, i)->path, fg_runscan_skipped_at(scan, i)->reason);
+	if (!rc && fg_runscan_count(scan) == 0 && !old)
+		rc = fg_error_set(err, FG_EINVALID, NULL, "no artifact found (%zu runs listed, %zu expired artifacts)",
+				  fg_github_runs(list), fg_github_expired(list));
+	if (!rc) {
+		fg_runscan_finish(scan);
+		rc = old ? fg_runscan_format_after(text, scan, old, since, err) : fg_runscan_format(text, scan, NULL, err);
+	}
+	fg_runscan_free(scan);
+	return rc;
+}
+
+static int runs_github(int argc, char **argv)
+{
+	const char *output = NULL;
+	struct cli_list headers = { .n = 0 };
+	fg_github_options go;
+	fg_github_options_init(&go);
+	const struct cli_option table[] = {
+		CLI_OPT_STRING(0, "workflow", &go.workflow, "FILE|ID", "the workflow's runs only (its file name or id)"),
+		CLI_OPT_STRING(0, "branch", &go.branch, "NAME", "the runs of this branch only"),
+		CLI_OPT_STRING(0, "since", &go.since, "DATE", "the runs created on DATE (YYYY-MM-DD, UTC) or later"),
+		CLI_OPT_STRING(0, "until", &go.until, "DATE", "the runs created on DATE (YYYY-MM-DD, UTC) or earlier"),
+		CLI_OPT_STRING(0, "artifact", &go.artifact, "REGEX",
+			       "the artifacts whose name matches REGEX (POSIX extended) only"),
+		CLI_OPT_STRING(0, "api-url", &go.api_url, "URL",
+			       "the REST API's base (default https://api.github.com;\nGitHub Enterprise: https://HOST/api/v3)"),
+		CLI_OPT_LIST(0, "header", &headers, "'Name: value'",
+			     "an HTTP header for the API (repeatable; never printed)"),
+		CLI_OPT_STRING('o', "output", &output, "FILE",
+			       "write FILE (replaced atomically); an existing FILE is\nextended from its last date"),
+		CLI_OPT_END(),
+	};
+	const struct cli_command_spec spec = {
+		.name = "runs github", .synopsis = "OWNER/REPO [--workflow FILE|ID] [--artifact REGEX] [-o FILE]",
+		.description = github_description, .options = table, .epilogue = github_epilogue,
+		.usage_status = FG_EXIT_USAGE,
+	};
+	struct cli_args args;
+	int status = cli_parse(&spec, &args, argc, argv);
+	if (status == CLI_PARSED && args.argc != 1)
+		status = cli_spec_usage_error(&spec, &args, "one repository, OWNER/REPO (fgbisect runs github OWNER/REPO)");
+	char repo[256] = "";
+	if (status == CLI_PARSED)
+		snprintf(repo, sizeof(repo), "%s", args.argv[0]);
+	cli_args_free(&args);
+	if (status != CLI_PARSED)
+		return status;
+	go.token = getenv("GH_TOKEN") && *getenv("GH_TOKEN") ? getenv("GH_TOKEN") : getenv("GITHUB_TOKEN");
+	if (go.token && !*go.token)
+		go.token = NULL;
+	go.headers = headers.items;
+	go.nheaders = headers.n;
+
+	fg_error err;
+	fg_error_clear(&err);
+	char *old = NULL, *text = NULL, since[11] = "";
+	fg_github_list *list = NULL;
+	int rc = existing_runs(&old, output, &err);
+	if (!rc && old && !go.since) {
+		fg_runscan_last_date(since, old);
+		go.since = since[0] ? since : NULL;
+	}
+	if (!rc)
+		rc = fg_github_list_artifacts(&list, repo, &go, &err);
+	if (!rc)
+		rc = github_runs_text(&text, list, old, go.since ? go.since : "", &err);
+	if (!rc && output)
+		rc = write_atomically(output, text, &err);
+	if (rc) {
+		status = cli_report_error(&err, false);
+	} else {
+		status = FG_EXIT_OK;
+		if (!output)
+			fputs(text, stdout);
+		fprintf(stderr, "fgbisect: %zu runs listed%s%s, %zu artifacts written, %zu expired skipped%s\n",
+			fg_github_runs(list), go.since ? " since " : "", go.since ? go.since : "", fg_github_count(list),
+			fg_github_expired(list),
+			fg_github_expired(list) ? " (GitHub keeps artifacts 90 days by default)" : "");
+	}
+	fg_github_free(list);
+	free(text);
+	free(old);
+	return status;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	static const struct cli_option no_options[] = { CLI_OPT_END() };
 	static const struct cli_command_spec spec = {
-		.name = "runs", .synopsis = "scan DIR [-o FILE]",
-		.description = "Runs files (docs/runs-file.md).  'fgbisect runs scan --help' describes scan.\n",
+		.name = "runs", .synopsis = "scan DIR [-o FILE]\ngithub OWNER/REPO [options] [-o FILE]",
+		.description = "Runs files (docs/runs-file.md).  'fgbisect runs scan --help' and 'fgbisect runs\n"
+			       "github --help' describe the two.\n",
 		.options = no_options, .usage_status = FG_EXIT_USAGE,
 	};
-	if (argc >= 2 && !strcmp(argv[1], "scan"))
-		return runs_scan(argc - 1, argv + 1);
+	/* The actions, which --list-actions gives bash completion. */
+	static const struct { const char *name; int (*fn)(int, char **); } actions[] = {
+		{ "scan", runs_scan },
+		{ "github", runs_github },
+	};
+	for (size_t i = 0; argc >= 2 && i < sizeof(actions) / sizeof(actions[0]); i++) {
+		if (!strcmp(argv[1], actions[i].name))
+			return actions[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "--list-actions"))
+			printf("%s\n", actions[i].name);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--list-actions"))
+		return 0;
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		cli_print_help(&spec);
 		return 0;
 	}
 	if (argc < 2)
-		return cli_spec_usage_error(&spec, NULL, "which action? (fgbisect runs scan DIR)");
-	return cli_spec_usage_error(&spec, NULL, "unknown action '%s' (fgbisect runs scan DIR)", argv[1]);
+		return cli_spec_usage_error(&spec, NULL, "which action? (fgbisect runs scan DIR, runs github OWNER/REPO)");
+	return cli_spec_usage_error(&spec, NULL, "unknown action '%s' (fgbisect runs scan DIR, runs github OWNER/REPO)",
+				    argv[1]);
 }

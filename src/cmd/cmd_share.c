@@ -206,6 +206,15 @@ static void print_text(const struct result *results, size_t nprofiles, const cha
 	}
 }
 
+/* The first profile that was read. */
+static size_t first_read(const struct result *results, size_t n)
+{
+	size_t i = 0;
+	while (i + 1 < n && results[i].rc)
+		i++;
+	return i;
+}
+
 int cmd_share(int argc, char **argv)
 {
 	struct cli_profile_options po = { 0 };
@@ -287,7 +296,7 @@ int cmd_share(int argc, char **argv)
 	}
 	for (size_t p = 0; p < npatterns; p++)
 		if (!(matched >> p & 1))
-			cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", patterns[p]);
+			cli_warn_unmatched(patterns[p], args.argv[first_read(results, nprofiles)], &po);
 
 	if (po.json)
 		print_json(results, nprofiles, patterns, npatterns, self);

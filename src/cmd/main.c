@@ -15,7 +15,8 @@ static const struct cli_command commands[] = {
 	{ "protocol", cmd_protocol, "grpc / rest / unknown per profile, with the evidence frames" },
 	{ "subsystems", cmd_subsystems, "every sample attributed to a subsystem by rules (Zeebe by default)" },
 	{ "diff", cmd_diff, "inclusive-% diff of base and candidate profiles, differential SVG, --peers outlier" },
-	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs" },
+	{ "runs", cmd_runs, "runs files: 'runs scan DIR' lists Camunda daily flame graphs, 'runs github\n"
+			    "              OWNER/REPO' a repository's Actions artifacts" },
 	{ "hotfiles", cmd_hotfiles, "hot frames → source files → last commit, changed in the window" },
 	{ "run", cmd_run, "the git bisect run script: fast (0), slow (1) or skip (125) for HEAD" },
 	{ "bisect", cmd_bisect, "checks both ends, then git bisect run over fgbisect run, and a summary" },
@@ -27,8 +28,11 @@ static void usage(FILE *out)
 {
 	fputs("usage: fgbisect COMMAND [OPTIONS] [ARGS]\n"
 	      "       fgbisect --version\n\n"
-	      "Turns async-profiler flame graphs (HTML 2.x-4.x) and collapsed stacks into\n"
-	      "answers for performance regressions.\n\ncommands:\n", out);
+	      "Turns CPU profiles into answers for performance regressions.  It reads, by\n"
+	      "content (gzip too): async-profiler HTML flame graphs (2.0-4.x, differential\n"
+	      "and inverted), collapsed stacks, JFR recordings (async-profiler's, the JDK's),\n"
+	      "pprof profiles, `perf script` text and SVG flame graphs (flamegraph.pl,\n"
+	      "inferno, async-profiler 1.x).\n\ncommands:\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'fgbisect COMMAND --help' describes a command; 'man fgbisect' has the rest.\n", out);
@@ -38,12 +42,16 @@ static void usage(FILE *out)
 static int man_options(void)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		/* runs has one action, scan, whose options are the ones to show. */
+		/* runs has two actions, scan and github, whose options are the ones
+		 * to show. */
 		bool runs = !strcmp(commands[i].name, "runs");
-		char *argv[] = { (char *)commands[i].name, runs ? "scan" : "--man-options", "--man-options", NULL };
-		int status = commands[i].fn(runs ? 3 : 2, argv);
-		if (status)
-			return status;
+		for (int k = 0; k < (runs ? 2 : 1); k++) {
+			char *argv[] = { (char *)commands[i].name, runs ? (k ? "github" : "scan") : "--man-options",
+					 "--man-options", NULL };
+			int status = commands[i].fn(runs ? 3 : 2, argv);
+			if (status)
+				return status;
+		}
 	}
 	fputs(".SS \"Common options\"\n"
 	      "Every command that reads profiles takes these (collapse all but \\-\\-json and \\-\\-raw):\n", stdout);

@@ -81,7 +81,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-static bool parse_percent(const char *s, double *out)
+bool cli_parse_percent(const char *s, double *out)
 {
 	if (!s || !*s)
 		return false;
@@ -184,7 +184,7 @@ static const char *apply(const struct cli_option *o, const char *arg, bool *seen
 		return NULL;
 	}
 	case CLI_OPT_KIND_PERCENT:
-		if (!parse_percent(arg, o->value)) {
+		if (!cli_parse_percent(arg, o->value)) {
 			snprintf(msg, size, "%s wants a percentage (0-100), not '%s'", label, arg);
 			return msg;
 		}
@@ -222,6 +222,42 @@ static const char *apply(const struct cli_option *o, const char *arg, bool *seen
 	return "internal error: an option of no kind";
 }
 
+const char *cli_check_choice(const struct cli_option *opt, const char *arg, char *msg, size_t size)
+{
+	size_t len = strlen(arg);
+	for (const char *v = opt->values; v && *v;) {
+		size_t n = strcspn(v, "|");
+		if (n == len && !strncmp(v, arg, n))
+			return NULL;
+		v += n + (v[n] == '|');
+	}
+	/* "--color wants self or inclusive, not 'x'" */
+	size_t used = (size_t)snprintf(msg, size, "--%s wants ", opt->long_name);
+	for (const char *v = opt->values; v && *v && used < size;) {
+		size_t n = strcspn(v, "|");
+		const char *sep = v == opt->values ? "" : v[n] ? ", " : " or ";
+		used += (size_t)snprintf(msg + used, size - used, "%s%.*s", sep, (int)n, v);
+		v += n + (v[n] == '|');
+	}
+	if (used < size)
+		snprintf(msg + used, size - used, ", not '%s'", arg);
+	return msg;
+}
+
+/* --list-values NAME: the values of --NAME, one a line. */
+static int list_values(const struct cli_command_spec *spec, const char *name)
+{
+	const struct cli_option *o = cli_find_option(spec->options, name[0] == '-' && name[1] == '-' ? name + 2 : name);
+	if (!o)
+		return cli_spec_usage_error(spec, NULL, "--list-values: no option '%s'", name);
+	for (const char *v = o->values; v && *v;) {
+		size_t n = strcspn(v, "|");
+		printf("%.*s\n", (int)n, v);
+		v += n + (v[n] == '|');
+	}
+	return 0;
+}
+
 /* The left column of an option in --help: "  -f, --frame PAT". */
 static int left_column(char *buf, size_t size, const struct cli_option *o)
 {
@@ -230,6 +266,24 @@ static int left_column(char *buf, size_t size, const struct cli_option *o)
 		snprintf(shortpart, sizeof(shortpart), "-%c%s", o->short_name, o->long_name ? ", " : "");
 	return snprintf(buf, size, "  %s%s%s%s%s", shortpart, o->long_name ? "--" : "", o->long_name ? o->long_name : "",
 			o->argname ? " " : "", o->argname ? o->argname : "");
+}
+
+/* One option of --help: the left column, the help's lines beside it. */
+static void help_option(const struct cli_option *o)
+{
+	char left[128];
+	int n = left_column(left, sizeof(left), o);
+	const char *h = o->help ? o->help : "";
+	size_t len = strcspn(h, "\n");
+	if (n + 2 > HELP_COLUMN)
+		printf("%s\n%*s%.*s\n", left, HELP_COLUMN, "", (int)len, h);
+	else
+		printf("%-*s%.*s\n", HELP_COLUMN, left, (int)len, h);
+	for (h += len; *h == '\n'; h += len) {
+		h++;
+		len = strcspn(h, "\n");
+		printf("%*s%.*s\n", HELP_COLUMN, "", (int)len, h);
+	}
 }
 
 void cli_print_help(const struct cli_command_spec *spec)
@@ -249,25 +303,23 @@ void cli_print_help(const struct cli_command_spec *spec)
 	}
 	if (spec->description)
 		printf("\n%s", spec->description);
+	/* The command's own options first, then the reading and fetching
+	 * options every command that reads profiles shares, once, under their
+	 * heading. */
 	printf("\n");
-	for (const struct cli_option *o = spec->options; o->kind != CLI_OPT_KIND_END; o++) {
-		if (o->flags & CLI_OPT_HIDDEN)
-			continue;
-		char left[128];
-		int n = left_column(left, sizeof(left), o);
-		const char *h = o->help ? o->help : "";
-		size_t len = strcspn(h, "\n");
-		if (n + 2 > HELP_COLUMN)
-			printf("%s\n%*s%.*s\n", left, HELP_COLUMN, "", (int)len, h);
-		else
-			printf("%-*s%.*s\n", HELP_COLUMN, left, (int)len, h);
-		for (h += len; *h == '\n'; h += len) {
-			h++;
-			len = strcspn(h, "\n");
-			printf("%*s%.*s\n", HELP_COLUMN, "", (int)len, h);
-		}
-	}
+	for (const struct cli_option *o = spec->options; o->kind != CLI_OPT_KIND_END; o++)
+		if (!(o->flags & (CLI_OPT_HIDDEN | CLI_OPT_COMMON)))
+			help_option(o);
 	printf("%-*s%s\n", HELP_COLUMN, "  -h, --help", "this help");
+	bool heading = false;
+	for (const struct cli_option *o = spec->options; o->kind != CLI_OPT_KIND_END; o++) {
+		if ((o->flags & (CLI_OPT_HIDDEN | CLI_OPT_COMMON)) != CLI_OPT_COMMON)
+			continue;
+		if (!heading)
+			printf("\nreading profiles and fetching URLs (the same in every command):\n");
+		heading = true;
+		help_option(o);
+	}
 	if (spec->epilogue)
 		printf("\n%s", spec->epilogue);
 }
@@ -353,7 +405,7 @@ static void man_options(const struct cli_command_spec *spec, bool common)
 	fputs(".\n", stdout);
 }
 
-enum { VAL_BASE = 256, VAL_HELP = 255, VAL_LIST = 254, VAL_MAN = 253, VAL_MAN_COMMON = 252 };
+enum { VAL_BASE = 256, VAL_HELP = 255, VAL_LIST = 254, VAL_MAN = 253, VAL_MAN_COMMON = 252, VAL_VALUES = 251 };
 
 int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int argc, char **argv)
 {
@@ -366,7 +418,7 @@ int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int ar
 		if (!strcmp(argv[i], "--json"))
 			args->json = true;
 
-	struct option *longopts = calloc(n + 5, sizeof(*longopts));
+	struct option *longopts = calloc(n + 6, sizeof(*longopts));
 	char *shortopts = malloc(3 * n + 8);
 	bool *seen = calloc(n + 1, sizeof(*seen));
 	args->given = calloc((size_t)argc + 1, sizeof(*args->given));
@@ -400,6 +452,7 @@ int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int ar
 	longopts[nl++] = (struct option){ "list-options", no_argument, NULL, VAL_LIST };
 	longopts[nl++] = (struct option){ "man-options", no_argument, NULL, VAL_MAN };
 	longopts[nl++] = (struct option){ "man-common", no_argument, NULL, VAL_MAN_COMMON };
+	longopts[nl++] = (struct option){ "list-values", required_argument, NULL, VAL_VALUES };
 
 	opterr = 0;
 	optind = 0; /* a full re-initialisation of GNU getopt */
@@ -418,6 +471,10 @@ int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int ar
 		if (opt == VAL_LIST) {
 			list_options(spec);
 			status = 0;
+			break;
+		}
+		if (opt == VAL_VALUES) {
+			status = list_values(spec, optarg);
 			break;
 		}
 		if (opt == VAL_MAN || opt == VAL_MAN_COMMON) {
@@ -468,4 +525,12 @@ out:
 	if (status != CLI_PARSED)
 		cli_args_free(args);
 	return status;
+}
+
+const char *cli_given_arg(const struct cli_args *args, const char *long_name)
+{
+	for (size_t i = args->ngiven; i-- > 0;)
+		if (args->given[i]->long_name && !strcmp(args->given[i]->long_name, long_name))
+			return args->given_arg[i];
+	return NULL;
 }

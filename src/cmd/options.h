@@ -63,6 +63,7 @@ struct cli_option {
 	uint64_t min, max;      /* U64 bounds; SIZE: min; SECONDS: max */
 	cli_option_fn cb;
 	unsigned flags;
+	const char *values;     /* CHOICE: the accepted values, "|"-separated ("self|inclusive") */
 };
 
 /* Repeatable arguments, in order; items point into argv.  No allocation, so
@@ -102,6 +103,13 @@ struct cli_list {
 	{ .kind = CLI_OPT_KIND_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argname = (a), \
 	  .cb = (fn), .help = (h), __VA_ARGS__ }
 
+/* One of a fixed set of words (--color self|inclusive): checked against
+ * values, listed by --list-values for completion, named in the usage error. */
+#define CLI_OPT_CHOICE(s, l, v, a, vals, h, ...) \
+	{ .kind = CLI_OPT_KIND_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argname = (a), \
+	  .cb = cli_check_choice, .values = (vals), .help = (h), __VA_ARGS__ }
+const char *cli_check_choice(const struct cli_option *opt, const char *arg, char *msg, size_t size);
+
 struct cli_command_spec {
 	const char *name;          /* "top", or "runs scan" */
 	const char *usage_name;    /* NULL, or the name the usage lines show ("[run]") */
@@ -131,7 +139,9 @@ struct cli_args {
  *   --list-options   one option a line ("--frame PAT"), for bash completion;
  *   --man-options    the command's options as man-page source (roff), which
  *                    `fgbisect --man-options` gathers for docs/fgbisect.1;
- *   --man-common     the CLI_OPT_COMMON options of the table as roff. */
+ *   --man-common     the CLI_OPT_COMMON options of the table as roff;
+ *   --list-values O  the values option --O accepts, one a line (none for a
+ *                    free-form argument), for bash completion. */
 
 /* The value cli_parse returns when the command should go on. */
 #define CLI_PARSED (-1)
@@ -144,6 +154,9 @@ struct cli_args {
 int cli_parse(const struct cli_command_spec *spec, struct cli_args *args, int argc, char **argv);
 void cli_args_free(struct cli_args *args);
 
+/* "4", "4.5", "4%": a percentage 0-100 into *out; false for anything else. */
+bool cli_parse_percent(const char *s, double *out);
+
 /* A usage error found after parsing (a missing operand, options that do not
  * go together): as cli_parse reports one; returns spec->usage_status. */
 int cli_spec_usage_error(const struct cli_command_spec *spec, const struct cli_args *args, const char *fmt, ...)
@@ -151,6 +164,10 @@ int cli_spec_usage_error(const struct cli_command_spec *spec, const struct cli_a
 
 /* The --help text of spec on stdout. */
 void cli_print_help(const struct cli_command_spec *spec);
+
+/* The argument of the last given option of that long name, as typed, or
+ * NULL when it was not given. */
+const char *cli_given_arg(const struct cli_args *args, const char *long_name);
 
 /* The option of spec that has the given long name, or NULL. */
 const struct cli_option *cli_find_option(const struct cli_option *table, const char *long_name);

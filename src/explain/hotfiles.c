@@ -11,7 +11,12 @@ int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const 
 	if (!rc)
 		rc = (methods ? fg_history_query_methods : fg_history_query)(&out->result, out->history, frames, nframes,
 									       err);
-	if (!rc && nframes && fg_history_good_id(out->history))
+	/* Typed names none of which names a file of the repository decide
+	 * nothing: they may be misspelt, not external. */
+	bool resolved = !opts->typed_names;
+	for (size_t i = 0; !rc && !resolved && i < fg_history_result_count(out->result); i++)
+		resolved = fg_history_result_entry(out->result, i)->path != NULL;
+	if (!rc && nframes && resolved && fg_history_good_id(out->history))
 		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
 	return rc;
 }

@@ -23,7 +23,9 @@ typedef struct fg_hotfiles {
  * NULL: a command opens it once), looks up frames[0..nframes) (with their
  * methods' histories unless methods is false) and, with a window
  * (opts->good), decides for the first hot_frames of them; stack names the
- * frames on the grown stacks (the callers; NULL: not known).  *out is
+ * frames on the grown stacks (the callers; NULL: not known).  Names typed
+ * by people (opts->typed_names) none of which resolves to a file get no
+ * decision: a misspelt name says nothing about the build.  *out is
  * cleared first; free it with fg_hotfiles_clear whatever the result. */
 int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,

@@ -152,6 +152,7 @@ int fg_collapsed_read(fg_profile_info *info, fg_input *in, fg_names *names, cons
 	bool reversed = opts && opts->reversed, base_column = opts && opts->base_column;
 	unsigned columns = 0; /* counts a line: 1, or 2 (stack BASE CURRENT); 0 before the first line */
 	info->format = FG_FORMAT_COLLAPSED;
+	fg_stackbuf_limit(&b, opts, fg_input_name(in));
 	if ((rc = fg_stackbuf_init(&b, names, err)) != 0)
 		goto out;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {

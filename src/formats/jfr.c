@@ -1109,7 +1109,7 @@ static void check_methods(struct jfr *j)
 	for (size_t key = 0; j->cut && key < direct; key++)
 		j->cut = !j->pdirect[cls][key] || !method_name(j, key, false, &v);
 	for (uint32_t i = 0; j->cut && i < fg_keymap_capacity(&j->pool); i++) {
-		const fg_keymap_entry *e = &j->pool.entries[i];
+		const fg_keymap_entry *e = fg_keymap_at(&j->pool, i);
 		j->cut = !e->used || e->key[0] != cls || !method_name(j, e->key[1], false, &v);
 	}
 	if (j->stop && !j->cut) {
@@ -1731,7 +1731,7 @@ static int visit_chunk(struct jfr *j)
 	j->nsused = 0;
 	for (int k = 0; k < 2; k++) {
 		for (uint32_t i = 0; i < fg_keymap_capacity(&j->samples[k]); i++) {
-			const fg_keymap_entry *e = &j->samples[k].entries[i];
+			const fg_keymap_entry *e = fg_keymap_at(&j->samples[k], i);
 			if (!e->used)
 				continue;
 			uint8_t frame = 0;
@@ -2065,6 +2065,7 @@ int fg_jfr_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_r
 {
 	struct jfr j = { .in = in, .names = names, .fn = fn, .stop = stop, .inert = inert, .ctx = ctx, .info = info,
 			 .opts = opts, .err = err, .event = EV_NONE };
+	fg_stackbuf_limit(&j.stack, opts, fg_input_name(in));
 	int rc = fg_stackbuf_init(&j.stack, names, err);
 	if (rc)
 		return rc;

@@ -1,6 +1,5 @@
 #include "formats/keymap.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static uint64_t hash3(uint64_t a, uint64_t b, uint64_t c)
@@ -16,56 +15,47 @@ static uint64_t hash3(uint64_t a, uint64_t b, uint64_t c)
 	return h;
 }
 
+static inline bool entry_hash(uint64_t *hash, const void *slot, const void *ctx)
+{
+	(void)ctx;
+	const fg_keymap_entry *e = slot;
+	if (e->used)
+		*hash = hash3(e->key[0], e->key[1], e->key[2]);
+	return e->used;
+}
+
+static inline bool stop(const void *slot, const void *key)
+{
+	const fg_keymap_entry *e = slot;
+	const uint64_t *k = key;
+	return !e->used || (e->key[0] == k[0] && e->key[1] == k[1] && e->key[2] == k[2]);
+}
+
 static fg_keymap_entry *find(const fg_keymap *m, uint64_t a, uint64_t b, uint64_t c)
 {
-	for (uint32_t i = (uint32_t)hash3(a, b, c) & m->mask;; i = (i + 1) & m->mask) {
-		fg_keymap_entry *e = &m->entries[i];
-		if (!e->used || (e->key[0] == a && e->key[1] == b && e->key[2] == c))
-			return e;
-	}
+	const uint64_t key[3] = { a, b, c };
+	return fg_hashtab_probe(&m->table, sizeof(fg_keymap_entry), hash3(a, b, c), stop, key);
 }
 
 uint64_t *fg_keymap_get(const fg_keymap *map, uint64_t a, uint64_t b, uint64_t c)
 {
-	if (!map->entries)
+	if (!map->table.slots)
 		return NULL;
 	fg_keymap_entry *e = find(map, a, b, c);
 	return e->used ? &e->value : NULL;
 }
 
-static int grow(fg_keymap *m, fg_error *err)
-{
-	uint32_t cap = m->entries ? (m->mask + 1) * 2 : 1024;
-	if (cap == 0 || cap > (UINT32_C(1) << 31))
-		return fg_error_set(err, FG_ENOMEM, NULL, "out of memory (hash map full)");
-	fg_keymap_entry *old = m->entries;
-	uint32_t old_cap = m->entries ? m->mask + 1 : 0;
-	m->entries = calloc(cap, sizeof(*m->entries));
-	if (!m->entries) {
-		m->entries = old;
-		return fg_error_oom(err, NULL);
-	}
-	m->mask = cap - 1;
-	for (uint32_t i = 0; i < old_cap; i++)
-		if (old[i].used)
-			*find(m, old[i].key[0], old[i].key[1], old[i].key[2]) = old[i];
-	free(old);
-	return 0;
-}
-
 int fg_keymap_put(uint64_t **value, bool *added, fg_keymap *map, uint64_t a, uint64_t b, uint64_t c,
 		  fg_error *err)
 {
-	if (!map->entries || (uint64_t)(map->count + 1) * 2 > (uint64_t)map->mask + 1) {
-		int rc = grow(map, err);
-		if (rc)
-			return rc;
-	}
+	int rc = fg_hashtab_reserve(&map->table, sizeof(fg_keymap_entry), entry_hash, NULL, err);
+	if (rc < 0)
+		return rc;
 	fg_keymap_entry *e = find(map, a, b, c);
 	*added = !e->used;
 	if (!e->used) {
 		*e = (fg_keymap_entry){ .key = { a, b, c }, .used = true };
-		map->count++;
+		map->table.count++;
 	}
 	*value = &e->value;
 	return 0;
@@ -73,18 +63,15 @@ int fg_keymap_put(uint64_t **value, bool *added, fg_keymap *map, uint64_t a, uin
 
 uint32_t fg_keymap_capacity(const fg_keymap *map)
 {
-	return map->entries ? map->mask + 1 : 0;
+	return fg_hashtab_capacity(&map->table);
 }
 
 void fg_keymap_clear(fg_keymap *map)
 {
-	if (map->entries)
-		memset(map->entries, 0, ((size_t)map->mask + 1) * sizeof(*map->entries));
-	map->count = 0;
+	fg_hashtab_clear(&map->table, sizeof(fg_keymap_entry));
 }
 
 void fg_keymap_free(fg_keymap *map)
 {
-	free(map->entries);
-	*map = (fg_keymap){ 0 };
+	fg_hashtab_free(&map->table);
 }

@@ -364,12 +364,13 @@ bool fg_perfscript_sniff(const char *d, size_t n)
 	return l2 < end && (l2 == nl2 || (is_space(*l2) && frame_line(l2, (size_t)((nl2 ? nl2 : end) - l2), &f, &fl, &m, &ml)));
 }
 
-int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_stack_fn fn, void *ctx,
-		       fg_error *err)
+int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		       fg_stack_fn fn, void *ctx, fg_error *err)
 {
 	struct reader r = { .in = in, .names = names, .fn = fn, .ctx = ctx, .err = err };
 	char *line;
 	size_t len;
+	fg_stackbuf_limit(&r.stack, opts, fg_input_name(in));
 	int rc = fg_stackbuf_init(&r.stack, names, err);
 	if (rc)
 		return rc;

@@ -13,8 +13,8 @@ bool fg_perfscript_sniff(const char *data, size_t len);
 
 /* Hands every sample of the first event type in the input (count 1) to fn,
  * the command name as the root-most frame.  Sets info->event and
- * info->unit. */
-int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, fg_stack_fn fn, void *ctx,
-		       fg_error *err);
+ * info->unit.  opts: max_depth (NULL: the defaults). */
+int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_read_options *opts,
+		       fg_stack_fn fn, void *ctx, fg_error *err);
 
 #endif

@@ -69,6 +69,7 @@ struct span {
 struct record {
 	bool on;
 	size_t max;              /* RECORD_MAX, or the tests' bound (fg_pprof_read_bounded) */
+	size_t max_ids;          /* --max-depth: a sample of more ids is not recorded (pass 2 refuses it) */
 	size_t seen;             /* the bytes of the samples recorded */
 	uint8_t *buf;
 	size_t len, cap;
@@ -442,7 +443,8 @@ static const uint8_t *record_skip(struct record *r, const uint8_t *start, const 
 			q = s.p;
 		}
 		if (n + 1 >= room) {
-			if (!fg_array_reserve((void **)&r->offs, &r->offs_cap, n + ROOM, sizeof(*r->offs)))
+			if (n > r->max_ids ||
+			    !fg_array_reserve((void **)&r->offs, &r->offs_cap, n + ROOM, sizeof(*r->offs)))
 				return NULL;
 			offs = r->offs;
 			room = r->offs_cap;
@@ -572,6 +574,8 @@ static void record_sample(struct pprof *pp, struct pb b)
 			shared = 0;
 			whole = true;
 		}
+		if (loc && r->nids > r->max_ids)
+			goto drop;
 		if (g.wire == WIRE_VARINT) {
 			if (!(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, g.v)
 				  : record_push(&r->values, &nv, &r->values_cap, g.v)))
@@ -582,7 +586,7 @@ static void record_sample(struct pprof *pp, struct pb b)
 			goto drop;
 		while (g.sub.p < g.sub.end) {
 			uint64_t v;
-			if (!pb_varint(&g.sub, &v) ||
+			if (!pb_varint(&g.sub, &v) || (loc && r->nids > r->max_ids) ||
 			    !(loc ? record_push(&r->ids, &r->nids, &r->ids_cap, v)
 				  : record_push(&r->values, &nv, &r->values_cap, v)))
 				goto drop;
@@ -874,6 +878,7 @@ struct sample_ctx {
 	 * whether a location id came after it (checked, not written). */
 	bool stopped, cut;
 	size_t stop_frames;
+	size_t checked;           /* the location ids checked after it: with the frames, within --max-depth */
 };
 
 /* Room for k more frames below c->low: the buffer grown, the frames so
@@ -1001,6 +1006,12 @@ static inline __attribute__((always_inline)) int put_locations(struct sample_ctx
 			break;
 		}
 		if (c->stopped) {
+			/* Not held, but a stack of a million frames is none a
+			 * profiler wrote, whatever the visitor keeps of it. */
+			if (++c->checked + (c->pp->stack.cap - f.low) > c->pp->stack.max_depth) {
+				rc = fg_stackbuf_too_deep(&c->pp->stack, c->pp->err);
+				break;
+			}
 			if ((rc = check_location(c, &f, id)) != 0)
 				break;
 			continue;
@@ -1346,11 +1357,12 @@ static int replay_samples(struct pprof *pp, size_t value_index)
 			break;
 		depth = (size_t)shared;
 		size_t end = depth ? path[depth - 1].end : 0, stop = depth ? path[depth - 1].stop : 0;
-		if (!room_for(&path, &path_cap, depth + r->nids, sizeof(*path)) ||
-		    fg_stackbuf_reserve(&pp->stack, end + r->nids + 1, pp->err)) {
+		if (!room_for(&path, &path_cap, depth + r->nids, sizeof(*path))) {
 			rc = nomem(pp);
 			break;
 		}
+		if ((rc = fg_stackbuf_reserve(&pp->stack, end + r->nids + 1, pp->err)) != 0)
+			break;
 		for (size_t i = r->nids; i-- > 0;) {
 			uint64_t one = r->ids[i];
 			if (one & LOC_ONE) {
@@ -1429,6 +1441,8 @@ int fg_pprof_read_bounded(fg_profile_info *info, fg_input *in, fg_names *names, 
 	/* The string table comes after the samples that index it: two passes,
 	 * the second reading the input again; a pipe's message is held whole
 	 * (bounded by --max-size). */
+	fg_stackbuf_limit(&pp.stack, opts, fg_input_name(in));
+	pp.rec.max_ids = pp.stack.max_depth;
 	int rc = fg_stackbuf_init(&pp.stack, names, err);
 	if (!rc && pp.nkeys && !(pp.key_seen = calloc(pp.nkeys, sizeof(*pp.key_seen))))
 		rc = nomem(&pp);

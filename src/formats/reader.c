@@ -1,6 +1,7 @@
 #include "formats/reader.h"
 
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +219,7 @@ static int read_stacks(enum kind kind, fg_profile_info *info, fg_input *in, fg_n
 	case KIND_JFR: return fg_jfr_read(info, in, names, opts, fn, stop, inert, ctx, err);
 	case KIND_PPROF: return fg_pprof_read(info, in, names, opts, fn, stop, ctx, err);
 	case KIND_SVG: return fg_flamesvg_read(info, in, names, fn, ctx, err);
-	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, fn, ctx, err);
+	case KIND_PERF_SCRIPT: return fg_perfscript_read(info, in, names, opts, fn, ctx, err);
 	default: return fg_collapsed_read(info, in, names, opts, fn, ctx, err);
 	}
 }
@@ -306,14 +307,43 @@ static int read_input(fg_profile_info *info, fg_input *in, const char *member, b
 	return rc;
 }
 
+/* A text reader's "line N: ..." error on the last line of an input that
+ * ends without a newline is a cut file (a download or a copy stopped
+ * early), not a syntax error: the message says so and where.  The input is
+ * read again to find its last line (error path only); when it cannot be,
+ * the reader's message stays. */
+static void explain_cut(fg_input *in, fg_error *err)
+{
+	unsigned long long at;
+	if (err->code != FG_EINVALID || sscanf(err->message, "line %llu:", &at) != 1 || !fg_input_can_rewind(in))
+		return;
+	fg_error scratch;
+	if (fg_input_rewind(in, &scratch) || fg_input_set_limit(in, UINT64_MAX, &scratch))
+		return;
+	char *line;
+	size_t len;
+	int rc;
+	while ((rc = fg_input_line(&line, &len, in, &scratch)) > 0)
+		;
+	if (rc < 0 || !fg_input_missing_final_newline(in) || fg_input_line_number(in) != at)
+		return;
+	char found[256];
+	snprintf(found, sizeof(found), "%s", strchr(err->message, ':') + 1);
+	fg_error_set(err, FG_EINVALID, err->source[0] ? err->source : fg_input_name(in),
+		     "truncated: the data ends in the middle of line %llu, after %llu bytes%s (the cut line:%.200s)",
+		     at, (unsigned long long)fg_input_offset(in), fg_input_is_gzip(in) ? " uncompressed" : "", found);
+}
+
 /* Reads an opened input and closes it; errors name the input. */
 static int read_and_close(fg_profile_info *info, fg_input *in, const char *member, bool in_archive,
 			  fg_names *names, const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	fg_input_set_max_line(in, opts ? opts->max_line : 0);
 	int rc = read_input(info, in, member, in_archive, names, opts, v, err);
+	if (rc == FG_EINVALID)
+		explain_cut(in, err);
 	if (rc && !err->source[0])
-		snprintf(err->source, sizeof(err->source), "%s", fg_input_name(in));
+		fg_error_set_source(err, fg_input_name(in));
 	fg_input_free(in);
 	return rc;
 }
@@ -401,7 +431,7 @@ int fg_reader_read_member(fg_profile_info *info, const char *path, const char *n
 	int rc = fg_input_open(&in, path, opts ? opts->max_size : 0, err);
 	if (rc) {
 		if (name)
-			snprintf(err->source, sizeof(err->source), "%s", name);
+			fg_error_set_source(err, name);
 		return rc;
 	}
 	if (name)

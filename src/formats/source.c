@@ -56,7 +56,7 @@ static int read_local(char **out, size_t *len, const char *path, const char *sho
 	int rc = fg_textfile_read(&raw, &n, path, max, what, FG_EFETCH, err);
 	if (rc) {
 		/* Name the source as given, not the cache file. */
-		snprintf(err->source, sizeof(err->source), "%s", shown);
+		fg_error_set_source(err, shown);
 		return rc;
 	}
 	if (n < 2 || (unsigned char)raw[0] != 0x1f || (unsigned char)raw[1] != 0x8b) {

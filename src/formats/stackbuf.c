@@ -2,11 +2,23 @@
 
 #include <stdlib.h>
 
+int fg_stackbuf_too_deep(const fg_stackbuf *b, fg_error *err)
+{
+	return fg_error_set(err, FG_EINVALID, b->source,
+			    "a stack deeper than --max-depth (%zu frames; profilers write thousands at most): "
+			    "refused (a larger --max-depth reads it)",
+			    b->max_depth);
+}
+
 int fg_stackbuf_grow(fg_stackbuf *b, size_t n, fg_error *err)
 {
+	if (b->max_depth && n - 1 > b->max_depth)
+		return fg_stackbuf_too_deep(b, err);
 	size_t cap = b->cap ? b->cap * 2 : 256;
 	while (cap < n)
 		cap *= 2;
+	if (b->max_depth && cap - 1 > b->max_depth)
+		cap = b->max_depth + 1; /* so that one frame more comes back here */
 	uint32_t *names = realloc(b->names, cap * sizeof(*names));
 	if (!names)
 		return fg_error_oom(err, NULL);

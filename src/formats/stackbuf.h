@@ -21,7 +21,19 @@ typedef struct fg_stackbuf {
 	size_t len, cap;  /* len counts the root */
 	uint64_t total;   /* sum of the counts emitted */
 	uint64_t stacks;  /* stacks emitted */
+	size_t max_depth; /* 0: no limit (a zeroed struct); else frames below the root, fg_stackbuf_limit */
+	const char *source; /* the input's name, for the error */
 } fg_stackbuf;
+
+/* Refuses (FG_EINVALID, naming source) to grow past the read options'
+ * --max-depth frames below the root: a stack far deeper than any profiler
+ * writes costs memory out of proportion to its bytes (a 10 KB gzip'd pprof
+ * holds a 10^7-frame sample). */
+static inline void fg_stackbuf_limit(fg_stackbuf *b, const fg_read_options *opts, const char *source)
+{
+	b->max_depth = opts && opts->max_depth ? (size_t)opts->max_depth : FG_READ_DEFAULT_MAX_DEPTH;
+	b->source = source;
+}
 
 /* An empty stack holding the root ("all", interned in names).  A zeroed
  * struct before; fg_stackbuf_free after. */
@@ -34,6 +46,9 @@ static inline void fg_stackbuf_reset(fg_stackbuf *b)
 }
 
 int fg_stackbuf_grow(fg_stackbuf *b, size_t n, fg_error *err);
+
+/* The error of a stack deeper than b's --max-depth (FG_EINVALID). */
+int fg_stackbuf_too_deep(const fg_stackbuf *b, fg_error *err);
 
 /* Room for n entries (root included) in names[] and types[]; inline, as
  * readers call it per frame. */

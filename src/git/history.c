@@ -145,7 +145,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 	for (size_t fr = 0; fr < count && rc == 0; fr++) {
 		char cls[FG_JAVACLASS_MAX_FRAME];
 		const char *frame = frames[fr] ? frames[fr] : "";
-		int jc = fg_javaclass_from_frame(cls, sizeof(cls), frame, err);
+		int jc = (h->typed_names ? fg_javaclass_from_name : fg_javaclass_from_frame)(cls, sizeof(cls), frame, err);
 		if (jc < 0) {
 			rc = jc;
 			break;

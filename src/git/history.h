@@ -48,6 +48,10 @@ typedef struct fg_history_options {
 	 * (the file at the root of the bad commit's tree, and in the working
 	 * tree when there is one).  Default true. */
 	bool use_repo_ignore_revs;
+	/* The frames queried are names as people type them
+	 * (fg_javaclass_from_name: `Class`, `Class.method`, `pkg.Class` …), not
+	 * frames of a profile: `hotfiles --frame`.  Default false. */
+	bool typed_names;
 	/* Called every 1,024 commits a query's walks read (the command layer
 	 * shows it when a query takes more than a second); NULL: none.
 	 * Default NULL. */

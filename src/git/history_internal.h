@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
 #include "git/commitgraph.h"
 #include "git/linemap.h"
 #include "git/method.h"
@@ -124,6 +125,7 @@ struct fg_history {
 	bool shallow;
 	oidset shallow_ids;
 	oidset ignored;
+	bool typed_names;      /* the options' */
 	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;
@@ -141,8 +143,7 @@ struct fg_history {
 
 	node *nodes;
 	size_t nnodes, capnodes;
-	size_t *map;           /* open addressing: node index + 1, 0 empty */
-	size_t mapcap;
+	fg_hashtab map;        /* of size_t: node index + 1, 0 empty */
 
 	tcache_slot *tcache;
 	size_t tcache_used;
@@ -185,6 +186,10 @@ static inline const git_oid *fg_history_replaced(const fg_history *h, const git_
 
 /* Adds a warning (fg_history_warning) unless it is there already. */
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning for a file whose versions the method walk needs and the
+ * object database lacks: in a partial clone, the git command that fetches
+ * them through its promisor remote; else, that the repository is damaged. */
+int fg_history_warn_missing(fg_history *h, const char *path, fg_error *err);
 /* The commit-graph no longer used: closed, and the commits read from it
  * forgotten (the trees read are objects: they stay). */
 void fg_history_graph_drop(fg_history *h);

@@ -1,5 +1,7 @@
 #include "git/history_internal.h"
 
+#include <stdio.h>
+
 #include "git/javaclass.h"
 
 /* ---- method histories: git log -L :METHOD:PATH, inside the chain walk ------------- */
@@ -328,6 +330,30 @@ out:
 	return rc;
 }
 
+/* The frame whose method an entry's file is searched for.  A name people
+ * typed (`Class.method`, `pkg.Class`) is written as a frame of the class
+ * it resolved to: its slashed class (under a stand-in package when it has
+ * none: the file is found already) and what follows the class's simple
+ * name in the typed name (`.method`, `$Inner.method`, nothing). */
+static const char *typed_frame(char *buf, size_t size, const fg_history *h, const fg_history_entry *e)
+{
+	const char *cp = e->class_path;
+	if (!h->typed_names || !cp)
+		return e->frame;
+	const char *simple = strrchr(cp, '/');
+	simple = simple ? simple + 1 : cp;
+	size_t slen = strlen(simple);
+	const char *tail = NULL;
+	for (const char *at = strstr(e->frame, simple); at; at = strstr(at + 1, simple)) {
+		char before = at == e->frame ? '.' : at[-1], after = at[slen];
+		if ((before == '.' || before == '/') && (!after || after == '.' || after == '$' || after == '('))
+			tail = at + slen;
+	}
+	if (!tail || snprintf(buf, size, "%s%s%s", strchr(cp, '/') ? "" : "t/", cp, tail) >= (int)size)
+		return e->frame;
+	return buf;
+}
+
 /* The methods of the entries: each file read at bad and scanned once, each
  * frame's declarations found, and a tracker for every method found. */
 int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, size_t nfiles, const size_t *entry_file,
@@ -364,6 +390,8 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 				break;
 			if (!found || git_blob_lookup(&blob, h->repo, &id) < 0) {
 				unreadable[fi] = true; /* a blobless clone without this blob */
+				if ((rc = fg_history_warn_missing(h, files[fi].path, err)) < 0)
+					break;
 			} else {
 				rc = fg_method_scan_new(&scans[fi], git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
 							lang, err);
@@ -374,11 +402,13 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 		}
 		if (unreadable[fi]) {
 			m->status = FG_METHOD_UNRESOLVED;
-			m->reason = "the file's content is not in this clone (a partial clone?)";
+			m->reason = "the file's content is not in this clone (a partial clone: the warning says how to "
+				    "fetch it)";
 			continue;
 		}
 		fg_javaclass_parts parts;
-		if (fg_javaclass_parse(&parts, r->entries[i].frame, err) != 1) {
+		char typed[2 * FG_JAVACLASS_MAX_FRAME + 3];
+		if (fg_javaclass_parse(&parts, typed_frame(typed, sizeof(typed), h, &r->entries[i]), err) != 1) {
 			m->status = FG_METHOD_NOT_FOUND;
 			m->reason = "not a Java frame";
 			continue;
@@ -424,9 +454,12 @@ int fg_history_method_assemble(fg_history *h, fg_history_result *r, mwalk *mw, f
 		mtrack *tr = &mw->t[t];
 		fg_history_method *m = &r->methods[tr->entry];
 		if (tr->missing) {
+			int rc = fg_history_warn_missing(h, r->entries[tr->entry].path, err);
+			if (rc < 0)
+				return rc;
 			m->status = FG_METHOD_UNRESOLVED;
-			m->reason = "a version of the file the history needs is not in this clone (a blobless partial "
-				    "clone: clone without --filter)";
+			m->reason = "a version of the file the history needs is not in this clone (a partial clone: the "
+				    "warning says how to fetch it)";
 			m->changed_in_window = -1;
 			continue;
 		}

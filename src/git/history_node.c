@@ -2,43 +2,45 @@
 
 /* ---- nodes ---------------------------------------------------------------- */
 
-static int map_insert(fg_history *h, size_t idx)
+static inline bool node_hash(uint64_t *hash, const void *slot, const void *ctx)
 {
-	if ((h->nnodes + 1) * 2 > h->mapcap) {
-		size_t ncap = h->mapcap ? h->mapcap * 2 : 1024;
-		size_t *nmap = calloc(ncap, sizeof(size_t));
-		if (!nmap)
-			return -1;
-		for (size_t k = 0; k < h->mapcap; k++) {
-			if (!h->map[k])
-				continue;
-			size_t j = (size_t)oid_hash(&h->nodes[h->map[k] - 1].id) & (ncap - 1);
-			while (nmap[j])
-				j = (j + 1) & (ncap - 1);
-			nmap[j] = h->map[k];
-		}
-		free(h->map);
-		h->map = nmap;
-		h->mapcap = ncap;
-	}
-	size_t j = (size_t)oid_hash(&h->nodes[idx].id) & (h->mapcap - 1);
-	while (h->map[j])
-		j = (j + 1) & (h->mapcap - 1);
-	h->map[j] = idx + 1;
+	const fg_history *h = ctx;
+	size_t s = *(const size_t *)slot;
+	if (s)
+		*hash = oid_hash(&h->nodes[s - 1].id);
+	return s != 0;
+}
+
+struct key {
+	const fg_history *h;
+	const git_oid *id;
+};
+
+static inline bool node_stop(const void *slot, const void *key)
+{
+	size_t s = *(const size_t *)slot;
+	const struct key *k = key;
+	return !s || git_oid_equal(&k->h->nodes[s - 1].id, k->id);
+}
+
+static int map_insert(fg_history *h, size_t idx, fg_error *err)
+{
+	int rc = fg_hashtab_reserve(&h->map, sizeof(size_t), node_hash, h, err);
+	if (rc < 0)
+		return rc;
+	struct key k = { h, &h->nodes[idx].id };
+	*(size_t *)fg_hashtab_probe(&h->map, sizeof(size_t), oid_hash(k.id), node_stop, &k) = idx + 1;
+	h->map.count++;
 	return 0;
 }
 
 size_t fg_history_map_find(const fg_history *h, const git_oid *id)
 {
-	if (!h->mapcap)
+	if (!h->map.slots)
 		return SIZE_MAX;
-	size_t j = (size_t)oid_hash(id) & (h->mapcap - 1);
-	while (h->map[j]) {
-		if (git_oid_equal(&h->nodes[h->map[j] - 1].id, id))
-			return h->map[j] - 1;
-		j = (j + 1) & (h->mapcap - 1);
-	}
-	return SIZE_MAX;
+	struct key k = { h, id };
+	size_t s = *(const size_t *)fg_hashtab_probe(&h->map, sizeof(size_t), oid_hash(id), node_stop, &k);
+	return s ? s - 1 : SIZE_MAX;
 }
 
 /* 40 hex digits (either case, as libgit2's git_oid_fromstrn takes them) as
@@ -193,9 +195,10 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 		memcpy(n->parents, parents, np * sizeof(git_oid));
 		n->nparents = np;
 	}
-	if (map_insert(h, h->nnodes) < 0) {
+	int rc = map_insert(h, h->nnodes, err);
+	if (rc) {
 		free(n->parents);
-		return fg_error_oom(err, NULL);
+		return rc;
 	}
 	*out = h->nnodes++;
 	return 0;

@@ -72,6 +72,11 @@ static int resolve_rev(git_oid *out, fg_history *h, const char *spec, fg_error *
 	int rc = git_revparse_single(&obj, h->repo, spec);
 	if (rc == GIT_EAMBIGUOUS)
 		return fg_error_set(err, FG_EUSAGE, spec, "ambiguous revision in %s", h->repo_path);
+	if (rc < 0 && h->shallow)
+		return fg_error_set(err, FG_EUSAGE, spec,
+				    "unknown revision in %s, a shallow clone: it may be older than the clone's cut "
+				    "(git fetch --deepen=N, or git fetch --unshallow, brings older history)",
+				    h->repo_path);
 	if (rc < 0)
 		return fg_error_set(err, FG_EUSAGE, spec, "unknown revision in %s", h->repo_path);
 	rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
@@ -239,8 +244,7 @@ void fg_history_graph_drop(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	h->nnodes = 0;
-	if (h->map)
-		memset(h->map, 0, h->mapcap * sizeof(*h->map));
+	fg_hashtab_clear(&h->map, sizeof(size_t));
 }
 
 int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
@@ -261,6 +265,58 @@ int fg_history_warn(fg_history *h, fg_error *err, const char *fmt, ...)
 		return fg_error_oom(err, NULL);
 	h->nwarnings++;
 	return 0;
+}
+
+/* s in single quotes for a shell: ' as '\''. */
+static void shell_quote(char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+	if (k + 1 < n)
+		out[k++] = '\'';
+	for (; *s && k + 5 < n; s++) {
+		if (*s == '\'') {
+			memcpy(out + k, "'\\''", 4);
+			k += 4;
+		} else {
+			out[k++] = *s;
+		}
+	}
+	if (k + 1 < n)
+		out[k++] = '\'';
+	out[k] = '\0';
+}
+
+int fg_history_warn_missing(fg_history *h, const char *path, fg_error *err)
+{
+	/* fgbisect never reaches the network for a history (libgit2 1.5 has
+	 * no promisor remotes): git fetches what is missing, with the user's
+	 * configuration and credentials, when the user asks it to. */
+	git_config *cfg;
+	bool partial = false;
+	if (git_repository_config_snapshot(&cfg, h->repo) == 0) {
+		/* A promisor remote: remote.NAME.promisor (git 2.24 on) or
+		 * extensions.partialClone (what older git wrote). */
+		git_config_iterator *it;
+		git_config_entry *e;
+		if (git_config_iterator_glob_new(&it, cfg, "^(remote\\..*\\.promisor|extensions\\.partialclone)$") == 0) {
+			int v;
+			while (!partial && git_config_next(&e, it) == 0)
+				partial = strcmp(e->name, "extensions.partialclone") ? git_config_parse_bool(&v, e->value) == 0 && v
+										     : *e->value != '\0';
+			git_config_iterator_free(it);
+		}
+		git_config_free(cfg);
+	}
+	if (!partial)
+		return fg_history_warn(h, err, "%s: a version of the file is missing from the object database, which "
+				     "is not a partial clone: the method history is not answered (git fsck tells what else "
+				     "is missing)", path);
+	char qrepo[1100], qpath[1100];
+	shell_quote(qrepo, sizeof(qrepo), h->repo_path);
+	shell_quote(qpath, sizeof(qpath), path);
+	return fg_history_warn(h, err, "%s: versions of the file are not in this partial clone: the method history "
+			     "is not answered (the file's is); git -C %s log --format= -p %s -- %s >/dev/null fetches "
+			     "them from the promisor remote, then run again", path, qrepo, h->bad_hex, qpath);
 }
 
 /* The replace refs and grafts git log applies (src/git/repo.h): the walks
@@ -376,6 +432,7 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	fg_history *h = calloc(1, sizeof(*h));
 	if (!h)
 		return fg_error_oom(err, NULL);
+	h->typed_names = opts->typed_names;
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;
@@ -457,7 +514,7 @@ void fg_history_free(fg_history *h)
 		free(h->nodes[i].files);
 	}
 	free(h->nodes);
-	free(h->map);
+	fg_hashtab_free(&h->map);
 	for (size_t i = 0; i < h->nsrc; i++)
 		free(h->src[i].path);
 	free(h->src);

@@ -1,5 +1,6 @@
 #include "git/javaclass.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -179,4 +180,52 @@ int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_er
 		return fg_error_set(err, FG_EUSAGE, frame, "class name longer than %zu bytes", out_size);
 	memcpy(out, parts.class_path, len + 1);
 	return 1;
+}
+
+/* The components of a typed name split at '.' and '/', each a Java
+ * identifier: their count (0 when the name is not of that form). */
+static size_t typed_components(const char *name, const char **start, size_t *len, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = name;; p++) {
+		const char *b = p;
+		while (isalnum((unsigned char)*p) || *p == '_' || *p == '$')
+			p++;
+		if (p == b || n == max || isdigit((unsigned char)*b))
+			return 0;
+		start[n] = b;
+		len[n++] = (size_t)(p - b);
+		if (!*p)
+			return n;
+		if (*p != '.' && *p != '/')
+			return 0;
+	}
+}
+
+int fg_javaclass_from_name(char *out, size_t out_size, const char *name, fg_error *err)
+{
+	const char *start[64];
+	size_t len[64];
+	size_t n = strlen(name) < FG_JAVACLASS_MAX_FRAME ? typed_components(name, start, len, 64) : 0;
+	if (!n) /* not plain identifiers: a frame's own form */
+		return fg_javaclass_from_frame(out, out_size, name, err);
+	/* The class: every component, or all but a method's. */
+	if (!isupper((unsigned char)start[n - 1][0]))
+		n--;
+	if (!n || !isupper((unsigned char)start[n - 1][0]))
+		return 0;
+	const char *dollar = memchr(start[n - 1], '$', len[n - 1]);
+	if (dollar)
+		len[n - 1] = (size_t)(dollar - start[n - 1]);
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (at + len[i] + 2 > out_size)
+			return fg_error_set(err, FG_EUSAGE, name, "class name longer than %zu bytes", out_size);
+		if (i)
+			out[at++] = '/';
+		memcpy(out + at, start[i], len[i]);
+		at += len[i];
+	}
+	out[at] = '\0';
+	return at ? 1 : 0;
 }

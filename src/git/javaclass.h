@@ -33,6 +33,18 @@
  * too small for the class (err filled). */
 int fg_javaclass_from_frame(char *out, size_t out_size, const char *frame, fg_error *err);
 
+/* A name as people type it (`hotfiles --frame`): a class without its
+ * package (`TransactionalColumnFamily`), `Class.method`, `Class$Inner.method`,
+ * a dotted or slashed class with or without method (`io.camunda.Foo`,
+ * `io/camunda/Foo.bar`), by Java's naming convention: the last component is
+ * a class when it starts with an upper-case letter, else a method of the
+ * class before it; a nested class names its top-level class.  Anything else
+ * (signatures, line numbers, lambdas' ids …) as fg_javaclass_from_frame.
+ * Writes the slashed class path, without a package for a simple name
+ * (every file of that name is then a candidate).  Returns 1, 0 (no class in
+ * the name) or FG_EUSAGE (out_size too small). */
+int fg_javaclass_from_name(char *out, size_t out_size, const char *name, fg_error *err);
+
 /* A Java frame in parts, for finding its method in the source (method.h). */
 typedef struct fg_javaclass_parts {
 	char class_path[FG_JAVACLASS_MAX_FRAME]; /* the top-level class, as fg_javaclass_from_frame writes it */

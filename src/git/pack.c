@@ -87,8 +87,14 @@ static bool parse(packfile *f)
 	f->off64 = f->off32 + (size_t)f->n * 4;
 	f->n64 = (size_t)(f->idx_len - min) / 8;
 	const unsigned char *p = f->pack;
+	/* The index ends with its pack's checksum and its own: the pack's
+	 * must be the pack's last 20 bytes.  Besides a stale index, this
+	 * refuses the files of another object format (a SHA-256 index can
+	 * have the sizes a SHA-1 one of other counts has; its trailer does not
+	 * match 20 bytes of the pack's). */
 	return f->pack_len >= PACK_HEADER + HASH_LEN && !memcmp(p, "PACK", 4) &&
-	       (fg_mapfile_be32(p + 4) == 2 || fg_mapfile_be32(p + 4) == 3) && fg_mapfile_be32(p + 8) == f->n;
+	       (fg_mapfile_be32(p + 4) == 2 || fg_mapfile_be32(p + 4) == 3) && fg_mapfile_be32(p + 8) == f->n &&
+	       !memcmp(b + f->idx_len - 2 * HASH_LEN, p + f->pack_len - HASH_LEN, HASH_LEN);
 }
 
 static void unmap(packfile *f)

@@ -44,7 +44,9 @@ typedef enum fg_pack_type {
 } fg_pack_type;
 
 /* Maps the packs of objects_dir/pack (objects_dir: a repository's object
- * directory).  *out is NULL, and 0 returned, when there is none it can
+ * directory) of a SHA-1 repository (the caller checks the object format:
+ * src/git/repo.h; an index whose pack checksum is not its pack's last 20
+ * bytes is not read).  *out is NULL, and 0 returned, when there is none it can
  * read; errors only for out of memory. */
 int fg_pack_open(fg_pack **out, const char *objects_dir, fg_error *err);
 /* The same over copies of one index's and one pack's bytes (tests,

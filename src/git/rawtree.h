@@ -33,7 +33,9 @@ typedef struct fg_rawtree_entry {
 	const unsigned char *id;   /* 20 bytes */
 } fg_rawtree_entry;
 
-/* Indexes the len bytes of a tree object's content at data, which must stay
+/* SHA-1 ids only: the caller has checked the repository's object format
+ * (src/git/repo.c refuses others at open).
+ * Indexes the len bytes of a tree object's content at data, which must stay
  * valid and unchanged while *out is used.  FG_EGIT when the bytes are not a
  * tree (the record's source left empty: the caller knows the tree's id). */
 int fg_rawtree_parse(fg_rawtree **out, const void *data, size_t len, fg_error *err);

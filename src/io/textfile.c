@@ -62,24 +62,6 @@ int fg_textfile_read(char **buf, size_t *len, const char *path, size_t max, cons
 	return 0;
 }
 
-int fg_textfile_lines(const char *text, size_t len, size_t *lineno, fg_textfile_line_fn fn, void *ctx)
-{
-	int rc = 0;
-	const char *s = text, *end = text + len;
-	*lineno = 0;
-	while (!rc && s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *eol = nl ? nl : end;
-		++*lineno;
-		if (memchr(s, '\0', (size_t)(eol - s)))
-			rc = fn(ctx, NULL, NULL);
-		else
-			rc = fn(ctx, s, eol > s && eol[-1] == '\r' ? eol - 1 : eol);
-		s = nl ? nl + 1 : end;
-	}
-	return rc;
-}
-
 const char *fg_textfile_default_path(char *buf, size_t size, const char *env, const char *installed, const char *name)
 {
 	const char *v = getenv(env);
@@ -105,11 +87,83 @@ const char *fg_textfile_default_path(char *buf, size_t size, const char *env, co
 	return NULL;
 }
 
-int fg_textfile_verror(fg_error *err, int code, const char *source, size_t line, const char *fmt, va_list ap)
+static int verror(const fg_textfile_rules *f, size_t line, const char *fmt, va_list ap)
 {
 	char where[512];
 	char msg[sizeof(((fg_error *)0)->message)];
-	snprintf(where, sizeof(where), "%s:%zu", source, line);
+	snprintf(where, sizeof(where), "%s:%zu", f->source, line);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	return fg_error_set(err, code, where, "%s", msg);
+	return fg_error_set(f->err, f->syntax->code, where, "%s", msg);
+}
+
+int fg_textfile_error(const fg_textfile_rules *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = verror(f, f->line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int fg_textfile_error_at(const fg_textfile_rules *f, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = verror(f, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The index of the section word opens, or -1. */
+static int section_of(const fg_textfile_syntax *syntax, const char *word, size_t len)
+{
+	for (int i = 0; syntax->sections[i]; i++)
+		if (fg_textfile_is_word(word, len, syntax->sections[i]))
+			return i;
+	return -1;
+}
+
+/* One line without its end of line; *first counts the first section's. */
+static int rules_line(fg_textfile_rules *f, const char *s, const char *end, size_t *first)
+{
+	while (s < end && fg_textfile_is_blank(*s))
+		s++;
+	while (end > s && fg_textfile_is_blank(end[-1]))
+		end--;
+	if (s == end || *s == '#')
+		return 0;
+	const char *word = s;
+	while (s < end && !fg_textfile_is_blank(*s))
+		s++;
+	size_t len = (size_t)(s - word);
+	int section = section_of(f->syntax, word, len);
+	int rc = section >= 0 ? f->syntax->close(f) : 0;
+	if (!rc)
+		rc = f->syntax->line(f, word, len, s, end);
+	*first += !rc && section == 0;
+	return rc;
+}
+
+int fg_textfile_rules_parse(const char *text, size_t len, const char *source, const fg_textfile_syntax *syntax,
+			    void *ctx, fg_error *err)
+{
+	fg_textfile_rules f = { source, 0, err, ctx, syntax };
+	size_t first = 0;
+	int rc = 0;
+	for (const char *s = text, *end = text + len; !rc && s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *eol = nl ? nl : end;
+		f.line++;
+		if (memchr(s, '\0', (size_t)(eol - s)))
+			rc = fg_textfile_error(&f, "a NUL byte: is this a %s?", syntax->what);
+		else
+			rc = rules_line(&f, s, eol > s && eol[-1] == '\r' ? eol - 1 : eol, &first);
+		s = nl ? nl + 1 : end;
+	}
+	if (!rc)
+		rc = syntax->close(&f);
+	if (!rc && first == 0)
+		rc = fg_error_set(err, syntax->code, source, "no %s defined: is this a %s?", syntax->sections[0],
+				  syntax->what);
+	return rc;
 }

@@ -1,7 +1,6 @@
 #include "metrics/metrics_rules.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,26 +41,17 @@ void fg_metrics_rules_free(fg_mrules *r)
 	free(r);
 }
 
-struct parser {
-	fg_mrules *r;
-	const char *source;
-	size_t line;
-	fg_error *err;
-};
 
-__attribute__((format(printf, 2, 3))) static int parse_error(const struct parser *p, const char *fmt, ...)
+/* The rules being parsed. */
+static fg_mrules *mrules(const fg_textfile_rules *p)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = fg_textfile_verror(p->err, FG_ECONFIG, p->source, p->line, fmt, ap);
-	va_end(ap);
-	return rc;
+	return p->ctx;
 }
 
 /* Keeps a copy of s[0..len) for the life of the rules. */
-static const char *keep(struct parser *p, const char *s, size_t len)
+static const char *keep(fg_textfile_rules *p, const char *s, size_t len)
 {
-	fg_mrules *r = p->r;
+	fg_mrules *r = p->ctx;
 	if (r->nstrings == r->strings_cap) {
 		size_t cap = r->strings_cap ? r->strings_cap * 2 : 64;
 		char **n = realloc(r->strings, cap * sizeof(*n));
@@ -77,7 +67,7 @@ static const char *keep(struct parser *p, const char *s, size_t len)
 }
 
 /* A name: letters, digits, '_', '-', '.'; copied to dst. */
-static int take_name(const struct parser *p, char *dst, const char **s, const char *end, const char *what)
+static int take_name(const fg_textfile_rules *p, char *dst, const char **s, const char *end, const char *what)
 {
 	while (*s < end && fg_textfile_is_blank(**s))
 		(*s)++;
@@ -86,9 +76,9 @@ static int take_name(const struct parser *p, char *dst, const char **s, const ch
 		(*s)++;
 	size_t len = (size_t)(*s - n);
 	if (len == 0)
-		return parse_error(p, "%s wants a name (letters, digits, '_', '-', '.')", what);
+		return fg_textfile_error(p, "%s wants a name (letters, digits, '_', '-', '.')", what);
 	if (len > FG_MRULES_MAX_NAME)
-		return parse_error(p, "%s name longer than %d bytes", what, FG_MRULES_MAX_NAME);
+		return fg_textfile_error(p, "%s name longer than %d bytes", what, FG_MRULES_MAX_NAME);
 	memcpy(dst, n, len);
 	dst[len] = '\0';
 	return 0;
@@ -103,44 +93,40 @@ static long find_signal(const fg_mrules *r, const char *name, size_t len)
 }
 
 /* A signal or rule must be complete before the next one starts. */
-static int check_last(const struct parser *p)
+static int check_last(fg_textfile_rules *p)
 {
-	const fg_mrules *r = p->r;
-	struct parser at = *p;
+	const fg_mrules *r = p->ctx;
 	if (r->in == IN_SIGNAL) {
 		const fg_metrics_rules_signal *s = &r->signals[r->nsignals - 1];
-		at.line = s->line;
 		if (!s->query && s->kind != FG_SIGNAL_RATIO)
-			return parse_error(&at, "signal '%s' has neither 'query' nor 'ratio'", s->name);
+			return fg_textfile_error_at(p, s->line, "signal '%s' has neither 'query' nor 'ratio'", s->name);
 		if (s->nby && !s->query)
-			return parse_error(&at, "signal '%s': 'by' needs a 'query'", s->name);
+			return fg_textfile_error_at(p, s->line, "signal '%s': 'by' needs a 'query'", s->name);
 	} else if (r->in == IN_RULE) {
 		const struct rule *rule = &r->rules[r->nrules - 1];
-		at.line = rule->pub.line;
 		if (!rule->pub.hypothesis)
-			return parse_error(&at, "rule '%s' has no 'hypothesis'", rule->pub.name);
+			return fg_textfile_error_at(p, rule->pub.line, "rule '%s' has no 'hypothesis'", rule->pub.name);
 		if (!rule->pub.nconditions)
-			return parse_error(&at, "rule '%s' has no 'when' or 'unless'", rule->pub.name);
+			return fg_textfile_error_at(p, rule->pub.line, "rule '%s' has no 'when' or 'unless'",
+						    rule->pub.name);
 	}
 	return 0;
 }
 
-static int parse_signal(struct parser *p, const char *s, const char *end)
+static int parse_signal(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_mrules *r = p->r;
-	int rc = check_last(p);
-	if (rc)
-		return rc;
+	fg_mrules *r = p->ctx;
 	if (r->nsignals == MAX_SIGNALS)
-		return parse_error(p, "more than %d signals", MAX_SIGNALS);
+		return fg_textfile_error(p, "more than %d signals", MAX_SIGNALS);
 	fg_metrics_rules_signal *sig = &r->signals[r->nsignals];
 	memset(sig, 0, sizeof(*sig));
-	if ((rc = take_name(p, sig->name, &s, end, "'signal'")))
+	int rc = take_name(p, sig->name, &s, end, "'signal'");
+	if (rc)
 		return rc;
 	if (s < end && !fg_textfile_is_blank(*s))
-		return parse_error(p, "signal name: use letters, digits, '_', '-' and '.'");
+		return fg_textfile_error(p, "signal name: use letters, digits, '_', '-' and '.'");
 	if (find_signal(r, sig->name, strlen(sig->name)) >= 0)
-		return parse_error(p, "signal '%s' is already defined", sig->name);
+		return fg_textfile_error(p, "signal '%s' is already defined", sig->name);
 	sig->unit = "";
 	sig->line = p->line;
 	for (;;) {
@@ -162,7 +148,7 @@ static int parse_signal(struct parser *p, const char *s, const char *end)
 		} else if (olen == 11 && !memcmp(opt, "better=none", 11)) {
 			sig->better = FG_BETTER_NONE;
 		} else {
-			return parse_error(p, "unknown option '%.*s' (expected unit=UNIT, better=lower|higher|none)",
+			return fg_textfile_error(p, "unknown option '%.*s' (expected unit=UNIT, better=lower|higher|none)",
 			                   (int)(olen > 40 ? 40 : olen), opt);
 		}
 	}
@@ -182,14 +168,14 @@ static bool has_selector_slot(const char *q)
 }
 
 /* "ratio A / B [* K]" */
-static int parse_ratio(struct parser *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
+static int parse_ratio(fg_textfile_rules *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
 {
 	char a[FG_MRULES_MAX_NAME + 1], b[FG_MRULES_MAX_NAME + 1];
 	int rc = take_name(p, a, &s, end, "'ratio'");
 	while (!rc && s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (!rc && (s == end || *s != '/'))
-		return parse_error(p, "'ratio' wants 'NUMERATOR / DENOMINATOR [* K]'");
+		return fg_textfile_error(p, "'ratio' wants 'NUMERATOR / DENOMINATOR [* K]'");
 	if (!rc)
 		s++;
 	if (!rc)
@@ -208,24 +194,24 @@ static int parse_ratio(struct parser *p, fg_metrics_rules_signal *sig, const cha
 		while (len && fg_textfile_is_blank(s[len - 1]))
 			len--;
 		if (len == 0 || len >= sizeof(num))
-			return parse_error(p, "'* K' wants a number");
+			return fg_textfile_error(p, "'* K' wants a number");
 		memcpy(num, s, len);
 		num[len] = '\0';
 		char *e;
 		sig->scale = strtod(num, &e);
 		if (*e || !isfinite(sig->scale) || sig->scale <= 0)
-			return parse_error(p, "'* K' wants a positive number, not '%s'", num);
+			return fg_textfile_error(p, "'* K' wants a positive number, not '%s'", num);
 		s = end;
 	}
 	if (s != end)
-		return parse_error(p, "unexpected text after the ratio");
-	long na = find_signal(p->r, a, strlen(a)), nb = find_signal(p->r, b, strlen(b));
+		return fg_textfile_error(p, "unexpected text after the ratio");
+	long na = find_signal(mrules(p), a, strlen(a)), nb = find_signal(mrules(p), b, strlen(b));
 	if (na < 0 || nb < 0)
-		return parse_error(p, "'ratio' names signal '%s', which is not defined above", na < 0 ? a : b);
-	if ((size_t)na == p->r->nsignals - 1 || (size_t)nb == p->r->nsignals - 1)
-		return parse_error(p, "a signal cannot be a ratio of itself");
-	if (p->r->signals[na].kind == FG_SIGNAL_BREAKDOWN || p->r->signals[nb].kind == FG_SIGNAL_BREAKDOWN)
-		return parse_error(p, "'ratio' takes signals without 'by'");
+		return fg_textfile_error(p, "'ratio' names signal '%s', which is not defined above", na < 0 ? a : b);
+	if ((size_t)na == mrules(p)->nsignals - 1 || (size_t)nb == mrules(p)->nsignals - 1)
+		return fg_textfile_error(p, "a signal cannot be a ratio of itself");
+	if (mrules(p)->signals[na].kind == FG_SIGNAL_BREAKDOWN || mrules(p)->signals[nb].kind == FG_SIGNAL_BREAKDOWN)
+		return fg_textfile_error(p, "'ratio' takes signals without 'by'");
 	sig->numerator = (size_t)na;
 	sig->denominator = (size_t)nb;
 	sig->kind = FG_SIGNAL_RATIO;
@@ -233,10 +219,10 @@ static int parse_ratio(struct parser *p, fg_metrics_rules_signal *sig, const cha
 }
 
 /* "by L1,L2" */
-static int parse_by(struct parser *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
+static int parse_by(fg_textfile_rules *p, fg_metrics_rules_signal *sig, const char *s, const char *end)
 {
 	if (sig->nby)
-		return parse_error(p, "'by' given twice");
+		return fg_textfile_error(p, "'by' given twice");
 	while (s < end) {
 		while (s < end && (fg_textfile_is_blank(*s) || *s == ','))
 			s++;
@@ -246,72 +232,70 @@ static int parse_by(struct parser *p, fg_metrics_rules_signal *sig, const char *
 		if (s == l)
 			break;
 		if (sig->nby == FG_MRULES_MAX_BY)
-			return parse_error(p, "'by' takes at most %d labels", FG_MRULES_MAX_BY);
+			return fg_textfile_error(p, "'by' takes at most %d labels", FG_MRULES_MAX_BY);
 		if (!(sig->by[sig->nby++] = keep(p, l, (size_t)(s - l))))
 			return fg_error_oom(p->err, NULL);
 	}
 	if (!sig->nby)
-		return parse_error(p, "'by' wants label names");
+		return fg_textfile_error(p, "'by' wants label names");
 	if (sig->kind == FG_SIGNAL_RATIO)
-		return parse_error(p, "a ratio cannot have 'by'");
+		return fg_textfile_error(p, "a ratio cannot have 'by'");
 	sig->kind = FG_SIGNAL_BREAKDOWN;
 	return 0;
 }
 
-static int parse_signal_line(struct parser *p, const char *word, size_t wlen, const char *s, const char *end)
+static int parse_signal_line(fg_textfile_rules *p, const char *word, size_t wlen, const char *s, const char *end)
 {
-	fg_metrics_rules_signal *sig = &p->r->signals[p->r->nsignals - 1];
+	fg_metrics_rules_signal *sig = &mrules(p)->signals[mrules(p)->nsignals - 1];
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (wlen == 5 && !memcmp(word, "title", 5)) {
 		if (s == end)
-			return parse_error(p, "empty title");
+			return fg_textfile_error(p, "empty title");
 		return (sig->title = keep(p, s, (size_t)(end - s))) ? 0 : fg_error_oom(p->err, NULL);
 	}
 	if (wlen == 5 && !memcmp(word, "query", 5)) {
 		if (sig->query || sig->kind == FG_SIGNAL_RATIO)
-			return parse_error(p, "signal '%s' has a query or ratio already", sig->name);
+			return fg_textfile_error(p, "signal '%s' has a query or ratio already", sig->name);
 		if (s == end)
-			return parse_error(p, "empty query");
+			return fg_textfile_error(p, "empty query");
 		if (!(sig->query = keep(p, s, (size_t)(end - s))))
 			return fg_error_oom(p->err, NULL);
 		if (!has_selector_slot(sig->query))
-			return parse_error(p, "the query has no {sel} slot (write m{sel} or m{sel,label=\"v\"}): it "
+			return fg_textfile_error(p, "the query has no {sel} slot (write m{sel} or m{sel,label=\"v\"}): it "
 			                      "would mix every run on the server");
 		return 0;
 	}
 	if (wlen == 5 && !memcmp(word, "ratio", 5)) {
 		if (sig->query || sig->kind == FG_SIGNAL_RATIO)
-			return parse_error(p, "signal '%s' has a query or ratio already", sig->name);
+			return fg_textfile_error(p, "signal '%s' has a query or ratio already", sig->name);
 		return parse_ratio(p, sig, s, end);
 	}
 	if (wlen == 2 && !memcmp(word, "by", 2))
 		return parse_by(p, sig, s, end);
-	return parse_error(p, "unknown keyword '%.*s' in a signal (expected title, query, ratio or by)",
+	return fg_textfile_error(p, "unknown keyword '%.*s' in a signal (expected title, query, ratio or by)",
 	                   (int)(wlen > 40 ? 40 : wlen), word);
 }
 
-static int parse_rule(struct parser *p, const char *s, const char *end)
+static int parse_rule(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_mrules *r = p->r;
-	int rc = check_last(p);
-	if (rc)
-		return rc;
+	fg_mrules *r = p->ctx;
 	if (r->nrules == MAX_RULES)
-		return parse_error(p, "more than %d rules", MAX_RULES);
+		return fg_textfile_error(p, "more than %d rules", MAX_RULES);
 	if (!r->rules && !(r->rules = calloc(MAX_RULES, sizeof(*r->rules))))
 		return fg_error_oom(p->err, NULL);
 	struct rule *rule = &r->rules[r->nrules];
 	memset(rule, 0, sizeof(*rule));
-	if ((rc = take_name(p, rule->pub.name, &s, end, "'rule'")))
+	int rc = take_name(p, rule->pub.name, &s, end, "'rule'");
+	if (rc)
 		return rc;
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	if (s < end && *s != '#')
-		return parse_error(p, "unexpected text after the rule name");
+		return fg_textfile_error(p, "unexpected text after the rule name");
 	for (size_t i = 0; i < r->nrules; i++)
 		if (!strcmp(r->rules[i].pub.name, rule->pub.name))
-			return parse_error(p, "rule '%s' is already defined", rule->pub.name);
+			return fg_textfile_error(p, "rule '%s' is already defined", rule->pub.name);
 	rule->pub.line = p->line;
 	rule->pub.conditions = rule->conditions;
 	r->nrules++;
@@ -320,7 +304,7 @@ static int parse_rule(struct parser *p, const char *s, const char *end)
 }
 
 /* "TERM(ARG) OP NUMBER" */
-static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, const char *s, const char *end)
+static int parse_condition(fg_textfile_rules *p, fg_metrics_rules_condition *c, const char *s, const char *end)
 {
 	static const struct { const char *name; fg_term_kind kind; } terms[] = {
 		{ "base", FG_TERM_BASE }, { "candidate", FG_TERM_CANDIDATE }, { "ratio", FG_TERM_RATIO },
@@ -335,7 +319,7 @@ static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, cons
 	const char *open = memchr(s, '(', (size_t)(end - s));
 	const char *close = open ? memchr(open, ')', (size_t)(end - open)) : NULL;
 	if (!close)
-		return parse_error(p, "a condition is TERM(NAME) OP NUMBER, e.g. ratio(cpu) >= 0.9");
+		return fg_textfile_error(p, "a condition is TERM(NAME) OP NUMBER, e.g. ratio(cpu) >= 0.9");
 	size_t tlen = (size_t)(open - s);
 	bool found = false;
 	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
@@ -344,7 +328,7 @@ static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, cons
 			found = true;
 		}
 	if (!found)
-		return parse_error(p, "unknown term '%.*s' (expected base, candidate, ratio or delta)",
+		return fg_textfile_error(p, "unknown term '%.*s' (expected base, candidate, ratio or delta)",
 		                   (int)(tlen > 20 ? 20 : tlen), s);
 	const char *arg = open + 1;
 	size_t alen = (size_t)(close - arg);
@@ -353,16 +337,16 @@ static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, cons
 			c->term = FG_TERM_DELTA_ANY;
 		} else {
 			if (alen == 0 || alen > FG_MRULES_MAX_NAME)
-				return parse_error(p, "delta() wants a subsystem name or *");
+				return fg_textfile_error(p, "delta() wants a subsystem name or *");
 			memcpy(c->subsystem, arg, alen);
 			c->subsystem[alen] = '\0';
 		}
 	} else {
-		long i = find_signal(p->r, arg, alen);
+		long i = find_signal(mrules(p), arg, alen);
 		if (i < 0)
-			return parse_error(p, "no signal '%.*s' is defined above", (int)(alen > 64 ? 64 : alen), arg);
-		if (p->r->signals[i].kind == FG_SIGNAL_BREAKDOWN)
-			return parse_error(p, "signal '%s' has 'by': a condition needs one value", p->r->signals[i].name);
+			return fg_textfile_error(p, "no signal '%.*s' is defined above", (int)(alen > 64 ? 64 : alen), arg);
+		if (mrules(p)->signals[i].kind == FG_SIGNAL_BREAKDOWN)
+			return fg_textfile_error(p, "signal '%s' has 'by': a condition needs one value", mrules(p)->signals[i].name);
 		c->signal = (size_t)i;
 	}
 	s = close + 1;
@@ -381,41 +365,41 @@ static int parse_condition(struct parser *p, fg_metrics_rules_condition *c, cons
 		c->op = FG_OP_GT;
 		s++;
 	} else {
-		return parse_error(p, "a condition compares with <, <=, > or >=");
+		return fg_textfile_error(p, "a condition compares with <, <=, > or >=");
 	}
 	while (s < end && fg_textfile_is_blank(*s))
 		s++;
 	char num[64];
 	size_t nlen = (size_t)(end - s);
 	if (nlen == 0 || nlen >= sizeof(num))
-		return parse_error(p, "a condition ends with a number");
+		return fg_textfile_error(p, "a condition ends with a number");
 	memcpy(num, s, nlen);
 	num[nlen] = '\0';
 	char *e;
 	c->threshold = strtod(num, &e);
 	if (*e || !isfinite(c->threshold))
-		return parse_error(p, "'%s' is not a number", num);
+		return fg_textfile_error(p, "'%s' is not a number", num);
 	return 0;
 }
 
-static int parse_rule_line(struct parser *p, const char *word, size_t wlen, const char *s, const char *end)
+static int parse_rule_line(fg_textfile_rules *p, const char *word, size_t wlen, const char *s, const char *end)
 {
-	struct rule *rule = &p->r->rules[p->r->nrules - 1];
+	struct rule *rule = &mrules(p)->rules[mrules(p)->nrules - 1];
 	if (wlen == 10 && !memcmp(word, "hypothesis", 10)) {
 		while (s < end && fg_textfile_is_blank(*s))
 			s++;
 		if (s == end)
-			return parse_error(p, "empty hypothesis");
+			return fg_textfile_error(p, "empty hypothesis");
 		if (rule->pub.hypothesis)
-			return parse_error(p, "rule '%s' has a hypothesis already", rule->pub.name);
+			return fg_textfile_error(p, "rule '%s' has a hypothesis already", rule->pub.name);
 		return (rule->pub.hypothesis = keep(p, s, (size_t)(end - s))) ? 0 : fg_error_oom(p->err, NULL);
 	}
 	bool when = wlen == 4 && !memcmp(word, "when", 4), unless = wlen == 6 && !memcmp(word, "unless", 6);
 	if (!when && !unless)
-		return parse_error(p, "unknown keyword '%.*s' in a rule (expected when, unless or hypothesis)",
+		return fg_textfile_error(p, "unknown keyword '%.*s' in a rule (expected when, unless or hypothesis)",
 		                   (int)(wlen > 40 ? 40 : wlen), word);
 	if (rule->pub.nconditions == MAX_CONDITIONS)
-		return parse_error(p, "more than %d conditions in a rule", MAX_CONDITIONS);
+		return fg_textfile_error(p, "more than %d conditions in a rule", MAX_CONDITIONS);
 	fg_metrics_rules_condition *c = &rule->conditions[rule->pub.nconditions];
 	memset(c, 0, sizeof(*c));
 	c->unless = unless;
@@ -425,35 +409,23 @@ static int parse_rule_line(struct parser *p, const char *word, size_t wlen, cons
 	return rc;
 }
 
-static int parse_line(struct parser *p, const char *s, const char *end)
+static int parse_line(fg_textfile_rules *p, const char *word, size_t len, const char *s, const char *end)
 {
-	while (s < end && fg_textfile_is_blank(*s))
-		s++;
-	while (end > s && fg_textfile_is_blank(end[-1]))
-		end--;
-	if (s == end || *s == '#')
-		return 0;
-	const char *word = s;
-	while (s < end && !fg_textfile_is_blank(*s))
-		s++;
-	size_t len = (size_t)(s - word);
-	if (len == 6 && !memcmp(word, "signal", 6))
+	const fg_mrules *r = p->ctx;
+	if (fg_textfile_is_word(word, len, "signal"))
 		return parse_signal(p, s, end);
-	if (len == 4 && !memcmp(word, "rule", 4))
+	if (fg_textfile_is_word(word, len, "rule"))
 		return parse_rule(p, s, end);
-	if (p->r->in == IN_SIGNAL)
+	if (r->in == IN_SIGNAL)
 		return parse_signal_line(p, word, len, s, end);
-	if (p->r->in == IN_RULE)
+	if (r->in == IN_RULE)
 		return parse_rule_line(p, word, len, s, end);
-	return parse_error(p, "unknown keyword '%.*s' (expected 'signal' or 'rule')", (int)(len > 40 ? 40 : len),
-	                   word);
+	return fg_textfile_error(p, "unknown keyword '%.*s' (expected 'signal' or 'rule')", (int)(len > 40 ? 40 : len),
+				 word);
 }
 
-static int each_line(void *ctx, const char *line, const char *end)
-{
-	struct parser *p = ctx;
-	return line ? parse_line(p, line, end) : parse_error(p, "a NUL byte: is this a metric rules file?");
-}
+static const char *const sections[] = { "signal", "rule", NULL };
+static const fg_textfile_syntax syntax = { "metric rules file", FG_ECONFIG, sections, parse_line, check_last };
 
 int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
@@ -463,12 +435,7 @@ int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const 
 		free(r);
 		return fg_error_oom(err, NULL);
 	}
-	struct parser p = { r, source, 0, err };
-	int rc = fg_textfile_lines(text, len, &p.line, each_line, &p);
-	if (!rc)
-		rc = check_last(&p);
-	if (!rc && r->nsignals == 0)
-		rc = fg_error_set(err, FG_ECONFIG, source, "no signal defined: is this a metric rules file?");
+	int rc = fg_textfile_rules_parse(text, len, source, &syntax, r, err);
 	if (rc) {
 		fg_metrics_rules_free(r);
 		return rc;

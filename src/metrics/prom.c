@@ -260,35 +260,6 @@ int fg_prom_decode(fg_prom_result *out, const char *body, size_t len, long http_
 
 /* ---- transfer -------------------------------------------------------- */
 
-struct body {
-	char *data;
-	size_t len, cap;
-	bool too_large;
-};
-
-static size_t on_write(char *data, size_t size, size_t nmemb, void *ud)
-{
-	struct body *b = ud;
-	size_t n = size * nmemb;
-	if (b->len + n > MAX_BODY) {
-		b->too_large = true;
-		return 0;
-	}
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 16384;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *d = realloc(b->data, cap);
-		if (!d)
-			return 0;
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, data, n);
-	b->len += n;
-	return n;
-}
-
 int fg_prom_new(fg_prom **out, const char *base_url, const fg_prom_options *opts, fg_error *err)
 {
 	*out = NULL;
@@ -389,7 +360,7 @@ static int get(fg_prom_result *out, fg_prom *p, const char *endpoint, const char
 
 	CURL *e = p->easy;
 	char errbuf[CURL_ERROR_SIZE];
-	struct body b = { 0 };
+	fg_fetch_body b = { .max = MAX_BODY };
 	int rc = 0;
 	long delay = p->opts.retry_delay_ms;
 	for (int attempt = 1;; attempt++) {
@@ -399,7 +370,7 @@ static int get(fg_prom_result *out, fg_prom *p, const char *endpoint, const char
 		errbuf[0] = '\0';
 		curl_easy_setopt(e, CURLOPT_URL, url);
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, p->headers);
-		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, fg_fetch_body_write);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
 		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
+
 /* Names live in large chunks that never move, so a pointer returned by
  * fg_names_get stays valid; the hash table holds ids only. */
 #define CHUNK_SIZE (1u << 20)
@@ -22,8 +24,7 @@ struct chunk {
 struct fg_names {
 	struct entry *entries; /* by id */
 	uint32_t count, capacity;
-	uint32_t *slots;       /* open addressing: id + 1, 0 = empty */
-	uint32_t mask;
+	fg_hashtab slots;      /* of uint32_t: id + 1, 0 = empty */
 	struct chunk *chunks;
 };
 
@@ -55,11 +56,10 @@ int fg_names_new(fg_names **out, fg_error *err)
 	fg_names *n = calloc(1, sizeof(*n));
 	if (!n)
 		return fg_error_oom(err, NULL);
-	n->mask = 1023;
-	n->slots = calloc(n->mask + 1, sizeof(*n->slots));
-	if (!n->slots) {
+	int rc = fg_hashtab_init(&n->slots, sizeof(uint32_t), 1024, err);
+	if (rc) {
 		free(n);
-		return fg_error_oom(err, NULL);
+		return rc;
 	}
 	*out = n;
 	return 0;
@@ -76,7 +76,7 @@ void fg_names_free(fg_names *names)
 		c = next;
 	}
 	free(names->entries);
-	free(names->slots);
+	fg_hashtab_free(&names->slots);
 	free(names);
 }
 
@@ -107,36 +107,54 @@ static char *store(fg_names *n, const char *s, size_t len)
 	return p;
 }
 
-static int grow_slots(fg_names *n)
+static inline bool empty(const void *slot, const void *key)
 {
-	uint32_t mask = n->mask * 2 + 1;
-	uint32_t *slots = calloc((size_t)mask + 1, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (uint32_t id = 0; id < n->count; id++) {
-		uint32_t i = n->entries[id].hash & mask;
-		while (slots[i])
-			i = (i + 1) & mask;
-		slots[i] = id + 1;
-	}
-	free(n->slots);
-	n->slots = slots;
-	n->mask = mask;
+	(void)key;
+	return *(const uint32_t *)slot == 0;
+}
+
+/* Doubles the table, its ids placed again in id order from the hashes
+ * kept in the entries. */
+static int grow(fg_names *n, fg_error *err)
+{
+	fg_hashtab bigger;
+	int rc = fg_hashtab_init(&bigger, sizeof(uint32_t), ((uint64_t)n->slots.mask + 1) * 2, err);
+	if (rc)
+		return rc;
+	for (uint32_t id = 0; id < n->count; id++)
+		*(uint32_t *)fg_hashtab_probe(&bigger, sizeof(uint32_t), n->entries[id].hash, empty, NULL) = id + 1;
+	bigger.count = n->slots.count;
+	fg_hashtab_free(&n->slots);
+	n->slots = bigger;
 	return 0;
+}
+
+struct key {
+	const struct entry *entries;  /* as they are at the lookup (they move as they grow) */
+	const char *str;
+	size_t len;
+	uint32_t hash;
+};
+
+static inline bool stop(const void *slot, const void *key)
+{
+	uint32_t s = *(const uint32_t *)slot;
+	const struct key *k = key;
+	if (!s)
+		return true;
+	const struct entry *e = &k->entries[s - 1];
+	return e->hash == k->hash && e->len == k->len && memcmp(e->str, k->str, k->len) == 0;
 }
 
 int fg_names_intern(uint32_t *id, fg_names *n, const char *name, size_t len, fg_error *err)
 {
 	if (len > UINT32_MAX)
 		return fg_error_set(err, FG_EINVALID, NULL, "frame name of %zu bytes is too long", len);
-	uint32_t h = hash_bytes(name, len);
-	uint32_t i = h & n->mask;
-	for (uint32_t s; (s = n->slots[i]) != 0; i = (i + 1) & n->mask) {
-		const struct entry *e = &n->entries[s - 1];
-		if (e->hash == h && e->len == len && memcmp(e->str, name, len) == 0) {
-			*id = s - 1;
-			return 0;
-		}
+	struct key k = { n->entries, name, len, hash_bytes(name, len) };
+	uint32_t *slot = fg_hashtab_probe(&n->slots, sizeof(*slot), k.hash, stop, &k);
+	if (*slot) {
+		*id = *slot - 1;
+		return 0;
 	}
 	if (n->count == UINT32_MAX - 1)
 		return fg_error_set(err, FG_EINVALID, NULL, "too many distinct frame names");
@@ -148,15 +166,19 @@ int fg_names_intern(uint32_t *id, fg_names *n, const char *name, size_t len, fg_
 		n->entries = e;
 		n->capacity = cap;
 	}
+	if (fg_hashtab_full(&n->slots)) {
+		int rc = grow(n, err);
+		if (rc)
+			return rc;
+		slot = fg_hashtab_probe(&n->slots, sizeof(*slot), k.hash, empty, NULL); /* elsewhere now */
+	}
 	char *copy = store(n, name, len);
 	if (!copy)
 		return fg_error_oom(err, NULL);
 	uint32_t new_id = n->count++;
-	n->entries[new_id] = (struct entry){ copy, (uint32_t)len, h };
-	n->slots[i] = new_id + 1;
-	/* Keep the load factor under one half. */
-	if ((uint64_t)n->count * 2 > n->mask && grow_slots(n) != 0)
-		return fg_error_oom(err, NULL);
+	n->entries[new_id] = (struct entry){ copy, (uint32_t)len, k.hash };
+	*slot = new_id + 1;
+	n->slots.count++;
 	*id = new_id;
 	return 0;
 }

@@ -7,6 +7,7 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->reversed = false;
 	opts->max_size = 0;
 	opts->max_line = 0;
+	opts->max_depth = 0;
 	opts->threads = false;
 	opts->event = NULL;
 	opts->sample_type = NULL;

@@ -138,10 +138,17 @@ typedef struct fg_time_bound {
 	double value;
 } fg_time_bound;
 
+/* Stacks deeper than this are refused: a million frames, where real
+ * profilers stop at thousands (async-profiler's default 2048, JFR's 64,
+ * Go's 128, perf's 127), and a stack costs 5 bytes a frame to hold. */
+#define FG_READ_DEFAULT_MAX_DEPTH 1000000
+
 typedef struct fg_read_options {
 	bool reversed;       /* the stacks are leaf-first (a --reverse graph): rebuild root-first. Default false. */
 	uint64_t max_size;   /* cap on the decompressed input; 0 = FG_INPUT_DEFAULT_MAX_SIZE (4 GiB) */
 	uint64_t max_line;   /* cap on one line; 0 = FG_INPUT_DEFAULT_MAX_LINE (64 MiB) */
+	uint64_t max_depth;  /* cap on the frames of one stack (collapsed, JFR, pprof, perf script); 0 =
+				FG_READ_DEFAULT_MAX_DEPTH */
 	bool threads;        /* JFR: a thread frame "[name tid=N]" under the root, as -t graphs have. Default false. */
 	const char *event;   /* JFR: "cpu", "wall", "alloc" or "lock"; NULL (default) = the first of these present */
 	const char *sample_type; /* pprof: a sample type "TYPE" or "TYPE/UNIT"; NULL (default) = the first

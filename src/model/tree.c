@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
+
 /* Children are found by a scan of the sibling list while a node has few of
  * them (the common case, and the siblings sit close in memory), through a
  * hash index once it has more: the index then holds only the children of
@@ -20,8 +22,7 @@ struct slot {
 struct fg_tree {
 	fg_tree_node *nodes;
 	uint32_t count, capacity;
-	struct slot *slots;
-	uint32_t mask, indexed;
+	fg_hashtab slots;  /* of struct slot */
 	uint32_t *path;   /* node ids by depth, for DFS streams */
 	uint32_t path_len, path_cap;
 };
@@ -51,11 +52,9 @@ int fg_tree_new(fg_tree **out, uint32_t root_name, fg_error *err)
 		return fg_error_oom(err, NULL);
 	t->capacity = 1024;
 	t->nodes = malloc(t->capacity * sizeof(*t->nodes));
-	t->mask = 2047;
-	t->slots = calloc(t->mask + 1, sizeof(*t->slots));
 	t->path_cap = 64;
 	t->path = malloc(t->path_cap * sizeof(*t->path));
-	if (!t->nodes || !t->slots || !t->path) {
+	if (!t->nodes || !t->path || fg_hashtab_init(&t->slots, sizeof(struct slot), 2048, NULL)) {
 		fg_tree_free(t);
 		return fg_error_oom(err, NULL);
 	}
@@ -71,7 +70,7 @@ void fg_tree_free(fg_tree *tree)
 	if (!tree)
 		return;
 	free(tree->nodes);
-	free(tree->slots);
+	fg_hashtab_free(&tree->slots);
 	free(tree->path);
 	free(tree);
 }
@@ -86,33 +85,31 @@ const fg_tree_node *fg_tree_node_at(const fg_tree *tree, uint32_t id)
 	return &tree->nodes[id];
 }
 
+struct key {
+	uint32_t parent, name, kernel;  /* kernel: SLOT_KERNEL or 0 */
+};
+
+static inline bool stop(const void *slot, const void *key)
+{
+	const struct slot *s = slot;
+	const struct key *k = key;
+	return s->node == 0 || (s->parent == k->parent && s->name == k->name && (s->node & SLOT_KERNEL) == k->kernel);
+}
+
+static inline bool stored_hash(uint64_t *hash, const void *slot, const void *ctx)
+{
+	(void)ctx;
+	const struct slot *s = slot;
+	if (s->node)
+		*hash = slot_hash(s->parent, s->name, s->node & SLOT_KERNEL);
+	return s->node != 0;
+}
+
 /* The slot holding the key, or the empty slot where it belongs. */
 static struct slot *find_slot(const fg_tree *t, uint32_t parent, uint32_t name, bool kernel)
 {
-	uint32_t k = kernel ? SLOT_KERNEL : 0;
-	for (uint32_t i = slot_hash(parent, name, kernel) & t->mask;; i = (i + 1) & t->mask) {
-		struct slot *s = &t->slots[i];
-		if (s->node == 0 || (s->parent == parent && s->name == name && (s->node & SLOT_KERNEL) == k))
-			return s;
-	}
-}
-
-static int grow_slots(fg_tree *t)
-{
-	struct slot *old = t->slots;
-	uint32_t old_mask = t->mask;
-	t->mask = old_mask * 2 + 1;
-	t->slots = calloc((size_t)t->mask + 1, sizeof(*t->slots));
-	if (!t->slots) {
-		t->slots = old;
-		t->mask = old_mask;
-		return -1;
-	}
-	for (uint32_t i = 0; i <= old_mask; i++)
-		if (old[i].node)
-			*find_slot(t, old[i].parent, old[i].name, old[i].node & SLOT_KERNEL) = old[i];
-	free(old);
-	return 0;
+	struct key k = { parent, name, kernel ? SLOT_KERNEL : 0 };
+	return fg_hashtab_probe(&t->slots, sizeof(struct slot), slot_hash(parent, name, kernel), stop, &k);
 }
 
 uint32_t fg_tree_find_child(const fg_tree *t, uint32_t parent, uint32_t name, uint8_t type)
@@ -134,13 +131,15 @@ void fg_tree_set_type(fg_tree *t, uint32_t id, uint8_t type)
 		t->nodes[id].type = type;
 }
 
-static int index_child(fg_tree *t, uint32_t id)
+static int index_child(fg_tree *t, uint32_t id, fg_error *err)
 {
+	int rc = fg_hashtab_reserve(&t->slots, sizeof(struct slot), stored_hash, NULL, err);
+	if (rc < 0)
+		return rc;
 	const fg_tree_node *n = &t->nodes[id];
 	*find_slot(t, n->parent, n->name, is_kernel(n->type)) =
 		(struct slot){ n->parent, n->name, (id + 1) | (is_kernel(n->type) ? SLOT_KERNEL : 0) };
-	if (++t->indexed * 2 > t->mask)
-		return grow_slots(t);
+	t->slots.count++;
 	return 0;
 }
 
@@ -170,12 +169,12 @@ static int add_child(uint32_t *out, fg_tree *t, uint32_t parent, uint32_t name, 
 		int rc = 0;
 		if (++p->nchildren == SCAN_CHILDREN + 1) {
 			for (uint32_t c = p->first_child; c != FG_TREE_NONE && !rc; c = t->nodes[c].next_sibling)
-				rc = index_child(t, c);
+				rc = index_child(t, c, err);
 		} else if (p->nchildren > SCAN_CHILDREN) {
-			rc = index_child(t, id);
+			rc = index_child(t, id, err);
 		}
 		if (rc)
-			return fg_error_oom(err, NULL);
+			return rc;
 	}
 	fg_tree_node *n = &t->nodes[id];
 	if (n->total > UINT64_MAX - count)
@@ -282,11 +281,12 @@ int fg_tree_rename(fg_tree *t, const uint32_t *names, fg_error *err)
 	for (uint32_t i = 0; i < t->count; i++)
 		t->nodes[i].name = names[t->nodes[i].name];
 	/* The index is keyed by name: made again, of the same children. */
-	memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof(*t->slots));
-	t->indexed = 0;
-	for (uint32_t i = 1; i < t->count; i++)
-		if (t->nodes[t->nodes[i].parent].nchildren > SCAN_CHILDREN && index_child(t, i))
-			return fg_error_oom(err, NULL);
+	fg_hashtab_clear(&t->slots, sizeof(struct slot));
+	for (uint32_t i = 1; i < t->count; i++) {
+		int rc = t->nodes[t->nodes[i].parent].nchildren > SCAN_CHILDREN ? index_child(t, i, err) : 0;
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 

@@ -46,6 +46,7 @@
 
 #include "io/archive.h"
 #include "net/fetch.h"
+#include "net/github.h"
 #include "git/history.h"
 #include "metrics/prom.h"
 #include "git/repo.h"
@@ -66,6 +67,13 @@
 	USE(int, fg_archive_member, (fg_input **out, fg_archive *a, const char *name, uint64_t max_size,              \
 	    fg_error *err), (out, a, name, max_size, err))                                                            \
 	USE_VOID(fg_archive_free, (fg_archive *a), (a))                                                              \
+	ENTRY(FG_EFETCH, int, fg_github_list_artifacts, (fg_github_list **out, const char *repo,                      \
+	      const fg_github_options *opts, fg_error *err), (out, repo, opts, err), *out = NULL)                     \
+	USE(size_t, fg_github_count, (const fg_github_list *l), (l))                                                 \
+	USE(const fg_github_artifact *, fg_github_at, (const fg_github_list *l, size_t i), (l, i))                   \
+	USE(size_t, fg_github_runs, (const fg_github_list *l), (l))                                                  \
+	USE(size_t, fg_github_expired, (const fg_github_list *l), (l))                                               \
+	USE_VOID(fg_github_free, (fg_github_list *l), (l))                                                           \
 	ENTRY(FG_EFETCH, int, fg_prom_new, (fg_prom **out, const char *base_url, const fg_prom_options *opts,         \
 	      fg_error *err), (out, base_url, opts, err), *out = NULL)                                                \
 	ENTRY(FG_EFETCH, int, fg_prom_query, (fg_prom_result *out, fg_prom *p, const char *query, double time,        \

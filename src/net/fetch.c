@@ -219,6 +219,7 @@ struct xfer {
 	bool cache_full;         /* writing the cache entry failed: start over into a temporary file */
 	uint64_t shown_done, shown_total; /* last progress reported */
 	bool too_large;
+	bool rate_limited;       /* this hop answered x-ratelimit-remaining: 0 */
 	fg_error sink_err;       /* a failed write */
 	char errbuf[CURL_ERROR_SIZE];
 };
@@ -364,6 +365,45 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
 	return 0;
 }
 
+size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud)
+{
+	fg_fetch_body *b = ud;
+	size_t n = size * nmemb;
+	if (b->len + n > b->max) {
+		b->too_large = true;
+		return 0;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 16384;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return 0;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return n;
+}
+
+/* Notes a used-up rate limit (GitHub's x-ratelimit-remaining: 0). */
+static size_t on_header(char *h, size_t size, size_t nmemb, void *ud)
+{
+	struct xfer *x = ud;
+	size_t n = size * nmemb;
+	static const char name[] = "x-ratelimit-remaining:";
+	if (n > sizeof(name) && !strncasecmp(h, name, sizeof(name) - 1)) {
+		const char *v = h + sizeof(name) - 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		x->rate_limited = *v == '0' && (v[1] == '\r' || v[1] == '\n' || v[1] == ' ');
+	}
+	return n;
+}
+
 static int xfer_setup(struct xfer *x, fg_error *err)
 {
 	const fg_fetch_options *o = x->opts;
@@ -374,6 +414,8 @@ static int xfer_setup(struct xfer *x, fg_error *err)
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
 	if (o->progress) {
 		curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
 		curl_easy_setopt(e, CURLOPT_XFERINFODATA, x);
@@ -420,6 +462,7 @@ static void xfer_start(struct batch *b, struct xfer *x, uint64_t now)
 	x->errbuf[0] = '\0';
 	x->discarded = 0;
 	x->body_capped = false;
+	x->rate_limited = false;
 	curl_easy_setopt(x->easy, CURLOPT_URL, x->url);
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->send_headers ? b->headers : NULL);
 	if (x->deadline != UINT64_MAX)
@@ -606,6 +649,11 @@ static void xfer_finished(struct batch *b, struct xfer *x, CURLcode rc, uint64_t
 		xfer_redirect(b, x, status, now);
 	} else if (status >= 500 && xfer_retry(b, x, now)) {
 		/* retried */
+	} else if (status == 401 || ((status == 403 || status == 429) && x->rate_limited)) {
+		xfer_fail(x, FG_EFETCH, "HTTP status %ld: %s", status,
+		          status == 401 ? "the credentials were refused (missing, wrong or expired: --header)"
+		                        : "the server's rate limit is used up (x-ratelimit-remaining: 0)");
+		x->res->denied = true;
 	} else if (status < 200 || status >= 300) {
 		xfer_fail(x, FG_EFETCH, "HTTP status %ld%s", status, tries);
 	} else {

@@ -73,6 +73,9 @@ typedef struct fg_fetch_result {
 	char warning[256];   /* empty, or one line the caller should show (the cache was
 	                      * unusable and the download went to a temporary file ...) */
 	fg_error err;        /* FG_OK, or why this source failed */
+	bool denied;         /* failed with 401 (credentials refused) or 403/429 with
+	                      * x-ratelimit-remaining: 0 (rate limit): the same for every
+	                      * source of that server, so run mode aborts rather than skips */
 	struct fg_cleanup_item *cleanup; /* internal: a temporary path removed if interrupted */
 } fg_fetch_result;
 
@@ -88,6 +91,18 @@ int fg_fetch(fg_fetch_result *out, const char *source, const fg_fetch_options *o
  * number of sources that failed. */
 size_t fg_fetch_many(fg_fetch_result *out, const char *const *sources, size_t n,
                      const fg_fetch_options *opts);
+
+/* A response body collected in memory by the API clients (prom.c,
+ * github.c), at most max bytes, NUL-terminated; free data. */
+typedef struct fg_fetch_body {
+	char *data;
+	size_t len, cap, max;
+	bool too_large;      /* more than max bytes came: the transfer was stopped */
+} fg_fetch_body;
+
+/* libcurl's CURLOPT_WRITEFUNCTION for an fg_fetch_body (ud).  In the module:
+ * for its own clients only. */
+size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud);
 
 /* Deletes the temporary file if any, frees the path and resets the result. */
 void fg_fetch_result_clear(fg_fetch_result *r);

@@ -183,15 +183,15 @@ static void diff_table(FILE *out, const char *heading, const fg_diff_entry *e, s
 	if (!n)
 		return;
 	fputs("<table class=\"frames\"><tr><th>frame</th><th>base</th><th>candidate</th><th>change</th>"
-	      "<th>noise</th></tr>\n", out);
+	      "<th>noise</th><th>z</th></tr>\n", out);
 	for (size_t i = 0; i < n && i < 25; i++) {
 		fputs("<tr><td><code>", out);
 		fg_markup_escape(out, fg_names_get(names, e[i].name), fg_names_length(names, e[i].name));
 		fprintf(out, "</code>%s</td><td class=\"n\">%.2f%%</td><td class=\"n\">%.2f%%</td><td class=\"n\">%+.2f</td>"
-			     "<td class=\"n\">%.2f</td></tr>\n",
+			     "<td class=\"n\">%.2f</td><td class=\"n\">%+.1f</td></tr>\n",
 			e[i].status == FG_DIFF_NEW ? " <small>new</small>" : e[i].status == FG_DIFF_GONE ? " <small>gone</small>"
 											  : "",
-			e[i].base, e[i].candidate, e[i].delta, e[i].noise);
+			e[i].base, e[i].candidate, e[i].delta, e[i].noise, e[i].z);
 	}
 	fputs("</table>\n", out);
 	if (n > 25)
@@ -278,8 +278,12 @@ int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_err
 			return rc;
 		fputs("<h2>What changed: ", out);
 		text(out, r->diff_heading ? r->diff_heading : "base \xe2\x86\x92 candidate");
-		fprintf(out, "</h2>\n<p>Frames whose inclusive share changed by more than %.3g points and by more than its "
-			     "spread among the base profiles.</p>\n", fg_diff_min_delta(r->diff));
+		fprintf(out, "</h2>\n<p>Frames whose share changed beyond noise (the sampling error of the pooled shares "
+			     "widened by the nodes' over-dispersion; false-discovery rate %.3g%% over %zu frames) by at "
+			     "least %.3g points, most significant first (z: the change over its noise).%s</p>\n",
+			100.0 * fg_diff_fdr(r->diff), res.tested, fmax(FG_DIFF_FLOOR, fg_diff_min_delta(r->diff)),
+			res.node_df ? "" : "  One profile a side: no node spread to measure, so noise cannot be "
+					   "separated from signal: differences between nodes show as changes.");
 		diff_table(out, "grew", res.grew, res.ngrew, names);
 		diff_table(out, "shrank", res.shrank, res.nshrank, names);
 		fg_diff_result_free(&res);

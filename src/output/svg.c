@@ -403,15 +403,18 @@ static char *note_text(const struct writer *w)
 {
 	const fg_svg_options *o = w->o;
 	size_t nbase = fg_diff_profiles(w->diff, FG_DIFF_BASE);
-	char *s = malloc(512);
+	size_t ncand = fg_diff_profiles(w->diff, FG_DIFF_CANDIDATE);
+	char *s = malloc(768);
 	if (s)
-		snprintf(s, 512, "Coloured: the frames the diff lists (their %s share changed by more than %.3g points%s), "
-			 "where the path itself moved beyond its noise (%s the sampling error); the colour is the "
-			 "frame's change in all.  Grey: the rest.  Widths: %s.  %llu frame%s narrower than %.2g px "
-			 "not drawn.",
-			 o->color == FG_SVG_COLOR_SELF ? "self" : "inclusive", w->min_delta,
-			 nbase > 1 ? " and more than its spread among the base profiles" : "",
-			 nbase > 1 ? "the spread of its share among the base profiles, and at least" : "",
+		snprintf(s, 768, "Coloured: the frames the diff lists (their %s share changed beyond noise at a "
+			 "false-discovery rate of %.3g%%, by at least %.3g points), where the path itself moved beyond "
+			 "its noise (%s); the colour is the frame's change in all.  Grey: the rest.%s  Widths: %s.  "
+			 "%llu frame%s narrower than %.2g px not drawn.",
+			 o->color == FG_SVG_COLOR_SELF ? "self" : "inclusive", 100.0 * fg_diff_fdr(w->diff), w->min_delta,
+			 nbase > 1 ? "the spread of its share among the base profiles, and at least the sampling error"
+				   : "the sampling error",
+			 nbase > 1 || ncand > 1 ? "" : "  One profile a side: no node spread to measure, so the noise "
+						      "is sampling error alone and differences between nodes show as changes.",
 			 o->base_widths ? "base" : "candidate", (unsigned long long)w->omitted,
 			 w->omitted == 1 ? "" : "s", o->min_width);
 	return s;
@@ -548,7 +551,7 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 	w.other = o->base_widths ? candidate : base;
 	w.total[FG_DIFF_BASE] = fg_tree_node_at(base, 0)->total;
 	w.total[FG_DIFF_CANDIDATE] = fg_tree_node_at(candidate, 0)->total;
-	w.min_delta = fg_diff_min_delta(diff);
+	w.min_delta = fmax(fg_diff_min_delta(diff), FG_DIFF_FLOOR);
 	w.saturate = fmax(o->saturate, 2.0 * w.min_delta);
 	uint64_t drawn_total = fg_tree_node_at(w.drawn, 0)->total;
 	double full = o->width - 2.0 * PAD;

@@ -7,15 +7,15 @@
  * the top).
  *
  * Colour shows signal, not noise: a frame is coloured only when the diff
- * lists it (its share, inclusive or self with FG_SVG_COLOR_SELF, changed by
- * more than the diff's min_delta and the spread among the base profiles)
- * and the path itself moved the same way by more than its own noise: the
+ * lists it (its share, inclusive or self with FG_SVG_COLOR_SELF, changed
+ * beyond noise by the diff's test, by at least FG_DIFF_FLOOR and more than
+ * its min_delta) and the path itself moved the same way by more than its own noise: the
  * spread of the path's share among the base profiles (fg_diff_path_noise)
  * and at least the sampling error of the two shares (1.96 standard
  * errors).  Everything else is grey.  A regression spread over many call
- * paths (each below min_delta) is coloured on each of them.  The colour is
+ * paths (each below the floor) is coloured on each of them.  The colour is
  * the frame's change in all, red (grew) or blue (shrank), on a fixed scale
- * from min_delta (light) to `saturate` points (dark) that the key states.  Frames new in the candidate (in the candidate-width graph) or
+ * from the floor (the larger of FG_DIFF_FLOOR and min_delta; light) to `saturate` points (dark) that the key states.  Frames new in the candidate (in the candidate-width graph) or
  * gone from it (base widths) are hatched whatever their colour.
  *
  * Labels are shortened package path first, so the class and the method

@@ -102,8 +102,8 @@ struct series {
 	uint64_t seed;
 	fg_verdict_judge *judge;
 	const fg_verdict_options *rule;  /* the verdict of a read run is re-decided by it */
-	fg_verdict *judged[64];          /* each run read once for both rules */
-	size_t wrong_verdicts, skipped_runs;
+	bool whole;                      /* a run with a profile left out is a skip (before partial runs) */
+	fg_verdict *judged[64];          /* each run read once for every rule */
 };
 
 /* A copy of v that the search may own. */
@@ -156,11 +156,12 @@ static int judge_day(void *ctx, fg_verdict **out, size_t run, fg_error *err)
 			return rc;
 	}
 	fg_verdict *v = *out = clone(s->judged[run]);
-	if (v->basis != FG_BASIS_INPUT)
+	if (s->whole && v->nread < v->nprofiles) {
+		v->kind = FG_VERDICT_SKIP;
+		v->basis = FG_BASIS_INPUT;
+	} else if (v->basis != FG_BASIS_INPUT) {
 		fg_verdict_decide(v, s->rule);
-	bool slow = run >= s->k;
-	s->wrong_verdicts += v->kind == (slow ? FG_VERDICT_FAST : FG_VERDICT_SLOW);
-	s->skipped_runs += v->kind == FG_VERDICT_SKIP;
+	}
 	return 0;
 }
 
@@ -172,16 +173,27 @@ struct days_tally {
 static void days_count(struct days_tally *t, const struct series *s, const fg_days *d, bool old)
 {
 	t->series++;
-	t->wrong_verdicts += s->wrong_verdicts;
-	size_t judged = fg_days_step_count(d), budget = (size_t)ceil(log2((double)s->n)) + 2;
+	size_t judged = fg_days_step_count(d), budget = (size_t)ceil(log2((double)s->n)) + 2, skipped = 0;
+	/* The verdicts as the search took them (--threshold auto decides them
+	 * at the threshold it found). */
+	for (size_t i = 0; i < judged; i++) {
+		const fg_days_step *st = fg_days_step_at(d, i);
+		bool slow = st->run >= s->k;
+		t->wrong_verdicts += st->verdict->kind == (slow ? FG_VERDICT_FAST : FG_VERDICT_SLOW);
+		skipped += st->verdict->kind == FG_VERDICT_SKIP;
+	}
 	t->judged += judged;
-	if (!s->skipped_runs) {
+	if (!skipped) {
 		t->clean++;
 		t->over_budget += judged > budget;
 		if (judged > budget && judged - budget > t->max_over)
 			t->max_over = judged - budget;
 	}
 	enum fg_days_outcome o = fg_days_result(d);
+	if (o == FG_DAYS_ENDS_NOT_SEPARATED) {
+		t->no_answer++;
+		return;
+	}
 	/* The old search stopped on an undecidable end. */
 	bool moved = fg_days_good(d) != 0 || fg_days_bad(d) != s->n - 1;
 	if (o == FG_DAYS_FOUND && !(old && moved)) {
@@ -206,7 +218,8 @@ static void days_count(struct days_tally *t, const struct series *s, const fg_da
 static void bench_days(size_t nseries, uint64_t seed, double missing, double broken, fg_verdict_judge *judge,
                        const fg_verdict_options *old)
 {
-	struct days_tally t[2] = { { 0 } };
+	enum { RULES = 4 };
+	struct days_tally t[RULES] = { { 0 } };
 	fg_error err;
 	for (size_t i = 0; i < nseries; i++) {
 		struct series s = { 0 };
@@ -224,11 +237,14 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 		fg_verdict_options_init(&n);
 		n.pattern = pattern;
 		n.threshold = o.threshold;
-		for (int rule = 0; rule < 2; rule++) {
+		for (int rule = 0; rule < RULES; rule++) {
 			s.rule = rule ? &n : &o;
-			s.wrong_verdicts = s.skipped_runs = 0;
+			s.whole = rule < 2;
+			fg_days_options dopts;
+			fg_days_options_init(&dopts);
+			dopts.auto_threshold = rule == 3 ? &n : NULL;
 			fg_days *d;
-			if (fg_days_search_runs(&d, s.n, 0, s.n - 1, judge_day, &s, &err)) {
+			if (fg_days_search_runs(&d, s.n, 0, s.n - 1, &dopts, judge_day, &s, &err)) {
 				fprintf(stderr, "bench_verdicts: %s\n", err.message);
 				exit(1);
 			}
@@ -238,8 +254,9 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 		for (size_t r = 0; r < s.n; r++)
 			fg_verdict_free(s.judged[r]);
 	}
-	static const char *const names[] = { "old: median, ends must decide", "new: interval, ends move inward" };
-	for (int r = 0; r < 2; r++)
+	static const char *const names[] = { "old: median, ends must decide", "interval, ends move inward",
+		                              "+ partial runs (2 of 3 nodes)", "+ --threshold auto" };
+	for (int r = 0; r < RULES; r++)
 		printf("  %-32s %5.1f%% %6.1f%% %6.1f%% %9.1f%% %7zu %8.2f %5zu/%zu (+%zu)\n", names[r],
 		       pct(t[r].wrong, t[r].series), pct(t[r].exact, t[r].series), pct(t[r].window, t[r].series),
 		       pct(t[r].no_answer, t[r].series), t[r].wrong_verdicts, (double)t[r].judged / (double)t[r].series,

@@ -10,7 +10,14 @@
  * first call of an odd number of arguments (the warning's).  And
  * read on two threads (html.c's split, forced however small the page), cut
  * at lines where a cut may fall (f(K,L,DX,W): every one, or 11 spread over
- * the input and one chosen by its first byte): the same again. */
+ * the input and one chosen by its first byte): the same again.
+ *
+ * Real pages (tens of KB and more, the seeds CI gives it) would make each
+ * input cost fourteen whole readings at one byte a read: past REREAD_BYTES
+ * the slow reading takes size / REREAD_BYTES + 1 bytes a read (still far
+ * shorter than a line, so the lines still go the line-at-a-time way) and
+ * the cuts shrink in proportion, one at least. */
+#define REREAD_BYTES 16384
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -80,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct analyses a = { 0 }, b = { 0 };
 	struct outcome x, y;
 	read_once(&x, &a, data, size, 0, 0);
-	read_once(&y, &b, data, size, 1, 0);
+	read_once(&y, &b, data, size, 1 + size / REREAD_BYTES, 0);
 	same(&x, &a, &y, &b);
 	static uint64_t cuts[1 << 16];
 	size_t ncuts = 0;
@@ -94,8 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (commas == 3 && j + 1 < size && data[j] == ')' && data[j + 1] == '\n')
 			cuts[ncuts++] = i;
 	}
-	for (size_t k = 0; k < 12 && k < ncuts; k++) {
-		size_t i = ncuts <= 12 ? k : k < 11 ? k * ncuts / 11 : data[0] % ncuts;
+	size_t most = size <= REREAD_BYTES ? 12 : 12 * REREAD_BYTES / size;
+	most = most ? most : 1;
+	for (size_t k = 0; k < most && k < ncuts; k++) {
+		size_t i = ncuts <= most ? k : k + 1 < most ? k * ncuts / (most - 1) : data[0] % ncuts;
 		b = (struct analyses){ 0 };
 		read_once(&y, &b, data, size, 0, cuts[i]);
 		same(&x, &a, &y, &b);

@@ -1,12 +1,14 @@
 /* libFuzzer target: the method scanner (src/git/method.h) on any text, in the
  * three languages, must never crash, leak or read out of bounds, and its
- * declarations and matches must be well-formed line ranges.  Input: one
+ * declarations and matches must be well-formed line ranges; the frame read
+ * as a typed name gives a well-formed class or none.  Input: one
  * byte for the language, a frame name up to the first newline, the source. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "git/javaclass.h"
 #include "git/method.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,6 +28,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n -= (size_t)(nl - rest) + 1;
 		rest = nl + 1;
 	}
+	/* The frame as a typed name (fg_javaclass_from_name): a class is a
+	 * NUL-terminated path within the buffer, or a
+	 * too small buffer is refused. */
+	char cls[64];
+	memset(cls, 'x', sizeof(cls));
+	fg_error terr;
+	int jc = fg_javaclass_from_name(cls, sizeof(cls), frame, &terr);
+	if ((jc == 1 && !memchr(cls, '\0', sizeof(cls))) || (jc < 0 && jc != FG_EUSAGE) || jc > 1)
+		abort();
 	fg_method_scan *s;
 	fg_error err;
 	if (fg_method_scan_new(&s, rest, n, lang, &err))

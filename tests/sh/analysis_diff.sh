@@ -11,10 +11,13 @@ trap 'rm -rf "$T"' EXIT
 # The expected grew/shrank lists, computed without fgbisect: per normalised
 # name (thread ids, lambda and hidden-class ids, temp JNI library digits
 # removed, as docs/normalisation.md says), the share of samples whose stack
-# holds the name, pooled per side; the noise is the spread among the bases.
+# holds the name, pooled per side; listed by docs/diff.md's rule: z against
+# the sampling error of no change times the frame's over-dispersion (its
+# nodes' chi-square shrunk toward the frames' median), Benjamini-Hochberg at
+# 5% over the frames tested, at least 0.25 points and more than MIN_DELTA.
 expected() { # MIN_DELTA BASE... -- CANDIDATE...
 	python3 - "$@" <<'EOF'
-import gzip, re, sys
+import gzip, math, re, statistics, sys
 IGNORE = ["thread_native_entry", "start_thread", "Thread::call_run", "Executors$RunnableAdapter.call", "ForkJoinTask"]
 def norm(n):
     n = re.sub(r"_\[[0-9a-z]\]$", "", n)
@@ -34,19 +37,40 @@ def load(path):
     return tot, inc
 args = sys.argv[2:]; cut = args.index("--")
 sides = [[load(p) for p in args[:cut]], [load(p) for p in args[cut + 1:]]]
-pooled = []
-for side in sides:
-    t = sum(p[0] for p in side); c = {}
-    for p in side:
-        for k, v in p[1].items(): c[k] = c.get(k, 0) + v
-    pooled.append((t, c))
+N = [sum(p[0] for p in side) for side in sides]
+names = sorted(set().union(*(p[1] for side in sides for p in side)))
+def disp(name):
+    chi2, df = 0.0, 0
+    for s, side in enumerate(sides):
+        K = sum(p[1].get(name, 0) for p in side); share = K / N[s]
+        if len(side) > 1 and 0 < K < N[s]:
+            chi2 += sum((p[1].get(name, 0) - p[0] * share) ** 2 / (p[0] * share * (1 - share)) for p in side)
+            df += len(side) - 1
+    return chi2, df
+v = []
+for name in names:
+    chi2, df = disp(name)
+    if df and all(sum(p[1].get(name, 0) for p in side) >= 5 * len(side) for side in sides):
+        v.append(chi2 / (df * (1 - 2 / (9 * df)) ** 3))
+phi0 = statistics.median(v) if v and len(sides[0]) + len(sides[1]) > 2 else 1.0
+rows = []
+for name in names:
+    if any(i in name for i in IGNORE):
+        continue
+    k = [sum(p[1].get(name, 0) for p in side) for side in sides]
+    chi2, df = disp(name)
+    phi = max(1.0, (chi2 + 4 * phi0) / (df + 4))
+    pp = (k[0] + k[1]) / (N[0] + N[1])
+    se = 100 * math.sqrt(phi * pp * (1 - pp) * (1 / N[0] + 1 / N[1]))
+    b, c = 100 * k[0] / N[0], 100 * k[1] / N[1]
+    z = (c - b) / se if se > 0 else 0.0
+    rows.append([name, b, c, math.erfc(abs(z) / math.sqrt(2))])
+m = len(rows); q = 1.0
+for rank, r in reversed(list(enumerate(sorted(rows, key=lambda r: r[3]), 1))):
+    q = min(q, r[3] * m / rank); r.append(q)
 md = float(sys.argv[1])
-for name in sorted(set(pooled[0][1]) | set(pooled[1][1])):
-    b = 100 * pooled[0][1].get(name, 0) / pooled[0][0]
-    c = 100 * pooled[1][1].get(name, 0) / pooled[1][0]
-    shares = [100 * p[1].get(name, 0) / p[0] for p in sides[0]]
-    noise = max(shares) - min(shares)
-    if abs(c - b) > md and abs(c - b) > noise and not any(i in name for i in IGNORE):
+for name, b, c, p, q in rows:
+    if q <= 0.05 and abs(c - b) >= 0.25 and (md == 0 or abs(c - b) > md):
         print("%s\t%.6f\t%.6f\t%.6f" % (name, b, c, c - b))
 EOF
 }
@@ -72,16 +96,18 @@ d10="$F/day10-broker-0-grpc.collapsed.gz"
 check_eq "exit status" "$?" 0
 check_eq "TCF among the 10 top growers" \
 	"$(json_get 'any("TransactionalColumnFamily" in e["frame"] for e in j["grew"][:10])' <"$T/d.json")" True
-check_eq "grew sorted by delta" \
-	"$(json_get '[e["delta"] for e in j["grew"]] == sorted((e["delta"] for e in j["grew"]), reverse=True)' <"$T/d.json")" True
-check_eq "shrank sorted by |delta|" \
-	"$(json_get '[e["delta"] for e in j["shrank"]] == sorted(e["delta"] for e in j["shrank"])' <"$T/d.json")" True
+check_eq "grew sorted by z" \
+	"$(json_get '[e["z"] for e in j["grew"]] == sorted((e["z"] for e in j["grew"]), reverse=True)' <"$T/d.json")" True
+check_eq "shrank sorted by |z|" \
+	"$(json_get '[e["z"] for e in j["shrank"]] == sorted(e["z"] for e in j["shrank"])' <"$T/d.json")" True
+check_eq "z is delta over noise" \
+	"$(json_get 'all(abs(e["z"] - e["delta"] / e["noise"]) < 1e-3 * abs(e["z"]) + 2e-3 for e in j["grew"] + j["shrank"])' <"$T/d.json")" True
 check_eq "base side" "$(json_get '(j["base"]["sources"], j["base"]["protocol"], j["base"]["total"])' <"$T/d.json")" \
 	"(['$d01'], 'grpc', 5616)"
 check_eq "candidate side" "$(json_get '(j["candidate"]["protocol"], j["candidate"]["total"])' <"$T/d.json")" \
 	"('grpc', 6775)"
-expected 1.5 "$d01" -- "$d10" >"$T/d.want"
-check_eq "day01 -> day10 equals the independent computation" "$(same_as "$T/d.want" <"$T/d.json")" "ok 56"
+expected 0 "$d01" -- "$d10" >"$T/d.want"
+check_eq "day01 -> day10 equals the independent computation" "$(same_as "$T/d.want" <"$T/d.json")" "ok 101"
 check_eq "no volatile ids left" \
 	"$(json_get 'sum(1 for e in j["grew"] + j["shrank"] if "tid=" in e["frame"] or "$$Lambda$" in e["frame"] or "0x" in e["frame"] or "librocksdbjni1" in e["frame"])' <"$T/d.json")" 0
 check_eq "thread frames are matched, never new" \
@@ -93,8 +119,8 @@ check_eq "ignored roots never listed" \
 
 # Pooled sides with a noise floor, against the same computation.
 "$FGBISECT" diff --json "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.json"
-expected 1.5 "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.want"
-check_eq "pooled bases equal the independent computation" "$(same_as "$T/p.want" <"$T/p.json")" "ok 43"
+expected 0 "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.want"
+check_eq "pooled bases equal the independent computation" "$(same_as "$T/p.want" <"$T/p.json")" "ok 84"
 check_eq "pooled: TCF still grows" \
 	"$(json_get 'any("TransactionalColumnFamily" in e["frame"] for e in j["grew"][:5])' <"$T/p.json")" True
 check_eq "pooled base total" "$(json_get 'j["base"]["total"]' <"$T/p.json")" $((5616 + 5714 + 5504))
@@ -122,6 +148,19 @@ check_eq "text lists TCF untruncated" \
 	"$(grep -c 'io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.ensureInOpenTransaction$' <<<"$out")" 1
 check_eq "--min-delta 3 keeps fewer" \
 	"$("$FGBISECT" diff --json --min-delta 3 "$d01" "$d10" | json_get 'all(abs(e["delta"]) > 3 for e in j["grew"] + j["shrank"]) and len(j["grew"]) < 20')" True
+check_eq "one profile a side: no node spread, said" \
+	"$(json_get 'j["node_df"], j["phi"]' <"$T/d.json") $(grep -c '^one profile a side: no node spread to measure' <<<"$out")" "(0, 1.0) 1"
+# --min-delta is a floor on top of the test: what it hides is counted, the
+# largest named: the independent computation's frames between the floors,
+# and those under 0.25 points that the default already hides.
+"$FGBISECT" diff --json --min-delta 3 "$d01" "$d10" >"$T/m.json"
+check_eq "--min-delta 3: hidden frames counted" \
+	"$(json_get '(j["hidden"]["grew"]["count"], j["hidden"]["shrank"]["count"], j["hidden"]["grew"]["largest"])' <"$T/m.json")" \
+	"$(awk -F'\t' -v g="$(json_get 'j["hidden"]["grew"]["count"]' <"$T/d.json")" \
+		-v s="$(json_get 'j["hidden"]["shrank"]["count"]' <"$T/d.json")" \
+		'$4 > 0 && $4 <= 3 { g++; if ($4 > m) { m = $4; n = $1 } } $4 < 0 && $4 >= -3 { s++ }
+		END { printf "(%d, %d, \x27%s\x27)", g, s, n }' "$T/d.want")"
+check_eq "the footer names it" "$("$FGBISECT" diff --min-delta 3 "$d01" "$d10" | grep -c '^[0-9]* more frames grew beyond noise under the floor; the largest: +')" 1
 check_eq "--ignore drops frames" \
 	"$("$FGBISECT" diff --json --ignore TransactionalColumnFamily "$d01" "$d10" | json_get 'sum("TransactionalColumnFamily" in e["frame"] for e in j["grew"])')" 0
 check_eq "--self compares self shares" \
@@ -204,11 +243,11 @@ print(ascii(sorted(g.find(ns + "title").text.split("\n")[0] for g in r.find(".//
 S="${FG_SHARED_FIXTURES:-}/daily"
 if [[ -d "$S" ]]; then
 	"$FGBISECT" diff --json "$S/day01-broker-0-grpc.html" "$S/day10-broker-0-grpc.html" >"$T/html.json"
-	expected 1.5 "$S/day01-broker-0-grpc.collapsed" -- "$S/day10-broker-0-grpc.collapsed" >"$T/html.want"
-	check_eq "HTML day01 -> day10 equals the twins' computation" "$(same_as "$T/html.want" <"$T/html.json")" "ok 56"
+	expected 0 "$S/day01-broker-0-grpc.collapsed" -- "$S/day10-broker-0-grpc.collapsed" >"$T/html.want"
+	check_eq "HTML day01 -> day10 equals the twins' computation" "$(same_as "$T/html.want" <"$T/html.json")" "ok 101"
 	check_eq "HTML events" "$(json_get '(j["base"]["event"], j["candidate"]["event"])' <"$T/html.json")" "('cpu', 'cpu')"
 	"$FGBISECT" diff --json "$S/day01-broker-0-rest.html" "$S/day10-broker-0-rest.html" >"$T/rest.json"
-	expected 1.5 "$S/day01-broker-0-rest.collapsed" -- "$S/day10-broker-0-rest.collapsed" >"$T/rest.want"
+	expected 0 "$S/day01-broker-0-rest.collapsed" -- "$S/day10-broker-0-rest.collapsed" >"$T/rest.want"
 	check_eq "HTML REST day01 -> day10 equals the twins' computation" "$(same_as "$T/rest.want" <"$T/rest.json")" \
 		"$(same_as "$T/rest.want" <"$T/rest.json" | grep '^ok')"
 	check_eq "REST: TCF among the top growers" \

@@ -16,7 +16,7 @@ expect() {
 	local what=$1 want=$2 msg=$3 rc=0
 	shift 3
 	# A reader that blocks (a FIFO) fails the case instead of hanging the test.
-	timeout 120 "$FGBISECT" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	timeout "$(scaled 120)" "$FGBISECT" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 	check_eq "$what: exit status ($(head -c 200 "$TMP/err"))" "$rc" "$want"
 	if [[ -n $msg ]]; then
 		CHECKS=$((CHECKS + 1))

@@ -38,18 +38,34 @@ expect "capture writes nothing" 125 "wrote no profile" run --capture 'true'
 expect "capture not a profile" 125 "" run --capture 'echo "<html>502</html>" > "$FGBISECT_OUT"'
 start=$(date +%s)
 expect "capture timeout" 125 "timed out after 1 s" run --capture-timeout 1 --capture "sleep 30 & echo \$! > $TMP/bg; sleep 30"
-(( $(date +%s) - start < 10 )) || fail "the timeout did not stop the capture"
+(( $(date +%s) - start < 1 + $(scaled 9) )) || fail "the timeout did not stop the capture"
 sleep 0.2
 # Gone, or a zombie waiting for an init that may not reap it.
 state=$(ps -o stat= -p "$(cat "$TMP/bg")" 2>/dev/null || true)
 [[ -z "$state" || "$state" == Z* ]] || fail "a background process of the capture survived the timeout ($state)"
 check_eq "capture-timeout without capture" "$(status run --capture-timeout 1)" 255
 
+# Few samples: the verdict says how few, and a bisection whose ends cannot
+# be judged for it stops saying what to change (and never starts git).
+printf 'main;TransactionalColumnFamily.get 1\nmain;other 6\n' >"$TMP/seven.collapsed"
+expect "few samples" 125 "cannot tell: the interval .* holds the threshold 4%; only 7 samples)" \
+	run --capture "cp $TMP/seven.collapsed \"\$FGBISECT_OUT\""
+expect "few samples: bisect stops" 1 "refusing to start: --good ${COMMITS[0]} cannot be judged, nor the 1 commit after it on the first-parent line: ${COMMITS[0]:0:12} (cannot tell: .*; only 7 samples), ${COMMITS[1]:0:12} (.*only 7 samples); so few samples give intervals too wide to decide: profile longer or at a higher rate" \
+	"$FGBISECT" bisect --good "${COMMITS[0]}" --bad HEAD --frame TransactionalColumnFamily --threshold 4 \
+	--capture "cp $TMP/seven.collapsed \"\$FGBISECT_OUT\""
+check_eq "few samples: HEAD restored" "$(git rev-parse --abbrev-ref HEAD)" main
+# --bad HEAD is the HEAD given, not the good end the capture checked out.
+grep -q "^fgbisect: ${COMMITS[2]:0:12} " "$TMP/why" || fail "--bad HEAD judged another commit: $(cat "$TMP/why")"
+
 check_eq "private temp folders removed" "$(ls -A "$TMP/t")" ""
 
 # contrib/capture/perf.sh, where perf can sample.
 if perf record -o /dev/null true >/dev/null 2>&1; then
 	expect "perf.sh" 0 ": fast" "$FGBISECT" --frame fgbisect_no_such_frame --threshold 50 --min-samples 1 \
+		--capture "$FG_SOURCE_DIR/contrib/capture/perf.sh sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done'"
+	grep -q "perf.sh: warning" "$TMP/why" && fail "perf.sh at its default rate warned: $(cat "$TMP/why")"
+	expect "perf.sh: few samples warned" 0 "perf.sh: warning: only [0-9]* samples at 4999 Hz: too few" \
+		env PERF_MIN_SAMPLES=100000000 "$FGBISECT" --frame fgbisect_no_such_frame --threshold 50 --min-samples 1 \
 		--capture "$FG_SOURCE_DIR/contrib/capture/perf.sh sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i+1)); done'"
 else
 	echo "SKIP: contrib/capture/perf.sh not tested: 'perf record -o /dev/null true' fails here" >&2

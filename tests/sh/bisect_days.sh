@@ -44,6 +44,49 @@ out=$(days 2>/dev/null)
 [[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81% (95% interval 6.12-7.53%)"* ]] || fail "text: $out"
 grep -q '^tested [0-9a-f]* 2026-11-01: broker-0 2.64%, broker-1 2.43%' <<<"$out" || fail "tested lines: $out"
 
+# --threshold auto: the ends judged first, the threshold where they
+# separate best (checked against tests/tools/auto_threshold.py, which
+# computes it apart from fgbisect from the ends' counts), the same answer.
+counts() { # counts FILE...: "K/N,K/N" of the frame in each profile
+	local f
+	for f in "$@"; do
+		"$FGBISECT" share --json --frame TransactionalColumnFamily "$f" |
+			json_get '"%d/%d" % (j["profiles"][0]["matches"][0]["samples"], j["profiles"][0]["total"])'
+	done | paste -sd,
+}
+want=$(python3 "$FG_SOURCE_DIR/tests/tools/auto_threshold.py" \
+	"$(counts "$FX"/day01-broker-[01]-grpc.collapsed.gz)" \
+	"$(counts "$FX/day10-broker-0-grpc.collapsed.gz" "$FX/zeebe-regressed.collapsed.gz")")
+t_want=$(printf '%.2f' "${want%% *}")
+out=$(days --threshold auto --json 2>"$TMP/err")
+check_eq "auto: the threshold" "$(json_get '" ".join("%.4f" % j["threshold_auto"][k] for k in ("threshold", "good", "bad", "good_sd", "bad_sd", "distance"))' <<<"$out")" "$want"
+check_eq "auto: the answer" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], j["tested"][0]["threshold"]' <<<"$out")" \
+	"('2026-11-11', '2026-11-10', $t_want)"
+grep -q "^threshold auto: $t_want%, the point of equal standardised distance between the good end's 2.53% (sd 0.31 pp) and the bad end's 6.81% (sd 0.37 pp)" "$TMP/err" ||
+	fail "auto: the line: $(head -1 "$TMP/err")"
+# Ends that do not differ (both healthy): exit 1, saying so.
+err=$(days --threshold auto --bad 2026-11-05 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "auto: ends alike: status" "$rc" 1
+[[ "$err" == "fgbisect days: --threshold auto: the good end's share 2.53% is not below the bad end's 2.53%: there is no regression between them to find: nothing to search" ]] ||
+	fail "auto: ends alike: $err"
+check_eq "auto: not in run mode" "$(status "$FGBISECT" --frame X --threshold auto --runs "$TMP/runs.txt")" 255
+
+# Partial runs: a third node listed for the two runs around the answer,
+# missing (a 404) on both: each run is judged on the two nodes read, the
+# missing one named in its JSON entry; the answer and the hot files (from
+# the profiles read) are those of the complete runs.
+for d in 10 11; do
+	echo "2026-11-$d ${COMMITS[d - 1]:0:8} broker-2 grpc cpu http://127.0.0.1:$PORT/files/missing-2026-11-$d-broker-2.collapsed.gz"
+done >>"$TMP/runs.txt"
+out=$(days --json --repo "$TMP/repo" 2>"$TMP/err")
+check_eq "partial runs: the answer" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], [h["path"].split("/")[-1] for h in j["hotfiles"]]' <<<"$out")" \
+	"('2026-11-11', '2026-11-10', ['TransactionalColumnFamily.java'])"
+grep -q "2026-11-11: broker-0 6.57%, broker-1 7.11%, broker-2 not read; pooled 6.81% .*: slow (.*judged on 2 of 3 profiles, left out: broker-2: HTTP status 404" "$TMP/err" ||
+	fail "partial runs: the verdict line: $(cat "$TMP/err")"
+check_eq "partial runs: the JSON entry" "$(json_get '[(p["node"], p["read"], p["error"]) for t in j["tested"] if t["date"] == "2026-11-11" for p in t["profiles"]]' <<<"$out")" \
+	"[('broker-0', True, None), ('broker-1', True, None), ('broker-2', False, 'HTTP status 404')]"
+sed -i '/broker-2/d' "$TMP/runs.txt"
+
 # An undecidable run next to the answer (a 404) is skipped like git skips
 # and reported; the search still ends on the right day.
 sed -i 's#/files/2026-11-10-broker-1#/files/missing-2026-11-10#' "$TMP/runs.txt"

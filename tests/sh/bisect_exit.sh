@@ -63,6 +63,35 @@ out=$(run --runs "$TMP/nodes.txt" --json 2>/dev/null) || true
 check_eq "a node disagrees: json" "$(json_get 'j["verdict"], j["basis"], j["disagreeing"], "%.2f %.2f %.2f %.1f" % (j["share"], j["interval"][0], j["interval"][1], j["phi"])' <<<"$out")" \
 	"('skip', 'nodes', 'n2', '4.04 2.02 7.74 89.1')"
 
+# A partial run: one of three nodes missing (or cut mid-line) is left out
+# and named, and the run is judged on the two read (the default needs a
+# majority and at least 2); --min-nodes 3 makes it a skip.  Two nodes
+# listed need both (the 404 case above).
+partial() { # partial NAME THIRD-PROFILE
+	{
+		printf '2026-11-04 %s n0 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-0-grpc.collapsed.gz"
+		printf '2026-11-04 %s n1 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-1-grpc.collapsed.gz"
+		printf '2026-11-04 %s n2 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$2"
+	} >"$TMP/$1.txt"
+}
+partial gone "$TMP/gone.collapsed.gz"
+{ zcat "$FX/day01-broker-2-grpc.collapsed.gz" || true; } | head -c 300000 >"$TMP/cut.collapsed"
+partial cut "$TMP/cut.collapsed"
+expect "partial run: fast on 2 of 3" 0 "^fgbisect: ${COMMITS[3]:0:12} 2026-11-04: n0 2.64%, n1 2.43%, n2 not read; pooled 2.53% .*: fast (the whole interval is below 4%; judged on 2 of 3 profiles, left out: n2: cannot open" \
+	run --runs "$TMP/gone.txt"
+expect "partial run: truncated named" 0 "left out: n2: truncated: the data ends in the middle of line $(( $(wc -l <"$TMP/cut.collapsed") + 1 )), after 300000 bytes" \
+	run --runs "$TMP/cut.txt"
+out=$(run --runs "$TMP/gone.txt" --json 2>/dev/null) || true
+check_eq "partial run: json" "$(json_get '[(p["node"], p["read"], (p["error"] or "")[:11]) for p in j["profiles"]], j["samples"], j["total"]' <<<"$out")" \
+	"([('n0', True, ''), ('n1', True, ''), ('n2', False, 'cannot open')], $(
+	for f in "$FX"/day01-broker-[01]-grpc.collapsed.gz; do
+		"$FGBISECT" share --json --frame TransactionalColumnFamily "$f" |
+			json_get '"%d %d" % (j["profiles"][0]["matches"][0]["samples"], j["profiles"][0]["total"])'
+	done | awk '{ s += $1; t += $2 } END { print s ", " t }'))"
+expect "partial run: --min-nodes 3" 125 "skip (2 of 3 profiles read, fewer than the 3 needed (--min-nodes): n2: cannot open" \
+	run --runs "$TMP/gone.txt" --min-nodes 3
+check_eq "partial run: --min-nodes 1, two nodes, one 404" "$(status run --runs "$TMP/404.txt" --min-nodes 1)" 1
+
 # 125: a profile that measures another event than its line says (an
 # allocation graph listed as cpu); the same graph listed as alloc is judged.
 sed 's|<h1>CPU profile</h1>|<h1>Allocation profile</h1>|' "$FX/tiny-3x.html" >"$TMP/alloc.html"
@@ -116,6 +145,10 @@ expect "bad header" 255 "header" run --runs "$R" --header 'no colon'
 
 # A mistyped frame: a warning, and still a verdict (0% is a real share).
 expect "mistyped frame" 0 "is it mistyped" "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# Under `fgbisect bisect` (which warned once, at the ends) run mode does not
+# say it again at every commit.
+FGBISECT_QUIET_PATTERN=1 "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R" 2>"$TMP/why" || true
+check_eq "mistyped frame, once per bisection" "$(grep -c mistyped "$TMP/why")" 0
 
 # --profile with placeholders; --aggregate; --json keeps the exit code.
 cp "$FX/day10-broker-0-grpc.collapsed.gz" "$TMP/p-${COMMITS[3]}-2026-11-04.gz"

@@ -84,6 +84,47 @@ check_eq "moved ends" "$(json_get 'j["first_slow"]["commit"], j["good"]["commit"
 	"('$K_ID', '${COMMITS[1]}', '${COMMITS[12]}', [('${COMMITS[0]}', 'no run for this commit in the runs file'), ('${COMMITS[13]}', 'HTTP status 404')])"
 grep -q "^fgbisect bisect: the good end ${COMMITS[0]:0:12} cannot be judged; trying its child on the first-parent line$" "$TMP/err" \
 	|| fail "moved good end: $(cat "$TMP/err")"
+# The walk past an undecidable end is bounded: runs missing for the good
+# end and the 6 commits after it; 5 steps (the default) stop with every
+# commit tried named, its reason and sample count, and what to change;
+# --end-steps 7 walks far enough.  No bisection is started.
+sed -e "/^2026-11-0[1-7] /d" "$TMP/runs.txt" >"$TMP/far.txt"
+err=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/far.txt" --frame TransactionalColumnFamily \
+	--threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "bounded walk: status" "$rc" 1
+names=""
+for i in 0 1 2 3 4 5; do names+="${names:+, }${COMMITS[i]:0:12} (no run for this commit in the runs file)"; done
+check_eq "bounded walk: the stop" "$(grep 'refusing to start' <<<"$err")" \
+	"fgbisect bisect: refusing to start: --good ${COMMITS[0]} cannot be judged, nor the 5 commits after it on the first-parent line: $names; stopped after 5 commits (--end-steps); their profiles cannot be used: fix them, or give another --good"
+check_eq "bounded walk: steps" "$(grep -c 'trying its child' <<<"$err")" 5
+[[ ! -e .git/BISECT_LOG ]] || fail "a bounded walk started git bisect"
+out=$("$FGBISECT" bisect --json --end-steps 7 --good "${COMMITS[0]}" --bad main --runs "$TMP/far.txt" \
+	--frame TransactionalColumnFamily --threshold 4 2>/dev/null) && rc=0 || rc=$?
+check_eq "--end-steps 7" "$rc/$(json_get 'j["first_slow"]["commit"], j["good"]["commit"], len(j["skipped_ends"])' <<<"$out")" \
+	"0/('$K_ID', '${COMMITS[7]}', 7)"
+# An undecidable good end is never called slow: when the first commit that
+# can be judged past it is slow, the stop says so of that commit.
+sed -e "/^2026-11-0[1-9] /d" "$TMP/runs.txt" >"$TMP/late.txt"
+err=$("$FGBISECT" bisect --end-steps 20 --good "${COMMITS[0]}" --bad main --runs "$TMP/late.txt" \
+	--frame TransactionalColumnFamily --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "undecidable good end: status" "$rc" 1
+line=$(grep 'refusing to start' <<<"$err")
+[[ "$line" == "fgbisect bisect: refusing to start: --good ${COMMITS[0]} cannot be judged, nor the 8 commits after it on the first-parent line: "*"; the first that can, ${COMMITS[9]:0:12}, is slow, not fast (the whole interval is at or above 4%): the regression is at or before it, among commits that cannot be judged" ]] ||
+	fail "undecidable good end: $line"
+# --threshold auto: the ends give the threshold (4.48%, as days computes it
+# from the same profiles: bisect_days.sh checks the value), git bisect run
+# judges at it, and the answer is the same; ends alike refuse.
+out=$("$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --frame TransactionalColumnFamily --threshold auto \
+	--runs "$TMP/runs.txt" 2>"$TMP/err") && rc=0 || rc=$?
+check_eq "auto: bisect" "$rc/$(json_get 'j["first_slow"]["commit"], j["threshold_auto"]["threshold"], j["first_slow"]["threshold"], j["good"]["verdict"]' <<<"$out")" \
+	"0/('$K_ID', 4.48, 4.48, 'fast')"
+grep -q "^fgbisect bisect: threshold auto: 4.48%, the point of equal standardised distance" "$TMP/err" || fail "auto: bisect line: $(cat "$TMP/err")"
+grep -q "^fgbisect: ${COMMITS[0]:0:12} .*threshold 4.48%: fast" "$TMP/err" || fail "auto: the good end at 4.48%: $(cat "$TMP/err")"
+check_eq "auto: git bisect run's threshold" "$(grep -c 'threshold 4.48%' "$TMP/err")" "$(grep -c '^fgbisect: [0-9a-f]\{12\} ' "$TMP/err")"
+err=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad "${COMMITS[3]}" --frame TransactionalColumnFamily --threshold auto \
+	--runs "$TMP/runs.txt" 2>&1 >/dev/null) && rc=0 || rc=$?
+check_eq "auto: ends alike" "$rc" 1
+[[ "$err" == *"refusing to start: --threshold auto: the good end's share 2.53% is not below the bad end's 2.53%"* ]] || fail "auto: ends alike: $err"
 # A relative --runs survives git's change to the top of the work tree.
 mkdir -p deep && cp "$TMP/runs.txt" deep/r.txt && git config --unset fgbisect.runs
 out=$(cd deep && "$FGBISECT" bisect --json --good "${COMMITS[0]}" --bad main --runs r.txt --frame TransactionalColumnFamily \

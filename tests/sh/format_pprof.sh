@@ -133,4 +133,49 @@ expect values.pb "a sample's values do not match the sample types"
 expect zero.pb "no samples: every sample is 0"
 expect group.pb "pprof: malformed protobuf"
 check_eq "location ids after the value, one a field and packed" "$("$FGBISECT" collapse "$TMP/mixed.pb")" "f;g;f 2"
+
+# ---- stacks deeper than --max-depth (default 1,000,000 frames) -------------
+# A sample of N frames costs some 9 bytes a frame to read however few bytes
+# it takes gzip'd (10^8 frames: 97 KB, which took 3.5 s and 882 MB): a
+# stack deeper than any profiler writes is refused, in pprof (packed and one
+# id a field), collapsed and perf script alike; --max-depth raises it.
+python3 - "$TMP" <<'PY'
+import gzip, sys
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append(v & 0x7f | 0x80)
+        v >>= 7
+    return bytes(out + bytes([v]))
+def field(n, wire, payload):
+    return varint(n << 3) + varint(payload) if wire == 0 else varint(n << 3 | 2) + varint(len(payload)) + payload
+def deep(n, packed):
+    ids = field(1, 2, b"\x01" * (n - 1) + b"\x02") if packed else (field(1, 0, 1) * (n - 1) + field(1, 0, 2))
+    msg = field(1, 2, field(1, 0, 2) + field(2, 0, 3))
+    msg += field(2, 2, ids + field(2, 2, varint(1)))
+    msg += field(2, 2, field(1, 2, b"\x02") + field(2, 2, varint(3)))
+    for i in (1, 2):
+        msg += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i)))
+    msg += field(5, 2, field(1, 0, 1) + field(2, 0, 1)) + field(5, 2, field(1, 0, 2) + field(2, 0, 4))
+    for s in (b"", b"f", b"samples", b"count", b"g"):
+        msg += field(6, 2, s)
+    return msg
+for n in (1000000, 1000001):
+    with gzip.open("%s/deep%d.pb.gz" % (sys.argv[1], n), "wb") as f:
+        f.write(deep(n, True))
+with gzip.open("%s/deep-fields.pb.gz" % sys.argv[1], "wb") as f:
+    f.write(deep(1000001, False))
+with open("%s/deep.collapsed" % sys.argv[1], "w") as f:
+    f.write("a;" * 1000000 + "b 1\n")  # 1,000,001 frames
+with open("%s/deep.perf" % sys.argv[1], "w") as f:
+    f.write("app 1 1.0: cpu-clock:\n" + "\t1 a (/bin/app)\n" * 1000000 + "\n")  # and the command
+PY
+check_eq "pprof, 1,000,000 frames: read" "$("$FGBISECT" share --frame g "$TMP/deep1000000.pb.gz" | awk 'NR == 2 {print $2}')" 4
+for f in deep1000001.pb.gz deep-fields.pb.gz deep.collapsed deep.perf; do
+	expect "$f" "a stack deeper than --max-depth (1000000 frames; profilers write thousands at most)"
+done
+check_eq "pprof, 1,000,001 frames, --max-depth 1000001: read" \
+	"$("$FGBISECT" share --max-depth 1000001 --frame g "$TMP/deep1000001.pb.gz" | awk 'NR == 2 {print $2}')" 4
+check_eq "collapsed, 1,000,001 frames, --max-depth 2000000: read" \
+	"$("$FGBISECT" top --max-depth 2000000 -n 1 "$TMP/deep.collapsed" | awk 'NR == 3 {print $2}')" 1
 finish

@@ -68,7 +68,7 @@ python3 "$W" "$Z" "$TMP/s.svg"
 size=$(wc -c <"$TMP/s.svg")
 for k in 1 2 3 4 5 6 7 8 9; do
 	head -c $((size * k / 10)) "$TMP/s.svg" >"$TMP/cut$k.svg"
-	expect "cut$k.svg" "truncated: the SVG ends before </svg>|line [0-9]+: a frame (title that does not end on its line|rectangle without x, y and width)"
+	expect "cut$k.svg" "truncated: the SVG ends before </svg>|truncated: the data ends in the middle of line [0-9]+|line [0-9]+: a frame (title that does not end on its line|rectangle without x, y and width)"
 done
 sed 's/(2 samples,/(two samples,/' "$TMP/s.svg" >"$TMP/title.svg"
 expect title.svg "a frame title without '\(N samples, P%\)'"

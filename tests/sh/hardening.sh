@@ -15,7 +15,7 @@ expect() {
 	local name=$1 code=$2 pat=$3
 	shift 3
 	set +e
-	timeout 120 "$@" >"$TMP/out" 2>"$TMP/why"
+	timeout "$(scaled 120)" "$@" >"$TMP/out" 2>"$TMP/why"
 	local rc=$?
 	set -e
 	check_eq "$name" "$rc" "$code"
@@ -197,6 +197,23 @@ if (ulimit -v 400000 && exec "$FGBISECT" --version) >/dev/null 2>&1; then
 else
 	echo "note: the binary cannot run under ulimit -v (a sanitizer build): out of memory not tested" >&2
 fi
+
+# ---- a runs file fetched over HTTP may not name local files -------------------------
+# (as a web page's file:// links are refused: a local file, /proc/self/environ
+# or another build's profile, could decide the verdict).  --runs-local reads
+# them; a runs file that is itself local may name anything.
+sed -E "s#http://127.0.0.1:$PORT/files/#file://$TMP/docroot/#" "$TMP/runs.txt" >"$TMP/docroot/runs-local.txt"
+expect "runs file over HTTP naming file:// locations: abort" 255 \
+	"runs-local.txt:2: a runs file fetched over HTTP names a local file ('file://$TMP/docroot/" \
+	"${run[@]}" --no-cache --runs "http://127.0.0.1:$PORT/files/runs-local.txt"
+expect "runs file over HTTP naming file:// locations, --runs-local: judged" 1 ": slow" \
+	"${run[@]}" --no-cache --runs-local --runs "http://127.0.0.1:$PORT/files/runs-local.txt"
+expect "local runs file naming file:// locations: judged" 1 ": slow" \
+	"${run[@]}" --no-cache --runs "$TMP/docroot/runs-local.txt"
+# A path in a runs file fetched over HTTP is on the runs file's host.
+sed -E "s#http://127.0.0.1:$PORT/files/#/files/#" "$TMP/runs.txt" >"$TMP/docroot/runs-abs.txt"
+expect "runs file over HTTP naming /paths: on its host" 1 ": slow" \
+	"${run[@]}" --no-cache --runs "http://127.0.0.1:$PORT/files/runs-abs.txt"
 
 # ---- a cache entry rewritten in place while it is read ------------------------------
 # fgbisect renames its entries into place; another program may truncate one

@@ -11,6 +11,11 @@
 #   objects, a warning, and never a hang (every call under a timeout);
 # - replace refs (git replace --graft) and info/grafts: git log's answer,
 #   with a warning; a replaced blob, not applied, said;
+# - clones: blobless (files answered, the method not, with the git command
+#   that fetches its versions, which then gives the full answer), shallow
+#   (the boundary marked, a --good past the cut names git fetch --deepen),
+#   multi-pack-index and bitmaps, alternates, bare, worktree (the full
+#   repository's answers), a damaged pack (exit 4 naming the commit);
 # - a SHA-256 repository: exit 4 naming the object format.
 set -euo pipefail
 
@@ -131,6 +136,77 @@ g replace "$(git rev-parse main:a)" "$(git rev-parse main:b)"
 (cd "$rr" && "$FGBISECT" hotfiles "${frames[@]}") >/dev/null 2>"$tmp/err" || fail "replaced blob: exit"
 grep -q "1 replaced tree, blob or tag (refs/replace) not applied" "$tmp/err" || fail "replaced blob: $(cat "$tmp/err")"
 cd "$repo"
+
+# Clone shapes, each made by git from $repo (its history: Hot.java changed
+# in c5 and c9, the method's line in both).
+git -C "$repo" config uploadpack.allowfilter true
+want_last=$(git -C "$repo" log -1 --format=%H -- $HOT)
+# answer: the answers of fgbisect on the full repository, as
+# "last | window | method last | method window" (ids).
+answer() {
+	jq -r '.files[0] | [.last_commit, ([.window_commits[].commit] | join(" ")), (.method.last.commit // "-"),
+		([(.method_commits // [])[].commit] | join(" ")), .method.status] | join(" | ")' "$tmp/out"
+}
+check_eq "full: exit" "$(call "$repo" --good "$good" "${frames[@]}")" 0
+full=$(answer)
+check_eq "full: the method's last change" "$(jq -r '.files[0].method.last.commit' "$tmp/out")" "$want_last"
+
+# A blobless partial clone, its promisor remote then out of reach: the
+# files are answered, the method is not (unresolved), never through the
+# network; the warning names the git command that fetches the versions,
+# which does, and then the method is answered as on the full repository.
+git clone -q --no-checkout --filter=blob:none "file://$repo" "$tmp/blobless" 2>/dev/null
+git -C "$tmp/blobless" remote set-url origin "file://$tmp/gone"
+check_eq "blobless: exit" "$(call "$tmp/blobless" --good "$good" "${frames[@]}")" 0
+check_answer "blobless" "$want_window"
+check_eq "blobless: method" "$(jq -r '.files[0].method.status' "$tmp/out")" unresolved
+fetch=$(sed -n 's/.*not in this partial clone: .*(the file.s is); \(git -C .*\) fetches them from the promisor remote.*/\1/p' "$tmp/err")
+[ -n "$fetch" ] || fail "blobless: no git command in the warning: $(cat "$tmp/err")"
+git -C "$tmp/blobless" remote set-url origin "file://$repo"
+sh -c "$fetch" 2>/dev/null || fail "blobless: the warning's command failed: $fetch"
+check_eq "blobless, fetched: exit" "$(call "$tmp/blobless" --good "$good" "${frames[@]}")" 0
+check_eq "blobless, fetched: answers" "$(answer)" "$full"
+check_eq "blobless, fetched: no warning" "$(cat "$tmp/err")" ""
+
+# Shallow: the boundary marked in the text output; a --good older than
+# the cut names git fetch --deepen and --unshallow.
+git clone -q --depth 2 "file://$repo" "$tmp/shallow" 2>/dev/null
+set +e
+"$FGBISECT" hotfiles --repo "$tmp/shallow" --no-methods "${frames[@]}" >"$tmp/out" 2>"$tmp/err"
+check_eq "shallow: exit" "$?" 0
+set -e
+grep -q "last .*\[shallow boundary: may be older\]" "$tmp/out" || fail "shallow: boundary not marked: $(cat "$tmp/out")"
+check_eq "shallow, --good older than the cut: exit" "$(call "$tmp/shallow" --good "$good" "${frames[@]}")" 2
+grep -q "shallow clone.*git fetch --deepen=N, or git fetch --unshallow" "$tmp/err" || fail "shallow --good: $(cat "$tmp/err")"
+
+# The answers of the full repository in every other shape: a
+# multi-pack-index with bitmaps, an alternates clone (--shared: the objects
+# are the other repository's), a bare clone, a linked worktree.
+git clone -q "$repo" "$tmp/midx"
+(cd "$tmp/midx" && echo x >x && git add x && commit -m x -q && git repack -q -d && git reset -q --hard HEAD~1 &&
+	git multi-pack-index write --bitmap 2>/dev/null || git multi-pack-index write)
+[ -f "$tmp/midx/.git/objects/pack/multi-pack-index" ] || fail "no multi-pack-index written"
+git clone -q --shared "$repo" "$tmp/alternates"
+[ -s "$tmp/alternates/.git/objects/info/alternates" ] || fail "no alternates written"
+git clone -q --bare "$repo" "$tmp/bare.git"
+git -C "$repo" worktree add -q "$tmp/worktree" main 2>/dev/null || git -C "$repo" worktree add -q --detach "$tmp/worktree" main
+for shape in midx alternates bare.git worktree; do
+	check_eq "$shape: exit" "$(call "$tmp/$shape" --good "$good" --bad main "${frames[@]}")" 0
+	check_eq "$shape: answers" "$(answer)" "$full"
+done
+
+# A damaged pack: the commit the walk must read does not inflate.  The
+# pack reader steps aside, libgit2 reports it: exit 4, naming the commit.
+git clone -q --no-local "$repo" "$tmp/corrupt" 2>/dev/null
+(cd "$tmp/corrupt" && git repack -q -a -d && rm -f .git/objects/info/commit-graph)
+target=$(git -C "$repo" rev-parse HEAD~3)
+pack=$(ls "$tmp"/corrupt/.git/objects/pack/pack-*.pack)
+read -r off len < <(git verify-pack -v "${pack%.pack}.idx" | awk -v id="$target" '$1 == id {print $5, $4}')
+chmod u+w "$pack"
+python3 -S -c 'import sys; f = open(sys.argv[1], "r+b"); at = int(sys.argv[2]) + int(sys.argv[3]) // 2; f.seek(at); b = f.read(4); f.seek(at); f.write(bytes(x ^ 0x5a for x in b))' "$pack" "$off" "$len"
+check_eq "corrupt pack: exit" "$(call "$tmp/corrupt" --no-methods "${frames[@]}")" 4
+grep -q "$target" "$tmp/err" || fail "corrupt pack: the commit not named: $(cat "$tmp/err")"
+jq -e '.error.code == "git"' "$tmp/out" >/dev/null || fail "corrupt pack: no JSON error"
 
 # A SHA-256 repository: libgit2 1.5 cannot open it, and the fast readers
 # take 20-byte ids: exit 4, naming the object format, whatever the path.

@@ -4,12 +4,27 @@
 # over every fixture, the large page, and copies of it cut short or with one
 # byte changed before and after where the cut falls (about a third of the
 # frame block).  Only pages whose frame block is 4 MiB or more are split, so
-# the small fixtures check that nothing else changed.
+# the small fixtures check that nothing else changed.  The pages are the
+# project's own (FG_PAGES: tests/tools/make_pages.sh, a generated large page
+# of 777 k frames), and with ../shared its real pages and javac's large page
+# (3.3 M frames) instead of the generated one.
 source "$(dirname "$0")/../lib.sh"
-need_shared
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-SH="$FG_SHARED_FIXTURES"
+P=${FG_PAGES:?FG_PAGES must name the generated pages}
+SH="${FG_SHARED_FIXTURES:-}"
+inputs=("$FG_SOURCE_DIR"/fixtures/*.html "$FG_SOURCE_DIR"/fixtures/*.gz "$P"/*.html "$P"/escape.collapsed)
+other=$P/zeebe-healthy-4.0.html
+large=$P/large.html.gz
+PAT=io/camunda/zeebe/stream
+if [[ -n $SH && -d $SH ]]; then
+	inputs+=("$SH"/*/*.html "$SH"/*/*.collapsed)
+	other=$SH/versions/v4.5-healthy.html
+	large=$SH/large/javac-large.html.gz
+	PAT=com/sun/tools/javac/comp/Attr.
+else
+	echo "SKIP (part): the shared fixtures are not at '$SH': the real pages and javac's large page not read" >&2
+fi
 
 # same NAME ARGS...: the command with -j 1 and without (two threads for a
 # large page; diff reads its two profiles one at a time with -j 2, so -j 4).
@@ -33,8 +48,8 @@ same() {
 
 commands() {
 	local f=$1 other=$2
-	same "$f" share -f com/sun/tools/javac/comp/Attr. -f io/camunda "$f"
-	same "$f" share --json --self -f com/sun/tools/javac -f io/camunda "$f"
+	same "$f" share -f "$PAT" -f io/camunda "$f"
+	same "$f" share --json --self -f "${PAT%/*}" -f io/camunda "$f"
 	same "$f" top -n 30 "$f"
 	same "$f" top --json --self "$f"
 	same "$f" subsystems -v "$f"
@@ -44,14 +59,14 @@ commands() {
 	same "$f" diff "$other" -- "$f"
 }
 
-for f in "$FG_SOURCE_DIR"/fixtures/*.html "$FG_SOURCE_DIR"/fixtures/*.gz "$SH"/*/*.html "$SH"/*/*.collapsed; do
-	commands "$f" "$SH/versions/v4.5-healthy.html"
+for f in "${inputs[@]}"; do
+	commands "$f" "$other"
 done
 
 # The large page, plain (it is split) and gzip (it is not).
-zcat "$SH/large/javac-large.html.gz" >"$TMP/large.html"
-commands "$TMP/large.html" "$SH/versions/v4.5-healthy.html"
-same gzip share -f com/sun/tools/javac/comp/Attr. "$SH/large/javac-large.html.gz"
+zcat "$large" >"$TMP/large.html"
+commands "$TMP/large.html" "$other"
+same gzip share -f "$PAT" "$large"
 size=$(stat -c %s "$TMP/large.html")
 
 # Damaged copies: cut short (in the first part, in the second, inside a
@@ -59,14 +74,14 @@ size=$(stat -c %s "$TMP/large.html")
 # a key), a line doubled after the cut.
 for at in $((size / 5)) $((size / 2)) $((size * 9 / 10)) $((size - 100)); do
 	head -c "$at" "$TMP/large.html" >"$TMP/cut.html"
-	same "cut at $at" share -f com/sun/tools/javac/comp/Attr. "$TMP/cut.html"
+	same "cut at $at" share -f "$PAT" "$TMP/cut.html"
 	same "cut at $at" top "$TMP/cut.html"
 done
 line_count=$(wc -l <"$TMP/large.html")
 # A line after the frame block (its error names the line: where the second
 # thread stopped, counted on).
 awk 'done != 1 && /^search\(/ { print "x"; done = 1 } { print }' "$TMP/large.html" >"$TMP/bad.html"
-same "a line after the block" share -f com/sun/tools/javac/comp/Attr. "$TMP/bad.html"
+same "a line after the block" share -f "$PAT" "$TMP/bad.html"
 same "a line after the block" collapse "$TMP/bad.html"
 for pct in 20 40 60 95; do
 	n=$((line_count * pct / 100))
@@ -79,7 +94,7 @@ for pct in 20 40 60 95; do
 			NR == m && k == 2 { sub(/\)$/, "0)") }
 			NR == m && k == 3 { print }
 			{ print }' "$TMP/large.html" >"$TMP/bad.html"
-		same "line $m changed ($k)" share -f com/sun/tools/javac/comp/Attr. "$TMP/bad.html"
+		same "line $m changed ($k)" share -f "$PAT" "$TMP/bad.html"
 	done
 done
 finish

@@ -57,7 +57,7 @@ fi
 TOKEN=s3cret-token-value
 python3 "$FG_SOURCE_DIR/tests/tools/prom_proxy.py" "$PROM" "$TOKEN" >"$tmp/proxy.port" &
 pids+=($!)
-for _ in $(seq 100); do [[ -s $tmp/proxy.port ]] && break; sleep 0.05; done
+wait_for_file "$tmp/proxy.port" || fail "the proxy wrote no port"
 FRONT=http://127.0.0.1:$(cat "$tmp/proxy.port")
 
 RANGES=(--base-range 2026-11-20T04:00:00Z..2026-11-20T05:00:00Z

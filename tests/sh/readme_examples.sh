@@ -2,8 +2,8 @@
 # The README runs as written: every `$ fgbisect …` example that is not
 # marked "# needs your own data" runs on the bundled samples (exit 0, some
 # output), the first one prints exactly what the README shows, the quick
-# start's command works, and the packages the README installs
-# (contrib/install-deps.sh) are the ones CI installs (.ci/run).
+# start's command works, and CI installs what the README installs
+# (both through contrib/install-deps.sh --tests).
 source "$(dirname "$0")/../lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -40,10 +40,33 @@ check_eq "first example's output" "$(PATH="$BIN:$PATH" bash -c "$first")" "$show
 quick=$(grep -m1 '^contrib/install-deps.sh && cmake' "$README" | sed 's/.*&& build\/fgbisect /fgbisect /')
 check_eq "quick start" "$(PATH="$BIN:$PATH" bash -c "$quick")" "$shown"
 
-# The README's prerequisites are CI's.
-ci=$(sed -n '/apt-get install/,/>\/dev\/null/p' "$FG_SOURCE_DIR/.ci/run" | tr ' \t\\' '\n\n\n' |
-	grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vx -e apt-get -e install -e dev -e null | sort -u)
-ours=$(sed -n 's/^[[:space:]]*packages="\(.*\)"$/\1/p' "$FG_SOURCE_DIR/contrib/install-deps.sh" |
-	sed 's/\$packages//' | tr ' ' '\n' | grep . | sort -u)
-check_eq "contrib/install-deps.sh --tests installs what .ci/run installs" "$ours" "$ci"
+# The README's prerequisites are CI's: .ci/run installs through
+# contrib/install-deps.sh --tests, which the README's test command runs, and
+# installs nothing else.
+check_eq "CI installs through install-deps.sh --tests" \
+	"$(grep -c '^contrib/install-deps.sh --tests$' "$FG_SOURCE_DIR/.ci/run")" 1
+check_eq "CI runs no apt-get of its own" "$(grep -c 'apt-get' "$FG_SOURCE_DIR/.ci/run" || true)" 0
+check_eq "the README's test command installs with --tests" \
+	"$(grep -c '^contrib/install-deps.sh --tests && contrib/run-tests.sh$' "$README")" 1
+# install-deps.sh installs what dpkg lists as missing, and nothing (no
+# apt-get, no root) when all is there: dpkg-query and apt-get stand-ins that
+# say "installed" for all but $MISSING and log what apt-get is asked.
+mkdir -p "$TMP/stub"
+cat >"$TMP/stub/dpkg-query" <<'SH'
+#!/bin/sh
+shift 2
+for p in "$@"; do [ "$p" = "$MISSING" ] || echo "$p installed"; done
+SH
+printf '#!/bin/sh\necho "$*" >>"%s/apt.log"\n' "$TMP" >"$TMP/stub/apt-get"
+printf '#!/bin/sh\nexec "$@"\n' >"$TMP/stub/sudo"
+printf '#!/bin/sh\necho 0\n' >"$TMP/stub/id"
+chmod +x "$TMP/stub/"*
+check_eq "install-deps.sh with all installed" \
+	"$(MISSING= PATH="$TMP/stub:$PATH" sh "$FG_SOURCE_DIR/contrib/install-deps.sh" --tests |
+		sed -E 's/all [1-9][0-9] packages/all N packages/')" \
+	"$FG_SOURCE_DIR/contrib/install-deps.sh: all N packages are installed"
+check_eq "no apt-get when all is installed" "$(cat "$TMP/apt.log" 2>/dev/null)" ""
+MISSING=jq PATH="$TMP/stub:$PATH" sh "$FG_SOURCE_DIR/contrib/install-deps.sh" --tests >/dev/null
+check_eq "apt-get installs only what is missing" "$(cat "$TMP/apt.log")" "update -qq
+install -y -qq --no-install-recommends jq"
 finish

@@ -2,8 +2,8 @@
 # names and analyses of its own, and takes them into the verdict in the
 # runs file's order: every byte of stdout and stderr, text and JSON, and the
 # exit status are those of one thread, for a build that is judged and for
-# builds that a profile in the middle makes a skip (missing, malformed,
-# another unit).
+# builds with a profile in the middle that is left out (missing, malformed,
+# another protocol) and named.
 source "$(dirname "$0")/../lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -65,7 +65,8 @@ for fmt in "" --json; do
 	done
 	same_bytes "a missing profile $fmt" $fmt --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/missing.txt"
 	check_eq "a missing profile $fmt: exit status" "$(cat "$TMP/1.status")" 125
-	check_eq "a missing profile $fmt: the reason" "$(grep -c "skip ($TMP/missing.collapsed.gz: cannot open" "$TMP/1.err")" 1
+	check_eq "a missing profile $fmt: the reason" \
+		"$(grep -c "; judged on $((${#profiles[@]} + 3)) of $((${#profiles[@]} + 4)) profiles, left out: node-3: cannot open" "$TMP/1.err")" 1
 	same_bytes "a malformed profile $fmt" $fmt --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/bad.txt"
 	check_eq "a malformed profile $fmt: exit status" "$(cat "$TMP/1.status")" 125
 	same_bytes "a REST profile $fmt" $fmt --frame TransactionalColumnFamily --threshold 4 --runs "$TMP/rest.txt"
@@ -81,11 +82,14 @@ check_eq "the pooled samples" "$(json_get 'j["samples"], j["total"]' <"$TMP/1.ou
 		s=$((s + a)) t=$((t + b))
 	done
 	echo "($s, $t)")"
-same_bytes "stopped at the malformed profile, JSON" --json --frame TransactionalColumnFamily --threshold 4 \
+same_bytes "the malformed profile left out, JSON" --json --frame TransactionalColumnFamily --threshold 4 \
 	--runs "$TMP/bad.txt"
-check_eq "stopped at the malformed profile: read before it" \
+check_eq "the malformed profile left out: the others read" \
 	"$(json_get '"".join("R" if p["read"] else "-" for p in j["profiles"])' <"$TMP/1.out")" \
-	"RRRR$(printf -- '-%.0s' "${profiles[@]}" x)"
+	"RRRR-$(printf -- 'R%.0s' "${profiles[@]}")"
+check_eq "the malformed profile left out: its error" \
+	"$(json_get '"|".join(str(p["error"]) for p in j["profiles"][3:5])' <"$TMP/1.out")" \
+	"None|line 2: not a collapsed stack (expected 'frame;frame;... COUNT')"
 
 echo "$CHECKS checks, $FAILS failed"
 [[ $FAILS -eq 0 ]]

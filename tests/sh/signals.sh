@@ -27,16 +27,16 @@ finish_with() {
 	wait "$PID" || rc=$?
 	check_eq "$what: exit status ($(head -c 300 "$TMP/$name.err"))" "$rc" "$want"
 }
-# wait_for FILE: until it exists (10 s at most).
+# wait_for FILE: until it exists (10 s at most, scaled).
 wait_for() {
-	for _ in $(seq 200); do [[ -e $1 ]] && return 0; sleep 0.05; done
+	for _ in $(seq $((200 * TIME_FACTOR))); do [[ -e $1 ]] && return 0; sleep 0.05; done
 	fail "waited in vain for $1"
 }
 # alive PID: running (a zombie waiting for a reaper counts as gone).
 alive() { [[ -e /proc/$1/stat ]] && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat"; }
-# gone PID: dead within 5 s (a signal takes a moment to land on a loaded machine).
+# gone PID: dead within 5 s, scaled (a signal takes a moment to land on a loaded machine).
 gone() {
-	for _ in $(seq 100); do alive "$1" || return 0; sleep 0.05; done
+	for _ in $(seq $((100 * TIME_FACTOR))); do alive "$1" || return 0; sleep 0.05; done
 	return 1
 }
 capture_cmd='sleep 300 & echo $! >"$BG"; echo $$ >"$SH"; sleep 300'
@@ -70,7 +70,7 @@ gone "$(cat "$BG")" || fail "capture that ends normally: its background process 
 
 # ---- a download interrupted: no tmp- file left in the cache -----------------------
 start download "$FGBISECT" share -f x "http://127.0.0.1:$PORT/stall"
-for _ in $(seq 200); do compgen -G "$XDG_CACHE_HOME/fgbisect/tmp-*" >/dev/null && break; sleep 0.05; done
+for _ in $(seq $((200 * TIME_FACTOR))); do compgen -G "$XDG_CACHE_HOME/fgbisect/tmp-*" >/dev/null && break; sleep 0.05; done
 CHECKS=$((CHECKS + 1))
 compgen -G "$XDG_CACHE_HOME/fgbisect/tmp-*" >/dev/null || fail "download: no temporary cache file seen while it ran"
 sleep 0.3 # into the transfer
@@ -91,7 +91,7 @@ start bisect "$FGBISECT" bisect --good "${COMMITS[0]}" --bad "${COMMITS[3]}" --f
 wait_for "$TMP/repo/.git/BISECT_START"
 # Only this test's processes: their command lines name its server's port.
 ours="$FGBISECT run .*127.0.0.1:$PORT/hold/"
-for _ in $(seq 200); do pgrep -f "$ours" >/dev/null && break; sleep 0.05; done
+for _ in $(seq $((200 * TIME_FACTOR))); do pgrep -f "$ours" >/dev/null && break; sleep 0.05; done
 sleep 0.3
 finish_with bisect "bisect, SIGTERM" TERM 143
 CHECKS=$((CHECKS + 1))

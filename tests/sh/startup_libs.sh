@@ -42,7 +42,7 @@ mkdir -p "$TMP/docroot"
 cp "$healthy" "$TMP/docroot/healthy.collapsed.gz"
 python3 "$FG_SOURCE_DIR/tests/tools/fetch_server.py" "$TMP/docroot" >"$TMP/port" &
 SERVER_PID=$!
-for _ in $(seq 100); do [[ -s "$TMP/port" ]] && break; sleep 0.05; done
+wait_for_file "$TMP/port" || fail "the HTTP server wrote no port"
 url="http://127.0.0.1:$(cat "$TMP/port")/files/healthy.collapsed.gz"
 libs=$(loaded "$FGBISECT" share --json -f TransactionalColumnFamily "$url")
 CHECKS=$((CHECKS + 1))

@@ -43,6 +43,15 @@ static void test_protocol(void)
 	CHECK(fg_protocol_result(p) == FG_PROTOCOL_UNKNOWN);
 	CHECK_U64(fg_protocol_evidence_count(p), 0);
 	CHECK_STR(fg_protocol_name(fg_protocol_result(p)), "unknown");
+	/* Several profiles' label: the one they give, "mixed" once two differ,
+	 * the ones that say nothing not counted. */
+	const char *l = NULL;
+	CHECK(fg_protocol_join(l, NULL) == NULL);
+	l = fg_protocol_join(fg_protocol_join(l, "grpc"), NULL);
+	CHECK_STR(fg_protocol_join(l, "grpc"), "grpc");
+	l = fg_protocol_join(l, "rest");
+	CHECK_STR(l, "mixed");
+	CHECK_STR(fg_protocol_join(fg_protocol_join(l, "grpc"), NULL), "mixed");
 
 	/* gRPC: io/grpc/ frames; the loop serving them is evidence, the one
 	 * serving only Raft is not; a recursive frame counts once per stack. */

@@ -367,6 +367,43 @@ static void test_git_graph(void)
 	CHECK(g == NULL);
 	fg_commitgraph_free(g);
 	put_be32(b + fan + 4 * 100, saved);
+
+	/* Entries that would make a walk go round: every commit with a first
+	 * parent, refused when that parent is itself, past the last commit,
+	 * or not of a lower level; levels of 0 (an old git's graph) are not
+	 * compared. */
+	size_t cdat = chunk(b, "CDAT");
+	size_t checked = 0;
+	for (uint32_t pos = 0; pos < n; pos++) {
+		unsigned char *e = b + cdat + (size_t)pos * 36;
+		uint32_t p1 = be32(e + 20), word = be32(e + 28);
+		if (p1 >= n)
+			continue;
+		fg_commitgraph_commit gc;
+		unsigned char parents[4][20];
+		g = graph_of(bytes, len);
+		CHECK(g && fg_commitgraph_commit_at(&gc, parents, 4, g, pos, NULL) == 0);
+		fg_commitgraph_free(g);
+		const uint32_t bad_parent[] = { pos, n, n + 100 };
+		for (size_t k = 0; k < 3; k++) {
+			put_be32(e + 20, bad_parent[k]);
+			g = graph_of(bytes, len);
+			CHECK(g && fg_commitgraph_commit_at(&gc, parents, 4, g, pos, NULL) == FG_EINVALID);
+			fg_commitgraph_free(g);
+		}
+		put_be32(e + 20, p1);
+		put_be32(e + 28, (be32(b + cdat + (size_t)p1 * 36 + 28) & ~3u) | (word & 3));
+		g = graph_of(bytes, len);
+		CHECK(g && fg_commitgraph_commit_at(&gc, parents, 4, g, pos, NULL) == FG_EINVALID);
+		fg_commitgraph_free(g);
+		put_be32(e + 28, word & 3);
+		g = graph_of(bytes, len);
+		CHECK(g && fg_commitgraph_commit_at(&gc, parents, 4, g, pos, NULL) == 0);
+		fg_commitgraph_free(g);
+		put_be32(e + 28, word);
+		checked++;
+	}
+	CHECK(checked + 1 >= n && checked > 6);
 	free(bytes);
 }
 

@@ -49,7 +49,7 @@ static void test_conflicts(void)
  * to 75% (its stack: A), A from 50 to 75%. */
 static void test_growers(void)
 {
-	static const char base[] = "A 10\nB 10\n", cand[] = "A;X 15\nB 5\n";
+	static const char base[] = "A 1000\nB 1000\n", cand[] = "A;X 1500\nB 500\n";
 	fg_error err;
 	fg_names *names = NULL;
 	fg_diff *d = NULL;

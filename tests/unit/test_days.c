@@ -34,7 +34,7 @@ static enum fg_days_outcome search(const char *kinds, size_t *fast, size_t *slow
 	fg_days *d;
 	fg_error err;
 	size_t n = strlen(kinds);
-	int rc = fg_days_search_runs(&d, n, 0, n - 1, judge, &p, &err);
+	int rc = fg_days_search_runs(&d, n, 0, n - 1, NULL, judge, &p, &err);
 	CHECK(rc == 0);
 	if (rc)
 		return FG_DAYS_GOOD_NOT_FAST;

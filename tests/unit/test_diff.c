@@ -44,7 +44,7 @@ static void test_basic(void)
 	fg_error err;
 	fg_diff_options o;
 	fg_diff_options_init(&o);
-	CHECK(near(o.min_delta, 1.5) && o.nignore == fg_diff_default_ignore_count && !o.self);
+	CHECK(near(o.min_delta, 0.0) && near(o.fdr, 0.05) && o.nignore == fg_diff_default_ignore_count && !o.self);
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	/* Recursion counts once; thread ids and lambda ids normalise away. */
@@ -55,7 +55,7 @@ static void test_basic(void)
 	CHECK(fg_diff_compute(&r, d, &err) == 0);
 	const fg_diff_entry *a = find(r.shrank, r.nshrank, "A");
 	CHECK(a && near(a->base, 50.0) && near(a->candidate, 30.0) && near(a->delta, -20.0));
-	CHECK(a && a->status == FG_DIFF_CHANGED && near(a->noise, 0.0));
+	CHECK(a && a->status == FG_DIFF_CHANGED && near(a->noise, 100.0 * sqrt(0.4 * 0.6 * 0.02)));
 	const fg_diff_entry *n = find(r.grew, r.ngrew, "p/D$$Lambda.run");
 	CHECK(n && n->status == FG_DIFF_NEW && near(n->candidate, 20.0));
 	const fg_diff_entry *g = find(r.shrank, r.nshrank, "X");
@@ -63,9 +63,11 @@ static void test_basic(void)
 	CHECK(!find(r.grew, r.ngrew, "C") && !find(r.shrank, r.nshrank, "C"));     /* unchanged */
 	CHECK(!find(r.grew, r.ngrew, "[w]") && !find(r.shrank, r.nshrank, "[w]")); /* matched across runs */
 	CHECK(!find(r.shrank, r.nshrank, "start_thread"));                        /* ignored */
-	/* Sorted by |delta|: A (-20), B (-20; ties by name), X (-10). */
-	CHECK(r.nshrank == 3 && !strcmp(fg_names_get(names, r.shrank[0].name), "A") &&
-	      !strcmp(fg_names_get(names, r.shrank[2].name), "X"));
+	/* Sorted by |z|: X (-10 points, noise 3.08: z -3.24), then A and B
+	 * (-20, noise 6.93: z -2.89; ties by name). */
+	CHECK(r.nshrank == 3 && !strcmp(fg_names_get(names, r.shrank[0].name), "X") &&
+	      !strcmp(fg_names_get(names, r.shrank[1].name), "A") && !strcmp(fg_names_get(names, r.shrank[2].name), "B"));
+	CHECK(near(r.shrank[0].z, -10.0 / (100.0 * sqrt(0.05 * 0.95 * 0.02))));
 	CHECK(fg_diff_total(d, FG_DIFF_BASE) == 100 && fg_diff_profiles(d, FG_DIFF_CANDIDATE) == 1);
 	fg_diff_result_free(&r);
 	fg_diff_free(d);
@@ -100,9 +102,50 @@ static void test_pooling_and_noise(void)
 	add(d, FG_DIFF_BASE, "A 36\nZ 264\n");
 	add(d, FG_DIFF_CANDIDATE, "A 60\nZ 40\n");
 	CHECK(fg_diff_compute(&r, d, &err) == 0);
+	/* The noise: the sampling error of no change, A's share of both sides
+	 * pooled (106 of 500), its phi floored at 1 (the two bases agree more
+	 * than sampling says: chi2 0.29 on one degree of freedom). */
 	const fg_diff_entry *a = find(r.grew, r.ngrew, "A");
-	CHECK(a && near(a->base, 46.0 / 4.0) && near(a->noise, 2.0) && near(a->delta, 60.0 - 11.5));
+	double se = 100.0 * sqrt(0.212 * 0.788 * (1.0 / 400 + 1.0 / 100));
+	CHECK(a && near(a->base, 46.0 / 4.0) && near(a->noise, se) && near(a->delta, 60.0 - 11.5));
+	CHECK(a && near(a->z, 48.5 / se) && near(a->phi, 1.0) && r.node_df == 1 && r.tested == 2);
 	fg_diff_result_free(&r);
+	fg_diff_free(d);
+}
+
+/* Nodes that disagree more than sampling explains widen the noise: phi is
+ * the frame's chi-square over its degrees of freedom, shrunk toward the
+ * frames' median (each over its median under sampling alone) with
+ * FG_DIFF_PHI_PRIOR_DF. */
+static void test_overdispersion(void)
+{
+	fg_error err;
+	fg_diff_options o;
+	fg_diff_options_init(&o);
+	fg_diff *d = NULL, *all = NULL;
+	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
+	o.fdr = 1.0; /* everything listed (q <= 1): the statistic itself */
+	CHECK(fg_diff_new(&all, names, &o, &err) == 0);
+	static const char *const bases[] = { "A 100\nB 900\n", "A 150\nB 850\n", "A 200\nB 800\n" };
+	for (int i = 0; i < 6; i++) {
+		add(d, i < 3 ? FG_DIFF_BASE : FG_DIFF_CANDIDATE, i < 3 ? bases[i] : "A 200\nB 800\n");
+		add(all, i < 3 ? FG_DIFF_BASE : FG_DIFF_CANDIDATE, i < 3 ? bases[i] : "A 200\nB 800\n");
+	}
+	fg_diff_result r;
+	CHECK(fg_diff_compute(&r, d, &err) == 0);
+	/* A: 15% -> 20%; chi2 (50^2 + 50^2) / (1000 * .15 * .85) on 2 + 2
+	 * degrees of freedom (the candidates agree: 0); B alike. */
+	double chi2 = 5000.0 / 127.5, common = chi2 / (4.0 * pow(1.0 - 2.0 / 36.0, 3.0));
+	double phi = (chi2 + 4.0 * common) / 8.0, se = 100.0 * sqrt(phi * 0.175 * 0.825 * (2.0 / 3000.0));
+	CHECK(near(r.phi, common) && r.node_df == 4 && r.tested == 2);
+	CHECK(r.ngrew == 0 && r.nshrank == 0); /* z = 1.56: noise */
+	fg_diff_result_free(&r);
+	CHECK(fg_diff_compute(&r, all, &err) == 0);
+	const fg_diff_entry *a = find(r.grew, r.ngrew, "A");
+	CHECK(a && near(a->phi, phi) && near(a->noise, se) && near(a->z, 5.0 / se));
+	CHECK(a && near(a->q, erfc(5.0 / se / sqrt(2.0)))); /* B ties with A: q = p */
+	fg_diff_result_free(&r);
+	fg_diff_free(all);
 	fg_diff_free(d);
 }
 
@@ -195,13 +238,16 @@ static const char *frame_of(const char *svg, const char *name)
 	return g;
 }
 
-/* A diff that builds the trees (for the SVG and the path noise). */
-static fg_diff *tree_diff(void)
+/* A diff that builds the trees (for the SVG and the path noise); fdr 1
+ * lists every frame the floor lets through, so that the paths' own floors
+ * decide the colours. */
+static fg_diff *tree_diff(double fdr)
 {
 	fg_error err;
 	fg_diff_options o;
 	fg_diff_options_init(&o);
 	o.trees = true;
+	o.fdr = fdr;
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	return d;
@@ -210,7 +256,7 @@ static fg_diff *tree_diff(void)
 static void test_svg(void)
 {
 	fg_error err;
-	fg_diff *d = tree_diff();
+	fg_diff *d = tree_diff(1.0);
 	/* Two bases: "noisy" moves 10 points between them, "steady" does not;
 	 * the candidate moves both by 8 points.  "fresh" is new. */
 	add(d, FG_DIFF_BASE, "[t<1> & \"q\" tid=5];noisy 2000\n[t<1> & \"q\" tid=5];steady 2000\nrest 6000\n");
@@ -238,19 +284,19 @@ static void test_svg(void)
 			"\nthe frame in all: +8.00 points inclusive, listed by the diff<") != NULL);
 	CHECK(strstr(g, "fill=\"rgb(165,15,21)\"") != NULL && strstr(g, "class=\"d\"") != NULL);
 	/* noisy: 25% -> 33%, but the bases spread 20%..30%: +8 is within the
-	 * 10-point noise: not listed, grey. */
+	 * path's 10-point noise: grey. */
 	g = frame_of(buf, "noisy");
-	CHECK(strstr(g, "noise 10.00\nthe frame in all: within the diff's noise floor<") != NULL &&
+	CHECK(strstr(g, "noise 10.00\nthe frame in all: +8.00 points inclusive, listed by the diff<") != NULL &&
 	      strstr(g, "fill=\"rgb(221,221,221)\"") != NULL);
 	/* rest: 55% -> 34%: -21, noise 10: darkest blue. */
 	CHECK(strstr(frame_of(buf, "rest"), "fill=\"rgb(8,69,148)\"") != NULL);
 	/* The thread: 50% -> 61% (+11, noise 10): red, 11 points is past the scale. */
 	CHECK(strstr(frame_of(buf, "[t&lt;1&gt; &amp; &quot;q&quot;]"), "fill=\"rgb(165,15,21)\"") != NULL);
-	/* Fresh: new, +4 points against 1.5 ... 5: (4 - 1.5) / 3.5 of the ramp, hatched; the
+	/* Fresh: new, +4 points against 0.25 ... 5: 3.75 / 4.75 of the ramp, hatched; the
 	 * label keeps the class and method. */
 	g = frame_of(buf, "io/camunda/zeebe/db/Fresh.method");
 	CHECK(strstr(g, "\nnew in the candidate</title>") != NULL && strstr(g, "fill=\"url(#fg-new)\"") != NULL);
-	CHECK(strstr(g, "fill=\"rgb(190,64,61)\"") != NULL);
+	CHECK(strstr(g, "fill=\"rgb(183,51,50)\"") != NULL);
 	CHECK(strstr(g, ">Fresh\xe2\x80\xa6</text>") != NULL); /* 47 px: 6 characters */
 	/* Root at the bottom: the root's row is the lowest. */
 	CHECK(strstr(buf, "data-depth=\"2\" data-inverted=\"0\"") != NULL);
@@ -282,7 +328,7 @@ static void test_svg(void)
 
 	/* Base widths: paths gone from the candidate are hatched the other way. */
 	fg_diff_free(d);
-	d = tree_diff();
+	d = tree_diff(1.0);
 	add(d, FG_DIFF_BASE, "a;gone 50\na 50\n");
 	add(d, FG_DIFF_CANDIDATE, "a 100\n");
 	fg_svg_options_init(&so);
@@ -296,6 +342,22 @@ static void test_svg(void)
 	free(buf);
 	fg_diff_free(d);
 
+	/* The same profiles at the default rate: the two bases disagree on
+	 * three frames of four by 10 points, far beyond sampling (common phi
+	 * 429), so no frame's change is beyond noise: all grey. */
+	d = tree_diff(0.05);
+	add(d, FG_DIFF_BASE, "[t tid=5];noisy 2000\n[t tid=5];steady 2000\nrest 6000\n");
+	add(d, FG_DIFF_BASE, "[t tid=7];noisy 3000\n[t tid=7];steady 2000\nrest 5000\n");
+	add(d, FG_DIFF_CANDIDATE, "[t tid=6];noisy 3300\n[t tid=6];steady 2800\nrest 3400\nbad 100\nFresh.m 400\n");
+	fg_svg_options_init(&so);
+	buf = svg_of(d, &so);
+	const char *const grey[] = { "steady", "noisy", "rest", "[t]", "Fresh.m" };
+	for (size_t i = 0; i < sizeof(grey) / sizeof(grey[0]); i++)
+		CHECK(strstr(frame_of(buf, grey[i]), "fill=\"rgb(221,221,221)\"") != NULL);
+	CHECK(strstr(buf, "false-discovery rate of 5%, by at least 0.25 points") != NULL);
+	free(buf);
+	fg_diff_free(d);
+
 	/* Without trees there is nothing to draw. */
 	fg_diff_options o;
 	fg_diff_options_init(&o);
@@ -306,7 +368,7 @@ static void test_svg(void)
 
 static void test_path_noise(void)
 {
-	fg_diff *d = tree_diff();
+	fg_diff *d = tree_diff(1.0);
 	add(d, FG_DIFF_BASE, "a;b 30\na 10\nc 60\n");
 	CHECK(fg_diff_path_noise(d, 1, false) == 0.0f); /* one base: no spread */
 	add(d, FG_DIFF_BASE, "a;b 10\na 40\nd 50\n");
@@ -362,7 +424,8 @@ static bool same_entries(const fg_diff_entry *a, const fg_diff_entry *b, size_t 
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i].name != b[i].name || a[i].base != b[i].base || a[i].candidate != b[i].candidate ||
-		    a[i].delta != b[i].delta || a[i].noise != b[i].noise || a[i].status != b[i].status)
+		    a[i].delta != b[i].delta || a[i].noise != b[i].noise || a[i].status != b[i].status ||
+		    a[i].z != b[i].z || a[i].q != b[i].q || a[i].phi != b[i].phi)
 			return false;
 	return true;
 }
@@ -398,6 +461,7 @@ static void test_parts(void)
 	for (int variant = 0; variant < 8; variant++) {
 		fg_diff_options o;
 		fg_diff_options_init(&o);
+		o.fdr = 1.0; /* small counts: the test would list nothing */
 		o.trees = variant & 1;
 		o.raw = variant & 2;
 		fg_names *mine[2];
@@ -468,6 +532,7 @@ int main(void)
 		return 1;
 	test_basic();
 	test_pooling_and_noise();
+	test_overdispersion();
 	test_self_and_ignore();
 	test_peers();
 	test_svg();

@@ -1,5 +1,6 @@
 /* The shared infrastructure every command uses: the JSON writer (commas,
- * nesting, escaping), the UTF-8 validator, reading a whole file under a cap,
+ * nesting, escaping), the UTF-8 validator, the hash table (and the interner
+ * and key map built on it), reading a whole file under a cap,
  * the source layer (gzip sniffed on local files as on cached downloads), the
  * process launcher, and the exit-code table. */
 #include <errno.h>
@@ -12,6 +13,9 @@
 #include "check.h"
 #include "base/error.h"
 #include "base/exitcode.h"
+#include "base/hashtab.h"
+#include "formats/keymap.h"
+#include "model/names.h"
 #include "io/textfile.h"
 #include "gzip_bytes.h"
 #include "output/json_writer.h"
@@ -239,6 +243,91 @@ static void test_exit_codes(void)
 	CHECK_U64(FG_EXIT_ABORT, 255);
 }
 
+/* A slot is a key (never 0); the hash keeps only key % 7, so keys collide
+ * in long runs and probes wrap past the table's end. */
+static inline bool key_stop(const void *slot, const void *key)
+{
+	uint64_t s = *(const uint64_t *)slot;
+	return s == 0 || s == *(const uint64_t *)key;
+}
+
+static inline bool key_hash(uint64_t *hash, const void *slot, const void *ctx)
+{
+	(void)ctx;
+	uint64_t s = *(const uint64_t *)slot;
+	*hash = s % 7 + (UINT64_C(1) << 32) - 3; /* the low bits: the table's last slots */
+	return s != 0;
+}
+
+static uint64_t *key_slot(fg_hashtab *t, uint64_t key)
+{
+	uint64_t h;
+	key_hash(&h, &key, NULL);
+	return fg_hashtab_probe(t, sizeof(uint64_t), h, key_stop, &key);
+}
+
+static void test_hashtab(void)
+{
+	fg_hashtab t = { 0 };
+	fg_error err = { 0 };
+	CHECK_U64(fg_hashtab_capacity(&t), 0);
+	for (uint64_t round = 0; round < 2; round++) {
+		for (uint64_t k = 1; k <= 5000; k++) {
+			CHECK(fg_hashtab_reserve(&t, sizeof(uint64_t), key_hash, NULL, &err) >= 0);
+			uint64_t *s = key_slot(&t, k);
+			if (!*s) {
+				*s = k;
+				t.count++;
+			}
+		}
+	}
+	CHECK_U64(t.count, 5000);
+	CHECK_U64(fg_hashtab_capacity(&t), 16384); /* 1024 doubled while 5001 would pass half */
+	uint64_t found = 0, in_slots = 0;
+	for (uint64_t k = 1; k <= 6000; k++)
+		found += *key_slot(&t, k) == k;
+	for (uint32_t i = 0; i < fg_hashtab_capacity(&t); i++)
+		in_slots += ((uint64_t *)t.slots)[i] != 0;
+	CHECK_U64(found, 5000);
+	CHECK_U64(in_slots, 5000);
+	fg_hashtab_clear(&t, sizeof(uint64_t));
+	CHECK_U64(t.count, 0);
+	CHECK_U64(fg_hashtab_capacity(&t), 16384);
+	CHECK_U64(*key_slot(&t, 1), 0);
+	fg_hashtab_free(&t);
+
+	/* The key map and the interner, across their growths. */
+	fg_keymap m = { 0 };
+	bool all = true;
+	for (uint64_t k = 0; k < 100000; k++) {
+		uint64_t *v;
+		bool added;
+		all &= fg_keymap_put(&v, &added, &m, k % 3, k, k * k, &err) == 0 && added;
+		*v = k + 1;
+	}
+	for (uint64_t k = 0; k < 100000; k++) {
+		const uint64_t *v = fg_keymap_get(&m, k % 3, k, k * k);
+		all &= v && *v == k + 1 && !fg_keymap_get(&m, k % 3 + 1, k, k * k);
+	}
+	CHECK(all);
+	fg_keymap_free(&m);
+	fg_names *names;
+	CHECK(fg_names_new(&names, &err) == 0);
+	char buf[32];
+	all = true;
+	for (uint32_t round = 0; round < 2; round++) {
+		for (uint32_t i = 0; i < 100000; i++) {
+			uint32_t id;
+			int len = snprintf(buf, sizeof(buf), "frame%u", i * 7919u);
+			all &= fg_names_intern(&id, names, buf, (size_t)len, &err) == 0 && id == i &&
+			       !strcmp(fg_names_get(names, id), buf);
+		}
+	}
+	CHECK(all);
+	CHECK_U64(fg_names_count(names), 100000);
+	fg_names_free(names);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/fg-test-infra-XXXXXX";
@@ -246,6 +335,7 @@ int main(void)
 		return 1;
 	test_json();
 	test_utf8();
+	test_hashtab();
 	test_file(dir);
 	test_source(dir);
 	test_process();

@@ -104,10 +104,44 @@ static const struct expect cases[] = {
 	{ "_[j]", NULL },
 };
 
+/* Names as people type them (fg_javaclass_from_name): NULL, no class. */
+static const struct {
+	const char *name;
+	const char *class_path;
+} typed[] = {
+	{ "TransactionalColumnFamily", "TransactionalColumnFamily" },
+	{ "TransactionalColumnFamily.ensureInOpenTransaction", "TransactionalColumnFamily" },
+	{ "TransactionalColumnFamily$Inner.get", "TransactionalColumnFamily" },
+	{ "TransactionalColumnFamily$$Lambda.accept", "TransactionalColumnFamily" },
+	{ "io.camunda.zeebe.db.TransactionalColumnFamily", "io/camunda/zeebe/db/TransactionalColumnFamily" },
+	{ "io.camunda.zeebe.db.TransactionalColumnFamily.get", "io/camunda/zeebe/db/TransactionalColumnFamily" },
+	{ "io/camunda/zeebe/db/TransactionalColumnFamily", "io/camunda/zeebe/db/TransactionalColumnFamily" },
+	{ "io/camunda/zeebe/db/TransactionalColumnFamily.get", "io/camunda/zeebe/db/TransactionalColumnFamily" },
+	/* As frames: signatures, line numbers, type suffixes. */
+	{ "io/camunda/zeebe/db/TransactionalColumnFamily.get(Ljava/lang/Object;)V", "io/camunda/zeebe/db/TransactionalColumnFamily" },
+	{ "io/camunda/Foo.bar_[j]", "io/camunda/Foo" },
+	{ "ensureInOpenTransaction", NULL },
+	{ "io.camunda.zeebe", NULL },
+	{ "rocksdb::DBImpl::Get", NULL },
+	{ "do_syscall_64_[k]", NULL },
+	{ "", NULL },
+	{ "9Foo.bar", NULL },
+};
+
 int main(void)
 {
 	int failures = 0;
 	char out[512];
+	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++) {
+		fg_error err;
+		fg_error_clear(&err);
+		int rc = fg_javaclass_from_name(out, sizeof(out), typed[i].name, &err);
+		if (typed[i].class_path ? rc != 1 || strcmp(out, typed[i].class_path) : rc != 0) {
+			printf("FAIL: typed %s\n  want %s\n  got  rc=%d %s\n", typed[i].name,
+			       typed[i].class_path ? typed[i].class_path : "no class", rc, rc == 1 ? out : "");
+			failures++;
+		}
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fg_error err;
 		fg_error_clear(&err);

@@ -20,7 +20,8 @@
 
 static const char *const nodes[] = { "broker-0", "broker-1", "broker-2", "broker-3" };
 
-/* A verdict of m read profiles with these counts, decided with opts. */
+/* A verdict of m profiles with these counts, decided with opts; a profile
+ * of no samples is one left out (not read). */
 static fg_verdict *decide(const uint64_t *k, const uint64_t *n, size_t m, const fg_verdict_options *o)
 {
 	fg_verdict *v = calloc(1, sizeof(*v));
@@ -30,7 +31,7 @@ static fg_verdict *decide(const uint64_t *k, const uint64_t *n, size_t m, const 
 		fg_verdict_profile *p = &v->profiles[i];
 		p->source = strdup("x.collapsed");
 		p->node = nodes[i];
-		p->read = true;
+		p->read = n[i] > 0;
 		p->samples = k[i];
 		p->total = n[i];
 		p->share = fg_stats_percent(k[i], n[i]);
@@ -170,6 +171,34 @@ static void test_nodes(void)
 	fg_verdict_free(v);
 }
 
+/* Partial runs: how many profiles a verdict needs, and a decision on the
+ * profiles read that skips the one left out (its counts, its index). */
+static void test_partial(void)
+{
+	fg_verdict_options o = options(4, 0);
+	size_t want[][2] = { { 1, 1 }, { 2, 2 }, { 3, 2 }, { 4, 3 }, { 5, 3 }, { 6, 4 }, { 9, 5 } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_U64(fg_verdict_min_nodes(&o, want[i][0]), want[i][1]);
+	o.min_nodes = 1;
+	CHECK_U64(fg_verdict_min_nodes(&o, 3), 1);
+	o.min_nodes = 5;
+	CHECK_U64(fg_verdict_min_nodes(&o, 3), 3);
+	/* test_nodes' three brokers with a fourth, left out, second in line:
+	 * the same phi and interval, and the node named is the fourth entry. */
+	o = options(4, 0);
+	fg_verdict *v = decide((const uint64_t[]){ 130, 0, 130, 260 }, (const uint64_t[]){ 5000, 0, 5000, 5000 }, 4,
+	                       &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_NODES);
+	CHECK_NEAR(v->phi, 33.6671270718);
+	CHECK_NEAR(v->interval_hi, 5.6019566256);
+	CHECK_U64(v->disagreeing, 3);
+	/* A point aggregate: the median of the three read, not of four. */
+	o.aggregate = FG_AGGREGATE_MEDIAN;
+	fg_verdict_decide(v, &o);
+	CHECK_NEAR(v->share, 2.6);
+	fg_verdict_free(v);
+}
+
 static void test_margin_and_point(void)
 {
 	/* The slow pair's interval starts 2.12 points above 4%: a margin of 3
@@ -241,6 +270,7 @@ int main(void)
 	test_fast_slow();
 	test_noise();
 	test_nodes();
+	test_partial();
 	test_margin_and_point();
 	return check_status("test_verdict");
 }

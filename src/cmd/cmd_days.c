@@ -71,7 +71,7 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 
 struct lens {
 	fg_metrics_result *result;
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	struct cli_metrics_deltas deltas; /* the subsystems' changes the delta() terms read */
 	char *text[4]; /* the filled selectors and ranges */
 	fg_error err;

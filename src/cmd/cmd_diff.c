@@ -501,7 +501,7 @@ int cmd_diff(int argc, char **argv)
 	fg_hotfiles hist = { 0 };
 	so.width = (double)width;
 	fg_metrics_result *lens = NULL;
-	fg_mrules *lens_rules = NULL;
+	fg_metrics_rules *lens_rules = NULL;
 	fg_error lens_err;
 	fg_error_clear(&lens_err);
 	/* The result's delta(*) evidence names point into these: kept to the end. */

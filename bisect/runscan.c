@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cleanup.h"
 #include "io/archive.h"
 #include "io/input.h"
 #include "git/repo.h"
@@ -834,4 +835,66 @@ bool fg_runscan_benchmark(char *out, size_t cap, const char *path)
 			s++;
 	}
 	return false;
+}
+
+int fg_runscan_write_text(const char *path, const char *text, fg_error *err)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
+	if (!tmp)
+		return fg_error_oom(err, path);
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	fg_cleanup_item item;
+	int fd = fg_cleanup_mkstemp(&item, tmp);
+	if (fd < 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	FILE *f = fdopen(fd, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f) {
+		ok = fclose(f) == 0 && ok;
+	} else {
+		close(fd);
+	}
+	/* mkstemp creates 0600; a runs file is as public as its folder. */
+	if (ok) {
+		mode_t mask = umask(0);
+		umask(mask);
+		ok = chmod(tmp, 0666 & ~mask) == 0;
+	}
+	if (!ok || rename(tmp, path) != 0) {
+		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		fg_cleanup_remove(&item);
+		free(tmp);
+		return rc;
+	}
+	fg_cleanup_remove(&item);
+	free(tmp);
+	return 0;
+}
+
+/* The folder of path, for locations relative to the output file. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int fg_runscan_write(const fg_runscan *scan, const char *path, fg_error *err)
+{
+	char *folder = folder_of(path), *text = NULL;
+	int rc = folder ? fg_runscan_format(&text, scan, folder, err) : fg_error_oom(err, path);
+	if (!rc)
+		rc = fg_runscan_write_text(path, text, err);
+	free(text);
+	free(folder);
+	return rc;
 }

@@ -85,6 +85,15 @@ const fg_runscan_skip *fg_runscan_skipped_at(const fg_runscan *scan, size_t i);
  * FG_EFETCH when relative_to cannot be resolved. */
 int fg_runscan_format(char **out, const fg_runscan *scan, const char *relative_to, fg_error *err);
 
+/* The runs file written to path, its locations relative to path's folder,
+ * through a temporary file in that folder renamed into place (a reader never
+ * sees half a runs file; a signal removes the temporary), as public as the
+ * umask lets a new file be.  FG_EFETCH when it cannot be written. */
+int fg_runscan_write(const fg_runscan *scan, const char *path, fg_error *err);
+
+/* text written to path the same way (runs github: a file it extends). */
+int fg_runscan_write_text(const char *path, const char *text, fg_error *err);
+
 /* The last date of a runs file's lines (old: its text), or "" when none:
  * where `runs github` goes on when it extends a runs file. */
 void fg_runscan_last_date(char out[11], const char *old);

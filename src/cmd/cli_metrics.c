@@ -110,7 +110,7 @@ static int windows(fg_metrics_run runs[2], const struct cli_metrics_options *o, 
 	return 0;
 }
 
-int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli_metrics_options *o,
+int cli_metrics_run(fg_metrics_result **out, fg_metrics_rules **rules, const struct cli_metrics_options *o,
                     const struct cli_profile_options *po, const fg_metrics_delta *deltas, size_t ndeltas,
                     fg_error *err)
 {

@@ -61,7 +61,7 @@ int cli_metrics_check(struct cli_metrics_options *o, const struct cli_command_sp
 /* Loads the rules, queries both runs and interprets them with the
  * subsystem deltas (NULL: no profiles).  On success *rules and *out are set
  * (free both; the result points into the rules). */
-int cli_metrics_run(fg_metrics_result **out, fg_mrules **rules, const struct cli_metrics_options *o,
+int cli_metrics_run(fg_metrics_result **out, fg_metrics_rules **rules, const struct cli_metrics_options *o,
                     const struct cli_profile_options *po, const fg_metrics_delta *deltas, size_t ndeltas,
                     fg_error *err);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/protocol.h"
 #include "output/chart.h"
 #include "cmd/cli_bisect.h"
 #include "cmd/cli_history.h"
@@ -70,7 +71,7 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 
 struct lens {
 	fg_metrics_result *result;
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	struct cli_metrics_deltas deltas; /* the subsystems' changes the delta() terms read */
 	char *text[4]; /* the filled selectors and ranges */
 	fg_error err;
@@ -290,10 +291,8 @@ static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run 
 	for (size_t i = 0; i < run->nlines; i++) {
 		const fg_runs_line *l = run->lines[i];
 		sources[i] = l->resolved;
-		if (l->protocol)
-			protocol = protocol && strcmp(protocol, l->protocol) ? "mixed" : l->protocol;
-		if (l->event)
-			event = event && strcmp(event, l->event) ? "mixed" : l->event;
+		protocol = fg_protocol_join(protocol, l->protocol);
+		event = fg_protocol_join(event, l->event);
 	}
 	*side = (fg_svg_side){ sources, run->nlines, protocol, event };
 }

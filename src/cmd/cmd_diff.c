@@ -39,29 +39,23 @@ static const char description[] =
 	"changed files of the callers), or no hot frame is in the repository (the build\n"
 	"files changed).  docs/diff.md has the details.\n";
 
+/* The protocol and the event of a side's profiles: the one they all give,
+ * "mixed" (fg_protocol_join), or unknown / NULL when none says. */
 static const char *side_protocol(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
-	fg_protocol_kind k = FG_PROTOCOL_UNKNOWN;
-	for (size_t i = 0; i < n; i++) {
-		if (in[i].side != side || !in[i].protocol)
-			continue;
-		if (k && in[i].protocol != k)
-			return "mixed";
-		k = in[i].protocol;
-	}
-	return fg_protocol_name(k);
+	const char *p = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == side && in[i].protocol)
+			p = fg_protocol_join(p, fg_protocol_name(in[i].protocol));
+	return p ? p : fg_protocol_name(FG_PROTOCOL_UNKNOWN);
 }
 
 static const char *side_event(const fg_compare_input *in, size_t n, fg_diff_side side)
 {
 	const char *e = NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (in[i].side != side || !in[i].event)
-			continue;
-		if (e && strcmp(e, in[i].event))
-			return "mixed";
-		e = in[i].event;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (in[i].side == side)
+			e = fg_protocol_join(e, in[i].event);
 	return e;
 }
 
@@ -507,7 +501,7 @@ int cmd_diff(int argc, char **argv)
 	fg_hotfiles hist = { 0 };
 	so.width = (double)width;
 	fg_metrics_result *lens = NULL;
-	fg_mrules *lens_rules = NULL;
+	fg_metrics_rules *lens_rules = NULL;
 	fg_error lens_err;
 	fg_error_clear(&lens_err);
 	/* The result's delta(*) evidence names point into these: kept to the end. */

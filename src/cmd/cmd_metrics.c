@@ -58,7 +58,7 @@ int cmd_metrics(int argc, char **argv)
 	fg_error err;
 	fg_error_clear(&err);
 	fg_metrics_result *r;
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	if (cli_metrics_run(&r, &rules, &mo, &po, NULL, 0, &err))
 		return cli_report_error(&err, po.json);
 	if (po.json) {

@@ -1,14 +1,11 @@
 /* fgbisect runs scan DIR [-o FILE]: a runs file from Camunda daily artifacts;
  * fgbisect runs github OWNER/REPO [...]: one from a repository's GitHub
  * Actions artifacts. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/cleanup.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "bisect/runscan.h"
@@ -30,59 +27,6 @@ static const char description[] =
 static const char epilogue[] =
 	"Without -o the runs file goes to standard output with locations relative to\n"
 	"DIR: save it in DIR, or use -o.  See docs/runs-file.md.\n";
-
-/* Writes text to path through a temporary file in the same folder, so that a
- * reader never sees half a runs file. */
-static int write_atomically(const char *path, const char *text, fg_error *err)
-{
-	size_t len = strlen(path);
-	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
-	if (!tmp)
-		return fg_error_oom(err, path);
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-	fg_cleanup_item item;
-	int fd = fg_cleanup_mkstemp(&item, tmp);
-	if (fd < 0) {
-		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
-		free(tmp);
-		return rc;
-	}
-	FILE *f = fdopen(fd, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f) {
-		ok = fclose(f) == 0 && ok;
-	} else {
-		close(fd);
-	}
-	/* mkstemp creates 0600; a runs file is as public as its folder. */
-	if (ok) {
-		mode_t mask = umask(0);
-		umask(mask);
-		ok = chmod(tmp, 0666 & ~mask) == 0;
-	}
-	if (!ok || rename(tmp, path) != 0) {
-		int rc = fg_error_set(err, FG_EFETCH, path, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		fg_cleanup_remove(&item);
-		free(tmp);
-		return rc;
-	}
-	fg_cleanup_remove(&item);
-	free(tmp);
-	return 0;
-}
-
-/* The folder of path, for locations relative to the output file. */
-static char *folder_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
 
 static int runs_scan(int argc, char **argv)
 {
@@ -123,21 +67,16 @@ static int runs_scan(int argc, char **argv)
 		cli_warn("%.*s/%s: skipped: %s", dirlen, dir, s->path, s->reason);
 	}
 	status = 0;
-	char *text = NULL, *folder = NULL;
+	char *text = NULL;
 	if (fg_runscan_count(scan) == 0) {
 		fg_error_set(&err, FG_EINVALID, dir, "no Camunda daily flame graph found");
 		status = cli_report_error(&err, false);
-	} else if (output && !(folder = folder_of(output))) {
-		fg_error_oom(&err, output);
-		status = cli_report_error(&err, false);
-	} else if (fg_runscan_format(&text, scan, folder, &err) ||
-	           (output && write_atomically(output, text, &err))) {
+	} else if (output ? fg_runscan_write(scan, output, &err) : fg_runscan_format(&text, scan, NULL, &err)) {
 		status = cli_report_error(&err, false);
 	} else if (!output) {
 		fputs(text, stdout);
 	}
 	free(text);
-	free(folder);
 	fg_runscan_free(scan);
 	return status;
 }
@@ -234,6 +173,10 @@ static int runs_github(int argc, char **argv)
 	go.token = getenv("GH_TOKEN") && *getenv("GH_TOKEN") ? getenv("GH_TOKEN") : getenv("GITHUB_TOKEN");
 	if (go.token && !*go.token)
 		go.token = NULL;
+	/* An Authorization of --header wins over the environment's token. */
+	for (size_t i = 0; i < headers.n; i++)
+		if (!strncasecmp(headers.items[i], "Authorization:", 14))
+			go.token = NULL;
 	go.headers = headers.items;
 	go.nheaders = headers.n;
 
@@ -251,7 +194,7 @@ static int runs_github(int argc, char **argv)
 	if (!rc)
 		rc = github_runs_text(&text, list, old, go.since ? go.since : "", &err);
 	if (!rc && output)
-		rc = write_atomically(output, text, &err);
+		rc = fg_runscan_write_text(output, text, &err);
 	if (rc) {
 		status = cli_report_error(&err, false);
 	} else {

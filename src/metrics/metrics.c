@@ -68,7 +68,7 @@ void fg_metrics_result_free(fg_metrics_result *r)
 	free(r);
 }
 
-static int result_new(fg_metrics_result **out, const fg_mrules *rules, fg_error *err)
+static int result_new(fg_metrics_result **out, const fg_metrics_rules *rules, fg_error *err)
 {
 	fg_metrics_result *r = calloc(1, sizeof(*r));
 	size_t n = fg_metrics_rules_signal_count(rules);
@@ -201,7 +201,7 @@ static int derive(fg_metrics_result *r, size_t i, fg_error *err)
 	return rc;
 }
 
-int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
+int fg_metrics_from_values(fg_metrics_result **out, const fg_metrics_rules *rules, const fg_metric_value *base,
                            const fg_metric_value *candidate, fg_error *err)
 {
 	int rc = result_new(out, rules, err);
@@ -399,7 +399,7 @@ static int collect_breakdown(fg_metrics_result *r, fg_prom *prom, size_t i, size
 	return 0;
 }
 
-int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *rules, const fg_metrics_run runs[2],
+int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_metrics_rules *rules, const fg_metrics_run runs[2],
                        const fg_metrics_options *opts, fg_error *err)
 {
 	*out = NULL;

@@ -121,7 +121,7 @@ typedef struct fg_metrics_rule_result {
 } fg_metrics_rule_result;
 
 typedef struct fg_metrics_result {
-	const fg_mrules *rules;
+	const fg_metrics_rules *rules;
 	fg_metrics_run run[2];     /* base, candidate (selector copied) */
 	double step, range;
 	fg_metric_signal *signals; /* in file order */
@@ -141,7 +141,7 @@ typedef struct fg_metrics_result {
  * call (prom.h's codes, the signal and the rules file named in the message);
  * a side for which no signal has any series fails with FG_EFETCH: its
  * selector or window matches nothing.  *out must be freed. */
-int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *rules, const fg_metrics_run runs[2],
+int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_metrics_rules *rules, const fg_metrics_run runs[2],
                        const fg_metrics_options *opts, fg_error *err);
 
 /* A result without queries: the values given per signal (base[i],
@@ -149,7 +149,7 @@ int fg_metrics_collect(fg_metrics_result **out, fg_prom *prom, const fg_mrules *
  * left empty), as collect would have found them; ratios and intervals are
  * derived from them.  For tests and for callers with values from
  * elsewhere. */
-int fg_metrics_from_values(fg_metrics_result **out, const fg_mrules *rules, const fg_metric_value *base,
+int fg_metrics_from_values(fg_metrics_result **out, const fg_metrics_rules *rules, const fg_metric_value *base,
                            const fg_metric_value *candidate, fg_error *err);
 
 /* Evaluates every rule against the signals and the subsystem deltas

@@ -17,7 +17,7 @@ struct rule {
 	fg_metrics_rules_condition conditions[MAX_CONDITIONS];
 };
 
-struct fg_mrules {
+struct fg_metrics_rules {
 	char *source;
 	fg_metrics_rules_signal signals[MAX_SIGNALS];
 	size_t nsignals;
@@ -29,7 +29,7 @@ struct fg_mrules {
 	enum { IN_NOTHING, IN_SIGNAL, IN_RULE } in;
 };
 
-void fg_metrics_rules_free(fg_mrules *r)
+void fg_metrics_rules_free(fg_metrics_rules *r)
 {
 	if (!r)
 		return;
@@ -43,7 +43,7 @@ void fg_metrics_rules_free(fg_mrules *r)
 
 
 /* The rules being parsed. */
-static fg_mrules *mrules(const fg_textfile_rules *p)
+static fg_metrics_rules *mrules(const fg_textfile_rules *p)
 {
 	return p->ctx;
 }
@@ -51,7 +51,7 @@ static fg_mrules *mrules(const fg_textfile_rules *p)
 /* Keeps a copy of s[0..len) for the life of the rules. */
 static const char *keep(fg_textfile_rules *p, const char *s, size_t len)
 {
-	fg_mrules *r = p->ctx;
+	fg_metrics_rules *r = p->ctx;
 	if (r->nstrings == r->strings_cap) {
 		size_t cap = r->strings_cap ? r->strings_cap * 2 : 64;
 		char **n = realloc(r->strings, cap * sizeof(*n));
@@ -84,7 +84,7 @@ static int take_name(const fg_textfile_rules *p, char *dst, const char **s, cons
 	return 0;
 }
 
-static long find_signal(const fg_mrules *r, const char *name, size_t len)
+static long find_signal(const fg_metrics_rules *r, const char *name, size_t len)
 {
 	for (size_t i = 0; i < r->nsignals; i++)
 		if (strlen(r->signals[i].name) == len && !memcmp(r->signals[i].name, name, len))
@@ -95,7 +95,7 @@ static long find_signal(const fg_mrules *r, const char *name, size_t len)
 /* A signal or rule must be complete before the next one starts. */
 static int check_last(fg_textfile_rules *p)
 {
-	const fg_mrules *r = p->ctx;
+	const fg_metrics_rules *r = p->ctx;
 	if (r->in == IN_SIGNAL) {
 		const fg_metrics_rules_signal *s = &r->signals[r->nsignals - 1];
 		if (!s->query && s->kind != FG_SIGNAL_RATIO)
@@ -115,7 +115,7 @@ static int check_last(fg_textfile_rules *p)
 
 static int parse_signal(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_mrules *r = p->ctx;
+	fg_metrics_rules *r = p->ctx;
 	if (r->nsignals == MAX_SIGNALS)
 		return fg_textfile_error(p, "more than %d signals", MAX_SIGNALS);
 	fg_metrics_rules_signal *sig = &r->signals[r->nsignals];
@@ -279,7 +279,7 @@ static int parse_signal_line(fg_textfile_rules *p, const char *word, size_t wlen
 
 static int parse_rule(fg_textfile_rules *p, const char *s, const char *end)
 {
-	fg_mrules *r = p->ctx;
+	fg_metrics_rules *r = p->ctx;
 	if (r->nrules == MAX_RULES)
 		return fg_textfile_error(p, "more than %d rules", MAX_RULES);
 	if (!r->rules && !(r->rules = calloc(MAX_RULES, sizeof(*r->rules))))
@@ -411,7 +411,7 @@ static int parse_rule_line(fg_textfile_rules *p, const char *word, size_t wlen, 
 
 static int parse_line(fg_textfile_rules *p, const char *word, size_t len, const char *s, const char *end)
 {
-	const fg_mrules *r = p->ctx;
+	const fg_metrics_rules *r = p->ctx;
 	if (fg_textfile_is_word(word, len, "signal"))
 		return parse_signal(p, s, end);
 	if (fg_textfile_is_word(word, len, "rule"))
@@ -427,10 +427,10 @@ static int parse_line(fg_textfile_rules *p, const char *word, size_t len, const 
 static const char *const sections[] = { "signal", "rule", NULL };
 static const fg_textfile_syntax syntax = { "metric rules file", FG_ECONFIG, sections, parse_line, check_last };
 
-int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err)
+int fg_metrics_rules_parse(fg_metrics_rules **out, const char *text, size_t len, const char *source, fg_error *err)
 {
 	*out = NULL;
-	fg_mrules *r = calloc(1, sizeof(*r));
+	fg_metrics_rules *r = calloc(1, sizeof(*r));
 	if (!r || !(r->source = strdup(source))) {
 		free(r);
 		return fg_error_oom(err, NULL);
@@ -444,7 +444,7 @@ int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const 
 	return 0;
 }
 
-int fg_metrics_rules_load(fg_mrules **out, const char *path, fg_error *err)
+int fg_metrics_rules_load(fg_metrics_rules **out, const char *path, fg_error *err)
 {
 	char *buf;
 	size_t len;
@@ -467,27 +467,27 @@ const char *fg_metrics_rules_default_path(void)
 	return fg_textfile_default_path(path, sizeof(path), "FGBISECT_METRICS", FG_METRICS_INSTALLED, "zeebe.metrics");
 }
 
-const char *fg_metrics_rules_source(const fg_mrules *r)
+const char *fg_metrics_rules_source(const fg_metrics_rules *r)
 {
 	return r->source;
 }
 
-size_t fg_metrics_rules_signal_count(const fg_mrules *r)
+size_t fg_metrics_rules_signal_count(const fg_metrics_rules *r)
 {
 	return r->nsignals;
 }
 
-const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_mrules *r, size_t i)
+const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_metrics_rules *r, size_t i)
 {
 	return &r->signals[i];
 }
 
-size_t fg_metrics_rules_rule_count(const fg_mrules *r)
+size_t fg_metrics_rules_rule_count(const fg_metrics_rules *r)
 {
 	return r->nrules;
 }
 
-const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_mrules *r, size_t i)
+const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_metrics_rules *r, size_t i)
 {
 	return &r->rules[i].pub;
 }

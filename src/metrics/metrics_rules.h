@@ -87,17 +87,17 @@ typedef struct fg_metrics_rules_rule {
 	size_t line;
 } fg_metrics_rules_rule;
 
-typedef struct fg_mrules fg_mrules;
+typedef struct fg_metrics_rules fg_metrics_rules;
 
 /* Parses text[0..len) (source names it in errors).  FG_ECONFIG with
  * "SOURCE:LINE" as the error's source on a malformed file. */
-int fg_metrics_rules_parse(fg_mrules **out, const char *text, size_t len, const char *source, fg_error *err);
+int fg_metrics_rules_parse(fg_metrics_rules **out, const char *text, size_t len, const char *source, fg_error *err);
 
 /* Reads (through the source layer: a path, "-" or a URL) and parses the
  * rules; FG_EFETCH when they cannot be read, as for any input. */
-int fg_metrics_rules_load(fg_mrules **out, const char *source, fg_error *err);
+int fg_metrics_rules_load(fg_metrics_rules **out, const char *source, fg_error *err);
 
-void fg_metrics_rules_free(fg_mrules *r);
+void fg_metrics_rules_free(fg_metrics_rules *r);
 
 /* The rules file to use when none is given: $FGBISECT_METRICS when set and
  * not empty, else the installed contrib/zeebe.metrics, else the source
@@ -105,12 +105,12 @@ void fg_metrics_rules_free(fg_mrules *r);
 const char *fg_metrics_rules_default_path(void);
 
 /* The file it was read from. */
-const char *fg_metrics_rules_source(const fg_mrules *r);
+const char *fg_metrics_rules_source(const fg_metrics_rules *r);
 
-size_t fg_metrics_rules_signal_count(const fg_mrules *r);
-const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_mrules *r, size_t i);
-size_t fg_metrics_rules_rule_count(const fg_mrules *r);
-const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_mrules *r, size_t i);
+size_t fg_metrics_rules_signal_count(const fg_metrics_rules *r);
+const fg_metrics_rules_signal *fg_metrics_rules_signal_at(const fg_metrics_rules *r, size_t i);
+size_t fg_metrics_rules_rule_count(const fg_metrics_rules *r);
+const fg_metrics_rules_rule *fg_metrics_rules_rule_at(const fg_metrics_rules *r, size_t i);
 
 /* The query of a template for one run: {sel} → the selector, {range} →
  * range.  *out is malloc'ed.  FG_EUSAGE when the selector holds a brace or a

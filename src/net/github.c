@@ -111,7 +111,7 @@ static char *origin_of(const char *url)
 }
 
 /* The message for an HTTP error status of the API. */
-static int status_error(const struct answer *a, long status, const char *shown, fg_error *err)
+static int status_error(const struct answer *a, long status, bool token, const char *shown, fg_error *err)
 {
 	if ((status == 403 || status == 429) && a->remaining == 0) {
 		char when[64] = "an unknown time";
@@ -126,8 +126,7 @@ static int status_error(const struct answer *a, long status, const char *shown, 
 		return fg_error_set(err, FG_EFETCH, shown,
 				    "HTTP %ld: the GitHub API rate limit is used up; it resets at %s (in %lld min)%s",
 				    status, when, mins > 0 ? mins : 0,
-				    getenv("GH_TOKEN") || getenv("GITHUB_TOKEN") ? "" :
-				    "; a token (GH_TOKEN) raises it from 60 to 5,000 requests an hour");
+				    token ? "" : "; a token (GH_TOKEN) raises it from 60 to 5,000 requests an hour");
 	}
 	switch (status) {
 	case 401:
@@ -218,7 +217,7 @@ static int get_json(json_t **root, char *next, size_t nextcap, struct client *c,
 			rc = fg_error_set(err, FG_EFETCH, shown, "HTTP status %ld, a redirect: not followed from the "
 					  "API (is --api-url the API's base?)", status);
 		} else if (status != 200) {
-			rc = status_error(&a, status, shown, err);
+			rc = status_error(&a, status, c->o->token || c->o->nheaders, shown, err);
 		} else {
 			json_error_t je;
 			*root = json_loadb(a.body.data ? a.body.data : "", a.body.len, 0, &je);

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fg_prom_result_clear(&r);
 		return 0;
 	}
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	if (fg_metrics_rules_parse(&rules, text, size, "fuzz.metrics", &err))
 		return 0;
 	size_t n = fg_metrics_rules_signal_count(rules);

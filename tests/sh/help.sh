@@ -61,6 +61,7 @@ check_eq "complete --color" "$(complete_words 3 "$FGBISECT" diff --color "" | tr
 check_eq "complete --protocol g" "$(complete_words 3 "$FGBISECT" bisect --protocol g)" "grpc"
 check_eq "complete --event" "$(complete_words 3 "$FGBISECT" share --event a)" "alloc"
 check_eq "complete runs' action" "$(complete_words 2 "$FGBISECT" runs s)" "scan"
+check_eq "runs' actions" "$(complete_words 2 "$FGBISECT" runs "" | tr '\n' ' ')" "scan github "
 check_eq "complete runs scan's options" "$(complete_words 3 "$FGBISECT" runs scan --out)" "--output"
 check_eq "a file after --frame's argument" "$(cd "$FX/.." && complete_words 3 "$FGBISECT" share --max-size fixtures/zeebe-h)" \
 	"fixtures/zeebe-healthy.collapsed.gz"

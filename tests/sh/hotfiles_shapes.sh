@@ -60,6 +60,9 @@ call() {
 	set -e
 }
 
+# The last call's warnings (a sanitizer's report of suppressions aside).
+warnings() { grep "warning" "$tmp/err" || true; }
+
 # check_answer LABEL [WINDOW]: the last call answered as git does from the
 # objects (its window too when WINDOW is given).
 check_answer() {
@@ -70,7 +73,7 @@ check_answer() {
 # The intact graph answers, silently.
 check_eq "intact graph: exit" "$(call "$repo" --good "$good" "${frames[@]}")" 0
 check_answer "intact graph" "$want_window"
-check_eq "intact graph: no warning" "$(cat "$tmp/err")" ""
+check_eq "intact graph: no warning" "$(warnings)" ""
 
 # Each damage to the entry of a commit the walks cross (HEAD~3, between
 # the file's two changes; --bad's own entry intact): the objects' answer,
@@ -126,7 +129,7 @@ check_eq "replace --graft: git's answer" "$want_last" "$c4"
 grep -q "1 commit replaced (refs/replace)" "$tmp/err" || fail "replace: no warning: $(cat "$tmp/err")"
 expect_git "GIT_NO_REPLACE_OBJECTS" "$rr" GIT_NO_REPLACE_OBJECTS=1
 check_eq "GIT_NO_REPLACE_OBJECTS: git's answer" "$want_last" "$c3"
-check_eq "GIT_NO_REPLACE_OBJECTS: no warning" "$(cat "$tmp/err")" ""
+check_eq "GIT_NO_REPLACE_OBJECTS: no warning" "$(warnings)" ""
 echo "$c4 $alt1" >"$tmp/grafts/.git/info/grafts"
 expect_git "info/grafts" "$tmp/grafts"
 check_eq "info/grafts: git's answer" "$want_last" "$c4"
@@ -166,7 +169,7 @@ git -C "$tmp/blobless" remote set-url origin "file://$repo"
 sh -c "$fetch" 2>/dev/null || fail "blobless: the warning's command failed: $fetch"
 check_eq "blobless, fetched: exit" "$(call "$tmp/blobless" --good "$good" "${frames[@]}")" 0
 check_eq "blobless, fetched: answers" "$(answer)" "$full"
-check_eq "blobless, fetched: no warning" "$(cat "$tmp/err")" ""
+check_eq "blobless, fetched: no warning" "$(warnings)" ""
 
 # Shallow: the boundary marked in the text output; a --good older than
 # the cut names git fetch --deepen and --unshallow.

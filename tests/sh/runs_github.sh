@@ -96,6 +96,9 @@ check_eq "runs github: 8 pages of runs (4 a page)" \
 check_eq "runs github: no zip downloaded" "$(blobs)" 0
 GH_TOKEN=$TOKEN "${gh[@]}" --since 2026-08-10 --until 2026-08-12 >window.txt 2>/dev/null
 check_eq "runs github: --since/--until" "$(fields window.txt)" "$(expected 2026-08-10 2026-08-12)"
+GH_TOKEN=wrong "${gh[@]}" --header "Authorization: Bearer $TOKEN" --since 2026-08-10 --until 2026-08-12 \
+	>header.txt 2>/dev/null
+check_eq "runs github: --header's token wins" "$(fields header.txt)" "$(expected 2026-08-10 2026-08-12)"
 # Written once, extended later from its last date.
 GH_TOKEN=$TOKEN "${gh[@]}" --until 2026-08-15 -o grow.txt 2>/dev/null
 check_eq "extend: first part" "$(fields grow.txt)" "$(expected 0000 2026-08-15)"
@@ -138,7 +141,7 @@ check_eq "days again: the same answer" "$(sed 's/"downloaded_profiles":[0-9]*//'
 	"$(sed 's/"downloaded_profiles":[0-9]*//' days.json)"
 check_eq "days again: nothing downloaded" "$(blobs):$(json_get 'j["downloaded_profiles"]' <days2.json)" "$tested:0"
 CHECKS=$((CHECKS + 1))
-! grep -rq "$TOKEN" "$XDG_CACHE_HOME" runs.txt grow.txt err days.err || fail "the token was written somewhere"
+! grep -rq "$TOKEN" "$XDG_CACHE_HOME" runs.txt grow.txt header.txt err days.err || fail "the token was written somewhere"
 
 # ---- run mode: credentials and rate limits abort, an expired artifact skips ---------
 cd repo

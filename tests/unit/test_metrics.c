@@ -14,7 +14,7 @@
 
 static void parse_fails(const char *text, const char *where, const char *message)
 {
-	fg_mrules *r = NULL;
+	fg_metrics_rules *r = NULL;
 	fg_error err;
 	fg_error_clear(&err);
 	CHECK(fg_metrics_rules_parse(&r, text, strlen(text), "t.metrics", &err) == FG_ECONFIG);
@@ -30,7 +30,7 @@ static void test_parser(void)
 	                 "signal b\n\tquery sum(n{sel,x=\"y\"}[{range}])\nsignal c unit=u\n\tratio a / b * 1000\n"
 	                 "signal d\n\tquery sum by (t) (m{sel})\n\tby t,u\n"
 	                 "rule r1\n\twhen ratio(c) >= 1.5\n\tunless delta(*) < 2\n\thypothesis it is so\n";
-	fg_mrules *r;
+	fg_metrics_rules *r;
 	fg_error err;
 	CHECK(fg_metrics_rules_parse(&r, ok, strlen(ok), "t.metrics", &err) == 0);
 	CHECK_U64(fg_metrics_rules_signal_count(r), 4);
@@ -239,7 +239,7 @@ static const struct rule_case cases[] = {
 	{ "more CPU, same throughput: no signature", NULL, { { "cpu", 3.6, 4.5 } }, NULL, 0, NULL },
 };
 
-static long run_case(const fg_mrules *rules, const struct rule_case *c)
+static long run_case(const fg_metrics_rules *rules, const struct rule_case *c)
 {
 	size_t n = fg_metrics_rules_signal_count(rules);
 	fg_metric_value *b = calloc(n, sizeof(*b)), *cand = calloc(n, sizeof(*cand));
@@ -282,7 +282,7 @@ static void test_zeebe_rules(void)
 	const char *dir = getenv("FG_SOURCE_DIR");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/contrib/zeebe.metrics", dir ? dir : ".");
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	fg_error err;
 	if (fg_metrics_rules_load(&rules, path, &err)) {
 		fprintf(stderr, "%s: %s\n", err.source, err.message);
@@ -314,7 +314,7 @@ static void test_zeebe_rules(void)
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
-static fg_metrics_result *interpreted(const fg_mrules *rules, const fg_metric_value *b, const fg_metric_value *c)
+static fg_metrics_result *interpreted(const fg_metrics_rules *rules, const fg_metric_value *b, const fg_metric_value *c)
 {
 	fg_metrics_result *r = NULL;
 	fg_error err;
@@ -331,7 +331,7 @@ static void test_uncertainty(void)
 	                           "rule derived\n\twhen ratio(c) > 1.1\n\twhen base(a) >= 100\n\thypothesis c rose\n"
 	                           "rule derived-more\n\twhen ratio(c) > 1.2\n\thypothesis c rose 20%\n"
 	                           "rule level\n\twhen candidate(a) > 110\n\thypothesis a is high\n";
-	fg_mrules *rules;
+	fg_metrics_rules *rules;
 	fg_error err;
 	CHECK(fg_metrics_rules_parse(&rules, text, strlen(text), "t.metrics", &err) == 0);
 	/* a: 100 (se 2) -> 115 (se 4), b: 50 (se 1) -> 50 (se 0), 90 points, n_eff

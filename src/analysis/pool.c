@@ -104,19 +104,3 @@ const fg_profile_info *fg_pool_info(const fg_pool *p)
 {
 	return &p->info;
 }
-
-const char *fg_pool_protocol(const fg_pool *p)
-{
-	const char *label = NULL;
-	for (size_t i = 0; i < p->n; i++)
-		label = fg_protocol_join(label, p->in[i].protocol ? fg_protocol_name(p->in[i].protocol) : NULL);
-	return label ? label : fg_protocol_name(FG_PROTOCOL_UNKNOWN);
-}
-
-const char *fg_pool_event(const fg_pool *p)
-{
-	const char *label = NULL;
-	for (size_t i = 0; i < p->n; i++)
-		label = fg_protocol_join(label, p->in[i].event);
-	return label;
-}

@@ -45,9 +45,4 @@ const fg_compare_input *fg_pool_inputs(const fg_pool *p);
  * at least. */
 const fg_profile_info *fg_pool_info(const fg_pool *p);
 
-/* The protocol of the profiles ("grpc", "rest", "unknown", or "mixed") and
- * their event (NULL when none says, or "mixed"), by fg_protocol_join. */
-const char *fg_pool_protocol(const fg_pool *p);
-const char *fg_pool_event(const fg_pool *p);
-
 #endif

@@ -94,6 +94,12 @@ done
 check_eq "--force pools them" "$("$FGBISECT" top --force --json -n 1 "$B0" "$REST" 2>/dev/null |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" \
 	"$(zcat "$B0" "$REST" | awk '{ s += $NF } END { print s }')"
+set +e
+"$FGBISECT" top "$B0" "$TMP/nope.html" >"$TMP/out" 2>"$TMP/err"
+check_eq "a missing second profile: exit" "$?" 4
+set -e
+check_eq "a missing second profile: named" "$(cat "$TMP/err")" "fgbisect: $TMP/nope.html: cannot open: No such file or directory"
+check_eq "a missing second profile: nothing printed" "$(wc -c <"$TMP/out")" 0
 check_eq "--unsorted takes one" "$(status "$FGBISECT" collapse --unsorted "$B0" "$B1")" 2
 
 # one profile: no pooled fields, the source as before

@@ -23,6 +23,7 @@ static resample *pool;
 
 struct tally {
 	size_t n, wrong, skipped;
+	size_t skipped_phi; /* skips whose nodes' phi is above 2: the node spread widened the interval */
 };
 
 static void remove_files(char **files, size_t n)
@@ -46,6 +47,7 @@ static void count(struct tally *t, const fg_verdict *v, bool slow)
 {
 	t->n++;
 	t->skipped += v->kind == FG_VERDICT_SKIP;
+	t->skipped_phi += v->kind == FG_VERDICT_SKIP && v->phi > 2;
 	t->wrong += v->kind == (slow ? FG_VERDICT_FAST : FG_VERDICT_SLOW);
 }
 
@@ -88,8 +90,9 @@ static void bench_builds(double lo, double hi, uint64_t samples, size_t nbuilds,
 	static const char *const names[] = { "old: median of the nodes", "new: default noise (0.24 pp)",
 		                              "new: --noise 0.2 (the true noise)" };
 	for (int rule = 0; rule < 3; rule++)
-		printf("  %-10s %-6llu %-36s %6.1f%% %8.1f%%\n", "", (unsigned long long)samples,
-		       names[rule], pct(t[rule].wrong, t[rule].n), pct(t[rule].skipped, t[rule].n));
+		printf("  %-10s %-6llu %-36s %6.1f%% %8.1f%% %9.1f%%\n", "", (unsigned long long)samples,
+		       names[rule], pct(t[rule].wrong, t[rule].n), pct(t[rule].skipped, t[rule].n),
+		       pct(t[rule].skipped_phi, t[rule].n));
 }
 
 /* One day series: N runs, the first slow one K, the healthy share h and
@@ -308,7 +311,7 @@ int main(int argc, char **argv)
 	printf("builds: %zu a band, half below and half above the threshold 4%%; 3 nodes, 0.2 pp day noise, "
 	       "0.1 pp node noise;\nstacks resampled from %zu profiles (seed %llu)\n\n", nbuilds, npaths,
 	       (unsigned long long)seed);
-	printf("  %-10s %-6s %-36s %7s %9s\n", "distance", "samples", "rule", "wrong", "skipped");
+	printf("  %-10s %-6s %-36s %7s %9s %10s\n", "distance", "samples", "rule", "wrong", "skipped", "phi > 2");
 	static const double bands[][2] = { { 0.1, 0.5 }, { 0.5, 1.0 }, { 1.0, 2.0 }, { 2.0, 4.0 } };
 	for (size_t b = 0; b < 4; b++) {
 		printf("  %.1f-%.1f pp\n", bands[b][0], bands[b][1]);
@@ -316,6 +319,8 @@ int main(int argc, char **argv)
 	}
 	printf("  0.1-0.5 pp\n");
 	bench_builds(0.1, 0.5, 1000, nbuilds, seed + 10, judges, &old);
+	printf("  1.0-2.0 pp\n");
+	bench_builds(1.0, 2.0, 1000, nbuilds, seed + 11, judges, &old);
 	printf("\ndays: %zu series of 10-60 runs, the first slow one at random, healthy 2.5%%, effect 0.8-5 pp,\n"
 	       "threshold half way; 3 nodes x 5000 samples, day noise 0.2 pp, node noise 0.1 pp; default noise\n",
 	       nseries);

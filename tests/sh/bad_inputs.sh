@@ -256,7 +256,7 @@ printf 'a;b 1\na;b;c 12' >"$TMP/cut.collapsed"
 expect "cut inside the count" 0 "the last line has no newline: the file may be cut short" collapse "$TMP/cut.collapsed"
 check_eq "cut inside the count: output" "$(cat "$TMP/out")" $'a;b 1\na;b;c 12'
 printf 'a;b 1\na;b;c' >"$TMP/cut.collapsed"
-each3 "cut inside the frames" 3 "line 2: not a collapsed stack" "$TMP/cut.collapsed"
+each3 "cut inside the frames" 3 "truncated: the data ends in the middle of line 2" "$TMP/cut.collapsed"
 
 # ---- gzip ---------------------------------------------------------------------
 # Garbage from a corrupt stream may reach the parser before zlib sees the

@@ -176,7 +176,7 @@ printf 'a;TransactionalColumnFamily 18446744073709551615\n' >"$TMP/max.collapsed
 HEAD_ID=$(git rev-parse HEAD)
 printf '2026-11-04 %s n0 grpc cpu %s\n2026-11-04 %s n1 grpc cpu %s\n' \
 	"$HEAD_ID" "$TMP/max.collapsed" "$HEAD_ID" "$TMP/max.collapsed" >"$TMP/max-runs.txt"
-expect "pooled overflow in run mode: skip" 125 "pooled sample counts of this build overflow 64 bits" \
+expect "pooled overflow in run mode: skip" 125 "pooled sample counts of this build would overflow 64 bits" \
 	"${run[@]}" --json --min-samples 1 --runs "$TMP/max-runs.txt"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out" 2>/dev/null ||
 	fail "pooled overflow in run mode: the --json output is not JSON: $(head -c 300 "$TMP/out")"

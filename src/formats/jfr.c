@@ -115,7 +115,7 @@ enum { FRAME_HELD = 1, FRAME_STOP = 2 };
 #define ID_HELD (UINT32_C(1) << 30)
 #define ID_UNKNOWN UINT32_MAX
 #define DIRECT_METHODS (UINT64_C(1) << 22)
-#define DIRECT_KEYS (UINT64_C(1) << 22) /* pool and stack keys below this go to arrays */
+#define DIRECT_KEYS (UINT64_C(1) << 22) /* stack keys below this go to an array */
 
 struct cur {
 	const uint8_t *p, *end;
@@ -184,9 +184,12 @@ struct jfr {
 	size_t sdirect_len;
 	uint32_t *sused;         /* the stack keys of sdirect in use */
 	size_t nsused, sused_cap;
-	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), small keys */
+	uint32_t **pdirect;      /* per class index: key -> offset in the chunk (0: none), dense keys */
 	size_t *pdirect_len;
 	size_t npdirect;
+	size_t pdirect_total;    /* the sum of pdirect_len */
+	uint64_t pool_announced; /* the chunk's pool entries, as its pools' counts say */
+	uint64_t pool_sparse;    /* the chunk's entries in the map */
 	/* (method key << 1 | native) -> name id | ID_STOP when stop said the
 	 * name ends a stack | ID_HELD when inert said it is not inert,
 	 * ID_UNKNOWN unknown; for small keys and ids. */
@@ -457,9 +460,7 @@ static size_t key_table_len(size_t len, uint64_t key)
 static bool pool_cursor(struct jfr *j, uint32_t cls, uint64_t key, struct cur *c)
 {
 	uint64_t off;
-	if (key < DIRECT_KEYS && j->size <= UINT32_MAX) {
-		if (cls >= j->npdirect || key >= j->pdirect_len[cls] || !j->pdirect[cls][key])
-			return false;
+	if (cls < j->npdirect && key < j->pdirect_len[cls] && j->pdirect[cls][key]) {
 		off = j->pdirect[cls][key];
 	} else {
 		uint64_t *o = fg_keymap_get(&j->pool, cls, key, 0);
@@ -471,18 +472,46 @@ static bool pool_cursor(struct jfr *j, uint32_t cls, uint64_t key, struct cur *c
 	return true;
 }
 
-/* Where a pool entry's value starts: small keys in a per-type array (an
+/* The most entries a chunk's constant pools may keep in the map: one per
+ * 64 bytes of the chunk, at least 2^19 (the map takes about 200 bytes an
+ * entry at its peak: 110 MB). */
+#define POOL_SPARSE_MIN (UINT64_C(1) << 19)
+#define POOL_SPARSE_PER 64
+
+/* Whether the per-type arrays may grow by more slots: their total stays
+ * within twice the pool entries the chunk announced (its pools' counts,
+ * each bounded by the bytes left) plus 2^16, so that the memory follows
+ * the chunk's bytes whatever keys it names; sparse keys go to the map. */
+static bool pool_direct_fits(const struct jfr *j, size_t more)
+{
+	return j->size <= UINT32_MAX && more <= 2 * j->pool_announced + 65536 &&
+	       j->pdirect_total + more <= 2 * j->pool_announced + 65536;
+}
+
+static int pool_put_sparse(struct jfr *j, uint32_t cls, uint64_t key, uint64_t off)
+{
+	uint64_t *v;
+	bool added;
+	int rc = fg_keymap_put(&v, &added, &j->pool, cls, key, 0, j->err);
+	if (rc)
+		return rc;
+	*v = off;
+	uint64_t limit = j->size / POOL_SPARSE_PER > POOL_SPARSE_MIN ? j->size / POOL_SPARSE_PER : POOL_SPARSE_MIN;
+	if (added && ++j->pool_sparse > limit)
+		return fg_error_set(j->err, FG_EINVALID, fg_input_name(j->in),
+				    "chunk %llu: more than %llu sparse constant-pool keys (the limit: one per %d bytes of "
+				    "the chunk, at least %llu; docs/bad-inputs.md)",
+				    (unsigned long long)j->chunk_no, (unsigned long long)limit, POOL_SPARSE_PER,
+				    (unsigned long long)POOL_SPARSE_MIN);
+	return 0;
+}
+
+/* Where a pool entry's value starts: dense keys in a per-type array (an
  * offset is never 0: the chunk header comes first), others in the map. */
 static int pool_put(struct jfr *j, uint32_t cls, uint64_t key, uint64_t off)
 {
-	if (key >= DIRECT_KEYS || j->size > UINT32_MAX) {
-		uint64_t *v;
-		bool added;
-		int rc = fg_keymap_put(&v, &added, &j->pool, cls, key, 0, j->err);
-		if (!rc)
-			*v = off;
-		return rc;
-	}
+	if (j->size > UINT32_MAX)
+		return pool_put_sparse(j, cls, key, off);
 	if (cls >= j->npdirect) {
 		size_t n = j->nclasses;
 		uint32_t **d = realloc(j->pdirect, n * sizeof(*d));
@@ -499,12 +528,17 @@ static int pool_put(struct jfr *j, uint32_t cls, uint64_t key, uint64_t off)
 		j->npdirect = n;
 	}
 	if (key >= j->pdirect_len[cls]) {
+		if (key >= SIZE_MAX / 8)
+			return pool_put_sparse(j, cls, key, off);
 		size_t len = key_table_len(j->pdirect_len[cls] ? j->pdirect_len[cls] : 256, key);
+		if (!pool_direct_fits(j, len - j->pdirect_len[cls]))
+			return pool_put_sparse(j, cls, key, off);
 		uint32_t *a = realloc(j->pdirect[cls], len * sizeof(*a));
 		if (!a)
 			return nomem(j);
 		memset(a + j->pdirect_len[cls], 0, (len - j->pdirect_len[cls]) * sizeof(*a));
 		j->pdirect[cls] = a;
+		j->pdirect_total += len - j->pdirect_len[cls];
 		j->pdirect_len[cls] = len;
 	}
 	j->pdirect[cls][key] = (uint32_t)off;
@@ -943,6 +977,7 @@ static int read_checkpoint(struct jfr *j, struct cur *c)
 		uint64_t *k = fg_keymap_get(&j->class_by_id, type, 0, 0);
 		if (c->bad || !k || count > (uint64_t)(c->end - c->p))
 			return bad(j, k || c->bad ? "corrupt constant pool" : "constant pool of an undeclared type");
+		j->pool_announced += count;
 		for (uint64_t e = 0; e < count; e++) {
 			uint64_t key = varint(c);
 			int rc = pool_put(j, (uint32_t)*k, key, (uint64_t)(c->p - j->base));
@@ -1655,6 +1690,7 @@ static int read_chunk(struct jfr *j)
 		j->have_rec_start = true;
 	}
 	fg_keymap_clear(&j->pool);
+	j->pool_announced = j->pool_sparse = 0;
 	/* A new chunk's metadata may number its types otherwise. */
 	for (size_t i = 0; i < j->npdirect; i++)
 		if (j->pdirect[i])

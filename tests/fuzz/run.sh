@@ -27,9 +27,20 @@ build=${FG_FUZZ_BUILD:-build-fuzz}
 shared=${FG_SHARED_FIXTURES:-$PWD/../shared/fixtures}
 artifacts=${FG_FUZZ_ARTIFACTS:-$build/artifacts}
 parallel=${FG_FUZZ_JOBS:-2}
-# Inputs of at most 8 KB: every branch of the readers is reachable in a few
-# lines, and small inputs keep the rate at thousands of runs a second.
+# Inputs of at most 8 KB for the text readers: every branch is reachable in
+# a few lines, and small inputs keep the rate at thousands of runs a second.
+# The binary readers' structures sit deeper: a JFR chunk's constant pools
+# come after its events (the shared real recording is 226 KB), a pprof's
+# tables after its samples (77 KB); SVG and perf seeds are kept to 64 KB.
 max_len=${FG_FUZZ_MAX_LEN:-8192}
+target_max_len() {
+	case $1 in
+	fuzz_jfr) echo "${FG_FUZZ_MAX_LEN:-262144}" ;;
+	fuzz_pprof) echo "${FG_FUZZ_MAX_LEN:-131072}" ;;
+	fuzz_svg | fuzz_perf) echo "${FG_FUZZ_MAX_LEN:-65536}" ;;
+	*) echo "$max_len" ;;
+	esac
+}
 
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DFG_FUZZ=ON -DFG_WERROR=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
@@ -134,7 +145,9 @@ for d in dirs:
                 put("perf", data[:64 << 10])
                 continue
             if stem.endswith(".svg"):
-                if len(data) <= 256 << 10:
+                # Whole: a cut SVG loses parents its frames need (flamegraph.pl
+                # writes children first) and is refused at once.
+                if len(data) <= 64 << 10:
                     put("svg", data)
                 continue
             if stem.endswith(".pb"):
@@ -190,7 +203,7 @@ fuzz() {
 	mkdir -p "$tmp/work/$name"
 	# The seeds directory is read-only to the run: new inputs go to work/.
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		"$build/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$max_len" \
+		"$build/$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len="$(target_max_len "$name")" \
 		-print_final_stats=1 -artifact_prefix="$artifacts/$name-" \
 		"$tmp/work/$name" "$tmp/$corpus" >"$tmp/$name.log" 2>&1
 }
@@ -210,9 +223,14 @@ report() {
 	local rate cov
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$tmp/$name.log")
+	# Without the final stats (a crash), the last DONE or progress line.
+	if [[ -z $rate ]]; then
+		rate=$(grep -o 'exec/s: [0-9]*' "$tmp/$name.log" | tail -1 | cut -d' ' -f2)
+	fi
 	cov=$(grep -o 'cov: [0-9]*' "$tmp/$name.log" | tail -1)
 	if [[ $rc -eq 0 ]]; then
 		echo "fuzz: $name: ${seconds}s, ${execs:-?} runs (${rate:-?}/s, ${cov:-cov: ?} edges), no crash"
+		rates+=("$(printf '%-18s %8s exec/s%s' "$name" "${rate:-?}" "$([[ ${rate:-0} -lt 100 ]] && echo '  (below 100/s: profile the harness or cut its seeds)')")")
 	else
 		echo "fuzz: $name FAILED (exit $rc); crashing input in $artifacts:" >&2
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|Test unit written)' "$tmp/$name.log" | head -20 >&2
@@ -226,9 +244,14 @@ for name in "${targets[@]}"; do
 	fuzz "$name" &
 	pids[$name]=$!
 done
+rates=()
 for name in "${targets[@]}"; do
 	rc=0
 	wait "${pids[$name]}" || rc=$?
 	report "$name" "$rc"
 done
+# Executions a second per target, on its seeds and what it found; the
+# machine's load beside them (a loaded machine slows every target).
+echo "fuzz: executions per second (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?)):"
+printf '  %s\n' "${rates[@]}"
 exit $status

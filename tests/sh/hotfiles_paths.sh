@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-labels: slow (a 2,000-file move made by real git)
 # A commit counts as changing a hot file only when the file's blob (or mode)
 # at its path differs, as `git log -- PATH` decides it: never a commit that
 # creates a parent directory, removes a directory where the path will later

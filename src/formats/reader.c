@@ -228,13 +228,15 @@ static int read_archive(fg_profile_info *info, fg_input *in, const char *member,
 			const fg_read_options *opts, const fg_visitor *v, fg_error *err);
 
 /* Reads one input: a profile, or (unless it is an archive's member,
- * in_archive) the member of an archive that member names. */
-static int read_input(fg_profile_info *info, fg_input *in, const char *member, bool in_archive, fg_names *names,
-		      const fg_read_options *opts, const fg_visitor *v, fg_error *err)
+ * in_archive) the member of an archive that member names.  *kind: what the
+ * input was sniffed as. */
+static int read_input(enum kind *kind_out, fg_profile_info *info, fg_input *in, const char *member, bool in_archive,
+		      fg_names *names, const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	memset(info, 0, sizeof(*info));
 	enum kind kind = KIND_COLLAPSED;
 	int rc = sniff(&kind, in, err);
+	*kind_out = kind;
 	if (rc)
 		return rc;
 	if (kind == KIND_ARCHIVE && in_archive)
@@ -339,8 +341,11 @@ static int read_and_close(fg_profile_info *info, fg_input *in, const char *membe
 			  fg_names *names, const fg_read_options *opts, const fg_visitor *v, fg_error *err)
 {
 	fg_input_set_max_line(in, opts ? opts->max_line : 0);
-	int rc = read_input(info, in, member, in_archive, names, opts, v, err);
-	if (rc == FG_EINVALID)
+	enum kind kind = KIND_COLLAPSED;
+	int rc = read_input(&kind, info, in, member, in_archive, names, opts, v, err);
+	/* An archive's error is its member's, explained there (or not, when a
+	 * member cannot be read again): the archive's own bytes have no lines. */
+	if (rc == FG_EINVALID && kind != KIND_ARCHIVE)
 		explain_cut(in, err);
 	if (rc && !err->source[0])
 		fg_error_set_source(err, fg_input_name(in));

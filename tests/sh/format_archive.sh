@@ -35,6 +35,10 @@ with zipfile.ZipFile("nested.zip", "w") as z:
     z.write("one.zip")
 with zipfile.ZipFile("none.zip", "w") as z:
     z.writestr("dir/", b"")
+# A member that is not a profile, whole (its line ends): a syntax error of
+# the member, never "truncated" (the zip's own bytes have no lines).
+with zipfile.ZipFile("bad.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("p.txt", b"i\n")
 # 64 MiB of one stack, about 70 KB deflated; and one 64 MiB line.
 with zipfile.ZipFile("bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
     with z.open("bomb.collapsed", "w") as f:
@@ -104,6 +108,8 @@ expect "several matches" 2 \
 expect "no match" 3 \
 	"fgbisect: two.zip: no member of the archive matches 'nope'; it holds: a/regressed.collapsed, b/healthy.collapsed" \
 	"${share[@]}" 'two.zip#nope'
+expect "a member that is not a profile" 3 \
+	"fgbisect: bad.zip#p.txt: line 1: not a collapsed stack (expected 'frame;frame;... COUNT')" "${share[@]}" bad.zip
 expect "no profile" 3 "fgbisect: none.zip: the archive holds no profile (no file in it)" "${share[@]}" none.zip
 expect "member of no archive" 2 \
 	"fgbisect: regressed.collapsed: not an archive (zip, tar, tar.gz), so it has no member 'x'" \

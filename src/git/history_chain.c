@@ -124,27 +124,21 @@ int fg_history_chain_walk(fg_history *h, qfile *files, size_t nfiles, mwalk *mw,
 				f->last_shallow = boundary;
 				f->phase = 1;
 			}
-			if (!oidset_has(&h->ignored, &h->nodes[ni].id) || np == 0) {
-				/* Not ignored, or ignored but the file starts here:
-				 * nothing older to hand the blame to. */
-				f->meaningful = ni;
-				f->meaningful_shallow = boundary;
-				f->phase = 2;
-				unresolved--;
-				files_unresolved--;
-				continue;
-			}
 			/* An ignored bulk commit hands over to its first parent, as
-			 * git blame passes lines through ignored commits. */
-			size_t p0;
-			git_oid pid = h->nodes[ni].parents[0];
-			bool there;
-			if ((rc = fg_history_node_get(&p0, h, &pid, err)) < 0)
-				break;
-			git_oid ptree = h->nodes[p0].tree;
-			if ((rc = fg_history_present_at(&there, h, &ptree, f, err)) < 0)
-				break;
-			if (!there) {
+			 * git blame passes lines through ignored commits, when the
+			 * file is there; otherwise (not ignored, a root, or the file
+			 * starts here) this is its meaningful change. */
+			bool hand_over = oidset_has(&h->ignored, &h->nodes[ni].id) && np > 0;
+			size_t p0 = 0;
+			if (hand_over) {
+				git_oid pid = h->nodes[ni].parents[0];
+				if ((rc = fg_history_node_get(&p0, h, &pid, err)) < 0)
+					break;
+				git_oid ptree = h->nodes[p0].tree;
+				if ((rc = fg_history_present_at(&hand_over, h, &ptree, f, err)) < 0)
+					break;
+			}
+			if (!hand_over) {
 				f->meaningful = ni;
 				f->meaningful_shallow = boundary;
 				f->phase = 2;

@@ -368,16 +368,7 @@ static int get(fg_prom_result *out, fg_prom *p, const char *endpoint, const char
 		b.len = 0;
 		b.too_large = false;
 		errbuf[0] = '\0';
-		curl_easy_setopt(e, CURLOPT_URL, url);
-		curl_easy_setopt(e, CURLOPT_HTTPHEADER, p->headers);
-		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, fg_fetch_body_write);
-		curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
-		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-		curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-		curl_easy_setopt(e, CURLOPT_USERAGENT, "fgbisect/" FG_VERSION);
-		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+		fg_fetch_api_request(e, url, p->headers, &b, errbuf);
 		if (p->opts.connect_timeout_s > 0)
 			curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, p->opts.connect_timeout_s);
 		if (p->opts.timeout_s > 0)

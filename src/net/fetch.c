@@ -365,7 +365,8 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
 	return 0;
 }
 
-size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud)
+/* libcurl's CURLOPT_WRITEFUNCTION for an fg_fetch_body (ud). */
+static size_t body_write(char *data, size_t size, size_t nmemb, void *ud)
 {
 	fg_fetch_body *b = ud;
 	size_t n = size * nmemb;
@@ -387,6 +388,21 @@ size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud)
 	b->len += n;
 	b->data[b->len] = '\0';
 	return n;
+}
+
+void fg_fetch_api_request(void *easy, const char *url, void *headers, fg_fetch_body *body, char *errbuf)
+{
+	CURL *e = easy;
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, (struct curl_slist *)headers);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, body_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, body);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_USERAGENT, "fgbisect/" FG_VERSION);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 }
 
 /* Notes a used-up rate limit (GitHub's x-ratelimit-remaining: 0). */

@@ -100,9 +100,13 @@ typedef struct fg_fetch_body {
 	bool too_large;      /* more than max bytes came: the transfer was stopped */
 } fg_fetch_body;
 
-/* libcurl's CURLOPT_WRITEFUNCTION for an fg_fetch_body (ud).  In the module:
- * for its own clients only. */
-size_t fg_fetch_body_write(char *data, size_t size, size_t nmemb, void *ud);
+/* What every API request of those clients shares, set on a libcurl easy
+ * handle (easy: a CURL *, headers: a struct curl_slist *): the URL and
+ * headers, the body collected into body, errors into errbuf
+ * (CURL_ERROR_SIZE bytes), no redirect followed (the caller decides where a
+ * token may go), http and https only, any encoding, the user agent, no
+ * signals.  In the module: for its own clients only. */
+void fg_fetch_api_request(void *easy, const char *url, void *headers, fg_fetch_body *body, char *errbuf);
 
 /* Deletes the temporary file if any, frees the path and resets the result. */
 void fg_fetch_result_clear(fg_fetch_result *r);

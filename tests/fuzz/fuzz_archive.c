@@ -126,7 +126,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int prc = read_into(&plain, NULL, data, size, &perr);
 	int mrc = prc <= -1000 ? prc : read_into(&member, plain.names, zip, zlen, &merr);
 	if (prc > -1000 && mrc > -1000) {
-		if (prc != mrc || (prc && strcmp(perr.message, merr.message)))
+		/* A member is read once, so a last line cut short stays the
+		 * reader's syntax error where the plain read, which reads the
+		 * input again, says "truncated" (src/formats/reader.c,
+		 * explain_cut): the same status, only the wording differs. */
+		static const char cut[] = "truncated: the data ends in the middle of line";
+		bool reworded = !strncmp(perr.message, cut, sizeof(cut) - 1);
+		if (prc != mrc || (prc && !reworded && strcmp(perr.message, merr.message)))
 			__builtin_trap();
 		if (!prc)
 			analyses_same(&plain, &member);

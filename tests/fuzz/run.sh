@@ -225,9 +225,11 @@ report() {
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$tmp/$name.log")
 	# Without the final stats (a crash), the last DONE or progress line.
 	if [[ -z $rate ]]; then
-		rate=$(grep -o 'exec/s: [0-9]*' "$tmp/$name.log" | tail -1 | cut -d' ' -f2)
+		rate=$(grep -o 'exec/s: [0-9]*' "$tmp/$name.log" | tail -1 | cut -d' ' -f2 || true)
 	fi
-	cov=$(grep -o 'cov: [0-9]*' "$tmp/$name.log" | tail -1)
+	# (|| true: a target that crashed on a seed printed no cov line, and
+	# pipefail would end the script before it reports the crash.)
+	cov=$(grep -o 'cov: [0-9]*' "$tmp/$name.log" | tail -1 || true)
 	if [[ $rc -eq 0 ]]; then
 		echo "fuzz: $name: ${seconds}s, ${execs:-?} runs (${rate:-?}/s, ${cov:-cov: ?} edges), no crash"
 		rates+=("$(printf '%-18s %8s exec/s%s' "$name" "${rate:-?}" "$([[ ${rate:-0} -lt 100 ]] && echo '  (below 100/s: profile the harness or cut its seeds)')")")

@@ -63,12 +63,13 @@ static bool hex_oid(git_oid *out, const char *hex)
 }
 
 /* A commit object's headers: `tree`, `parent`s, and the committer's time
- * (the number after the last `>` of the `committer` line).  false when
- * they are not in git's usual form. */
+ * (the number after the last `>` of the first `committer` line, where
+ * git reads it; nothing after that line is looked at: the pack reader
+ * inflates no further).  false when they are not in git's usual form. */
 static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const void *data, size_t size)
 {
 	const char *p = data, *end = p + size;
-	bool tree = false, time = false;
+	bool tree = false;
 	*np = 0;
 	while (p < end && *p != '\n') {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -100,11 +101,11 @@ static bool raw_commit_headers(node *n, git_oid *parents, unsigned *np, const vo
 			if (!digits)
 				return false;
 			n->time = t;
-			time = true;
+			return tree;
 		}
 		p = eol + 1;
 	}
-	return tree && time;
+	return false;
 }
 
 /* The node of commit id, read on first use.  Node indices stay valid;
@@ -136,7 +137,8 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 	uint32_t gpos = h->graph ? fg_commitgraph_find(h->graph, id->id) : FG_COMMITGRAPH_NONE;
 	n->gpos = FG_COMMITGRAPH_NONE;
 	fg_commitgraph_commit gc;
-	fg_pack_object *pobj = NULL;
+	const unsigned char *head;
+	size_t headlen;
 	if (gpos != FG_COMMITGRAPH_NONE) {
 		/* An entry the graph cannot give whole makes the whole graph
 		 * suspect: the query is answered again without it (history.c). */
@@ -148,8 +150,8 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 		n->time = gc.time;
 		np = (unsigned)gc.nparents;
 		n->gpos = gpos;
-	} else if (h->pack && fg_pack_read(&pobj, h->pack, read_id.id) && fg_pack_object_type(pobj) == FG_PACK_COMMIT &&
-		   raw_commit_headers(n, parents, &np, fg_pack_object_data(pobj), fg_pack_object_size(pobj))) {
+	} else if (h->pack && fg_pack_read_commit_head(&head, &headlen, h->pack, read_id.id) &&
+		   raw_commit_headers(n, parents, &np, head, headlen)) {
 		/* read from the pack directly (src/git/pack.h) */
 	} else if (git_odb_read(&obj, h->odb, &read_id) < 0 || git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
 		   !raw_commit_headers(n, parents, &np, git_odb_object_data(obj), git_odb_object_size(obj))) {
@@ -173,7 +175,6 @@ int fg_history_node_get(size_t *out, fg_history *h, const git_oid *id, fg_error 
 		git_commit_free(c);
 	}
 	git_odb_object_free(obj);
-	fg_pack_object_free(pobj);
 	const unsigned char (*grafted)[20];
 	size_t ngrafted;
 	if (fg_repo_grafts_parents(&grafted, &ngrafted, h->grafts, id->id)) {

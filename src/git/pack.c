@@ -62,6 +62,9 @@ struct fg_pack {
 	size_t capscratch;
 	dlink *chain;
 	size_t capchain;
+	unsigned char *head;           /* fg_pack_read_commit_head's bytes */
+	size_t caphead;
+	fg_pack_object *headobj;       /* or a whole commit resolved from a delta */
 };
 
 /* A version-2 index and its pack that agree; false otherwise. */
@@ -225,6 +228,8 @@ void fg_pack_free(fg_pack *p)
 	free(p->cache);
 	free(p->scratch);
 	free(p->chain);
+	free(p->head);
+	fg_pack_object_free(p->headobj);
 	if (p->zinit)
 		inflateEnd(&p->zs);
 	free(p);
@@ -338,9 +343,8 @@ static bool entry_header(const packfile *f, uint64_t off, unsigned *type, uint64
  * room than the object needs, or most of each is decoded byte by byte. */
 #define INFLATE_ROOM 258
 
-/* Whether the zlib stream at data_off inflates to exactly size bytes, into
- * buf (room for size + INFLATE_ROOM + 1). */
-static bool inflate_into(unsigned char *buf, fg_pack *p, const packfile *f, uint64_t data_off, size_t size)
+/* The reused zlib stream set to inflate the data at data_off. */
+static bool stream_start(fg_pack *p, const packfile *f, uint64_t data_off)
 {
 	if (!p->zinit) {
 		memset(&p->zs, 0, sizeof(p->zs));
@@ -353,6 +357,15 @@ static bool inflate_into(unsigned char *buf, fg_pack *p, const packfile *f, uint
 	size_t avail = f->pack_len - HASH_LEN - (size_t)data_off;
 	p->zs.next_in = (unsigned char *)(uintptr_t)(f->pack + data_off);
 	p->zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : (uInt)avail;
+	return true;
+}
+
+/* Whether the zlib stream at data_off inflates to exactly size bytes, into
+ * buf (room for size + INFLATE_ROOM + 1). */
+static bool inflate_into(unsigned char *buf, fg_pack *p, const packfile *f, uint64_t data_off, size_t size)
+{
+	if (!stream_start(p, f, data_off))
+		return false;
 	p->zs.next_out = buf;
 	p->zs.avail_out = (uInt)(size + INFLATE_ROOM + 1);
 	return inflate(&p->zs, Z_FINISH) == Z_STREAM_END && p->zs.total_out == size;
@@ -531,6 +544,93 @@ bool fg_pack_read(fg_pack_object **out, fg_pack *p, const unsigned char id[20])
 		uint64_t off;
 		if (find(&off, &p->f[i], id) && (*out = resolve(p, i, off)))
 			return true;
+	}
+	return false;
+}
+
+/* A commit's head is inflated HEAD_IN bytes of the stream at a time: the
+ * lines a walk reads are about 250 bytes, its message and signature often
+ * thousands.  The steps are cut on the input, not on the output: zlib's
+ * fast loop runs until its input is nearly used up, while a step ended by
+ * a full output buffer finishes its last 258 bytes in the slow loop. */
+#define HEAD_IN 128
+
+/* Whether b[0..n) holds the lines fg_pack_read_commit_head gives: a line
+ * that starts with "committer ", or the blank line, ended.  *line is where
+ * the first line not yet ended starts, kept from call to call. */
+static bool head_complete(const unsigned char *b, size_t n, size_t *line)
+{
+	const unsigned char *nl;
+	while ((nl = memchr(b + *line, '\n', n - *line))) {
+		size_t start = *line;
+		*line = (size_t)(nl - b) + 1;
+		if (nl == b + start || (*line - start > 10 && !memcmp(b + start, "committer ", 10)))
+			return true;
+	}
+	return false;
+}
+
+/* Inflates the commit of size bytes at data_off into p->head, step by step,
+ * until head_complete or the stream's end; *len: the bytes decoded. */
+static bool inflate_head(size_t *len, fg_pack *p, const packfile *f, uint64_t data_off, uint64_t size)
+{
+	if (size > FG_PACK_MAX_OBJECT || !can_inflate_to(f, data_off, size) || !stream_start(p, f, data_off))
+		return false;
+	size_t room = (size_t)size + INFLATE_ROOM + 1;
+	if (room > p->caphead) {
+		size_t cap = room < 2 * p->caphead ? 2 * p->caphead : room;
+		unsigned char *b = realloc(p->head, cap);
+		if (!b)
+			return false;
+		p->head = b;
+		p->caphead = cap;
+	}
+	uInt in_left = p->zs.avail_in;
+	size_t line = 0;
+	p->zs.next_out = p->head;
+	p->zs.avail_out = (uInt)room;
+	for (;;) {
+		uInt step = in_left < HEAD_IN ? in_left : HEAD_IN;
+		p->zs.avail_in = step;
+		int zrc = inflate(&p->zs, Z_NO_FLUSH);
+		in_left -= step - p->zs.avail_in;
+		size_t have = p->zs.total_out;
+		if (have > size || (zrc != Z_OK && zrc != Z_STREAM_END) || (zrc == Z_STREAM_END && have != size))
+			return false;
+		if (zrc == Z_STREAM_END || head_complete(p->head, have, &line)) {
+			*len = have;
+			return true;
+		}
+	}
+}
+
+bool fg_pack_read_commit_head(const unsigned char **data, size_t *len, fg_pack *p, const unsigned char id[20])
+{
+	*data = NULL;
+	*len = 0;
+	fg_pack_object_free(p->headobj);
+	p->headobj = NULL;
+	for (uint32_t i = 0; i < p->nf; i++) {
+		const packfile *f = &p->f[i];
+		uint64_t off, size, data_off, base_off = 0;
+		unsigned et;
+		if (!find(&off, f, id) || !entry_header(f, off, &et, &size, &data_off, &base_off))
+			continue;
+		if (et == FG_PACK_COMMIT) {
+			if (!inflate_head(len, p, f, data_off, size))
+				continue;
+			*data = p->head;
+			return true;
+		}
+		/* A commit stored as a delta is resolved whole. */
+		fg_pack_object *o = et == OBJ_OFS_DELTA ? resolve(p, i, off) : NULL;
+		if (o && o->type == FG_PACK_COMMIT) {
+			p->headobj = o;
+			*data = o->data;
+			*len = o->len;
+			return true;
+		}
+		fg_pack_object_free(o);
 	}
 	return false;
 }

@@ -72,4 +72,18 @@ void fg_pack_object_free(fg_pack_object *o);
  * either here: the walk turns the verification off, as git reads). */
 bool fg_pack_read(fg_pack_object **out, fg_pack *p, const unsigned char id[20]);
 
+/* A commit's headers as far as a history walk needs them: the object's
+ * first bytes, at least up to the end of its first line that starts with
+ * `committer ` (after `tree`, `parent`s and `author`, where git writes it)
+ * or of the headers' blank line, else the whole commit.  A walk uses the
+ * tree, the parents and the committer's time only, and a commit is mostly
+ * its message and signature: the stream is inflated in small steps and
+ * stopped there.  *data (*len bytes) is held by p until its next read.
+ *
+ * Since the stream is not inflated to its end, its checksum and its size
+ * are not checked: the bytes given are those zlib decoded without an
+ * error, within the size the entry declares.  false (nothing given) as
+ * fg_pack_read, or when the object is not a commit. */
+bool fg_pack_read_commit_head(const unsigned char **data, size_t *len, fg_pack *p, const unsigned char id[20]);
+
 #endif

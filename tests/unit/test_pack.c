@@ -59,8 +59,34 @@ static git_object_t git_type(fg_pack_type t)
 	       : t == FG_PACK_BLOB ? GIT_OBJECT_BLOB : GIT_OBJECT_TAG;
 }
 
+/* fg_pack_read_commit_head of id, which libgit2 read as g: nothing for
+ * another type; for a commit, when it gives bytes, g's first ones, through
+ * the end of g's first committer line (the walk's headers), or all of g.
+ * Returns whether it gave. */
+static bool check_head(fg_pack *p, const git_oid *id, git_odb_object *g)
+{
+	const unsigned char *b;
+	size_t n;
+	bool given = fg_pack_read_commit_head(&b, &n, p, id->id);
+	if (git_odb_object_type(g) != GIT_OBJECT_COMMIT) {
+		CHECK(!given && !b && !n);
+		return given;
+	}
+	if (!given)
+		return false;
+	const char *data = git_odb_object_data(g);
+	size_t size = git_odb_object_size(g);
+	const char *c = strstr(data, "\ncommitter ");
+	const char *eol = c ? strchr(c + 1, '\n') : NULL;
+	size_t need = eol ? (size_t)(eol + 1 - data) : size;
+	CHECK(n <= size && !memcmp(b, data, n));
+	CHECK(n >= need);
+	return given;
+}
+
 /* Reads every listed object through p; each one it gives must be libgit2's
- * exactly.  Returns how many it gave. */
+ * exactly, and a commit's head (check_head) is given too.  Returns how many
+ * it gave. */
 static size_t compare_all(fg_pack *p, git_odb *odb)
 {
 	size_t found = 0;
@@ -83,6 +109,7 @@ static size_t compare_all(fg_pack *p, git_odb *odb)
 			CHECK_U64(fg_pack_object_size(o), git_odb_object_size(g));
 			CHECK(fg_pack_object_size(o) == git_odb_object_size(g) &&
 			      !memcmp(fg_pack_object_data(o), git_odb_object_data(g), git_odb_object_size(g)));
+			CHECK(check_head(p, &ids[i], g) == (fg_pack_object_type(o) == FG_PACK_COMMIT));
 			git_odb_object_free(g);
 			fg_pack_object_free(o);
 		}
@@ -237,6 +264,7 @@ static void test_buffers(git_odb *odb, size_t total)
 				} else {
 					CHECK(git_odb_object_size(g) == fg_pack_object_size(o) &&
 					      !memcmp(fg_pack_object_data(o), git_odb_object_data(g), git_odb_object_size(g)));
+					check_head(p, &ids[i], g);
 					git_odb_object_free(g);
 				}
 				fg_pack_object_free(o);
@@ -254,14 +282,19 @@ static void test_buffers(git_odb *odb, size_t total)
 static void test_repository(void)
 {
 	/* 40 commits editing files in two directories and the root: trees and
-	 * blobs become delta chains once repacked. */
+	 * blobs become delta chains once repacked; their messages, long from
+	 * the 20th on, make deltas of commits too, and heads that stop
+	 * inflating well before the message's end. */
 	sh("git init -q r && cd r && mkdir -p a b/c && for i in $(seq 1 40); do "
 	   "seq 1 $((i * 3)) >a/f && seq $i 90 >b/c/g && echo $i >>log && "
-	   "git add -A && git commit -q -m \"change $i\"; done && git tag -a -m tagged t1 && git repack -q -a -d -f && "
+	   "git add -A && git commit -q -m \"change $i\" -m \"$(seq $((i * 7)) $((i / 20 * 3000)))\"; done && "
+	   "git tag -a -m tagged t1 && git repack -q -a -d -f && "
 	   "git verify-pack -v .git/objects/pack/*.idx | awk 'NF == 7' | wc -l >../ndeltas");
 	list_objects();
 	CHECK(nids > 160);
 	CHECK(number("ndeltas") > 20 && number("ndeltas") != (size_t)-1);
+	sh("cd r && git verify-pack -v .git/objects/pack/*.idx | awk 'NF == 7 && $2 == \"commit\"' | wc -l >../ncdeltas");
+	CHECK(number("ncdeltas") > 5 && number("ncdeltas") != (size_t)-1);
 	git_odb *odb = open_odb();
 	fg_pack *p = open_pack();
 	if (!odb || !p) {

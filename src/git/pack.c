@@ -40,6 +40,16 @@ struct fg_pack_object {
 	unsigned char data[];          /* len bytes, and room for inflate_into */
 };
 
+/* The first bytes of a commit read by fg_pack_read_commit_head, kept for
+ * the commits that are deltas of it (in a walk, the next older ones). */
+#define HEAD_BITS 8
+typedef struct hslot {
+	unsigned char *data;           /* len bytes of the whole's first, cap allocated */
+	size_t len, whole, cap;
+	uint64_t off;
+	uint32_t file;
+} hslot;
+
 typedef struct cslot {
 	fg_pack_object *o;             /* NULL: empty */
 	uint64_t off;
@@ -49,6 +59,7 @@ typedef struct cslot {
 /* A delta of the chain being resolved: where its data starts, its size. */
 typedef struct dlink {
 	uint64_t off, data_off, size;
+	size_t at, len, want;          /* resolve_prefix: its inflated bytes in p->arena, the bytes it makes */
 } dlink;
 
 struct fg_pack {
@@ -61,10 +72,12 @@ struct fg_pack {
 	unsigned char *scratch;        /* the delta being applied */
 	size_t capscratch;
 	dlink *chain;
-	size_t capchain;
-	unsigned char *head;           /* fg_pack_read_commit_head's bytes */
-	size_t caphead;
-	fg_pack_object *headobj;       /* or a whole commit resolved from a delta */
+	size_t capchain;               /* bytes, as the other capacities */
+	unsigned char *buf[2];         /* resolve_prefix's objects, in turn */
+	size_t capbuf[2];
+	unsigned char *arena;          /* resolve_prefix's deltas */
+	size_t caparena;
+	hslot *heads;
 };
 
 /* A version-2 index and its pack that agree; false otherwise. */
@@ -115,10 +128,12 @@ static int pack_new(fg_pack **out, fg_error *err)
 {
 	*out = NULL;
 	fg_pack *p = calloc(1, sizeof(*p));
-	if (!p || !(p->cache = calloc(CACHE_SLOTS, sizeof(cslot))) ||
+	if (!p || !(p->cache = calloc(CACHE_SLOTS, sizeof(cslot))) || !(p->heads = calloc(1u << HEAD_BITS, sizeof(hslot))) ||
 	    !(p->f = calloc(FG_PACK_MAX_PACKS, sizeof(packfile)))) {
-		if (p)
+		if (p) {
 			free(p->cache);
+			free(p->heads);
+		}
 		free(p);
 		return fg_error_oom(err, NULL);
 	}
@@ -228,8 +243,12 @@ void fg_pack_free(fg_pack *p)
 	free(p->cache);
 	free(p->scratch);
 	free(p->chain);
-	free(p->head);
-	fg_pack_object_free(p->headobj);
+	free(p->buf[0]);
+	free(p->buf[1]);
+	free(p->arena);
+	for (size_t i = 0; p->heads && i < (1u << HEAD_BITS); i++)
+		free(p->heads[i].data);
+	free(p->heads);
 	if (p->zinit)
 		inflateEnd(&p->zs);
 	free(p);
@@ -256,10 +275,19 @@ void fg_pack_object_free(fg_pack_object *o)
 		free(o);
 }
 
+static uint64_t off_hash(uint32_t file, uint64_t off)
+{
+	return (off ^ (uint64_t)file << 48) * 0x9E3779B97F4A7C15ull;
+}
+
 static cslot *slot_of(fg_pack *p, uint32_t file, uint64_t off)
 {
-	uint64_t h = (off ^ (uint64_t)file << 48) * 0x9E3779B97F4A7C15ull;
-	return &p->cache[h >> (64 - CACHE_BITS)];
+	return &p->cache[off_hash(file, off) >> (64 - CACHE_BITS)];
+}
+
+static hslot *head_slot(fg_pack *p, uint32_t file, uint64_t off)
+{
+	return &p->heads[off_hash(file, off) >> (64 - HEAD_BITS)];
 }
 
 /* Keeps a reference to o when it is small enough. */
@@ -380,6 +408,20 @@ static fg_pack_object *object_new(fg_pack_type type, size_t size)
 	return o;
 }
 
+/* *buf (*cap bytes) grown to hold need bytes. */
+static bool grow(void **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = need < 2 * *cap ? 2 * *cap : need;
+	void *b = realloc(*buf, c);
+	if (!b)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}
+
 static bool delta_size(uint64_t *out, const unsigned char **p, const unsigned char *end)
 {
 	uint64_t v = 0;
@@ -487,15 +529,9 @@ static fg_pack_object *resolve(fg_pack *p, uint32_t fi, uint64_t off)
 		if (et == OBJ_OFS_DELTA) {
 			if (n == FG_PACK_MAX_DEPTH || size > FG_PACK_MAX_OBJECT || !can_inflate_to(f, data_off, size))
 				return NULL;
-			if (n == p->capchain) {
-				size_t cap = p->capchain ? p->capchain * 2 : 64;
-				dlink *c = realloc(p->chain, cap * sizeof(*c));
-				if (!c)
-					return NULL;
-				p->chain = c;
-				p->capchain = cap;
-			}
-			p->chain[n++] = (dlink){ o, data_off, size };
+			if (!grow((void **)&p->chain, &p->capchain, (n + 1) * sizeof(dlink)))
+				return NULL;
+			p->chain[n++] = (dlink){ .off = o, .data_off = data_off, .size = size };
 			o = base_off;
 			continue;
 		}
@@ -515,15 +551,9 @@ static fg_pack_object *resolve(fg_pack *p, uint32_t fi, uint64_t off)
 	}
 	while (n) {
 		dlink *l = &p->chain[--n];
-		size_t need = (size_t)l->size + INFLATE_ROOM + 1;
-		if (need > p->capscratch) {
-			unsigned char *b = realloc(p->scratch, need);
-			if (!b) {
-				fg_pack_object_free(cur);
-				return NULL;
-			}
-			p->scratch = b;
-			p->capscratch = need;
+		if (!grow((void **)&p->scratch, &p->capscratch, (size_t)l->size + INFLATE_ROOM + 1)) {
+			fg_pack_object_free(cur);
+			return NULL;
 		}
 		fg_pack_object *res = inflate_into(p->scratch, p, f, l->data_off, (size_t)l->size)
 					      ? apply_delta(cur, p->scratch, (size_t)l->size)
@@ -548,68 +578,267 @@ bool fg_pack_read(fg_pack_object **out, fg_pack *p, const unsigned char id[20])
 	return false;
 }
 
-/* A commit's head is inflated HEAD_IN bytes of the stream at a time: the
- * lines a walk reads are about 250 bytes, its message and signature often
- * thousands.  The steps are cut on the input, not on the output: zlib's
- * fast loop runs until its input is nearly used up, while a step ended by
- * a full output buffer finishes its last 258 bytes in the slow loop. */
-#define HEAD_IN 128
+/* ---- the first bytes of an object ----------------------------------------
+ *
+ * A history walk reads a commit for its first lines; the rest (the message,
+ * a signature) is often most of its bytes.  A whole object is inflated in
+ * steps and stopped once enough is decoded; a delta's data is inflated
+ * only as far as its instructions make the bytes wanted, and its base only
+ * as far as those instructions copy from it, down the chain. */
 
-/* Whether b[0..n) holds the lines fg_pack_read_commit_head gives: a line
- * that starts with "committer ", or the blank line, ended.  *line is where
- * the first line not yet ended starts, kept from call to call. */
-static bool head_complete(const unsigned char *b, size_t n, size_t *line)
-{
-	const unsigned char *nl;
-	while ((nl = memchr(b + *line, '\n', n - *line))) {
-		size_t start = *line;
-		*line = (size_t)(nl - b) + 1;
-		if (nl == b + start || (*line - start > 10 && !memcmp(b + start, "committer ", 10)))
-			return true;
-	}
-	return false;
-}
+/* The stream is inflated STEP_IN bytes of input at a time: zlib's fast loop
+ * runs until its input is nearly used up, while a step ended by a full
+ * output buffer finishes its last 258 bytes in the slow loop. */
+#define STEP_IN 128
+/* The bytes first wanted of a commit stored as a delta (its headers but
+ * the signature are about 250); twice as many each time they fall short. */
+#define HEAD_WANT 512
 
-/* Inflates the commit of size bytes at data_off into p->head, step by step,
- * until head_complete or the stream's end; *len: the bytes decoded. */
-static bool inflate_head(size_t *len, fg_pack *p, const packfile *f, uint64_t data_off, uint64_t size)
+/* What an inflated prefix is checked against after each step: 1 enough,
+ * 0 more needed, -1 the bytes cannot be right. */
+typedef int (*enough_fn)(const unsigned char *b, size_t have, void *ctx);
+
+/* Inflates the stream at data_off of size bytes into buf (room for size +
+ * INFLATE_ROOM + 1) step by step until enough says so or the stream ends
+ * (the whole object: exactly size bytes).  *len: the bytes decoded. */
+static bool inflate_some(size_t *len, fg_pack *p, const packfile *f, uint64_t data_off, size_t size,
+			 unsigned char *buf, enough_fn enough, void *ctx)
 {
-	if (size > FG_PACK_MAX_OBJECT || !can_inflate_to(f, data_off, size) || !stream_start(p, f, data_off))
+	if (!stream_start(p, f, data_off))
 		return false;
-	size_t room = (size_t)size + INFLATE_ROOM + 1;
-	if (room > p->caphead) {
-		size_t cap = room < 2 * p->caphead ? 2 * p->caphead : room;
-		unsigned char *b = realloc(p->head, cap);
-		if (!b)
-			return false;
-		p->head = b;
-		p->caphead = cap;
-	}
 	uInt in_left = p->zs.avail_in;
-	size_t line = 0;
-	p->zs.next_out = p->head;
-	p->zs.avail_out = (uInt)room;
+	p->zs.next_out = buf;
+	p->zs.avail_out = (uInt)(size + INFLATE_ROOM + 1);
 	for (;;) {
-		uInt step = in_left < HEAD_IN ? in_left : HEAD_IN;
+		uInt step = in_left < STEP_IN ? in_left : STEP_IN;
 		p->zs.avail_in = step;
 		int zrc = inflate(&p->zs, Z_NO_FLUSH);
 		in_left -= step - p->zs.avail_in;
 		size_t have = p->zs.total_out;
 		if (have > size || (zrc != Z_OK && zrc != Z_STREAM_END) || (zrc == Z_STREAM_END && have != size))
 			return false;
-		if (zrc == Z_STREAM_END || head_complete(p->head, have, &line)) {
+		int e = enough(buf, have, ctx);
+		if (e < 0)
+			return false;
+		if (e || zrc == Z_STREAM_END) {
 			*len = have;
 			return true;
 		}
 	}
 }
 
+static int enough_bytes(const unsigned char *b, size_t have, void *ctx)
+{
+	(void)b;
+	return have >= *(size_t *)ctx;
+}
+
+/* A delta's instructions scanned as its data is inflated. */
+typedef struct dscan {
+	size_t pos, made, want;
+	uint64_t src, dst, need;      /* the sizes it declares; the end of the furthest base bytes copied */
+	bool sized;
+} dscan;
+
+/* Runs the complete instructions of delta data d[s->pos..len) while fewer
+ * than s->want bytes are made (the last one cut there): copies from base
+ * (s->need bytes of it readable, or NULL to only count) or inserts, into
+ * out when not NULL.  1 when s->want bytes are made, 0 when the data ends
+ * first (within an instruction or not), -1 when an instruction is wrong. */
+static int delta_prefix(dscan *s, const unsigned char *d, size_t len, const unsigned char *base, unsigned char *out)
+{
+	while (s->made < s->want) {
+		const unsigned char *q = d + s->pos, *end = d + len;
+		if (q == end)
+			return 0;
+		unsigned cmd = *q++;
+		uint64_t off = 0, size = 0;
+		if (cmd & 0x80) {
+			for (unsigned i = 0; i < 7; i++)
+				if (cmd & (1u << i)) {
+					if (q == end)
+						return 0;
+					if (i < 4)
+						off |= (uint64_t)*q++ << (8 * i);
+					else
+						size |= (uint64_t)*q++ << (8 * (i - 4));
+				}
+			if (!size)
+				size = 0x10000;
+			if (off > s->src || size > s->src - off || size > s->dst - s->made)
+				return -1;
+		} else if (cmd) {
+			size = cmd;
+			if (size > (size_t)(end - q))
+				return 0;
+			if (size > s->dst - s->made)
+				return -1;
+		} else {
+			return -1; /* reserved */
+		}
+		size_t take = size < s->want - s->made ? (size_t)size : s->want - s->made;
+		if (cmd & 0x80) {
+			if (out)
+				memcpy(out + s->made, base + off, take);
+			else if (off + take > s->need)
+				s->need = off + take;
+		} else {
+			if (out)
+				memcpy(out + s->made, q, take);
+			q += size;
+		}
+		s->made += take;
+		s->pos = (size_t)(q - d);
+	}
+	return 1;
+}
+
+/* enough_fn of a delta's data: its sizes, then its instructions counted. */
+static int enough_delta(const unsigned char *b, size_t have, void *ctx)
+{
+	dscan *s = ctx;
+	if (!s->sized) {
+		const unsigned char *q = b, *end = b + have;
+		if (!delta_size(&s->src, &q, end) || !delta_size(&s->dst, &q, end))
+			return have > 20 ? -1 : 0; /* two sizes take at most 20 bytes */
+		if (s->dst > FG_PACK_MAX_OBJECT)
+			return -1;
+		s->sized = true;
+		s->pos = (size_t)(q - b);
+		if (s->want > s->dst)
+			s->want = (size_t)s->dst;
+	}
+	return delta_prefix(s, b, have, NULL, NULL);
+}
+
+/* The first bytes of the object at off of pack fi: *got bytes, at least
+ * want when it is that large, else all of it (*size); NULL when the reader
+ * cannot give them (as resolve).  Held by p until its next read. */
+static const unsigned char *resolve_prefix(size_t *got, size_t *size, fg_pack_type *type, fg_pack *p, uint32_t fi,
+					   uint64_t off, size_t want)
+{
+	const packfile *f = &p->f[fi];
+	size_t n = 0, used = 0, blen = 0;
+	uint64_t bsize = 0;                    /* the declared size of the object below the last link */
+	const unsigned char *b = NULL;
+	int cur = 0;
+	for (uint64_t o = off;;) {
+		cslot *c = slot_of(p, fi, o);
+		if (c->o && c->off == o && c->file == fi) {
+			b = c->o->data;
+			blen = bsize = c->o->len;
+			*type = c->o->type;
+			break;
+		}
+		hslot *h = head_slot(p, fi, o);
+		if (h->data && h->off == o && h->file == fi && (h->len >= want || h->len == h->whole)) {
+			b = h->data;
+			blen = h->len;
+			bsize = h->whole;
+			*type = FG_PACK_COMMIT;
+			break;
+		}
+		unsigned et;
+		uint64_t esize, data_off, base_off = 0;
+		if (!entry_header(f, o, &et, &esize, &data_off, &base_off) || esize > FG_PACK_MAX_OBJECT ||
+		    !can_inflate_to(f, data_off, esize))
+			return NULL;
+		if (et != OBJ_OFS_DELTA) {
+			if (et < FG_PACK_COMMIT || et > FG_PACK_TAG ||
+			    !grow((void **)&p->buf[0], &p->capbuf[0], (size_t)esize + INFLATE_ROOM + 1) ||
+			    !inflate_some(&blen, p, f, data_off, (size_t)esize, p->buf[0], enough_bytes, &want))
+				return NULL;
+			b = p->buf[0];
+			bsize = esize;
+			*type = (fg_pack_type)et;
+			break;
+		}
+		dscan s = { .want = want };
+		if (n == FG_PACK_MAX_DEPTH || !grow((void **)&p->chain, &p->capchain, (n + 1) * sizeof(dlink)) ||
+		    !grow((void **)&p->arena, &p->caparena, used + (size_t)esize + INFLATE_ROOM + 1))
+			return NULL;
+		size_t len;
+		if (!inflate_some(&len, p, f, data_off, (size_t)esize, p->arena + used, enough_delta, &s) || !s.sized ||
+		    s.made != s.want || (n && s.dst != p->chain[n - 1].size))
+			return NULL;
+		/* .size: the base's size, which the link below must make */
+		p->chain[n++] = (dlink){ .off = o, .size = s.src, .at = used, .len = len, .want = s.want };
+		used += len;
+		want = (size_t)s.need;
+		o = base_off;
+	}
+	if (n && bsize != p->chain[n - 1].size)
+		return NULL;
+	while (n) {
+		const dlink *l = &p->chain[--n];
+		if (!grow((void **)&p->buf[cur ^ 1], &p->capbuf[cur ^ 1], l->want + 1))
+			return NULL;
+		unsigned char *out = p->buf[cur ^ 1];
+		dscan s = { .want = l->want, .src = l->size };
+		const unsigned char *q = p->arena + l->at, *end = q + l->len;
+		if (!delta_size(&s.src, &q, end) || !delta_size(&s.dst, &q, end))
+			return NULL;
+		s.pos = (size_t)(q - (p->arena + l->at));
+		/* The base bytes the instructions copy were made below. */
+		if (delta_prefix(&s, p->arena + l->at, l->len, b, out) != 1 && s.made != s.dst)
+			return NULL;
+		b = out;
+		blen = s.made;
+		bsize = s.dst;
+		cur ^= 1;
+	}
+	*got = blen;
+	*size = (size_t)bsize;
+	return b;
+}
+
+static int enough_head(const unsigned char *b, size_t have, void *ctx);
+
+/* Whether b[0..n) holds the lines fg_pack_read_commit_head gives: a line
+ * that starts with "committer ", or the blank line, ended. */
+static bool head_complete(const unsigned char *b, size_t n)
+{
+	size_t line = 0;
+	return enough_head(b, n, &line) == 1;
+}
+
+/* enough_fn of a commit's head; *ctx: where the first line not yet ended
+ * starts, kept from step to step. */
+static int enough_head(const unsigned char *b, size_t have, void *ctx)
+{
+	size_t *line = ctx;
+	const unsigned char *nl;
+	while ((nl = memchr(b + *line, '\n', have - *line))) {
+		size_t start = *line;
+		*line = (size_t)(nl - b) + 1;
+		if (nl == b + start || (*line - start > 10 && !memcmp(b + start, "committer ", 10)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Keeps the first len bytes of the commit at off (whole bytes in all). */
+static void head_put(fg_pack *p, uint32_t fi, uint64_t off, const unsigned char *b, size_t len, size_t whole)
+{
+	hslot *h = head_slot(p, fi, off);
+	if (b == h->data)
+		return; /* read from this slot */
+	if (!grow((void **)&h->data, &h->cap, len ? len : 1)) {
+		h->len = 0;
+		h->off = 0; /* never an entry's offset */
+		return;
+	}
+	memcpy(h->data, b, len);
+	h->len = len;
+	h->whole = whole;
+	h->off = off;
+	h->file = fi;
+}
+
 bool fg_pack_read_commit_head(const unsigned char **data, size_t *len, fg_pack *p, const unsigned char id[20])
 {
 	*data = NULL;
 	*len = 0;
-	fg_pack_object_free(p->headobj);
-	p->headobj = NULL;
 	for (uint32_t i = 0; i < p->nf; i++) {
 		const packfile *f = &p->f[i];
 		uint64_t off, size, data_off, base_off = 0;
@@ -617,20 +846,32 @@ bool fg_pack_read_commit_head(const unsigned char **data, size_t *len, fg_pack *
 		if (!find(&off, f, id) || !entry_header(f, off, &et, &size, &data_off, &base_off))
 			continue;
 		if (et == FG_PACK_COMMIT) {
-			if (!inflate_head(len, p, f, data_off, size))
+			size_t line = 0;
+			if (size > FG_PACK_MAX_OBJECT || !can_inflate_to(f, data_off, size) ||
+			    !grow((void **)&p->buf[0], &p->capbuf[0], (size_t)size + INFLATE_ROOM + 1) ||
+			    !inflate_some(len, p, f, data_off, (size_t)size, p->buf[0], enough_head, &line))
 				continue;
-			*data = p->head;
+			*data = p->buf[0];
+			head_put(p, i, off, *data, *len, (size_t)size);
 			return true;
 		}
-		/* A commit stored as a delta is resolved whole. */
-		fg_pack_object *o = et == OBJ_OFS_DELTA ? resolve(p, i, off) : NULL;
-		if (o && o->type == FG_PACK_COMMIT) {
-			p->headobj = o;
-			*data = o->data;
-			*len = o->len;
-			return true;
+		if (et != OBJ_OFS_DELTA)
+			continue;
+		/* A commit stored as a delta: its first bytes through the chain,
+		 * more of them when its headers are longer. */
+		for (size_t want = HEAD_WANT;; want *= 2) {
+			size_t got, whole;
+			fg_pack_type type;
+			const unsigned char *b = resolve_prefix(&got, &whole, &type, p, i, off, want);
+			if (!b || type != FG_PACK_COMMIT)
+				break;
+			if (got == whole || head_complete(b, got)) {
+				*data = b;
+				*len = got;
+				head_put(p, i, off, b, got, whole);
+				return true;
+			}
 		}
-		fg_pack_object_free(o);
 	}
 	return false;
 }

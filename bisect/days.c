@@ -349,7 +349,8 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
 }
 
 int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err)
+			   fg_diff *diff, const fg_names *names, size_t nhot, fg_history_progress_fn progress,
+			   void *progress_ctx, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	int rc = fg_repo_log_range(&out->log, repo, good, bad, NULL, err);
@@ -376,6 +377,8 @@ int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, 
 		fg_history_options_init(&ho);
 		ho.good = good;
 		ho.bad = bad;
+		ho.progress = progress;
+		ho.progress_ctx = progress_ctx;
 		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, g.nframes, SIZE_MAX, stack, g.nstack,
 					 err);
 	}

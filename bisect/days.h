@@ -118,6 +118,7 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
  * most in diff (fg_days_diff's, names its names), as the diff module reports
  * them (above its noise floor), with the decision (which also reads the
  * frames on their stacks in the first slow run's pooled tree).  hot.result is NULL when no frame grew or nhot is 0.
+ * progress (may be NULL) is the history query's (fg_history_options).
  * Free with fg_days_window_clear whatever the result. */
 typedef struct fg_days_window {
 	fg_repo_log *log;
@@ -125,7 +126,8 @@ typedef struct fg_days_window {
 } fg_days_window;
 
 int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err);
+			   fg_diff *diff, const fg_names *names, size_t nhot, fg_history_progress_fn progress,
+			   void *progress_ctx, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
 
 #endif

@@ -8,16 +8,9 @@
 
 #include "cmd/cli.h"
 
-/* The progress line of a history query on a terminal, once it has taken
- * more than a second: a quick one draws nothing. */
-struct history_progress {
-	struct timespec start;
-	bool shown;
-};
-
 static void history_progress(void *ctx, const char *what, size_t commits)
 {
-	struct history_progress *p = ctx;
+	cli_history_progress *p = ctx;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!p->shown && (now.tv_sec - p->start.tv_sec) * 1000 + (now.tv_nsec - p->start.tv_nsec) / 1000000 < 1000)
@@ -26,20 +19,30 @@ static void history_progress(void *ctx, const char *what, size_t commits)
 	fprintf(stderr, "\r\033[Khistory: %zu commits read (%s)", commits, what);
 }
 
+void cli_history_progress_begin(cli_history_progress *p, fg_history_progress_fn *fn, void **ctx)
+{
+	p->shown = false;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	bool tty = isatty(STDERR_FILENO);
+	*fn = tty ? history_progress : NULL;
+	*ctx = tty ? p : NULL;
+}
+
+void cli_history_progress_end(const cli_history_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+}
+
 int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err)
 {
 	fg_history_options o = *opts;
-	struct history_progress p = { .shown = false };
-	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	if (isatty(STDERR_FILENO)) {
-		o.progress = history_progress;
-		o.progress_ctx = &p;
-	}
+	cli_history_progress p;
+	cli_history_progress_begin(&p, &o.progress, &o.progress_ctx);
 	int rc = fg_hotfiles_look_up(out, repo, NULL, &o, methods, frames, nframes, hot_frames, stack, nstack, err);
-	if (p.shown)
-		fputs("\r\033[K", stderr);
+	cli_history_progress_end(&p);
 	cli_history_warn(out->history, out->result);
 	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "analysis/diff.h"
 #include "explain/decision.h"
@@ -16,7 +17,20 @@
  * history walk reached a shallow clone's boundary (either may be NULL). */
 void cli_history_warn(const fg_history *h, const fg_history_result *r);
 
-/* fg_hotfiles_look_up, then cli_history_warn. */
+/* The progress line of a history query ("history: N commits read"): drawn
+ * on stderr when it is a terminal, once the query has taken more than a
+ * second (a quick one draws nothing). */
+typedef struct cli_history_progress {
+	struct timespec start;
+	bool shown;
+} cli_history_progress;
+/* Starts p's clock; *fn and *ctx: the callback to hand the history query
+ * (fg_history_options.progress), NULL when stderr is not a terminal. */
+void cli_history_progress_begin(cli_history_progress *p, fg_history_progress_fn *fn, void **ctx);
+/* Erases the line when it was drawn. */
+void cli_history_progress_end(const cli_history_progress *p);
+
+/* fg_hotfiles_look_up with the progress line, then cli_history_warn. */
 int cli_history_look_up(fg_hotfiles *out, const char *repo, const fg_history_options *opts, bool methods,
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err);

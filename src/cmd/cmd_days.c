@@ -541,7 +541,13 @@ int cmd_days(int argc, char **argv)
 		goto out;
 	}
 	if (repo) {
-		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot, &err);
+		cli_history_progress hp;
+		fg_history_progress_fn progress;
+		void *progress_ctx;
+		cli_history_progress_begin(&hp, &progress, &progress_ctx);
+		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot,
+					    progress, progress_ctx, &err);
+		cli_history_progress_end(&hp);
 		cli_history_warn(window.hot.history, window.hot.result);
 		if (rc) {
 			status = cli_report_error(&err, o.po.json);

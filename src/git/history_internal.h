@@ -109,6 +109,14 @@ typedef struct tcache_slot {
 	fg_rawtree *tree;     /* indexes its bytes */
 } tcache_slot;
 
+/* A file of a tree diff (history_rename.c): its path (an offset in
+ * rename_names), its mode (fg_rawtree_canonical_mode) and blob. */
+typedef struct rename_file {
+	size_t path;
+	uint32_t mode;
+	git_oid id;
+} rename_file;
+
 struct fg_history {
 	git_repository *repo;    /* borrowed from the fg_repo (src/git/repo.h) */
 	fg_repo *owned_repo;     /* fg_history_open's own, NULL when borrowed */
@@ -137,9 +145,14 @@ struct fg_history {
 	void *progress_ctx;
 
 	/* The last tree diff rename detection made (history_rename.c): the
-	 * methods of files that one commit moved all ask for it. */
+	 * methods of files that one commit moved all ask for it.  Its deleted
+	 * files, in path order, their paths in rename_names. */
 	git_oid rename_a, rename_b;
-	git_diff *rename_diff;
+	bool rename_done;
+	rename_file *rename_del;
+	size_t nrename_del, caprename_del;
+	char *rename_names;
+	size_t lrename_names, caprename_names;
 
 	node *nodes;
 	size_t nnodes, capnodes;
@@ -296,6 +309,10 @@ void fg_history_tcache_clear(fg_history *h);
 /* The tree of id, from the cache or read and indexed; valid until the next
  * call (which may clear the cache). */
 int fg_history_tree_get(const fg_rawtree **out, fg_history *h, const git_oid *idp, fg_error *err);
+/* The tree of id read and indexed outside the cache, for a caller that
+ * holds many at once; free with fg_history_tree_unload. */
+int fg_history_tree_load(tcache_slot *out, fg_history *h, const git_oid *id, fg_error *err);
+void fg_history_tree_unload(tcache_slot *t);
 
 /* ---- nodes (history_node.c) ----------------------------------------------- */
 

@@ -525,7 +525,8 @@ void fg_history_free(fg_history *h)
 		free(h->warnings[i]);
 	free(h->warnings);
 	fg_repo_grafts_free(h->grafts);
-	git_diff_free(h->rename_diff);
+	free(h->rename_del);
+	free(h->rename_names);
 	fg_commitgraph_free(h->graph);
 	fg_pack_free(h->pack);
 	git_odb_free(h->odb);

@@ -4,16 +4,9 @@
 
 void fg_history_tcache_clear(fg_history *h)
 {
-	for (size_t i = 0; i < TCACHE_SLOTS; i++) {
-		if (h->tcache[i].tree) {
-			fg_rawtree_free(h->tcache[i].tree);
-			fg_pack_object_free(h->tcache[i].pobj);
-			git_odb_object_free(h->tcache[i].obj);
-		}
-		h->tcache[i].tree = NULL;
-		h->tcache[i].pobj = NULL;
-		h->tcache[i].obj = NULL;
-	}
+	for (size_t i = 0; i < TCACHE_SLOTS; i++)
+		if (h->tcache[i].tree)
+			fg_history_tree_unload(&h->tcache[i]);
 	h->tcache_used = 0;
 }
 
@@ -35,6 +28,19 @@ int fg_history_tree_get(const fg_rawtree **out, fg_history *h, const git_oid *id
 		fg_history_tcache_clear(h);
 		i = (size_t)oid_hash(id) & mask;
 	}
+	tcache_slot t;
+	int rc = fg_history_tree_load(&t, h, id, err);
+	if (rc < 0)
+		return rc;
+	h->tcache[i] = t;
+	h->tcache_used++;
+	*out = t.tree;
+	return 0;
+}
+
+int fg_history_tree_load(tcache_slot *out, fg_history *h, const git_oid *id, fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
 	char hex[41];
 	/* The packs read directly first (src/git/pack.h); libgit2 reads (or
 	 * reports) what they cannot give. */
@@ -69,11 +75,14 @@ int fg_history_tree_get(const fg_rawtree **out, fg_history *h, const git_oid *id
 		git_odb_object_free(obj);
 		return rc;
 	}
-	h->tcache[i].id = *id;
-	h->tcache[i].pobj = pobj;
-	h->tcache[i].obj = obj;
-	h->tcache[i].tree = t;
-	h->tcache_used++;
-	*out = t;
+	*out = (tcache_slot){ .id = *id, .pobj = pobj, .obj = obj, .tree = t };
 	return 0;
+}
+
+void fg_history_tree_unload(tcache_slot *t)
+{
+	fg_rawtree_free(t->tree);
+	fg_pack_object_free(t->pobj);
+	git_odb_object_free(t->obj);
+	memset(t, 0, sizeof(*t));
 }

@@ -61,4 +61,12 @@ check_eq "day01 broker 0: no thread frame left" \
 check_eq "day01 broker 0: ActorThread.run, merged" "$("$FGBISECT" top --json --raw --merge-threads -n 1 "$B0" |
 	json_get 'j["frames"][0]["frame"], j["frames"][0]["samples"], j["total"]')" \
 	"('io/camunda/zeebe/scheduler/ActorThread.run', 4451, 5616)"
+# The real async-profiler page of the same broker (../shared): the frame
+# path gives what its collapsed twin's stacks give.
+if [[ -n "${FG_SHARED_FIXTURES:-}" && -d "$FG_SHARED_FIXTURES" ]]; then
+	check_eq "day01 broker 0 page: merged stacks equal the twin's" \
+		"$("$FGBISECT" collapse --merge-threads "$FG_SHARED_FIXTURES/daily/day01-broker-0-grpc.html" | canonical | sha256sum)" "$want"
+else
+	echo "SKIP (part): the shared fixtures are missing: the real -t page was NOT read" >&2
+fi
 finish

@@ -187,7 +187,8 @@ static void put_cut(FILE *out, const char *t, size_t k)
 /* The label of a frame w pixels wide, for Java's long names: the name, else
  * without its package (class_start), else the class's head, an ellipsis and
  * the whole .method (`Transac….ensureInOpenTransaction`), else the method
- * (`…ensureInOpenTransaction`, `ensureInOpenTr…`); a name without a method is cut at the right.  The
+ * alone (`…ensureInOpenTransaction`), else the class cut at the right
+ * (`Transact…`: a narrow frame's class says more than a method's head).  The
  * script has the same rules. */
 static void put_label(FILE *out, const char *name, size_t len, double w)
 {
@@ -221,13 +222,11 @@ static void put_label(FILE *out, const char *name, size_t len, double w)
 		fg_markup_escape(out, t + dot, tlen - dot);
 		return;
 	}
-	if (!dot) {
-		put_cut(out, t, fit - 1);
-	} else if (tlen - dot - 1 + 1 <= fit) { /* "…method" */
+	if (dot && tlen - dot <= fit) { /* "…method" */
 		fputs("\xe2\x80\xa6", out);
 		fg_markup_escape(out, t + dot + 1, tlen - dot - 1);
 	} else {
-		put_cut(out, t + dot + 1, fit - 1);
+		put_cut(out, t, fit - 1);
 	}
 }
 
@@ -354,9 +353,8 @@ static const char script[] =
 	"  if (dot < 1) dot = 0;\n"
 	"  var keep = dot && n > t.length - dot + 1 ? n - (t.length - dot) - 1 : 0;\n"
 	"  if (keep >= 1) return t.slice(0, keep) + '\\u2026' + t.slice(dot);\n"
-	"  if (!dot) return t.slice(0, n - 1) + '\\u2026';\n"
-	"  var m = t.slice(dot + 1);\n"
-	"  return m.length + 1 <= n ? '\\u2026' + m : m.slice(0, n - 1) + '\\u2026';\n"
+	"  if (dot && t.length - dot <= n) return '\\u2026' + t.slice(dot + 1);\n"
+	"  return t.slice(0, n - 1) + '\\u2026';\n"
 	"}\n"
 	"function fit(f, w) {\n"
 	"  var n = Math.floor((w - 6) / cw);\n"

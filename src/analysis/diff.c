@@ -18,6 +18,32 @@ const char *const fg_diff_default_ignore[] = {
 };
 const size_t fg_diff_default_ignore_count = sizeof(fg_diff_default_ignore) / sizeof(fg_diff_default_ignore[0]);
 
+int fg_diff_ignore_list(const char ***out, size_t *n, const char *const *given, size_t ngiven, bool defaults,
+			fg_error *err)
+{
+	size_t all = ngiven + (defaults ? fg_diff_default_ignore_count : 0), m = 0;
+	const char **list = malloc((all ? all : 1) * sizeof(*list));
+	*out = NULL;
+	*n = 0;
+	if (!list)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < all; i++) {
+		const char *pat = i < ngiven ? given[i] : fg_diff_default_ignore[i - ngiven];
+		size_t k = 0;
+		while (k < m && strcmp(list[k], pat))
+			k++;
+		if (k == m)
+			list[m++] = pat;
+	}
+	if (m > FG_MATCH_MAX_PATTERNS) {
+		free(list);
+		return fg_error_set(err, FG_EUSAGE, NULL, "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
+	}
+	*out = list;
+	*n = m;
+	return 0;
+}
+
 /* One closed profile: the names it holds with their counts. */
 struct profile {
 	fg_diff_side side;

@@ -37,6 +37,14 @@ typedef enum { FG_DIFF_BASE = 0, FG_DIFF_CANDIDATE = 1 } fg_diff_side;
 extern const char *const fg_diff_default_ignore[];
 extern const size_t fg_diff_default_ignore_count;
 
+/* A diff's ignore list: the given patterns (--ignore) then, with defaults,
+ * fg_diff_default_ignore, each once (a repeated pattern is dropped: it
+ * would cost a matcher slot and match nothing more).  *out is malloc'ed
+ * (free it); its strings are the given ones and the defaults.  Fails with
+ * FG_EUSAGE when more than FG_MATCH_MAX_PATTERNS remain. */
+int fg_diff_ignore_list(const char ***out, size_t *n, const char *const *given, size_t ngiven, bool defaults,
+			fg_error *err);
+
 /* The smallest change listed, points: below it a change is within the
  * run-to-run noise that two runs' nodes cannot show (a diff sees no other
  * run), however many samples make it significant. */

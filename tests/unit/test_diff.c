@@ -9,7 +9,9 @@
 
 #include "check.h"
 #include "formats/reader.h"
+#include "analysis/compare.h"
 #include "analysis/diff.h"
+#include "model/match.h"
 #include "output/svg.h"
 
 static fg_names *names;
@@ -175,6 +177,55 @@ static void test_self_and_ignore(void)
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	CHECK(fg_diff_compute(&r, d, &err) == FG_EUSAGE); /* no profiles */
 	fg_diff_free(d);
+}
+
+/* The ignore list: given first, then the defaults, each pattern once; too
+ * many is a usage error. */
+static void test_ignore_list(void)
+{
+	fg_error err;
+	const char **list;
+	size_t n;
+	const char *given[] = { "X", "start_thread", "X", "Y" };
+	CHECK(fg_diff_ignore_list(&list, &n, given, 4, true, &err) == 0);
+	CHECK(n == 2 + fg_diff_default_ignore_count);
+	CHECK(n >= 4 && !strcmp(list[0], "X") && !strcmp(list[1], "start_thread") && !strcmp(list[2], "Y"));
+	CHECK(!strcmp(list[3], fg_diff_default_ignore[0]));
+	free(list);
+	CHECK(fg_diff_ignore_list(&list, &n, given, 4, false, &err) == 0 && n == 3);
+	free(list);
+	const char *many[FG_MATCH_MAX_PATTERNS + 1];
+	char buf[FG_MATCH_MAX_PATTERNS + 1][8];
+	for (int i = 0; i <= FG_MATCH_MAX_PATTERNS; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "p%d", i);
+		many[i] = buf[i];
+	}
+	CHECK(fg_diff_ignore_list(&list, &n, many, FG_MATCH_MAX_PATTERNS, false, &err) == 0 &&
+	      n == FG_MATCH_MAX_PATTERNS);
+	free(list);
+	CHECK(fg_diff_ignore_list(&list, &n, many, FG_MATCH_MAX_PATTERNS + 1, false, &err) == FG_EUSAGE && !list);
+}
+
+/* A side's summary: its sources in order, the protocol and event joined. */
+static void test_compare_side(void)
+{
+	fg_error err;
+	fg_compare_input in[3] = {
+		{ .source = "a", .side = FG_DIFF_BASE, .protocol = FG_PROTOCOL_GRPC, .event = "cpu" },
+		{ .source = "b", .side = FG_DIFF_CANDIDATE, .protocol = FG_PROTOCOL_GRPC },
+		{ .source = "c", .side = FG_DIFF_BASE, .protocol = FG_PROTOCOL_REST, .event = "cpu" },
+	};
+	fg_compare_side s;
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_BASE, &err) == 0);
+	CHECK(s.nsources == 2 && !strcmp(s.sources[0], "a") && !strcmp(s.sources[1], "c"));
+	CHECK(!strcmp(s.protocol, "mixed") && !strcmp(s.event, "cpu"));
+	fg_compare_side_clear(&s);
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_CANDIDATE, &err) == 0);
+	CHECK(s.nsources == 1 && !strcmp(s.protocol, "grpc") && !s.event);
+	fg_compare_side_clear(&s);
+	in[1].protocol = FG_PROTOCOL_UNKNOWN;
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_CANDIDATE, &err) == 0 && !strcmp(s.protocol, "unknown"));
+	fg_compare_side_clear(&s);
 }
 
 static void test_peers(void)
@@ -534,6 +585,8 @@ int main(void)
 	test_pooling_and_noise();
 	test_overdispersion();
 	test_self_and_ignore();
+	test_ignore_list();
+	test_compare_side();
 	test_peers();
 	test_svg();
 	test_path_noise();

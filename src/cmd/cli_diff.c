@@ -235,6 +235,7 @@ static void json_entries(fg_json *j, const fg_diff_entry *e, size_t n, const fg_
 		fg_json_member_fixed(j, "z", e[i].z, 4);
 		fg_json_member_fixed(j, "q", e[i].q, 6);
 		fg_json_member_fixed(j, "phi", e[i].phi, 4);
+		fg_json_member_fixed(j, "run_noise", e[i].run_noise, 4);
 		fg_json_member_string(j, "status", status_name(e[i].status));
 		if (files) {
 			cli_history_next_frame(files, &first, &end);
@@ -291,13 +292,18 @@ static void text_rule(const fg_diff_result *r, const fg_diff_options *o, bool ra
 	if (o->min_delta > 0)
 		printf(" and > %.2f (--min-delta)", o->min_delta);
 	if (r->node_df)
-		printf(";\nnoise: sampling error widened by the nodes' over-dispersion (common phi %.2f)\n", r->phi);
+		printf(";\nnoise: sampling error widened by the nodes' over-dispersion (common phi %.2f)", r->phi);
 	else
 		printf(";\none profile a side: no node spread to measure, the noise is sampling error alone\n"
-		       "(differences between nodes count as changes; give every node of a run)\n");
+		       "(differences between nodes count as changes; give every node of a run)");
+	if (o->run_noise > 0)
+		printf(",\nplus the run-to-run noise: %.1f%% of p(1-p) a run (--run-noise)\n", o->run_noise);
+	else
+		printf(",\nno run-to-run noise (--run-noise 0: the sides are one run)\n");
 }
 
-/* The frames beyond noise that a floor left out. */
+/* The frames beyond noise that a floor left out, and the changes over the
+ * floors that are within noise. */
 static void text_hidden(const fg_diff_result *r, const fg_names *names)
 {
 	for (int k = 0; k < 2; k++) {
@@ -309,29 +315,44 @@ static void text_hidden(const fg_diff_result *r, const fg_names *names)
 		cli_put_text(stdout, fg_names_get(names, h->largest.name));
 		putchar('\n');
 	}
+	for (int k = 0; k < 2; k++) {
+		const fg_diff_hidden *h = &r->within[k];
+		if (!h->count)
+			continue;
+		printf("\n%zu frame%s %s by more than the floor but within noise, not listed; the first: %+.2f (noise %.2f,"
+		       " z %+.1f, q %.2f) ", h->count, h->count == 1 ? "" : "s", k ? "shrank" : "grew", h->largest.delta,
+		       h->largest.noise, h->largest.z, h->largest.q);
+		cli_put_text(stdout, fg_names_get(names, h->largest.name));
+		putchar('\n');
+	}
 }
 
-static void json_rule(fg_json *j, const fg_diff_result *r, const fg_names *names)
+static void json_rule(fg_json *j, const fg_diff_result *r, const fg_diff_options *o, const fg_names *names)
 {
 	fg_json_member_fixed(j, "floor", FG_DIFF_FLOOR, 4);
+	fg_json_member_fixed(j, "run_noise", o->run_noise, 4);
 	fg_json_member_u64(j, "tested", r->tested);
 	fg_json_member_u64(j, "node_df", r->node_df);
 	fg_json_member_fixed(j, "phi", r->phi, 4);
-	fg_json_key(j, "hidden");
-	fg_json_object(j);
-	for (int k = 0; k < 2; k++) {
-		const fg_diff_hidden *h = &r->hidden[k];
-		fg_json_key(j, k ? "shrank" : "grew");
+	for (int w = 0; w < 2; w++) {
+		fg_json_key(j, w ? "within_noise" : "hidden");
 		fg_json_object(j);
-		fg_json_member_u64(j, "count", h->count);
-		fg_json_member_string(j, "largest", h->count ? fg_names_get(names, h->largest.name) : NULL);
-		if (h->count) {
-			fg_json_member_fixed(j, "delta", h->largest.delta, 4);
-			fg_json_member_fixed(j, "z", h->largest.z, 4);
+		for (int k = 0; k < 2; k++) {
+			const fg_diff_hidden *h = w ? &r->within[k] : &r->hidden[k];
+			fg_json_key(j, k ? "shrank" : "grew");
+			fg_json_object(j);
+			fg_json_member_u64(j, "count", h->count);
+			fg_json_member_string(j, "largest", h->count ? fg_names_get(names, h->largest.name) : NULL);
+			if (h->count) {
+				fg_json_member_fixed(j, "delta", h->largest.delta, 4);
+				fg_json_member_fixed(j, "z", h->largest.z, 4);
+			}
+			if (h->count && w)
+				fg_json_member_fixed(j, "q", h->largest.q, 6);
+			fg_json_end(j);
 		}
 		fg_json_end(j);
 	}
-	fg_json_end(j);
 }
 
 static void print_peers(const fg_diff_peers *p, const fg_compare_input *in, const fg_names *names, bool json,
@@ -401,7 +422,7 @@ static void print_json(const struct cli_diff_shown *s)
 	fg_json_member_string(&j, "kind", s->opts->self ? "self" : "inclusive");
 	fg_json_member_fixed(&j, "min_delta", s->opts->min_delta, 4);
 	fg_json_member_fixed(&j, "fdr", s->opts->fdr, 4);
-	json_rule(&j, r, s->names);
+	json_rule(&j, r, s->opts, s->names);
 	for (int k = 0; k < 2; k++) {
 		fg_json_key(&j, k ? "candidate" : "base");
 		json_side(&j, &s->sides[k], fg_diff_total(s->diff, (fg_diff_side)k));

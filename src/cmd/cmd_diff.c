@@ -23,11 +23,13 @@ static const char description[] =
 	"each stack counted once) between BASE and CANDIDATE, per normalised name.\n"
 	"Several profiles a side (all nodes of a run) are pooled.  Each frame's change\n"
 	"is tested against its noise (the sampling error of the pooled shares widened\n"
-	"by how much more the nodes disagree than sampling explains); a frame is\n"
+	"by how much more the nodes disagree than sampling explains, plus the noise\n"
+	"between runs, --run-noise, that one run's nodes cannot show); a frame is\n"
 	"listed when its change is beyond noise at a false-discovery rate of --fdr\n"
 	"over all frames, at least 0.25 points and more than --min-delta; the lists\n"
-	"are ranked by significance (z).  With one profile a side there is no node\n"
-	"spread to measure: sampling error alone.  Refuses a gRPC\n"
+	"are ranked by the change each frame surely made (|delta| less its noise;\n"
+	"z beside it).  With one profile a side there is no node\n"
+	"spread to measure: sampling error and run noise alone.  Refuses a gRPC\n"
 	"profile against a REST one, and profiles of different events (cpu, alloc,\n"
 	"wall, lock), unless --force.  With --peers, scores each profile against the\n"
 	"mean of the others and names the outlier.  With --repo, annotates each grown\n"
@@ -184,6 +186,10 @@ static int parse(struct diff_cmd *c, int argc, char **argv)
 		CLI_OPT_PERCENT(0, "fdr", &c->fdr, "PCT",
 				"the false-discovery rate of the lists, percent: the expected\n"
 				"share of listed frames whose change is noise (default 5)"),
+		CLI_OPT_PERCENT(0, "run-noise", &c->dopts.run_noise, "PCT",
+				"the run-to-run noise: a share p moves between runs of one\n"
+				"build by PCT% of p(1-p) (default 8.5: 0.25 points at 3%;\n"
+				"0 when both sides are one run)"),
 		CLI_OPT_BOOL(0, "self", &c->dopts.self, "compare self shares (the frame is the leaf)"),
 		CLI_OPT_LIST(0, "ignore", &c->ignore, "PAT",
 			     "never report frames containing PAT (repeatable; adds to the\n"

@@ -10,6 +10,7 @@
 #include "base/parallel.h"
 #include "analysis/protocol.h"
 #include "analysis/share.h"
+#include "analysis/suggest.h"
 #include "base/stats.h"
 #include "base/utf8.h"
 
@@ -655,6 +656,45 @@ out:
 	}
 	*out = v;
 	return 0;
+}
+
+const char *fg_verdict_judge_pattern(const fg_verdict_judge *j)
+{
+	return j->pattern;
+}
+
+size_t fg_verdict_judge_suggest(char *out, size_t size, const fg_verdict_judge *j)
+{
+	/* Each lane interned the names of the profiles it read: the nearest of
+	 * each, merged by distance, a name read on two lanes once. */
+	enum { MAX = 3 };
+	struct near_name { const char *name; size_t distance; } best[MAX];
+	size_t nbest = 0;
+	for (size_t l = 0; l < j->nlanes; l++) {
+		const fg_names *names = j->lanes[l].names;
+		uint32_t near[MAX];
+		size_t n = 0;
+		fg_suggest_names(near, &n, MAX, names, j->pattern);
+		for (size_t i = 0; i < n; i++) {
+			const char *name = fg_names_get(names, near[i]);
+			size_t d = fg_suggest_distance(j->pattern, name, strlen(name)), k = 0;
+			while (k < nbest && strcmp(best[k].name, name))
+				k++;
+			if (k < nbest)
+				continue;
+			for (k = nbest; k > 0 && best[k - 1].distance > d; k--)
+				if (k < MAX)
+					best[k] = best[k - 1];
+			if (k < MAX)
+				best[k] = (struct near_name){ name, d };
+			nbest += nbest < MAX;
+		}
+	}
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < nbest && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s'%s'", i ? ", " : "", best[i].name);
+	return nbest;
 }
 
 void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold)

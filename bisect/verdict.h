@@ -234,6 +234,14 @@ typedef struct fg_verdict_judge fg_verdict_judge;
 int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err);
 void fg_verdict_judge_free(fg_verdict_judge *j);
 
+/* The pattern the judge looks for. */
+const char *fg_verdict_judge_pattern(const fg_verdict_judge *j);
+
+/* The frame names nearest the pattern among those of every profile the
+ * judge has read (src/analysis/suggest.h), nearest first, at most three,
+ * as "'A', 'B'" into out; returns how many ("" and 0: none near). */
+size_t fg_verdict_judge_suggest(char *out, size_t size, const fg_verdict_judge *j);
+
 /* The threshold the judge decides later builds at (--threshold auto, once
  * the ends gave it). */
 void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold);
@@ -258,7 +266,14 @@ typedef struct fg_verdict_source {
 	/* For capture: timeout and working directory; FGBISECT_COMMIT,
 	 * FGBISECT_SHORT and FGBISECT_DATE are added to env. */
 	fg_capture_options capture_opts;
+	/* For capture: the captures of one commit at most, taken while the
+	 * verdict is undecidable (cannot tell, not a failed capture) and pooled
+	 * as the nodes of one run; 0: FG_VERDICT_CAPTURE_REPEATS. */
+	size_t capture_repeats;
 } fg_verdict_source;
+
+/* The default capture_repeats. */
+#define FG_VERDICT_CAPTURE_REPEATS 3
 
 /* Judges a commit.  No run for it in the runs file, and a failed capture,
  * are skips.  The verdict's commit is the full id, its date the run's date

@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void cli_bisect_options_init(struct cli_bisect_options *o)
 {
@@ -65,6 +64,8 @@ int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec
 		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");
 	if (o->capture_timeout > 0 && !o->capture)
 		return cli_spec_usage_error(spec, args, "--capture-timeout goes with --capture");
+	if (o->capture_repeats && !o->capture)
+		return cli_spec_usage_error(spec, args, "--capture-repeats goes with --capture");
 	if (o->aggregate_name)
 		fg_aggregate_parse(&o->aggregate, o->aggregate_name);
 	o->have_min_samples = o->min_samples != UINT64_MAX;
@@ -95,58 +96,33 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	 * names (cpu by default). */
 	vo->read.event = o->event && (!strcmp(o->event, "itimer") || !strcmp(o->event, "ctimer")) ? "cpu" : o->event;
 	vo->fetch = fo;
-	/* A --profile template's headers are for its own host only. */
-	if (o->profile && fg_url_is(o->profile))
-		fo->header_origin = o->profile;
 }
 
-int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
-                         const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err)
+int cli_bisect_judging(fg_judging **out, const struct cli_bisect_options *o, fg_verdict_options *vo,
+                       fg_fetch_options *fo, enum fg_judging_repo repo, const char *repo_dir, fg_error *err)
 {
-	*runs = NULL;
-	*sel = NULL;
-	char *configured = NULL;
-	const char *location = o->runs;
-	const char *env = getenv("FGBISECT_RUNS");
-	int rc = 0;
-	if (!location && env && env[0])
-		location = env;
-	if (!location && repo) {
-		if ((rc = fg_repo_config_path(&configured, repo, "fgbisect.runs", err)))
-			return rc;
-		location = configured;
-	}
-	if (!location) {
-		free(configured);
-		return fg_error_set(err, FG_EUSAGE, NULL,
-		                    "no profiles: give --runs, --profile or --capture, set FGBISECT_RUNS, "
-		                    "or 'git config fgbisect.runs FILE'");
-	}
+	cli_bisect_verdict_options(vo, fo, o);
+	fg_judging_options jo;
+	fg_judging_options_init(&jo);
 	char warning[256];
-	rc = fg_verdict_load_runs(runs, location, fo, warning, err);
+	jo.verdict = *vo;
+	jo.fetch = fo;
+	jo.repo = repo;
+	jo.repo_dir = repo_dir;
+	jo.runs = o->runs;
+	jo.runs_env = getenv("FGBISECT_RUNS");
+	jo.runs_local = o->runs_local;
+	jo.filter.node = o->node;
+	jo.filter.protocol = o->protocol;
+	jo.filter.event = o->event;
+	jo.profile = o->profile;
+	jo.capture = o->capture;
+	jo.capture_timeout = o->capture_timeout;
+	jo.capture_repeats = (size_t)o->capture_repeats;
+	jo.warning = warning;
+	int rc = fg_judging_new(out, &jo, err);
 	if (warning[0])
 		cli_warn("%s", warning);
-	bool by_url = fg_url_is(location) && strncasecmp(location, "file:", 5) != 0;
-	free(configured);
-	if (rc)
-		return rc;
-	if (by_url && !o->runs_local && (rc = fg_runs_check_remote(*runs, err)) != 0) {
-		fg_runs_free(*runs);
-		*runs = NULL;
-		return rc;
-	}
-	if (by_url)
-		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
-	fg_runs_filter filter;
-	fg_runs_filter_init(&filter);
-	filter.node = o->node;
-	filter.protocol = o->protocol;
-	filter.event = o->event;
-	rc = fg_runs_select(sel, *runs, &filter, err);
-	if (rc) {
-		fg_runs_free(*runs);
-		*runs = NULL;
-	}
 	return rc;
 }
 
@@ -229,17 +205,23 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 	free(line);
 }
 
-void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
+void cli_warn_pattern(const char *pattern, const char *where, const fg_verdict_judge *judge)
 {
-	size_t read = 0;
+	cli_warn("pattern '%s' matches no frame %s: is it mistyped?", pattern, where);
+	char near[1024];
+	if (fg_verdict_judge_suggest(near, sizeof(near), judge))
+		cli_warn("frames near '%s': %s", pattern, near);
+}
+
+void cli_verdict_warnings(const fg_verdict *v, const fg_verdict_judge *judge, const char *pattern)
+{
 	for (size_t i = 0; i < v->nprofiles; i++) {
 		const fg_verdict_profile *p = &v->profiles[i];
-		read += p->read;
 		if (p->warning[0])
 			cli_warn("%s: %s", p->source, p->warning);
 	}
-	if (pattern && read && !v->matched)
-		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
+	if (pattern && v->nread && !v->matched)
+		cli_warn_pattern(pattern, "in any profile", judge);
 }
 
 void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, double threshold)

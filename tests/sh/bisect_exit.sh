@@ -149,6 +149,22 @@ expect "mistyped frame" 0 "is it mistyped" "$FGBISECT" --frame TransactionalColu
 # say it again at every commit.
 FGBISECT_QUIET_PATTERN=1 "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R" 2>"$TMP/why" || true
 check_eq "mistyped frame, once per bisection" "$(grep -c mistyped "$TMP/why")" 0
+# The frame names near it, from the profiles read.
+expect "mistyped frame, suggestion" 0 \
+	"frames near 'TransactionalColumnFamliy': 'io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily" \
+	"$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# In a bisection, matching nothing at HEAD nor at the slow end is a
+# configuration mistake: git must abort, not mark a commit fast.
+git bisect start --term-old fast --term-new slow main "${COMMITS[0]}" >/dev/null
+expect "mistyped frame in a bisection" 255 \
+	"pattern 'TransactionalColumnFamliy' matches no frame at HEAD nor at the slow end ${COMMITS[3]:0:12} (refs/bisect/slow): it is mistyped; frames near it: 'io/camunda" \
+	"$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# A frame absent at HEAD but present at the slow end: 0% is a real share.
+at "${COMMITS[1]}"
+expect "frame absent at HEAD only" 0 "pooled 0.00% .*: fast" \
+	"$FGBISECT" --frame Arena::grow --threshold 4 --runs "$R"
+git bisect reset >/dev/null 2>&1
+at main
 
 # --profile with placeholders; --aggregate; --json keeps the exit code.
 cp "$FX/day10-broker-0-grpc.collapsed.gz" "$TMP/p-${COMMITS[3]}-2026-11-04.gz"

@@ -137,6 +137,8 @@ err=$("$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/runs.txt
 	--frame TransactionalColumnFamliy --threshold 4 2>&1 >/dev/null) && rc=0 || rc=$?
 check_eq "refused" "$rc" 1
 [[ "$err" == *"mistyped"* && "$err" == *"refusing to start: --bad main is fast"* ]] || fail "refusal: $err"
+[[ "$err" == *"frames near 'TransactionalColumnFamliy': 'io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily."* ]] ||
+	fail "no frame names near the mistyped pattern: $err"
 [[ ! -e .git/BISECT_LOG ]] || fail "a refused bisection started git bisect"
 # Good end not fast (threshold below every share).
 check_eq "good not fast" "$(status "$FGBISECT" bisect --good "${COMMITS[0]}" --bad main --runs "$TMP/runs.txt" \

@@ -109,6 +109,8 @@ int fg_judging_new(fg_judging **out, const fg_judging_options *opts, fg_error *e
 	jd->source.profile = opts->profile;
 	jd->source.capture = opts->capture;
 	jd->source.capture_repeats = opts->capture_repeats;
+	jd->source.on_capture = opts->on_capture;
+	jd->source.capture_ctx = opts->capture_ctx;
 	fg_capture_options_init(&jd->source.capture_opts);
 	jd->source.capture_opts.timeout_s = opts->capture_timeout;
 	jd->fixed = opts->profile && fg_verdict_profile_is_fixed(opts->profile);

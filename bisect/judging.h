@@ -43,6 +43,9 @@ typedef struct fg_judging_options {
 	const char *capture;
 	double capture_timeout;    /* 0: none */
 	size_t capture_repeats;    /* 0: FG_VERDICT_CAPTURE_REPEATS */
+	/* Each capture judged (fg_verdict_source's on_capture); NULL: none. */
+	void (*on_capture)(void *ctx, size_t k, size_t max, const fg_verdict *v);
+	void *capture_ctx;
 	/* NULL, or 256 bytes that receive the runs file's fetch warning (an
 	 * unusable cache; "" when none), failure or not. */
 	char *warning;

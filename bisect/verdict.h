@@ -183,6 +183,17 @@ typedef struct fg_verdict {
 	size_t nread;          /* profiles read and taken into the verdict (the others name their error) */
 	size_t min_nodes;      /* the profiles it needed (fg_verdict_min_nodes) */
 	size_t downloaded;     /* profiles that came over the network */
+	/* Capture mode: the captures pooled (each a profile, a run of its own;
+	 * 0 for another source).  With two or more, the noise is that of their
+	 * pooled share: the noise a capture has (the larger of the assumed one
+	 * and noise_estimate) times sqrt(sum of the squared sample weights),
+	 * and phi is 1 (their spread is that noise, not sampling). */
+	size_t captures;
+	/* The run-to-run noise the captures' spread shows, points (the
+	 * method-of-moments estimate: their shares' variance less the sampling
+	 * variance each one's counts explain; 0 when sampling explains it all);
+	 * -1 with fewer than two captures. */
+	double noise_estimate;
 } fg_verdict;
 
 void fg_verdict_free(fg_verdict *v);
@@ -270,6 +281,10 @@ typedef struct fg_verdict_source {
 	 * verdict is undecidable (cannot tell, not a failed capture) and pooled
 	 * as the nodes of one run; 0: FG_VERDICT_CAPTURE_REPEATS. */
 	size_t capture_repeats;
+	/* For capture: called after each capture is judged (k of at most max,
+	 * v the verdict on the k pooled so far); NULL: none. */
+	void (*on_capture)(void *ctx, size_t k, size_t max, const fg_verdict *v);
+	void *capture_ctx;
 } fg_verdict_source;
 
 /* The default capture_repeats. */
@@ -280,6 +295,18 @@ typedef struct fg_verdict_source {
  * (runs file) or the commit's date. */
 int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
                             const fg_repo_commit *commit, fg_error *err);
+
+/* Capture mode: the captures fg_verdict_judge_commit kept of a commit
+ * (bisect/capture.h, in the judge's fetch cache; none with no_cache): *out
+ * NULL when none is kept. */
+int fg_verdict_load_kept(fg_capture_kept **out, const fg_verdict_judge *j, const fg_verdict_source *src,
+                         const char *commit, fg_error *err);
+
+/* Judges a commit on its kept captures, without capturing (the summary of
+ * a capture bisection): profile i is capture i + 1.  A skip when kept is
+ * NULL. */
+int fg_verdict_judge_kept(fg_verdict **out, fg_verdict_judge *j, const fg_capture_kept *kept,
+                          const fg_repo_commit *commit, fg_error *err);
 
 /* The run-to-run noise that the spread of judged runs shows: the runs
  * judged fast, and those judged slow, each group against its own mean

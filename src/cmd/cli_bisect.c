@@ -98,6 +98,21 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	vo->fetch = fo;
 }
 
+/* Each capture as it is judged: its share, and whether another follows. */
+static void on_capture(void *ctx, size_t k, size_t max, const fg_verdict *v)
+{
+	(void)ctx;
+	const fg_verdict_profile *p = &v->profiles[k - 1];
+	bool again = v->kind == FG_VERDICT_SKIP && v->basis != FG_BASIS_INPUT && k < max;
+	if (p->read)
+		fprintf(stderr, "fgbisect: %.12s capture %zu of at most %zu: %.2f%% of %llu samples; %zu pooled: %s%s\n",
+		        v->commit, k, max, p->share, (unsigned long long)p->total, v->nread, fg_verdict_name(v->kind),
+		        again ? ", capturing again" : "");
+	else
+		fprintf(stderr, "fgbisect: %.12s capture %zu of at most %zu: not read (%s)%s\n", v->commit, k, max,
+		        p->error, again ? "; capturing again" : "");
+}
+
 int cli_bisect_judging(fg_judging **out, const struct cli_bisect_options *o, fg_verdict_options *vo,
                        fg_fetch_options *fo, enum fg_judging_repo repo, const char *repo_dir, fg_error *err)
 {
@@ -119,6 +134,7 @@ int cli_bisect_judging(fg_judging **out, const struct cli_bisect_options *o, fg_
 	jo.capture = o->capture;
 	jo.capture_timeout = o->capture_timeout;
 	jo.capture_repeats = (size_t)o->capture_repeats;
+	jo.on_capture = on_capture;
 	jo.warning = warning;
 	int rc = fg_judging_new(out, &jo, err);
 	if (warning[0])
@@ -190,10 +206,15 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 			fprintf(out, "%s %s not read", read++ ? "," : "", fg_verdict_profile_label(p));
 	}
 	if (v->total && (v->kind != FG_VERDICT_SKIP || v->basis != FG_BASIS_INPUT)) {
+		char noise[160];
+		if (v->noise_estimate >= 0)
+			snprintf(noise, sizeof(noise), " for %zu captures pooled, their spread %.2f pp a capture",
+			         v->nread, v->noise_estimate);
+		else
+			snprintf(noise, sizeof(noise), "%s", v->noise_given ? "" : " assumed");
 		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
 		        read ? ";" : "", fg_aggregate_name(v->aggregate),
-		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise,
-		        v->noise_given ? "" : " assumed");
+		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise, noise);
 		fprintf(out, ", threshold %g%%: %s", threshold, fg_verdict_name(v->kind));
 	} else {
 		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
@@ -253,9 +274,16 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 		fg_json_end(j);
 		fg_json_member_fixed(j, "phi", v->phi, 4);
 		fg_json_member_fixed(j, "noise", v->noise, 4);
-		fg_json_member_string(j, "noise_source", v->noise_given ? "option" : "default");
+		fg_json_member_string(j, "noise_source", v->noise_estimate >= 0 ? "captures"
+		                                         : v->noise_given ? "option" : "default");
+		fg_json_key(j, "noise_estimate");
+		if (v->noise_estimate >= 0)
+			fg_json_fixed(j, v->noise_estimate, 4);
+		else
+			fg_json_null(j);
 	} else {
-		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source" };
+		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source",
+						      "noise_estimate" };
 		for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
 			fg_json_key(j, absent[i]);
 			fg_json_null(j);
@@ -265,6 +293,7 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 					       ? fg_verdict_profile_label(&v->profiles[v->disagreeing]) : NULL);
 	fg_json_member_u64(j, "samples", v->samples);
 	fg_json_member_u64(j, "total", v->total);
+	fg_json_member_u64(j, "captures", v->captures);
 	fg_json_key(j, "profiles");
 	fg_json_array(j);
 	for (size_t i = 0; i < v->nprofiles; i++) {

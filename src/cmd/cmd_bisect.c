@@ -232,6 +232,8 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 			    const char **sources[2], fg_svg_options *so)
 {
 	const fg_verdict *side[2] = { r->vparent, r->vfirst_slow };
+	/* A capture's profiles are read again from the captures kept. */
+	const fg_capture_kept *kept[2] = { r->kept_parent, r->kept_first_slow };
 	size_t n = 0;
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; side[s] && i < side[s]->nprofiles; i++)
@@ -255,7 +257,8 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 			const fg_verdict_profile *p = &side[s]->profiles[i];
 			if (!p->read)
 				continue;
-			in[k++] = (fg_compare_input){ .location = p->source, .source = p->source, .side = (fg_diff_side)s };
+			const char *at = kept[s] ? fg_capture_kept_path(kept[s], i) : p->source;
+			in[k++] = (fg_compare_input){ .location = at, .source = p->source, .side = (fg_diff_side)s };
 			sources[s][count[s]++] = p->source;
 		}
 	if (!rc)

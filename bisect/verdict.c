@@ -364,7 +364,14 @@ static void dispersion(fg_verdict *v)
 		free(kk);
 	if (nn != n)
 		free(nn);
-	v->phi = d.phi;
+	/* chi2 / (m - 1) from three nodes has two degrees of freedom: above 2
+	 * in one build of seven, above 3 in one of twenty, when the nodes
+	 * agree as sampling says.  Moderated toward the binomial's 1 as if
+	 * that were FG_VERDICT_PHI_PRIOR_DF nodes' worth of evidence (the
+	 * empirical-Bayes variance of Smyth's limma): a true disagreement
+	 * (phi 10, 89) still widens the interval nearly as much. */
+	v->phi = m >= 2 && isfinite(d.phi) ? fmax(1, (d.chi2 + FG_VERDICT_PHI_PRIOR_DF) /
+	                                              (double)(m - 1 + FG_VERDICT_PHI_PRIOR_DF)) : d.phi;
 	/* With two nodes both residuals are the same size: neither can be
 	 * named. */
 	v->disagreeing = m >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? read_index(v, d.worst) : SIZE_MAX;

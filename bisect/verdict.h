@@ -100,6 +100,10 @@ void fg_verdict_options_init(fg_verdict_options *opts);
  * above the 5% the real Zeebe daily series show (docs/bisect.md). */
 #define FG_VERDICT_NOISE_FRACTION 0.06
 
+/* The weight, in nodes, of the binomial's phi of 1 in the nodes' phi
+ * (fg_verdict's phi; docs/bisect.md, "Clear builds"). */
+#define FG_VERDICT_PHI_PRIOR_DF 4
+
 /* A build with fewer samples in all has its count in the verdict's reason
  * ("; only 7 samples"): the interval of so few is wide, and what narrows it
  * is a longer or denser capture, not another threshold. */
@@ -168,7 +172,7 @@ typedef struct fg_verdict {
 	double pooled;         /* the pooled share, percent */
 	double lo, hi;         /* the 95% Wilson interval of the pooled counts (sampling only) */
 	double interval_lo, interval_hi; /* the interval the decision used (fg_stats_share_interval) */
-	double phi;            /* over-dispersion of the nodes' counts (1: no more than sampling) */
+	double phi;            /* over-dispersion of the nodes' counts, moderated toward 1 (FG_VERDICT_PHI_PRIOR_DF) */
 	double noise;          /* the run-to-run noise assumed, points */
 	bool noise_given;      /* from --noise, not the default */
 	/* The profile whose share disagrees with the others beyond sampling

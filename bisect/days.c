@@ -25,7 +25,13 @@ struct fg_days {
 	fg_days_changes changes;
 	size_t *points;              /* the run of each point of the scan */
 	const fg_days_change *rise;  /* the rise taken as the regression, or NULL */
+	bool narrowed;               /* --threshold auto: the change point narrowed the window */
+	bool fell_back;              /* --threshold auto: the ends did not separate, every run was scanned */
+	fg_verdict_auto ends;        /* then: how the ends compared */
 };
+
+static int scan_all(fg_days *d, const fg_days_options *opts, fg_days_judge_fn fn, void *ctx, fg_error *err);
+static int narrow_window(fg_days *d, const fg_days_options *opts, fg_error *err);
 
 void fg_days_options_init(fg_days_options *opts)
 {
@@ -33,6 +39,7 @@ void fg_days_options_init(fg_days_options *opts)
 	opts->bad = NULL;
 	opts->auto_threshold = NULL;
 	opts->noise = -1;
+	opts->auto_search_only = false;
 }
 
 void fg_days_free(fg_days *d)
@@ -173,6 +180,13 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
 		d->auto_opts = *opts->auto_threshold;
 		if ((rc = auto_threshold(&found, d, fn, ctx, err)))
 			goto fail;
+		/* Ends that were read but do not separate: every run. */
+		if (!found && d->autot.threshold && !opts->auto_search_only) {
+			d->ends = d->autot;
+			d->fell_back = true;
+			if ((rc = scan_all(d, opts, fn, ctx, err)))
+				goto fail;
+		}
 		if (!found) {
 			*out = d;
 			return 0;
@@ -207,6 +221,8 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
 	d->outcome = FG_DAYS_FOUND;
 	d->last_fast = lo;
 	d->first_slow = hi;
+	if (d->auto_on && !opts->auto_search_only && hi > lo + 1 && (rc = narrow_window(d, opts, err)))
+		goto fail;
 	*out = d;
 	return 0;
 fail:
@@ -609,6 +625,75 @@ static void scan_threshold(fg_days *d)
 			fg_verdict_conclude(d->verdicts[i], &d->auto_opts);
 }
 
+/* The change points of the judged runs in [from, to] that were read;
+ * d->rise the rise of the largest z (a fall, a fix, or a smaller rise is
+ * listed, not taken). */
+static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error *err)
+{
+	free(d->points);
+	fg_days_changes_clear(&d->changes);
+	d->rise = NULL;
+	fg_days_point *pts = calloc(d->nruns, sizeof(*pts));
+	if (!pts || !(d->points = calloc(d->nruns, sizeof(*d->points)))) {
+		free(pts);
+		return fg_error_oom(err, NULL);
+	}
+	size_t npoints = 0;
+	for (size_t i = from; i <= to; i++) {
+		const fg_verdict *v = d->verdicts[i];
+		if (v && v->basis != FG_BASIS_INPUT && v->total) {
+			pts[npoints] = (fg_days_point){ v->pooled, sampling_sd(v) };
+			d->points[npoints++] = i;
+		}
+	}
+	int rc = fg_days_changepoints(&d->changes, pts, npoints, noise, err);
+	free(pts);
+	for (size_t c = 0; !rc && c < d->changes.n; c++)
+		if (d->changes.changes[c].z > 0 && (!d->rise || d->changes.changes[c].z > d->rise->z))
+			d->rise = &d->changes.changes[c];
+	return rc;
+}
+
+/* Judges every run between the asked ends and takes the rise as the
+ * answer (fg_days_scan). */
+static int scan_all(fg_days *d, const fg_days_options *opts, fg_days_judge_fn fn, void *ctx, fg_error *err)
+{
+	d->scanned = true;
+	int rc = 0;
+	for (size_t i = d->asked_good; !rc && i <= d->asked_bad; i++) {
+		const fg_verdict *v;
+		rc = judge_once(&v, d, fn, ctx, i, err);
+	}
+	if (!rc)
+		rc = find_rise(d, d->asked_good, d->asked_bad, opts ? opts->noise : -1, err);
+	if (rc)
+		return rc;
+	d->outcome = d->rise ? FG_DAYS_FOUND : FG_DAYS_NO_RISE;
+	if (d->rise) {
+		d->last_fast = d->points[d->rise->lo - 1];
+		d->first_slow = d->points[d->rise->hi];
+		if (d->auto_on)
+			scan_threshold(d);
+	}
+	return 0;
+}
+
+/* --threshold auto, a window of several runs: the change point of the runs
+ * judged narrows it when its location set lies inside (docs/bisect.md). */
+static int narrow_window(fg_days *d, const fg_days_options *opts, fg_error *err)
+{
+	int rc = find_rise(d, d->good, d->bad, opts->noise, err);
+	if (rc || !d->rise)
+		return rc;
+	size_t fast = d->points[d->rise->lo - 1], slow = d->points[d->rise->hi];
+	if (fast >= d->last_fast && slow <= d->first_slow && slow - fast < d->first_slow - d->last_fast) {
+		d->narrowed = true;
+		d->last_fast = fast;
+		d->first_slow = slow;
+	}
+	return 0;
+}
+
 int fg_days_scan_runs(fg_days **out, size_t n, size_t good, size_t bad, const fg_days_options *opts,
                       fg_days_judge_fn fn, void *ctx, fg_error *err)
 {
@@ -616,41 +701,13 @@ int fg_days_scan_runs(fg_days **out, size_t n, size_t good, size_t bad, const fg
 	int rc = days_new(out, &d, n, good, bad, err);
 	if (rc)
 		return rc;
-	d->scanned = true;
-	fg_days_point *pts = calloc(n, sizeof(*pts));
-	if (!pts || !(d->points = calloc(n, sizeof(*d->points))))
-		rc = fg_error_oom(err, NULL);
-	size_t npoints = 0;
-	for (size_t i = good; !rc && i <= bad; i++) {
-		const fg_verdict *v;
-		rc = judge_once(&v, d, fn, ctx, i, err);
-		if (!rc && v->basis != FG_BASIS_INPUT && v->total) {
-			pts[npoints] = (fg_days_point){ v->pooled, sampling_sd(v) };
-			d->points[npoints++] = i;
-		}
-	}
-	if (!rc)
-		rc = fg_days_changepoints(&d->changes, pts, npoints, opts ? opts->noise : -1, err);
-	free(pts);
-	if (rc) {
-		fg_days_free(d);
-		return rc;
-	}
-	/* The regression is the rise of the largest z; a fall (a fix) or a
-	 * smaller rise is listed, not taken. */
-	for (size_t c = 0; c < d->changes.n; c++)
-		if (d->changes.changes[c].z > 0 && (!d->rise || d->changes.changes[c].z > d->rise->z))
-			d->rise = &d->changes.changes[c];
-	d->outcome = d->rise ? FG_DAYS_FOUND : FG_DAYS_NO_RISE;
-	if (d->rise) {
-		d->last_fast = d->points[d->rise->lo - 1];
-		d->first_slow = d->points[d->rise->hi];
-	}
 	if (opts && opts->auto_threshold) {
 		d->auto_on = true;
 		d->auto_opts = *opts->auto_threshold;
-		if (d->rise)
-			scan_threshold(d);
+	}
+	if ((rc = scan_all(d, opts, fn, ctx, err))) {
+		fg_days_free(d);
+		return rc;
 	}
 	*out = d;
 	return 0;
@@ -697,7 +754,17 @@ int fg_days_scan(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection
 
 const fg_days_changes *fg_days_scan_changes(const fg_days *d)
 {
-	return d->scanned ? &d->changes : NULL;
+	return d->scanned || d->narrowed ? &d->changes : NULL;
+}
+
+bool fg_days_narrowed(const fg_days *d)
+{
+	return d->narrowed;
+}
+
+const fg_verdict_auto *fg_days_fallback(const fg_days *d)
+{
+	return d->fell_back ? &d->ends : NULL;
 }
 
 size_t fg_days_scan_run(const fg_days *d, size_t point)

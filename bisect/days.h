@@ -30,6 +30,14 @@ typedef struct fg_days_options {
 	 * (fg_verdict_conclude); when the ends do not separate, the outcome is
 	 * FG_DAYS_ENDS_NOT_SEPARATED. */
 	const fg_verdict_options *auto_threshold;
+	/* With auto_threshold, what the search does when the ends were read
+	 * but do not separate, or it ends with a window of several runs:
+	 * false (the default), it scans every run as fg_days_scan does and
+	 * takes its answer and threshold (fg_days_fallback), and narrows a
+	 * window with the change point of the runs judged when its location
+	 * set lies inside (fg_days_narrowed); true, the search alone (exit 1
+	 * on such ends, the window as it is: the benchmark's old rule). */
+	bool auto_search_only;
 	/* --scan: the floor of the run-to-run noise in points (--noise); -1:
 	 * the default (fg_days_changepoints). */
 	double noise;
@@ -201,6 +209,13 @@ const fg_days_changes *fg_days_scan_changes(const fg_days *d);
 size_t fg_days_scan_run(const fg_days *d, size_t point);
 const fg_days_change *fg_days_scan_rise(const fg_days *d);
 size_t fg_days_scan_best(const fg_days *d);
+
+/* --threshold auto: whether the change point of the runs judged narrowed
+ * the window (then fg_days_scan_changes gives it); and when the ends did
+ * not separate and every run was scanned, how the ends compared (else
+ * NULL; fg_days_auto is then the scan's threshold). */
+bool fg_days_narrowed(const fg_days *d);
+const fg_verdict_auto *fg_days_fallback(const fg_days *d);
 
 /* What `days --repo` shows between the last fast run and the first slow
  * one: the commits of (good, bad] in repo, and the hot files (in the

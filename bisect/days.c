@@ -2,6 +2,7 @@
 #include "formats/source.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -780,4 +781,84 @@ const fg_days_change *fg_days_scan_rise(const fg_days *d)
 size_t fg_days_scan_best(const fg_days *d)
 {
 	return d->rise ? d->points[d->rise->at] : SIZE_MAX;
+}
+
+void fg_days_request_init(fg_days_request *r)
+{
+	memset(r, 0, sizeof(*r));
+	fg_days_options_init(&r->days);
+	r->nhot = 10;
+}
+
+void fg_days_commit_id(char out[41], fg_repo *repo, const fg_runs_selection *sel, size_t i)
+{
+	fg_error err;
+	const char *given = fg_runs_selection_at(sel, i)->commit;
+	if (!repo || fg_repo_expand(out, repo, given, &err))
+		snprintf(out, 41, "%s", given);
+}
+
+/* The noise the judged runs' spread suggests, and whether the pattern
+ * matched in any of them. */
+static int judged_noise(fg_days_answer *a, fg_error *err)
+{
+	size_t n = fg_days_step_count(a->days);
+	const fg_verdict **judged = calloc(n ? n : 1, sizeof(*judged));
+	if (!judged)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < n; i++) {
+		judged[i] = fg_days_step_at(a->days, i)->verdict;
+		a->matched |= judged[i]->matched;
+	}
+	fg_verdict_noise_estimate(&a->estimate, judged, n);
+	free(judged);
+	return 0;
+}
+
+int fg_days_answer_find(fg_days_answer *out, const fg_runs_selection *sel, const fg_days_request *req,
+                        fg_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	fg_verdict_judge *judge = NULL;
+	int rc = fg_verdict_judge_new(&judge, req->verdict, err);
+	if (!rc)
+		rc = req->scan ? fg_days_scan(&out->days, judge, sel, &req->days, req->fetch, err)
+		               : fg_days_search(&out->days, judge, sel, &req->days, err);
+	fg_verdict_judge_free(judge);
+	if (!rc)
+		rc = judged_noise(out, err);
+	if (rc)
+		return rc;
+	fg_verdict_options used = *req->verdict;
+	if (fg_days_auto(out->days))
+		used.threshold = fg_days_auto(out->days)->threshold;
+	out->assumed = fg_verdict_noise(&used);
+	if (fg_days_result(out->days) != FG_DAYS_FOUND)
+		return 0;
+	fg_days_commit_id(out->fast_id, req->repo, sel, fg_days_last_fast(out->days));
+	fg_days_commit_id(out->slow_id, req->repo, sel, fg_days_first_slow(out->days));
+	/* The two runs' profiles again (from the cache), diffed once for the
+	 * window's growers, the metrics lens and the report. */
+	if (req->repo || req->diff) {
+		rc = fg_names_new(&out->names, err);
+		if (!rc)
+			rc = fg_days_diff(&out->diff, out->names, out->days, sel, req->fetch, &req->verdict->read, err);
+		if (rc && !req->repo && !req->diff_required) {
+			out->diff_err = *err;
+			rc = 0;
+		}
+	}
+	if (!rc && req->repo)
+		rc = fg_days_look_up_window(&out->window, req->repo, req->repo_dir, out->fast_id, out->slow_id, out->diff,
+		                            out->names, req->nhot, err);
+	return rc;
+}
+
+void fg_days_answer_clear(fg_days_answer *a)
+{
+	fg_days_window_clear(&a->window);
+	fg_diff_free(a->diff);
+	fg_names_free(a->names);
+	fg_days_free(a->days);
+	memset(a, 0, sizeof(*a));
 }

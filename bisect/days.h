@@ -233,4 +233,49 @@ int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, 
 			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
 
+/* What `fgbisect days` does between parsing and printing: one call. */
+typedef struct fg_days_request {
+	fg_days_options days;           /* the ends, --threshold auto, the noise floor of --scan */
+	bool scan;                      /* --scan: every run (fg_days_scan), not the binary search */
+	const fg_verdict_options *verdict; /* the judge's options (threshold 0 with auto) */
+	const fg_fetch_options *fetch;
+	fg_repo *repo;                  /* NULL: without --repo */
+	const char *repo_dir;           /* the repository's directory, for the hot files */
+	size_t nhot;                    /* frames to look up in the repository */
+	/* The diff of the last fast and the first slow run is made when the
+	 * repository is given or diff is set; its failure is an error then
+	 * when the repository is given or diff_required, else kept in
+	 * diff_err (the metrics lens explains the search, never decides it). */
+	bool diff, diff_required;
+} fg_days_request;
+
+void fg_days_request_init(fg_days_request *r);
+
+typedef struct fg_days_answer {
+	fg_days *days;
+	bool matched;                   /* the pattern matched a frame in a judged run */
+	/* The run-to-run noise the judged runs' spread suggests beside the one
+	 * assumed (fg_verdict_noise at the threshold used). */
+	fg_noise_estimate estimate;
+	double assumed;
+	char fast_id[41], slow_id[41];  /* found: the two runs' commits, full ids when the repository has them */
+	fg_names *names;                /* with diff: its names */
+	fg_diff *diff;                  /* the last fast against the first slow run, or NULL */
+	fg_error diff_err;              /* why diff is NULL when it was wanted and not required */
+	fg_days_window window;          /* with a repository, found */
+} fg_days_answer;
+
+/* Judges the runs of sel as the request says (the search, or the scan),
+ * and when a first slow run is found, diffs it against the last fast one
+ * and looks up the window in the repository.  Errors as fg_days_search,
+ * fg_days_diff and fg_days_look_up_window give them; an outcome other than
+ * FOUND is no error (out->days says it).  Clear out whatever the result. */
+int fg_days_answer_find(fg_days_answer *out, const fg_runs_selection *sel, const fg_days_request *req,
+                        fg_error *err);
+void fg_days_answer_clear(fg_days_answer *a);
+
+/* The commit of run i as it is shown: the full id when repo (may be NULL)
+ * knows it, else as the runs file writes it. */
+void fg_days_commit_id(char out[41], fg_repo *repo, const fg_runs_selection *sel, size_t i);
+
 #endif

@@ -152,7 +152,8 @@ static int auto_threshold(bool *found, fg_days *d, fg_days_judge_fn fn, void *ct
 	return 0;
 }
 
-static int days_new(fg_days **out, fg_days **d, size_t n, size_t good, size_t bad, fg_error *err)
+static int days_new(fg_days **out, fg_days **d, size_t n, size_t good, size_t bad, const fg_days_options *opts,
+                    fg_error *err)
 {
 	*out = NULL;
 	if (!(*d = calloc(1, sizeof(**d))) || !((*d)->verdicts = calloc(n, sizeof(*(*d)->verdicts))) ||
@@ -164,6 +165,10 @@ static int days_new(fg_days **out, fg_days **d, size_t n, size_t good, size_t ba
 	(*d)->last_fast = (*d)->first_slow = SIZE_MAX;
 	(*d)->asked_good = (*d)->good = good;
 	(*d)->asked_bad = (*d)->bad = bad;
+	if (opts && opts->auto_threshold) {
+		(*d)->auto_on = true;
+		(*d)->auto_opts = *opts->auto_threshold;
+	}
 	return 0;
 }
 
@@ -171,14 +176,12 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
                         fg_days_judge_fn fn, void *ctx, fg_error *err)
 {
 	fg_days *d;
-	int rc = days_new(out, &d, n, good, bad, err);
+	int rc = days_new(out, &d, n, good, bad, opts, err);
 	if (rc)
 		return rc;
 	const fg_verdict *v;
-	if (opts && opts->auto_threshold) {
+	if (d->auto_on) {
 		bool found;
-		d->auto_on = true;
-		d->auto_opts = *opts->auto_threshold;
 		if ((rc = auto_threshold(&found, d, fn, ctx, err)))
 			goto fail;
 		/* Ends that were read but do not separate: every run. */
@@ -699,13 +702,9 @@ int fg_days_scan_runs(fg_days **out, size_t n, size_t good, size_t bad, const fg
                       fg_days_judge_fn fn, void *ctx, fg_error *err)
 {
 	fg_days *d;
-	int rc = days_new(out, &d, n, good, bad, err);
+	int rc = days_new(out, &d, n, good, bad, opts, err);
 	if (rc)
 		return rc;
-	if (opts && opts->auto_threshold) {
-		d->auto_on = true;
-		d->auto_opts = *opts->auto_threshold;
-	}
 	if ((rc = scan_all(d, opts, fn, ctx, err))) {
 		fg_days_free(d);
 		return rc;

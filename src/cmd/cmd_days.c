@@ -23,13 +23,19 @@ static const char description[] =
 	"--bad: the oldest on or after DATE) slow.  A run that cannot be judged is skipped\n"
 	"and a neighbour is tried, as git bisect does.  Over N runs at most\n"
 	"ceil(log2 N) + 2 runs are fetched, and a second call fetches nothing (cache).\n"
+	"With --scan every run is fetched (at once, through the cache) and judged, and the\n"
+	"change points of their shares are found (binary segmentation with each run's\n"
+	"interval): the rise is the answer, with its confidence and the runs it may be;\n"
+	"runs that cannot be read are left out and named.  More robust to one odd day\n"
+	"than a search that trusts each verdict, at N runs' downloads.\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
 	"frames that grew most between them, with their last commit, and ends with the\n"
 	"decision: a hot file changed between the runs (the suspect commits), or not\n"
 	"(called more often or configuration changed: the changed files of the callers on\n"
 	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
-	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
+	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow (--scan:\n"
+	"no rise);\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
 /* The tested runs in date order as a chart of their share against the

@@ -11,28 +11,18 @@ prints: one line per change point, "run lo hi before after z confidence"
 (run, lo, hi: indexes of the runs given; lo..hi the runs the first slow one
 may be; 4 decimals, confidence 6), then "noise floor estimate df"."""
 import math
+import os
 import sys
 
-Z = 1.959963984540054
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from auto_threshold import Z, end  # noqa: E402 (the same interval as --threshold auto's)
+
 LOCATION = 6.634896601021214
 
 
-def wilson(k, n):
-    p, z2 = k / n, Z * Z
-    d = 1 + z2 / n
-    c = (p + z2 / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / d
-    return 100 * max(0.0, c - h), 100 * min(1.0, c + h)
-
-
 def point(arg):
-    nodes = [tuple(int(x) for x in s.split("/")) for s in arg.split(",")]
-    K, N = sum(k for k, _ in nodes), sum(n for _, n in nodes)
-    p = K / N
-    chi2 = sum((k - n * p) ** 2 / (n * p * (1 - p)) for k, n in nodes)
-    phi = max(1.0, chi2 / (len(nodes) - 1)) if len(nodes) > 1 else 1.0
-    lo, hi = wilson(K / phi, N / phi)
-    return 100 * p, (hi - lo) / (2 * Z)
+    share, lo, hi = end(arg)
+    return share, (hi - lo) / (2 * Z)
 
 
 def z_at(x, w, a, b, j):

@@ -5,6 +5,7 @@
  * every N up to 64 and every position of the first slow run. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "bisect/days.h"
@@ -220,8 +221,91 @@ static void test_scan(void)
 	fg_days_free(d);
 }
 
+/* Runs of two nodes: per run the two nodes' matching samples of 7500. */
+struct nodes_series {
+	const uint64_t (*k)[2];
+};
+
+static int judge_nodes(void *ctx, fg_verdict **out, size_t run, fg_error *err)
+{
+	const struct nodes_series *ns = ctx;
+	fg_verdict *v = calloc(1, sizeof(*v));
+	if (!v || !(v->profiles = calloc(2, sizeof(*v->profiles))))
+		return free(v), fg_error_oom(err, NULL);
+	v->nprofiles = v->nread = 2;
+	for (size_t i = 0; i < 2; i++) {
+		v->profiles[i] = (fg_verdict_profile){ .source = strdup("n"), .read = true, .total = 7500,
+			                               .samples = ns->k[run][i] };
+		v->samples += ns->k[run][i];
+		v->total += 7500;
+	}
+	fg_verdict_options o;
+	fg_verdict_options_init(&o);
+	o.threshold = 100; /* the judge's before --threshold auto: concluded again */
+	fg_verdict_conclude(v, &o);
+	*out = v;
+	return 0;
+}
+
+/* --threshold auto: ends that do not separate fall back to the scan; a
+ * window left by a run whose nodes disagree is narrowed by the change
+ * point of the runs judged. */
+static void test_auto_fallback(void)
+{
+	/* 10 runs at 2.5%, 10 at 3.2% (375 and 480 of 15,000): the ends are
+	 * 0.35 points from the point between them, with sd about 0.21 (1.6
+	 * sd, not separated); the two sides' means 0.7 apart with 10 runs
+	 * each are (moving the step by one costs 0.49 / 0.046 = 10.6 > 6.63). */
+	uint64_t k[20][2];
+	for (size_t i = 0; i < 20; i++)
+		k[i][0] = k[i][1] = i < 10 ? 375 / 2 : 240;
+	for (size_t i = 0; i < 10; i++)
+		k[i][1] = 375 - 375 / 2;
+	struct nodes_series ns = { (const uint64_t (*)[2])k };
+	fg_verdict_options vo;
+	fg_verdict_options_init(&vo);
+	vo.pattern = "x";
+	fg_days_options o;
+	fg_days_options_init(&o);
+	o.auto_threshold = &vo;
+	fg_days *d;
+	fg_error err;
+	CHECK(fg_days_search_runs(&d, 20, 0, 19, &o, judge_nodes, &ns, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_FOUND && fg_days_fallback(d) && !fg_days_fallback(d)->separated);
+	CHECK(fg_days_last_fast(d) == 9 && fg_days_first_slow(d) == 10 && fg_days_step_count(d) == 20);
+	/* Half way; each run alone is undecidable there (2.5% ± 0.42). */
+	CHECK(fabs(fg_days_auto(d)->threshold - 2.85) < 1e-9 && fg_days_verdict(d, 0)->kind == FG_VERDICT_SKIP);
+	fg_days_free(d);
+	o.auto_search_only = true;
+	CHECK(fg_days_search_runs(&d, 20, 0, 19, &o, judge_nodes, &ns, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_ENDS_NOT_SEPARATED && fg_days_step_count(d) == 2);
+	fg_days_free(d);
+	/* 8 runs at 2.0%, run 8 with nodes at 1.5% and 2.6% (phi about 14:
+	 * undecidable at any threshold near 3.5), 7 runs at 5.0%: the search
+	 * leaves the window (7, 9]; run 8's share, 2.05%, is 2.95 points from
+	 * the slow side's mean against a standard deviation of about 0.6, so
+	 * the change point puts the step after it. */
+	uint64_t m[16][2];
+	for (size_t i = 0; i < 16; i++)
+		m[i][0] = m[i][1] = i < 8 ? 150 : 375;
+	m[8][0] = 113;
+	m[8][1] = 195;
+	ns.k = (const uint64_t (*)[2])m;
+	o.auto_search_only = false;
+	CHECK(fg_days_search_runs(&d, 16, 0, 15, &o, judge_nodes, &ns, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_FOUND && fg_days_narrowed(d) && fg_days_verdict(d, 8)->kind == FG_VERDICT_SKIP);
+	CHECK(fg_days_last_fast(d) == 8 && fg_days_first_slow(d) == 9 && !fg_days_fallback(d));
+	fg_days_free(d);
+	o.auto_search_only = true;
+	CHECK(fg_days_search_runs(&d, 16, 0, 15, &o, judge_nodes, &ns, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_FOUND && !fg_days_narrowed(d));
+	CHECK(fg_days_last_fast(d) == 7 && fg_days_first_slow(d) == 9);
+	fg_days_free(d);
+}
+
 int main(void)
 {
+	test_auto_fallback();
 	test_changepoints();
 	test_scan();
 	test_cases();

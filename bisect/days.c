@@ -26,6 +26,8 @@ struct fg_days {
 	fg_days_changes changes;
 	size_t *points;              /* the run of each point of the scan */
 	const fg_days_change *rise;  /* the rise taken as the regression, or NULL */
+	void (*judged)(void *ctx, size_t run, const fg_verdict *v); /* progress */
+	void *judged_ctx;
 	bool narrowed;               /* --threshold auto: the change point narrowed the window */
 	bool fell_back;              /* --threshold auto: the ends did not separate, every run was scanned */
 	fg_verdict_auto ends;        /* then: how the ends compared */
@@ -41,6 +43,8 @@ void fg_days_options_init(fg_days_options *opts)
 	opts->auto_threshold = NULL;
 	opts->noise = -1;
 	opts->auto_search_only = false;
+	opts->judged = NULL;
+	opts->judged_ctx = NULL;
 }
 
 void fg_days_free(fg_days *d)
@@ -64,6 +68,8 @@ static int judge_once(const fg_verdict **out, fg_days *d, fg_days_judge_fn fn, v
 		int rc = fn(ctx, &d->verdicts[i], i, err);
 		if (rc)
 			return rc;
+		if (d->judged)
+			d->judged(d->judged_ctx, i, d->verdicts[i]);
 		if (d->auto_ready)
 			fg_verdict_conclude(d->verdicts[i], &d->auto_opts);
 		const fg_verdict *v = d->verdicts[i];
@@ -165,6 +171,10 @@ static int days_new(fg_days **out, fg_days **d, size_t n, size_t good, size_t ba
 	(*d)->last_fast = (*d)->first_slow = SIZE_MAX;
 	(*d)->asked_good = (*d)->good = good;
 	(*d)->asked_bad = (*d)->bad = bad;
+	if (opts) {
+		(*d)->judged = opts->judged;
+		(*d)->judged_ctx = opts->judged_ctx;
+	}
 	if (opts && opts->auto_threshold) {
 		(*d)->auto_on = true;
 		(*d)->auto_opts = *opts->auto_threshold;

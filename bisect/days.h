@@ -41,6 +41,10 @@ typedef struct fg_days_options {
 	/* --scan: the floor of the run-to-run noise in points (--noise); -1:
 	 * the default (fg_days_changepoints). */
 	double noise;
+	/* NULL: called with judged_ctx after each run is judged (the verdict
+	 * as judged, before --threshold auto concludes it): progress. */
+	void (*judged)(void *ctx, size_t run, const fg_verdict *v);
+	void *judged_ctx;
 } fg_days_options;
 
 void fg_days_options_init(fg_days_options *opts);

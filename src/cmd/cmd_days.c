@@ -439,6 +439,15 @@ static int check_metrics(const struct cli_command_spec *spec, const struct cli_a
 	return cli_metrics_check(mo, spec, args, false);
 }
 
+/* Progress on a terminal: one line a run as it is judged. */
+static void judged(void *ctx, size_t run, const fg_verdict *v)
+{
+	const fg_runs_selection *sel = *(const fg_runs_selection *const *)ctx;
+	const fg_runs_run *r = fg_runs_selection_at(sel, run);
+	fprintf(stderr, "fgbisect days: judged %s %s: %zu of %zu profiles read, %.2f%%\n", r->date, r->commit, v->nread,
+	        v->nprofiles, v->pooled);
+}
+
 /* What the printing reads. */
 struct days_view {
 	fg_days_answer *a;
@@ -769,6 +778,10 @@ int cmd_days(int argc, char **argv)
 	req.nhot = (size_t)nhot;
 	req.diff = metrics || html;
 	req.diff_required = html;
+	if (isatty(STDERR_FILENO)) {
+		req.days.judged = judged;
+		req.days.judged_ctx = &sel;
+	}
 	int rc = req.repo_dir ? fg_repo_open(&req.repo, req.repo_dir, &err) : 0;
 	if (!rc)
 		rc = cli_bisect_load_runs(&runs, &sel, req.repo, &o, &fo, &err);

@@ -225,6 +225,8 @@ int cmd_hotfiles(int argc, char **argv)
 	struct growth g = { 0 };
 	fg_hotfiles hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
+	opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+	opts.frame_file_ctx = g.names;
 	if (!rc && profiles)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
 					 g.growers.stack, g.growers.nstack, &err);

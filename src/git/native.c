@@ -576,6 +576,11 @@ fg_native_rank fg_native_find(fg_method_match *out, const fg_native_driver *d, c
 		bool indented = d->lang == FG_NATIVE_CPP && (*bol == ' ' || *bol == '\t');
 		if (!indented && !fg_native_driver_funcname(d, bol, line_len(&l, line)))
 			continue;
+		const char *code = bol;
+		while (indented && (*code == ' ' || *code == '\t'))
+			code++;
+		if (indented && !ident_start(*code) && *code != '~' && *code != ':')
+			continue; /* a comment's line (` * calls f() …`), a continued expression */
 		fg_native_rank r = rank_at(fn, d->lang, &l, line, off, indented);
 		if (r == FG_NATIVE_RANK_NONE || r < best)
 			continue;

@@ -161,6 +161,8 @@ static void test_find(void)
 	find(FG_NATIVE_CPP, c_src, "main", "2 20-20");
 	find(FG_NATIVE_CPP, c_src, "printf", "0");
 	find(FG_NATIVE_CPP, "int f(int);\n", "f", "1 1-1");
+	/* A comment's line that names the function is no member definition. */
+	find(FG_NATIVE_CPP, "void g(void)\n{\n  /* calls\n   * fgets() read {\n   */\n}\n", "fgets", "0");
 	/* A member defined in its class: header to closing brace. */
 	find(FG_NATIVE_CPP, cpp_src, "ns::Foo::get(int) const", "2 3-5");
 	/* Foo::put names the qualifier: it ranks above Bar::put. */

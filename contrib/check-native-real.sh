@@ -58,7 +58,7 @@ done | sort -t$'\t' -k1,1 -s >"$tmp/defs"
 # Taken from every file in turn (the first of each, then the second …).
 awk -F'\t' '{ n[$1]++; row[$1] = $0 } END { for (k in n) if (n[k] == 1) print row[k] }' "$tmp/defs" |
 	sort -t$'\t' -k2,2 -k3,3n | awk -F'\t' '{ print (++seen[$2]) "\t" $0 }' | sort -t$'\t' -k1,1n -k3,3 -s |
-	cut -f2- | head -n "$count" >"$tmp/funcs"
+	cut -f2- | awk -v n="$count" 'NR <= n' >"$tmp/funcs"
 nfunc=$(wc -l <"$tmp/funcs")
 [ "$nfunc" -gt 0 ] || { echo "check-native-real: no C function found under src/" >&2; exit 2; }
 
@@ -73,9 +73,9 @@ while IFS=$'\t' read -r name path line; do
 	want_win=$(G log --format=%H -s -L ":$rx:$path" "$good..$bad" | sed '/^$/d' | sort | paste -sd, -)
 	want_last=$(G log --format=%H -s -n1 -L ":$rx:$path" "$bad" | sed '/^$/d')
 	got_win=$(jq -r --arg f "$name" '.files[] | select(.frame == $f) | [.method_commits[].commit] | sort | join(",")' \
-		"$tmp/out.json" | head -1)
+		"$tmp/out.json" | sed -n 1p)
 	got_last=$(jq -r --arg f "$name" '.files[] | select(.frame == $f) | .method.last.commit // ""' "$tmp/out.json" |
-		head -1)
+		sed -n 1p)
 	if [ "$got" = "$path" ] && [ "$got_win" = "$want_win" ] && [ "$got_last" = "$want_last" ]; then
 		equal=$((equal + 1))
 	else

@@ -314,11 +314,23 @@ bool fg_native_driver_funcname(const fg_native_driver *d, const char *line, size
 			i++;
 	if (i >= len || !(ident_start(line[i]) || line[i] == ':'))
 		return false;
-	regmatch_t m[1] = { { .rm_so = 0, .rm_eo = (regoff_t)len } };
+	/* A NUL-terminated copy: a blob's bytes end without one, and
+	 * REG_STARTEND is not everywhere (nor is it honoured by the
+	 * sanitizers' regexec). */
+	char small[512], *buf = len < sizeof(small) ? small : malloc(len + 1);
+	if (!buf)
+		return false;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	bool match = false;
 	for (size_t k = 0; k < d->n; k++)
-		if (!regexec(&d->re[k], line, 1, m, REG_STARTEND))
-			return !d->negate[k];
-	return false;
+		if (!regexec(&d->re[k], buf, 0, NULL, 0)) {
+			match = !d->negate[k];
+			break;
+		}
+	if (buf != small)
+		free(buf);
+	return match;
 }
 
 /* ---- definitions ---------------------------------------------------------------- */

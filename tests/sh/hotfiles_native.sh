@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-labels: slow
 # hotfiles on native profiles (src/git/native.h, src/git/history_native.c):
 #
 # 1. C: a small repository made here (a few files, commits that change one

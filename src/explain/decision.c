@@ -296,18 +296,20 @@ static int collect_methods(fg_decision *d, const fg_history_result *hot, size_t 
 	return 0;
 }
 
-/* A native profile: hot frames name native functions (src/git/native.h)
- * and none a Java class. */
-static bool hot_native(const fg_history_result *hot, size_t nhot)
+/* A native profile: hot frames name native functions (src/git/native.h),
+ * none a Java class; and one of them is the repository's, or the repository
+ * is no JVM project (a JVM's own frames name C++ functions too). */
+static bool hot_native(fg_history *h, const fg_history_result *hot, size_t nhot)
 {
-	bool function = false;
+	bool function = false, file = false;
 	for (size_t i = 0; i < nhot; i++) {
 		const fg_history_entry *e = fg_history_result_entry(hot, i);
 		if (e->class_path)
 			return false;
 		function |= e->function != NULL;
+		file |= e->function && e->path;
 	}
-	return function;
+	return function && (file || !fg_history_jvm_sources(h));
 }
 
 /* A native profile's build files are those of the hot files' modules: in
@@ -367,7 +369,7 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 		rc = fg_history_changed_paths(&d->changed, &d->nchanged, h, err);
 	if (!rc && d->nchanged && !(d->build_files = calloc(d->nchanged, sizeof(*d->build_files))))
 		rc = fg_error_oom(err, NULL);
-	d->native = hot_native(hot, nhot);
+	d->native = hot_native(h, hot, nhot);
 	for (size_t i = 0; !rc && i < d->nchanged; i++)
 		if (fg_decision_is_build_file(d->changed[i]) && (!d->native || in_hot_module(hot, nhot, d->changed[i])))
 			d->build_files[d->nbuild_files++] = d->changed[i];

@@ -91,7 +91,8 @@ size_t fg_decision_caller_count(const fg_decision *d);
 const fg_decision_caller *fg_decision_caller_at(const fg_decision *d, size_t i);
 bool fg_decision_callers_known(const fg_decision *d);
 /* Whether the hot frames are native code (C, C++, Rust, Go functions:
- * fg_history_entry.function) and none is a Java frame: the words are then
+ * fg_history_entry.function), none is a Java frame, and one is the
+ * repository's or the repository holds no JVM sources: the words are then
  * the build, the compiler and the dependencies, not the JVM; and the build
  * files are those of the hot files' modules (their directories and those
  * above them), every one when no hot file is in the repository. */

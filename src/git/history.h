@@ -94,6 +94,9 @@ const char *fg_history_bad_id(const fg_history *h);
 const char *fg_history_good_id(const fg_history *h);
 /* Whether the repository is a shallow clone. */
 bool fg_history_is_shallow(const fg_history *h);
+/* Whether the bad tree holds Java, Kotlin or Scala sources: a JVM project,
+ * whose hot frames that map to no file are the JVM's, not a native build's. */
+bool fg_history_jvm_sources(const fg_history *h);
 /* What the answers should be read with, in words (one line each, no
  * newline): a commit-graph found to disagree with the objects and no longer
  * used, history that git would read otherwise (replace refs, grafts).  Set

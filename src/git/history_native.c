@@ -238,3 +238,11 @@ int fg_history_native_match(fg_method_match *out, fg_history *h, const git_oid *
 	git_blob_free(blob);
 	return rc;
 }
+
+bool fg_history_jvm_sources(const fg_history *h)
+{
+	for (size_t i = 0; i < h->nsrc; i++)
+		if (!fg_native_lang_of_path(h->src[i].path))
+			return true;
+	return false;
+}

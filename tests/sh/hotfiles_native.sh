@@ -212,6 +212,28 @@ check_eq "Cache::put vs git -L :Cache..put:" \
 "$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "$tmp/good.perf" "$tmp/bad.perf" >"$tmp/c.json"
 check_eq "native build files" "$(jq -r '.decision.build_files | join(",")' "$tmp/c.json")" Makefile
 
+# Native frames outside the repository: in a C project, the decision is
+# the build's (a library grew); in a JVM project, C++ frames are the JVM's.
+printf 'prog;main;compute;helper 500\nprog;main;memcpy 100\n' >"$tmp/ext-base.collapsed"
+printf 'prog;main;compute;helper 500\nprog;main;memcpy 600\n' >"$tmp/ext-cand.collapsed"
+"$FGBISECT" hotfiles --json --hot 1 --good "$good" --bad "$bad" "$tmp/ext-base.collapsed" "$tmp/ext-cand.collapsed" \
+	>"$tmp/ext.json"
+check_eq "memcpy: external, native" "$(jq -r '"\(.decision.kind) \(.decision.native)"' "$tmp/ext.json")" "external true"
+"$FGBISECT" hotfiles --hot 1 --good "$good" --bad "$bad" "$tmp/ext-base.collapsed" "$tmp/ext-cand.collapsed" |
+	grep -q 'a library, the runtime or the kernel' || fail "a native external decision names no library"
+jrepo="$tmp/java"
+git init -q -b main "$jrepo"
+mkdir -p "$jrepo/src/main/java/p"
+printf 'package p;\nclass A {}\n' >"$jrepo/src/main/java/p/A.java"
+printf 'int memcpy_unused;\n' >"$jrepo/native.c"
+(cd "$jrepo" && g add -A && commit -m one && printf '<project/>\n' >pom.xml && g add -A && commit -m two)
+printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 100\njava;p/A.run 500\n' >"$tmp/jvm-base.collapsed"
+printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 500\njava;p/A.run 100\n' >"$tmp/jvm-cand.collapsed"
+"$FGBISECT" hotfiles --json --hot 1 --repo "$jrepo" --good HEAD~1 "$tmp/jvm-base.collapsed" "$tmp/jvm-cand.collapsed" \
+	>"$tmp/jvm.json"
+check_eq "a JVM's C++ frame: not native" "$(jq -r '"\(.decision.kind) \(.decision.native)"' "$tmp/jvm.json")" \
+	"external false"
+
 # ---- 3. Go, pprof with file names ----------------------------------------------
 repo="$tmp/go"
 git init -q -b main "$repo"

@@ -178,6 +178,8 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		const char *function = ncand ? NULL : fg_history_native_function(native, fr);
 		if (function)
 			ncand = fg_history_native_candidates(native, fr, cand, 64);
+		if (jc == 1 && !ncand)
+			function = NULL; /* a Java class without a file is said as the class */
 		char *fcopy = result_strdup(r, frame);
 		char *function_copy = function ? result_strdup(r, function) : NULL;
 		if (function && !function_copy) {
@@ -199,7 +201,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 			fg_history_entry *e = &r->entries[r->count];
 			memset(e, 0, sizeof(*e));
 			e->frame = fcopy;
-			e->class_path = ccopy;
+			e->class_path = function_copy ? NULL : ccopy; /* a Go `pkg/path.Func` is no class */
 			e->function = function_copy;
 			e->candidates = ncand;
 			e->changed_in_window = -1;

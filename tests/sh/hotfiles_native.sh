@@ -312,5 +312,10 @@ out=$(method_check "$j" "$repo" "$ggood" "$gbad")
 check_eq "Go methods against git log -L" "$out" ""
 check_eq "Go: native decision" "$(jq -r '.decision.native' "$j")" true
 check_eq "Go: build files of the module, not web/" "$(jq -r '.decision.build_files | join(",")' "$j")" go.sum
+# A Go name that reads as a Java class (`server.New`: class New of package
+# server) is a function once a Go file defines it.
+check_eq "Go: server.New is no class" \
+	"$("$FGBISECT" hotfiles --json --repo "$repo" --frame server.New | jq -c '.files[] | [.class, .function, .path]')" \
+	'[null,"New","pkg/server/server.go"]'
 
 finish

@@ -207,6 +207,22 @@ check_eq "Cache::put vs git -L :Cache..put:" \
 	"$(jq -r '.files[] | select(.frame == "ns::Cache::put(int)") | [.method_commits[].commit] | sort | join(",")' "$j")" \
 	"$(git_L_window "$repo" 'Cache..put' src/cache.cc "$good" "$bad")"
 
+# The profile's file decides where the search cannot: init_table is
+# defined in src/a.c and src/b.c, perf's source line names b.c.
+perf_text() { # file samples-of-init_table samples-of-main
+	local i
+	for ((i = 0; i < $2 + $3; i++)); do
+		printf 'prog 1 %d.000001:    1001001 cpu-clock:ppp: \n' "$((i + 1))"
+		[ "$i" -ge "$2" ] || printf '\t    1139 init_table+0x4 (/tmp/prog)\n  /build/app/%s:2\n' "$1"
+		printf '\t    1150 main+0x4 (/tmp/prog)\n  main.c:3\n\n'
+	done
+}
+perf_text src/b.c 100 300 >"$tmp/it-base.perf"
+perf_text src/b.c 400 0 >"$tmp/it-cand.perf"
+check_eq "init_table: the file perf names" \
+	"$("$FGBISECT" hotfiles --json --bad "$bad" "$tmp/it-base.perf" "$tmp/it-cand.perf" |
+		jq -r '[.files[] | select(.frame == "init_table") | "\(.path):\(.candidates)"] | join(",")')" "src/b.c:1"
+
 # The decision's build files: the hot files' directories and above (the
 # root Makefile), not docs/.
 "$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "$tmp/good.perf" "$tmp/bad.perf" >"$tmp/c.json"

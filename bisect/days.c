@@ -1,6 +1,7 @@
 #include "bisect/days.h"
 #include "formats/source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,4 +392,33 @@ void fg_days_window_clear(fg_days_window *w)
 	fg_hotfiles_clear(&w->hot);
 	fg_repo_log_free(w->log);
 	memset(w, 0, sizeof(*w));
+}
+
+void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel)
+{
+	out[0] = '\0';
+	enum fg_days_outcome outcome = fg_days_result(d);
+	if (outcome != FG_DAYS_GOOD_NOT_FAST && outcome != FG_DAYS_BAD_NOT_SLOW)
+		return;
+	bool good_end = outcome == FG_DAYS_GOOD_NOT_FAST;
+	size_t asked = good_end ? d->asked_good : d->asked_bad, at = good_end ? d->good : d->bad;
+	const fg_runs_run *end = fg_runs_selection_at(sel, asked), *run = fg_runs_selection_at(sel, at);
+	const fg_verdict *v = d->verdicts[at];
+	const char *side = good_end ? "good" : "bad";
+	if (v->kind == FG_VERDICT_SKIP) {
+		snprintf(out, size, "no run from the %s end %s %s to the other end can be judged (the last tried, %s: "
+			 "%s): nothing to search", side, end->date, end->commit, run->date, v->reason);
+		return;
+	}
+	char moved[128] = "", why[1700];
+	if (at != asked)
+		snprintf(moved, sizeof(moved), " (the %s end %s could not be judged, nor any run up to it)", side,
+			 end->date);
+	if (v->disagreeing != SIZE_MAX)
+		snprintf(why, sizeof(why), "%s: a regression on one node only, or a noisy node?", v->reason);
+	else
+		snprintf(why, sizeof(why), "is --frame mistyped, --threshold too %s, or --%s too %s?",
+			 good_end ? "low" : "high", side, good_end ? "late" : "early");
+	snprintf(out, size, "the %s end %s %s is %s, not %s%s: nothing to search (%s)", side, run->date, run->commit,
+		 fg_verdict_name(v->kind), good_end ? "fast" : "slow", moved, why);
 }

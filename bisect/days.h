@@ -93,6 +93,13 @@ size_t fg_days_bad(const fg_days *d);
 size_t fg_days_last_fast(const fg_days *d);
 size_t fg_days_first_slow(const fg_days *d);
 
+/* Why a search that did not find the two runs cannot start, in one line
+ * into out: the end's nearest decidable run has the wrong verdict, or no
+ * run can be judged.  A mistyped --frame or a wrong threshold is only
+ * suggested when the run was decided; a node that disagrees with the
+ * others is named instead.  "" when the outcome is FOUND. */
+void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel);
+
 /* The verdict of a judged run, NULL when it was not judged. */
 const fg_verdict *fg_days_verdict(const fg_days *d, size_t run);
 

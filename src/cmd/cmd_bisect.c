@@ -14,7 +14,7 @@
 #include "base/exitcode.h"
 #include "bisect/gitbisect.h"
 #include "model/names.h"
-#include "output/report.h"
+#include "bisect/search_report.h"
 
 static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
@@ -272,91 +272,32 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 	return d;
 }
 
-/* --html: the judged commits' shares against the threshold, the first
- * slow commit, the decision in words and the flame graph of its parent
- * against it. */
+/* --html: the report of the bisection (bisect/search_report.h), with the
+ * flame graph of the first slow commit's parent against it. */
 static int write_report(const char *path, const fg_gitbisect_result *r, const struct cli_bisect_options *o,
 			const char *good, const char *bad, size_t end_steps, fg_error *err)
 {
-	fg_report_run runs[4 + 64];
-	size_t nruns = 0;
-	char ids[4 + 64][41];
-	const struct { const fg_verdict *v; const fg_repo_commit *c; const char *note; } judged[] = {
-		{ r->vgood, &r->good, "good end" },
-		{ r->vparent, &r->parent, "parent" },
-		{ r->vfirst_slow, &r->first_slow, "first slow" },
-		{ r->vbad, &r->bad, "bad end" },
-	};
-	for (size_t i = 0; i < sizeof(judged) / sizeof(judged[0]); i++) {
-		if (!judged[i].v)
-			continue;
-		snprintf(ids[nruns], sizeof(ids[nruns]), "%s", judged[i].c->id);
-		runs[nruns] = (fg_report_run){ judged[i].v->date, ids[nruns], judged[i].v->reason,
-					       cli_verdict_chart_row(judged[i].v, NULL, judged[i].note) };
-		nruns++;
-	}
-	for (size_t i = 0; i < r->nskipped && nruns < sizeof(runs) / sizeof(runs[0]); i++, nruns++)
-		runs[nruns] = (fg_report_run){ "", r->skipped[i].id, r->skipped[i].reason,
-					       { .mark = FG_CHART_SKIP, .note = "end moved past" } };
-	char *decision = NULL, *title = NULL;
-	size_t dlen = 0;
-	FILE *d = open_memstream(&decision, &dlen);
-	int rc = d && asprintf(&title, "fgbisect bisect: %s at %g%%", o->frame, o->threshold) >= 0
-			 ? 0 : fg_error_oom(err, NULL);
-	if (!rc) {
-		switch (r->outcome) {
-		case FG_GITBISECT_FOUND:
-			fprintf(d, "The first slow commit is %.12s (%s).", r->first_slow.id, r->first_slow.subject);
-			if (r->vfirst_slow && r->vparent && r->vparent->kind != FG_VERDICT_SKIP)
-				fprintf(d, " Its share of %s is %.2f%% (95%% interval %.2f-%.2f%%) against %.2f%% "
-					"(%.2f-%.2f%%) for its parent %.12s, threshold %g%%.", o->frame,
-					r->vfirst_slow->share, r->vfirst_slow->interval_lo, r->vfirst_slow->interval_hi,
-					r->vparent->share, r->vparent->interval_lo, r->vparent->interval_hi, r->parent.id,
-					o->threshold);
-			break;
-		case FG_GITBISECT_INCONCLUSIVE:
-			fputs("The bisection did not conclude: only undecidable commits are left between the last fast "
-			      "and the first slow commit.", d);
-			break;
-		case FG_GITBISECT_START_FAILED:
-		case FG_GITBISECT_INTERRUPTED:
-		case FG_GITBISECT_STOPPED:
-			fputs("The bisection did not run to its end.", d);
-			break;
-		default: { /* refused to start */
-			char why[4096];
-			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
-			fprintf(d, "No bisection: %s.", why);
-			break;
-		}
-		}
-	}
-	if (d && fclose(d) && !rc)
-		rc = fg_error_oom(err, NULL);
-	fg_report_commit commit = { r->first_slow.id, r->first_slow.date, r->first_slow.subject };
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
 	const char **sources[2] = { NULL, NULL };
 	fg_svg_options so;
 	fg_svg_options_init(&so);
-	if (!rc && r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
+	int rc = 0;
+	if (r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
 		diff = parent_diff(r, names, o, sources, &so);
-	if (!rc) {
-		fg_report rep = {
-			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
-			.runs = runs, .nruns = nruns, .commits = r->outcome == FG_GITBISECT_FOUND ? &commit : NULL,
-			.ncommits = r->outcome == FG_GITBISECT_FOUND, .diff = diff, .svg = &so,
-			.diff_heading = "the first slow commit's parent \xe2\x86\x92 the first slow commit",
-			.generator = "written by fgbisect " FG_VERSION " bisect",
-		};
-		rc = cli_write_report(path, &rep, names, err);
-	}
+	const char *inputs[] = { o->runs ? o->runs : o->profile ? o->profile : o->capture };
+	fg_search_report_options ro;
+	fg_search_report_options_init(&ro);
+	ro.frame = o->frame;
+	ro.threshold = o->threshold;
+	ro.inputs = inputs;
+	ro.ninputs = inputs[0] != NULL;
+	if (!rc)
+		rc = fg_search_report_bisect(path, r, good, bad, end_steps, diff, &so, names, &ro, err);
 	fg_diff_free(diff);
 	fg_names_free(names);
 	free(sources[0]);
 	free(sources[1]);
-	free(decision);
-	free(title);
 	return rc;
 }
 

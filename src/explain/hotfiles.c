@@ -28,3 +28,16 @@ void fg_hotfiles_clear(fg_hotfiles *h)
 	fg_history_free(h->history);
 	memset(h, 0, sizeof(*h));
 }
+
+bool fg_hotfiles_shown(const fg_history_result *r, size_t i)
+{
+	const fg_history_entry *e = fg_history_result_entry(r, i);
+	if (!e->path)
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		const char *path = fg_history_result_entry(r, k)->path;
+		if (path && !strcmp(path, e->path))
+			return false;
+	}
+	return true;
+}

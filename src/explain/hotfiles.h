@@ -32,4 +32,8 @@ int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const 
 			size_t nstack, fg_error *err);
 void fg_hotfiles_clear(fg_hotfiles *h);
 
+/* Whether entry i of r is a file to show: in the repository, and not shown
+ * for an earlier frame (get and upsert of one class grow together). */
+bool fg_hotfiles_shown(const fg_history_result *r, size_t i);
+
 #endif

@@ -30,6 +30,11 @@ check_eq "report written" "$(head -c 15 "$TMP/report.html")" "<!DOCTYPE html>"
 CHECKS=$((CHECKS + 1))
 browser_passes "$FG_SOURCE_DIR/tests/tools/check_report.py" "$TMP/report.html" "${K_ID:0:8}" ||
 	fail "the report in Chromium"
+# The top lines: the answer in one line, the inputs by name, the date; the
+# profiles' URLs (served by the test) shortened to their names everywhere.
+check_eq "days report: the answer on top" "$(grep -c '<p class="answer">TransactionalColumnFamily crossed 4% between 2026-11-04 (2.53%) and 2026-11-05 (6.81%)</p>' "$TMP/report.html")" 1
+check_eq "days report: inputs and date" "$(grep -cE '<p class="inputs">inputs: [^<]*/runs.txt<br>written 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC</p>' "$TMP/report.html")" 1
+check_eq "days report: no full URL" "$(grep -c 'http://127' "$TMP/report.html")" 0
 
 # Nothing to search (the threshold is below every run): exit 1, the report says why.
 days --threshold 1 --html "$TMP/none.html" >/dev/null 2>&1 && rc=0 || rc=$?
@@ -40,6 +45,8 @@ check_eq "no flame graph without a window" "$(grep -c 'fg-diff' "$TMP/none.html"
 FX="$FG_SOURCE_DIR/fixtures"
 "$FGBISECT" diff --html "$TMP/diff.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$FX/day10-broker-0-grpc.collapsed.gz" >/dev/null
 check_eq "diff report lists the regressed frame" "$(grep -c '<code>io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.ensureInOpenTransaction</code></td><td class="n">2.18%</td><td class="n">5.71%</td><td class="n">+3.53</td>' "$TMP/diff.html")" 1
+check_eq "diff report: the answer on top" "$(grep -c '<p class="answer">[0-9]* frames grew and [0-9]* shrank beyond noise; the most significant: <code>[^<]*</code> [0-9.]*% → [0-9.]*% (+[0-9.]* points, [0-9.]* times its noise)</p>' "$TMP/diff.html")" 1
+check_eq "diff report: the inputs by side" "$(grep -c '<p class="inputs">base: [^<]*/day01-broker-0-grpc.collapsed.gz, [^<]*/day01-broker-1-grpc.collapsed.gz, [^<]*/day01-broker-2-grpc.collapsed.gz; candidate: [^<]*/day10-broker-0-grpc.collapsed.gz<br>written' "$TMP/diff.html")" 1
 check_eq "diff report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/diff.html") $(grep -c '<?xml' "$TMP/diff.html")" "1 0"
 check_eq "--html is not for --peers" "$(status "$FGBISECT" diff --peers --html "$TMP/p.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz)" 2
 check_eq "unwritable report" "$(days --html /nonexistent/r.html 2>&1 >/dev/null | grep -c 'cannot create the report')" 1
@@ -54,7 +61,7 @@ check_eq "bisect report: the first slow commit in words" \
 	"$(grep -c "The first slow commit is ${K_ID:0:12} (commit 5)\. Its share of TransactionalColumnFamily is" "$TMP/bisect.html")" 1
 check_eq "bisect report: the judged commits in the chart" \
 	"$(grep -o '>good end<\|>parent<\|>first slow<\|>bad end<' "$TMP/bisect.html" | sort | uniq | wc -l)" 4
-check_eq "bisect report: the window is the first slow commit" "$(grep -c "Commits in the window (1)" "$TMP/bisect.html")" 1
+check_eq "bisect report: the first slow commit listed" "$(grep -c "The first slow commit (1)" "$TMP/bisect.html")" 1
 check_eq "bisect report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/bisect.html")" 1
 bisect --threshold 1 --html "$TMP/bisect-none.html" >/dev/null 2>&1 && rc=0 || rc=$?
 check_eq "refused bisection" "$rc" 1

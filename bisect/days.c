@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/diff.h"
-#include "explain/growers.h"
 
 struct fg_days {
 	enum fg_days_outcome outcome;
@@ -349,47 +348,17 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
 	return 0;
 }
 
-int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err)
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, fg_diff *diff, const fg_names *names,
+			   const fg_explain_options *eo, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	int rc = fg_repo_log_range(&out->log, repo, good, bad, NULL, err);
-	if (rc || !nhot)
-		return rc;
-	fg_diff_result result = { 0 };
-	fg_growers g = { 0 };
-	rc = fg_diff_compute(&result, diff, err);
-	if (!rc)
-		rc = fg_growers_find(&g, diff, &result, names, nhot, nhot, err);
-	const char **frames = NULL, **stack = NULL;
-	if (!rc && g.nframes) {
-		frames = calloc(g.nframes, sizeof(*frames));
-		stack = calloc(g.nstack ? g.nstack : 1, sizeof(*stack));
-		if (!frames || !stack)
-			rc = fg_error_oom(err, NULL);
-	}
-	if (!rc && g.nframes) {
-		for (size_t i = 0; i < g.nframes; i++)
-			frames[i] = fg_names_get(names, g.frame_ids[i]);
-		for (size_t i = 0; i < g.nstack; i++)
-			stack[i] = fg_names_get(names, g.stack_ids[i]);
-		fg_history_options ho;
-		fg_history_options_init(&ho);
-		ho.good = good;
-		ho.bad = bad;
-		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, g.nframes, SIZE_MAX, stack, g.nstack,
-					 err);
-	}
-	free(frames);
-	free(stack);
-	fg_growers_clear(&g);
-	fg_diff_result_free(&result);
-	return rc;
+	int rc = fg_repo_log_range(&out->log, repo, eo->good, eo->bad, NULL, err);
+	return rc ? rc : fg_explain_window(&out->explain, repo, dir, diff, names, eo, err);
 }
 
 void fg_days_window_clear(fg_days_window *w)
 {
-	fg_hotfiles_clear(&w->hot);
+	fg_explain_clear(&w->explain);
 	fg_repo_log_free(w->log);
 	memset(w, 0, sizeof(*w));
 }

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "analysis/diff.h"
-#include "explain/hotfiles.h"
+#include "explain/explain.h"
 #include "git/repo.h"
 #include "bisect/runs.h"
 #include "bisect/verdict.h"
@@ -120,19 +120,18 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
 /* What `days --repo` shows between the last fast run and the first slow
- * one: the commits of (good, bad] in repo, and the hot files (in the
- * repository at dir) of the nhot frames whose pooled inclusive share grew
- * most in diff (fg_days_diff's, names its names), as the diff module reports
- * them (above its noise floor), with the decision (which also reads the
- * frames on their stacks in the first slow run's pooled tree).  hot.result is NULL when no frame grew or nhot is 0.
- * Free with fg_days_window_clear whatever the result. */
+ * one: the commits of (eo->good, eo->bad] in repo, and what explains the
+ * change (explain/explain.h: the --frame pattern's own frames and the
+ * eo->nhot frames that grew most in diff, fg_days_diff's, names its names,
+ * looked up as hot files in the repository at dir, and the decision over
+ * those beyond noise).  Free with fg_days_window_clear whatever the result. */
 typedef struct fg_days_window {
 	fg_repo_log *log;
-	fg_hotfiles hot;
+	fg_explain explain;
 } fg_days_window;
 
-int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err);
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, fg_diff *diff, const fg_names *names,
+			   const fg_explain_options *eo, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
 
 #endif

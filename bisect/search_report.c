@@ -30,6 +30,10 @@ fg_chart_row fg_search_report_row(const fg_verdict *v, const char *label, const 
 /* What both reports share: the strings made for the page, freed together. */
 struct page {
 	char *title, *answer, *decision;
+	char headline[1024];
+	char search[2 * 1024 + 1]; /* the pattern as a JavaScript regular expression */
+	fg_svg_options svg;
+	const char *summary[1], *notes[2];
 	size_t dlen;
 	FILE *d;          /* the decision's text as it is written */
 	fg_report r;
@@ -46,6 +50,22 @@ static int page_begin(struct page *p, const char *command, const fg_search_repor
 	p->r = (fg_report){ .title = p->title, .frame = o->frame, .threshold = o->threshold, .inputs = o->inputs,
 			    .ninputs = o->ninputs, .metrics = o->metrics };
 	return 0;
+}
+
+/* The flame graph's options with the search preset to the pattern: a
+ * substring's metacharacters escaped (an ERE is one as it is). */
+static void page_svg(struct page *p, const fg_svg_options *so, const fg_search_report_options *o)
+{
+	p->svg = *so;
+	size_t k = 0;
+	for (const char *c = o->frame; *c && k + 2 < sizeof(p->search); c++) {
+		if (!o->regex && strchr("\\^$.|?*+()[]{}/", *c))
+			p->search[k++] = '\\';
+		p->search[k++] = *c;
+	}
+	p->search[k] = '\0';
+	p->svg.search = p->search;
+	p->r.svg = &p->svg;
 }
 
 /* The answer's line (printf-style), kept for the page. */
@@ -67,6 +87,18 @@ static int page_write(struct page *p, const char *path, const fg_search_report_o
 	int rc = fclose(p->d) ? fg_error_oom(err, NULL) : 0;
 	p->d = NULL;
 	p->r.decision = p->decision && *p->decision ? p->decision : NULL;
+	const fg_explain *e = o->explain;
+	if (e && o->frame) {
+		fg_explain_headline(p->headline, sizeof(p->headline), e, o->frame);
+		p->summary[p->r.nsummary++] = p->headline;
+		p->r.files_note = "the frames of the pattern that grew and of those that grew most beyond noise";
+	}
+	if (e && !e->separable)
+		p->notes[p->r.nnotes++] = fg_explain_not_separable;
+	if (e && e->no_decision)
+		p->notes[p->r.nnotes++] = e->no_decision;
+	p->r.summary = p->summary;
+	p->r.notes = p->notes;
 	p->r.answer = p->answer;
 	if (!rc)
 		rc = fg_report_write_file(path, &p->r, names, err);
@@ -137,7 +169,7 @@ int fg_search_report_days(const char *path, const fg_days *days, const fg_runs_s
 {
 	bool found = fg_days_result(days) == FG_DAYS_FOUND;
 	size_t n = fg_runs_selection_count(sel), nfiles = 0;
-	const fg_history_result *hot = w ? w->hot.result : NULL;
+	const fg_history_result *hot = w ? w->explain.hot.result : NULL;
 	size_t nhot = hot ? fg_history_result_count(hot) : 0, ncommits = w ? fg_repo_log_count(w->log) : 0;
 	size_t ifast = found ? fg_days_last_fast(days) : SIZE_MAX, islow = found ? fg_days_first_slow(days) : SIZE_MAX;
 	struct page p;
@@ -195,7 +227,7 @@ int fg_search_report_days(const char *path, const fg_days *days, const fg_runs_s
 	p.r.files = files;
 	p.r.nfiles = nfiles;
 	p.r.diff = found ? diff : NULL;
-	p.r.svg = &so;
+	page_svg(&p, &so, o);
 	p.r.diff_heading = "the last fast run \xe2\x86\x92 the first slow run";
 	p.r.generator = "written by fgbisect " FG_VERSION " days";
 	if (!rc)
@@ -307,7 +339,7 @@ int fg_search_report_bisect(const char *path, const fg_gitbisect_result *r, cons
 	p.r.commits = commits;
 	p.r.ncommits = ncommits;
 	p.r.diff = diff;
-	p.r.svg = so;
+	page_svg(&p, so, o);
 	p.r.diff_heading = "the first slow commit's parent \xe2\x86\x92 the first slow commit";
 	p.r.generator = "written by fgbisect " FG_VERSION " bisect";
 	if (!rc)

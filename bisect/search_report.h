@@ -14,18 +14,24 @@
 #include "base/error.h"
 #include "bisect/days.h"
 #include "bisect/gitbisect.h"
+#include "explain/explain.h"
 #include "metrics/metrics.h"
 #include "output/chart.h"
 #include "output/svg.h"
 
 typedef struct fg_search_report_options {
-	const char *frame;         /* the --frame pattern (required) */
+	const char *frame;         /* the --frame pattern (required): the flame graph opens searching for it */
+	bool regex;                /* frame is a POSIX ERE, not a substring; default false */
 	double threshold;          /* percent (required) */
 	/* The decision in words (cli_decision_text's: it starts with a blank
 	 * line), after the search's own words and a newline; NULL: none.
 	 * Default NULL. */
 	const char *decision;
 	const fg_metrics_result *metrics; /* the efficiency lens (days --metrics); default NULL */
+	/* What explains the two sides (explain/explain.h): the pattern's
+	 * headline, the separability note, why there is no decision; its hot
+	 * files with the window.  NULL: none.  Default NULL. */
+	const fg_explain *explain;
 	/* What was searched (the runs file, the profile template, the capture
 	 * command), shown by name at the top; default none. */
 	const char *const *inputs;

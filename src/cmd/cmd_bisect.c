@@ -289,6 +289,7 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 	fg_search_report_options ro;
 	fg_search_report_options_init(&ro);
 	ro.frame = o->frame;
+	ro.regex = o->regex;
 	ro.threshold = o->threshold;
 	ro.inputs = inputs;
 	ro.ninputs = inputs[0] != NULL;

@@ -148,7 +148,7 @@ static void json_run(fg_json *j, const char *key, const char *commit, const fg_v
 	fg_json_end(j);
 }
 
-static void print_window_text(const fg_days_window *w)
+static void print_window_text(const fg_days_window *w, const char *pattern, const fg_names *names)
 {
 	size_t n = fg_repo_log_count(w->log);
 	printf("\ncommits in the window (%zu%s):\n", n, fg_repo_log_truncated(w->log) ? ", more not shown" : "");
@@ -156,26 +156,10 @@ static void print_window_text(const fg_days_window *w)
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
 		printf("  %s %s %s\n", c->short_id, c->date, cli_text(c->subject));
 	}
-	const fg_history_result *hot = w->hot.result;
-	if (!hot)
-		return;
-	printf("\nsource files of the frames that grew most:\n");
-	size_t shown = 0;
-	for (size_t i = 0; i < fg_history_result_count(hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		if (!fg_hotfiles_shown(hot, i))
-			continue;
-		shown++;
-		printf("  %s%s\n    last changed %.10s %.12s %s\n", cli_text(e->path),
-		       e->changed_in_window == 1 ? "  (changed in the window)" : "", e->last->date, e->last->id,
-		       cli_text(e->last->subject));
-	}
-	if (!shown)
-		printf("  (none of them is a source file of the repository)\n");
-	cli_decision_text(stdout, w->hot.decision);
+	cli_explain_text(stdout, &w->explain, pattern, names);
 }
 
-static void print_window_json(fg_json *j, const fg_days_window *w)
+static void print_window_json(fg_json *j, const fg_days_window *w, const char *pattern, const fg_names *names)
 {
 	fg_json_key(j, "window_commits");
 	fg_json_array(j);
@@ -188,24 +172,7 @@ static void print_window_json(fg_json *j, const fg_days_window *w)
 		fg_json_end(j);
 	}
 	fg_json_end(j);
-	fg_json_key(j, "hotfiles");
-	fg_json_array(j);
-	const fg_history_result *hot = w->hot.result;
-	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		if (!fg_hotfiles_shown(hot, i))
-			continue;
-		fg_json_object(j);
-		fg_json_member_string(j, "frame", e->frame);
-		fg_json_member_string(j, "path", e->path);
-		fg_json_member_string(j, "last_commit", e->last->id);
-		fg_json_member_string(j, "last_date", e->last->date);
-		fg_json_member_bool(j, "changed_in_window", e->changed_in_window == 1);
-		fg_json_end(j);
-	}
-	fg_json_end(j);
-	fg_json_key(j, "decision");
-	cli_decision_json(j, w->hot.decision);
+	cli_explain_json(j, &w->explain, pattern, names);
 }
 
 /* --threshold auto: the threshold the ends gave becomes the one printed,
@@ -253,15 +220,17 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	if (!d)
 		return fg_error_oom(err, NULL);
 	if (w)
-		cli_decision_text(d, w->hot.decision);
+		cli_decision_text(d, w->explain.hot.decision);
 	if (fclose(d))
 		return fg_error_oom(err, NULL);
 	const char *inputs[] = { o->runs ? o->runs : getenv("FGBISECT_RUNS") };
 	fg_search_report_options ro;
 	fg_search_report_options_init(&ro);
 	ro.frame = o->frame;
+	ro.regex = o->regex;
 	ro.threshold = o->threshold;
 	ro.decision = decision;
+	ro.explain = w ? &w->explain : NULL;
 	ro.metrics = lens;
 	ro.inputs = inputs;
 	ro.ninputs = inputs[0] != NULL;
@@ -415,8 +384,15 @@ int cmd_days(int argc, char **argv)
 		goto out;
 	}
 	if (repo) {
-		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot, &err);
-		cli_history_warn(window.hot.history, window.hot.result);
+		fg_explain_options eo;
+		fg_explain_options_init(&eo);
+		eo.good = fast_id;
+		eo.bad = slow_id;
+		eo.frame = o.frame;
+		eo.match.regex = o.regex;
+		eo.nhot = (size_t)nhot;
+		rc = fg_days_look_up_window(&window, repo, repo_dir, diff, names, &eo, &err);
+		cli_history_warn(window.explain.hot.history, window.explain.hot.result);
 		if (rc) {
 			status = cli_report_error(&err, o.po.json);
 			goto out;
@@ -489,7 +465,7 @@ int cmd_days(int argc, char **argv)
 		fg_json_member_u64(&j, "fetched_profiles", fetched);
 		fg_json_member_u64(&j, "downloaded_profiles", downloaded);
 		if (repo)
-			print_window_json(&j, &window);
+			print_window_json(&j, &window, o.frame, names);
 		if (metrics)
 			cli_metrics_json_member(&j, lens.result, &lens.err, mo.url);
 		fg_json_end(&j);
@@ -521,7 +497,7 @@ int cmd_days(int argc, char **argv)
 		printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", nsteps,
 		       fg_runs_selection_count(sel), fetched, downloaded);
 		if (repo)
-			print_window_text(&window);
+			print_window_text(&window, o.frame, names);
 		if (lens.result) {
 			fputc('\n', stdout);
 			cli_metrics_text(stdout, lens.result, mo.url);

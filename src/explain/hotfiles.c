@@ -16,7 +16,7 @@ int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const 
 	bool resolved = !opts->typed_names;
 	for (size_t i = 0; !rc && !resolved && i < fg_history_result_count(out->result); i++)
 		resolved = fg_history_result_entry(out->result, i)->path != NULL;
-	if (!rc && nframes && resolved && fg_history_good_id(out->history))
+	if (!rc && nframes && hot_frames && resolved && fg_history_good_id(out->history))
 		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
 	return rc;
 }

@@ -22,7 +22,7 @@ typedef struct fg_hotfiles {
 /* Opens the repository at dir (or walks repo, already open, when not
  * NULL: a command opens it once), looks up frames[0..nframes) (with their
  * methods' histories unless methods is false) and, with a window
- * (opts->good), decides for the first hot_frames of them; stack names the
+ * (opts->good), decides for the first hot_frames of them (0: no decision); stack names the
  * frames on the grown stacks (the callers; NULL: not known).  Names typed
  * by people (opts->typed_names) none of which resolves to a file get no
  * decision: a misspelt name says nothing about the build.  *out is

@@ -30,6 +30,17 @@ check_eq "report written" "$(head -c 15 "$TMP/report.html")" "<!DOCTYPE html>"
 CHECKS=$((CHECKS + 1))
 browser_passes "$FG_SOURCE_DIR/tests/tools/check_report.py" "$TMP/report.html" "${K_ID:0:8}" ||
 	fail "the report in Chromium"
+# days --repo explains the --frame pattern's own frames: its headline (the
+# verdicts' pooled shares), its methods beyond noise weighed by the decision.
+check_eq "days --repo: the pattern's headline" "$(grep -c '^TransactionalColumnFamily: base 2.53% → candidate 6.81% (+4.28 points ±0.[0-9][0-9])$' "$TMP/out")" 1
+check_eq "days --repo: the pattern's methods" "$(grep -c '^  \* +[0-9.]* points ([0-9.]*% → [0-9.]*%, noise [0-9.]*)  io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily\.' "$TMP/out")" 8
+# One profile a side (one node): the growers cannot be told from node
+# differences and are not weighed; the pattern's frames still decide.
+days --repo "$TMP/repo" --good 2026-11-01 --bad 2026-11-08 --node broker-1 --min-nodes 1 --json >"$TMP/one.json" 2>/dev/null
+check_eq "days --repo, one node: not separable, the pattern decides" "$(json_get 'j["separable"], j["no_decision"], j["decision"]["kind"], sum(g["weighed"] for g in j["pattern"]["groups"])' <"$TMP/one.json")" "(False, None, 'changed', 8)"
+days --repo "$TMP/repo" --good 2026-11-01 --bad 2026-11-08 --node broker-1 --min-nodes 1 >"$TMP/one.txt" 2>/dev/null
+check_eq "days --repo, one node: the caution" "$(grep -c '^caution: one profile a side: no node spread to measure' "$TMP/one.txt")" 1
+
 # The top lines: the answer in one line, the inputs by name, the date; the
 # profiles' URLs (served by the test) shortened to their names everywhere.
 check_eq "days report: the answer on top" "$(grep -c '<p class="answer">TransactionalColumnFamily crossed 4% between 2026-11-04 (2.53%) and 2026-11-05 (6.81%)</p>' "$TMP/report.html")" 1

@@ -453,21 +453,25 @@ void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed)
 	fg_json_member_u64(j, "not_looked_up", r->ngrew > weighed ? r->ngrew - weighed : 0);
 }
 
+void cli_explain_pattern_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	char headline[1024];
+	fg_explain_headline(headline, sizeof(headline), e, pattern);
+	fprintf(out, "\n%s\nits frames by class and method (%zu, * beyond noise: weighed by the decision):\n",
+		cli_text(headline), e->ngroups_matched);
+	for (size_t i = 0; i < e->ngroups; i++) {
+		const fg_explain_group *g = &e->groups[i];
+		fprintf(out, "  %s %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%, noise %.2f)  %s\n", g->weighed ? "*" : " ",
+			g->candidate - g->base, g->base, g->candidate, g->noise, cli_text(fg_names_get(names, g->frame)));
+	}
+	if (e->ngroups < e->ngroups_matched)
+		fprintf(out, "  and %zu more\n", e->ngroups_matched - e->ngroups);
+}
+
 void cli_explain_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names)
 {
-	if (pattern) {
-		char headline[1024];
-		fg_explain_headline(headline, sizeof(headline), e, pattern);
-		fprintf(out, "\n%s\nits frames by class and method (%zu, * beyond noise: weighed by the decision):\n",
-			cli_text(headline), e->ngroups_matched);
-		for (size_t i = 0; i < e->ngroups; i++) {
-			const fg_explain_group *g = &e->groups[i];
-			fprintf(out, "  %s %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%, noise %.2f)  %s\n", g->weighed ? "*" : " ",
-				g->candidate - g->base, g->base, g->candidate, g->noise, cli_text(fg_names_get(names, g->frame)));
-		}
-		if (e->ngroups < e->ngroups_matched)
-			fprintf(out, "  and %zu more\n", e->ngroups_matched - e->ngroups);
-	}
+	if (pattern)
+		cli_explain_pattern_text(out, e, pattern, names);
 	const fg_history_result *hot = e->hot.result;
 	size_t shown = 0;
 	fprintf(out, "\nsource files of the frames %s:\n", pattern ? "of the pattern that grew and of those that grew most"
@@ -489,34 +493,39 @@ void cli_explain_text(FILE *out, const fg_explain *e, const char *pattern, const
 	cli_growers_note_text(out, &e->result, e->growers.nframes);
 }
 
-void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names)
+void cli_explain_pattern_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names)
 {
 	fg_json_key(j, "pattern");
-	if (pattern) {
-		fg_json_object(j);
-		fg_json_member_string(j, "pattern", pattern);
-		fg_json_member_fixed(j, "base", e->base, 4);
-		fg_json_member_fixed(j, "candidate", e->candidate, 4);
-		fg_json_member_fixed(j, "noise", e->noise, 4);
-		fg_json_member_u64(j, "groups_matched", e->ngroups_matched);
-		fg_json_key(j, "groups");
-		fg_json_array(j);
-		for (size_t i = 0; i < e->ngroups; i++) {
-			const fg_explain_group *g = &e->groups[i];
-			fg_json_object(j);
-			fg_json_member_string(j, "frame", fg_names_get(names, g->frame));
-			fg_json_member_fixed(j, "base", g->base, 4);
-			fg_json_member_fixed(j, "candidate", g->candidate, 4);
-			fg_json_member_fixed(j, "delta", g->candidate - g->base, 4);
-			fg_json_member_fixed(j, "noise", g->noise, 4);
-			fg_json_member_bool(j, "weighed", g->weighed);
-			fg_json_end(j);
-		}
-		fg_json_end(j);
-		fg_json_end(j);
-	} else {
+	if (!pattern) {
 		fg_json_null(j);
+		return;
 	}
+	fg_json_object(j);
+	fg_json_member_string(j, "pattern", pattern);
+	fg_json_member_fixed(j, "base", e->base, 4);
+	fg_json_member_fixed(j, "candidate", e->candidate, 4);
+	fg_json_member_fixed(j, "noise", e->noise, 4);
+	fg_json_member_u64(j, "groups_matched", e->ngroups_matched);
+	fg_json_key(j, "groups");
+	fg_json_array(j);
+	for (size_t i = 0; i < e->ngroups; i++) {
+		const fg_explain_group *g = &e->groups[i];
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", fg_names_get(names, g->frame));
+		fg_json_member_fixed(j, "base", g->base, 4);
+		fg_json_member_fixed(j, "candidate", g->candidate, 4);
+		fg_json_member_fixed(j, "delta", g->candidate - g->base, 4);
+		fg_json_member_fixed(j, "noise", g->noise, 4);
+		fg_json_member_bool(j, "weighed", g->weighed);
+		fg_json_end(j);
+	}
+	fg_json_end(j);
+	fg_json_end(j);
+}
+
+void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	cli_explain_pattern_json(j, e, pattern, names);
 	fg_json_key(j, "hotfiles");
 	fg_json_array(j);
 	const fg_history_result *hot = e->hot.result;

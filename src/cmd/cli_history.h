@@ -55,5 +55,9 @@ void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed);
  * "separable" and "not_looked_up" (no braces). */
 void cli_explain_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names);
 void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names);
+/* Their pattern's part: the headline and the groups (text, after a blank
+ * line), the "pattern" member (JSON). */
+void cli_explain_pattern_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names);
+void cli_explain_pattern_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names);
 
 #endif

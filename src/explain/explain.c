@@ -284,11 +284,15 @@ int fg_explain_window(fg_explain *out, fg_repo *repo, const char *dir, fg_diff *
 	if (!rc && n) {
 		fg_history_options ho;
 		fg_history_options_init(&ho);
-		ho.good = o->good;
-		ho.bad = o->bad;
+		if (o->history) {
+			ho = *o->history;
+		} else {
+			ho.good = o->good;
+			ho.bad = o->bad ? o->bad : ho.bad;
+		}
 		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, n, out->weighed, stack, nstack, err);
 	}
-	if (!rc && !out->weighed)
+	if (!rc && !out->weighed && (o->history ? o->history->good : o->good))
 		out->no_decision = !out->separable
 			? "one profile a side: noise cannot be separated from signal, so no suspect is named from the "
 			  "frames that grew"

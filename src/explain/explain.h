@@ -31,7 +31,10 @@
 #include "model/match.h"
 
 typedef struct fg_explain_options {
-	const char *good, *bad;   /* the window's revisions (required) */
+	const char *good, *bad;   /* the window's revisions (good NULL: no window, no decision) */
+	/* The history's options (ignore-revs …); NULL: the defaults with good
+	 * and bad above.  Default NULL. */
+	const fg_history_options *history;
 	const char *frame;        /* the --frame pattern; NULL: growers only.  Default NULL */
 	fg_match_options match;   /* how the pattern matches; default substring, normalised names too */
 	size_t nhot;              /* growers looked up; default 10 */

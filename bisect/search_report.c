@@ -139,6 +139,20 @@ static void run_side(fg_svg_side *side, const char **sources, char *names, const
 	*side = (fg_svg_side){ sources, run->nlines, protocol, event };
 }
 
+/* The files of hot (NULL: none) to show into files (room for all). */
+static size_t hot_files(fg_report_file *files, const fg_history_result *hot)
+{
+	size_t n = 0;
+	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
+		if (!fg_hotfiles_shown(hot, i))
+			continue;
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		files[n++] = (fg_report_file){ e->path, e->frame, e->changed_in_window, e->last ? e->last->id : NULL,
+					       e->last ? e->last->date : NULL, e->last ? e->last->subject : NULL };
+	}
+	return n;
+}
+
 /* The days search's answer and how the two runs compare. */
 static void days_answer(struct page *p, const fg_days *days, const fg_runs_selection *sel,
 			const fg_search_report_options *o)
@@ -198,13 +212,8 @@ int fg_search_report_days(const char *path, const fg_days *days, const fg_runs_s
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
 		commits[i] = (fg_report_commit){ c->id, c->date, c->subject };
 	}
-	for (size_t i = 0; !rc && i < nhot; i++) {
-		if (!fg_hotfiles_shown(hot, i))
-			continue;
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		files[nfiles++] = (fg_report_file){ e->path, e->frame, e->changed_in_window, e->last ? e->last->id : NULL,
-						    e->last ? e->last->date : NULL, e->last ? e->last->subject : NULL };
-	}
+	if (!rc)
+		nfiles = hot_files(files, hot);
 	fg_svg_options so;
 	fg_svg_options_init(&so);
 	if (!rc && found && diff) {
@@ -319,12 +328,18 @@ int fg_search_report_bisect(const char *path, const fg_gitbisect_result *r, cons
 		runs[nruns] = (fg_report_run){ "", r->skipped[i].id, r->skipped[i].reason,
 					       { .mark = FG_CHART_SKIP, .note = "end moved past" } };
 	struct page p;
+	const fg_history_result *hot = o->explain ? o->explain->hot.result : NULL;
+	size_t nhot = hot ? fg_history_result_count(hot) : 0;
+	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
 	fg_report_commit *commits = calloc(MAX_POSSIBLE, sizeof(*commits));
 	char *log = r->log ? strdup(r->log) : NULL;
 	size_t ncommits = 0;
 	int rc = page_begin(&p, "bisect", o, err);
-	if (!rc && (!commits || (r->log && !log)))
+	if (!rc && (!commits || !files || (r->log && !log)))
 		rc = fg_error_oom(err, NULL);
+	if (!rc)
+		p.r.nfiles = hot_files(files, hot);
+	p.r.files = files;
 	if (!rc && r->outcome == FG_GITBISECT_FOUND) {
 		commits[ncommits++] = (fg_report_commit){ r->first_slow.id, r->first_slow.date, r->first_slow.subject };
 		p.r.commits_heading = "The first slow commit";
@@ -345,6 +360,7 @@ int fg_search_report_bisect(const char *path, const fg_gitbisect_result *r, cons
 	if (!rc)
 		rc = page_write(&p, path, o, names, err);
 	page_free(&p);
+	free(files);
 	free(commits);
 	free(log);
 	return rc;

@@ -10,6 +10,7 @@
 
 #include "cmd/cli_bisect.h"
 #include "cmd/cli_diff.h"
+#include "cmd/cli_history.h"
 #include "cmd/commands.h"
 #include "base/exitcode.h"
 #include "bisect/gitbisect.h"
@@ -174,25 +175,72 @@ static const char *signal_name(int sig)
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
-static void print_json(const fg_gitbisect_result *r, double threshold)
+/* What explains the first slow commit: its parent's profiles against its
+ * own (the report's flame graph), looked up in the window (parent, first
+ * slow] (explain/explain.h); nothing when they were not judged or cannot
+ * be read again (a warning). */
+struct explained {
+	fg_names *names;
+	fg_diff *diff;
+	const char **sources[2];
+	fg_svg_options so;
+	fg_explain e;
+	bool done;
+};
+
+static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const struct cli_bisect_options *o,
+			    const char **sources[2], fg_svg_options *so);
+
+static void explain_first_slow(struct explained *x, const fg_gitbisect_result *r, fg_repo *repo,
+			       const struct cli_bisect_options *o)
+{
+	fg_svg_options_init(&x->so);
+	fg_error err;
+	if (r->outcome != FG_GITBISECT_FOUND || !r->vparent || !r->vfirst_slow || r->vparent->kind == FG_VERDICT_SKIP)
+		return;
+	if (fg_names_new(&x->names, &err) || !(x->diff = parent_diff(r, x->names, o, x->sources, &x->so)))
+		return;
+	fg_explain_options eo;
+	fg_explain_options_init(&eo);
+	eo.good = r->parent.id;
+	eo.bad = r->first_slow.id;
+	eo.frame = o->frame;
+	eo.match.regex = o->regex;
+	if (fg_explain_window(&x->e, repo, NULL, x->diff, x->names, &eo, &err))
+		cli_warn("the first slow commit is not explained: %s", err.message);
+	else
+		x->done = true;
+	cli_history_warn(x->e.hot.history, x->e.hot.result);
+}
+
+static void explained_clear(struct explained *x)
+{
+	fg_explain_clear(&x->e);
+	fg_diff_free(x->diff);
+	fg_names_free(x->names);
+	free(x->sources[0]);
+	free(x->sources[1]);
+}
+
+static void print_json(const fg_gitbisect_result *r, const struct cli_bisect_options *o, const struct explained *x)
 {
 	fg_json j;
 	fg_json_init(&j, stdout);
 	fg_json_object(&j);
 	fg_json_key(&j, "first_slow");
 	if (r->vfirst_slow)
-		cli_verdict_json(&j, r->first_slow.id, r->vfirst_slow, threshold);
+		cli_verdict_json(&j, r->first_slow.id, r->vfirst_slow, o->threshold);
 	else
 		fg_json_string(&j, r->first_slow_id);
 	fg_json_key(&j, "parent");
 	if (r->vparent)
-		cli_verdict_json(&j, r->parent.id, r->vparent, threshold);
+		cli_verdict_json(&j, r->parent.id, r->vparent, o->threshold);
 	else
 		fg_json_null(&j);
 	fg_json_key(&j, "good");
-	cli_verdict_json(&j, r->good.id, r->vgood, threshold);
+	cli_verdict_json(&j, r->good.id, r->vgood, o->threshold);
 	fg_json_key(&j, "bad");
-	cli_verdict_json(&j, r->bad.id, r->vbad, threshold);
+	cli_verdict_json(&j, r->bad.id, r->vbad, o->threshold);
 	fg_json_key(&j, "skipped_ends");
 	fg_json_array(&j);
 	for (size_t i = 0; i < r->nskipped; i++) {
@@ -204,10 +252,12 @@ static void print_json(const fg_gitbisect_result *r, double threshold)
 	fg_json_end(&j);
 	cli_auto_threshold_json(&j, r->auto_on ? &r->autot : NULL);
 	fg_json_member_string(&j, "log", r->log);
+	if (x->done)
+		cli_explain_json(&j, &x->e, o->frame, x->names);
 	fg_json_end(&j);
 }
 
-static void print_text(const fg_gitbisect_result *r)
+static void print_text(const fg_gitbisect_result *r, const struct cli_bisect_options *o, const struct explained *x)
 {
 	for (size_t i = 0; i < r->nskipped; i++)
 		printf("undecidable end moved past: %.12s (%s)\n", r->skipped[i].id, r->skipped[i].reason);
@@ -221,6 +271,8 @@ static void print_text(const fg_gitbisect_result *r)
 		       vp->interval_lo, vp->interval_hi, fg_verdict_name(vp->kind));
 	else if (vp)
 		printf("  its parent %.12s: undecidable (%s)\n", r->parent.id, vp->reason);
+	if (x->done)
+		cli_explain_text(stdout, &x->e, o->frame, x->names);
 	printf("\n%s", r->log);
 }
 
@@ -265,7 +317,7 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 	}
 	free(in);
 	if (rc) {
-		cli_warn("the report has no flame graph: %s", err.message);
+		cli_warn("the profiles of the first slow commit and its parent cannot be read again (no explanation, no flame graph): %s", err.message);
 		fg_diff_free(d);
 		return NULL;
 	}
@@ -275,30 +327,29 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 /* --html: the report of the bisection (bisect/search_report.h), with the
  * flame graph of the first slow commit's parent against it. */
 static int write_report(const char *path, const fg_gitbisect_result *r, const struct cli_bisect_options *o,
-			const char *good, const char *bad, size_t end_steps, fg_error *err)
+			const char *good, const char *bad, size_t end_steps, const struct explained *x, fg_error *err)
 {
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
-	const char **sources[2] = { NULL, NULL };
-	fg_svg_options so;
-	fg_svg_options_init(&so);
-	int rc = 0;
-	if (r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
-		diff = parent_diff(r, names, o, sources, &so);
+	char *decision = NULL;
+	size_t len = 0;
+	FILE *d = open_memstream(&decision, &len);
+	if (!d)
+		return fg_error_oom(err, NULL);
+	if (x->done)
+		cli_decision_text(d, x->e.hot.decision);
+	if (fclose(d))
+		return fg_error_oom(err, NULL);
 	const char *inputs[] = { o->runs ? o->runs : o->profile ? o->profile : o->capture };
 	fg_search_report_options ro;
 	fg_search_report_options_init(&ro);
 	ro.frame = o->frame;
 	ro.regex = o->regex;
 	ro.threshold = o->threshold;
+	ro.decision = decision;
+	ro.explain = x->done ? &x->e : NULL;
 	ro.inputs = inputs;
 	ro.ninputs = inputs[0] != NULL;
-	if (!rc)
-		rc = fg_search_report_bisect(path, r, good, bad, end_steps, diff, &so, names, &ro, err);
-	fg_diff_free(diff);
-	fg_names_free(names);
-	free(sources[0]);
-	free(sources[1]);
+	int rc = fg_search_report_bisect(path, r, good, bad, end_steps, x->diff, &x->so, x->names, &ro, err);
+	free(decision);
 	return rc;
 }
 
@@ -410,6 +461,7 @@ int cmd_bisect(int argc, char **argv)
 	fg_runs_selection *sel = NULL;
 	fg_verdict_judge *judge = NULL;
 	fg_gitbisect_result res = { 0 };
+	struct explained explained = { 0 };
 	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
 	fg_capture_options_init(&src.capture_opts);
 	src.capture_opts.timeout_s = o.capture_timeout;
@@ -457,14 +509,15 @@ int cmd_bisect(int argc, char **argv)
 		if (progress.read && !progress.matched)
 			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
 		status = report_outcome(&res, good, bad, go.end_steps);
+		explain_first_slow(&explained, &res, repo, &o);
 		/* The report first: when it cannot be written, that is the error. */
 		if (html && res.outcome != FG_GITBISECT_START_FAILED && res.outcome != FG_GITBISECT_INTERRUPTED &&
-		    write_report(html, &res, &o, good, bad, go.end_steps, &err))
+		    write_report(html, &res, &o, good, bad, go.end_steps, &explained, &err))
 			status = cli_report_error(&err, o.po.json);
 		else if (res.outcome == FG_GITBISECT_FOUND && o.po.json)
-			print_json(&res, o.threshold);
+			print_json(&res, &o, &explained);
 		else if (res.outcome == FG_GITBISECT_FOUND)
-			print_text(&res);
+			print_text(&res, &o, &explained);
 	}
 	int sig = cli_signal_pending();
 	if (sig && res.outcome != FG_GITBISECT_STOPPED && res.outcome != FG_GITBISECT_INTERRUPTED) {
@@ -472,6 +525,7 @@ int cmd_bisect(int argc, char **argv)
 		fprintf(stderr, "fgbisect bisect: interrupted by %s as the bisection ended\n", signal_name(sig));
 		status = 128 + sig;
 	}
+	explained_clear(&explained);
 	fg_gitbisect_result_clear(&res);
 	fg_verdict_judge_free(judge);
 	fg_runs_selection_free(sel);

@@ -66,8 +66,14 @@ check_eq "unwritable report" "$(days --html /nonexistent/r.html 2>&1 >/dev/null 
 # one, and the flame graph of its parent against it.
 bisect() { (cd "$TMP/repo" && "$FGBISECT" bisect --runs "$TMP/runs.txt" --good "${COMMITS[0]}" --bad main \
 	--frame TransactionalColumnFamily "$@"); }
-bisect --threshold 4 --html "$TMP/bisect.html" >/dev/null 2>&1 && rc=0 || rc=$?
+bisect --threshold 4 --html "$TMP/bisect.html" >"$TMP/bisect.out" 2>/dev/null && rc=0 || rc=$?
 check_eq "bisect with --html" "$rc" 0
+# The first slow commit explained: the pattern's frames of its parent against
+# it, looked up in (parent, first slow], the decision over those beyond noise.
+check_eq "bisect: the pattern's headline and the decision" \
+	"$(grep -c '^TransactionalColumnFamily: base 2.53% → candidate 6.81% (+4.28 points ±0.[0-9][0-9])$\|^decision: a hot file changed in the window; suspect commit:$\|^  '"${K_ID:0:12}"' 2026-11-05 commit 5$' "$TMP/bisect.out")" 3
+check_eq "bisect report: the headline, the hot file" \
+	"$(grep -c '<p class="summary">TransactionalColumnFamily: base 2.53% → candidate 6.81%\|<tr class="changed"><td><code>zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java' "$TMP/bisect.html")" 2
 check_eq "bisect report: the first slow commit in words" \
 	"$(grep -c "The first slow commit is ${K_ID:0:12} (commit 5)\. Its share of TransactionalColumnFamily is" "$TMP/bisect.html")" 1
 check_eq "bisect report: the judged commits in the chart" \

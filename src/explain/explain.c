@@ -230,6 +230,12 @@ static int group_pattern(fg_explain *out, fg_diff *diff, const fg_names *names, 
 	return rc;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Appends id to ids unless it is there. */
 static void add_frame(uint32_t *ids, size_t *n, uint32_t id)
 {
@@ -264,8 +270,17 @@ int fg_explain_window(fg_explain *out, fg_repo *repo, const char *dir, fg_diff *
 	for (size_t i = 0; !rc && i < out->ngroups; i++)
 		if (out->groups[i].weighed)
 			add_frame(ids, &n, out->groups[i].frame);
+	/* A grower on the stacks above the pattern's frames beyond noise (a
+	 * caller) grew by their growth: its file is evidence of a caller (the
+	 * decision's callers), not a suspect of its own. */
+	uint32_t *callers = NULL;
+	size_t ncallers = 0;
+	if (!rc && n)
+		rc = fg_decision_stack_names(&callers, &ncallers, fg_diff_tree(diff, FG_DIFF_CANDIDATE), ids, n, err);
 	for (size_t i = 0; !rc && out->separable && i < out->growers.nframes; i++)
-		add_frame(ids, &n, out->growers.frame_ids[i]);
+		if (!bsearch(&out->growers.frame_ids[i], callers, ncallers, sizeof(*callers), cmp_id))
+			add_frame(ids, &n, out->growers.frame_ids[i]);
+	free(callers);
 	out->weighed = n;
 	for (size_t i = 0; !rc && i < out->ngroups; i++)
 		if (out->groups[i].candidate > out->groups[i].base)

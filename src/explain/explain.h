@@ -13,7 +13,9 @@
  * the pooled shares widened by the diff's common over-dispersion) at 5%,
  * Bonferroni over the groups.  The growers of the diff (its significance
  * test, analysis/diff.h) enter it beside them only when the nodes' spread
- * could be measured: with one profile a side noise cannot be separated from
+ * could be measured, and not those on the stacks above the pattern's frames
+ * beyond noise (callers: they grew by the pattern's growth; the decision
+ * names their changed files as callers when the pattern's did not change): with one profile a side noise cannot be separated from
  * signal, and they are shown, never weighed.  With nothing beyond noise
  * there is no decision (and `no_decision` says why): a suspect is never
  * named from a change that is within noise. */

@@ -80,6 +80,15 @@ check_eq "bisect report: the judged commits in the chart" \
 	"$(grep -o '>good end<\|>parent<\|>first slow<\|>bad end<' "$TMP/bisect.html" | sort | uniq | wc -l)" 4
 check_eq "bisect report: the first slow commit listed" "$(grep -c "The first slow commit (1)" "$TMP/bisect.html")" 1
 check_eq "bisect report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/bisect.html")" 1
+# Only the ends have runs: every commit between is undecidable, the bisection
+# is inconclusive, and its report lists git's candidates for the first slow
+# commit (commits 2-7: 2026-11-02..07 have no run).
+grep -v '^2026-11-0[2-7] ' "$TMP/runs.txt" >"$TMP/ends.txt"
+(cd "$TMP/repo" && "$FGBISECT" bisect --runs "$TMP/ends.txt" --good "${COMMITS[0]}" --bad main \
+	--frame TransactionalColumnFamily --threshold 4 --html "$TMP/bisect-inc.html") >/dev/null 2>&1 && rc=0 || rc=$?
+check_eq "inconclusive bisection" "$rc" 3
+check_eq "inconclusive report: the answer and the candidates" \
+	"$(grep -c '<p class="answer">Inconclusive: the first slow commit is one of 7 that could not be judged</p>\|<h2>Candidates for the first slow commit (not judged) (7)</h2>' "$TMP/bisect-inc.html") $(grep -c '<tr><td class="id">' "$TMP/bisect-inc.html")" "2 7"
 bisect --threshold 1 --html "$TMP/bisect-none.html" >/dev/null 2>&1 && rc=0 || rc=$?
 check_eq "refused bisection" "$rc" 1
 check_eq "refusal in the bisect report" "$(grep -c 'No bisection: --good .* is slow, not fast' "$TMP/bisect-none.html")" 1

@@ -63,6 +63,7 @@ struct grouping {
 	uint64_t *frame_total;  /* ... and that node's samples */
 	double pattern[2];      /* samples whose stack holds a frame of the pattern */
 	size_t ngroups;
+	fg_javaclass_parts *parts; /* a frame parsed (3 kB: one for the walk) */
 };
 
 /* The group of a matched name (interned into keys), or NO_GROUP. */
@@ -77,16 +78,16 @@ static int group_of(uint32_t *out, struct grouping *g, uint32_t name, fg_error *
 	*out = NO_GROUP;
 	if (rc || !mask)
 		return rc ? rc : (g->group_of[name] = NO_GROUP, 0);
-	static fg_javaclass_parts parts; /* 3 kB: not on the stack of every call */
+	fg_javaclass_parts *parts = g->parts;
 	fg_error perr;
 	const char *frame = fg_names_get(g->names, name);
 	char key[3 * FG_JAVACLASS_MAX_FRAME + 4];
-	if (fg_javaclass_parse(&parts, frame, &perr) == 1) {
+	if (fg_javaclass_parse(parts, frame, &perr) == 1) {
 		/* A lambda's hidden class runs the lambda$ method below it. */
-		if (!strncmp(parts.nested, "$Lambda", 7))
+		if (!strncmp(parts->nested, "$Lambda", 7))
 			return g->group_of[name] = NO_GROUP, 0;
-		snprintf(key, sizeof(key), "%s%s%s.%s", parts.class_path, parts.nested[0] ? "$" : "", parts.nested,
-			 parts.method);
+		snprintf(key, sizeof(key), "%s%s%s.%s", parts->class_path, parts->nested[0] ? "$" : "", parts->nested,
+			 parts->method);
 	} else {
 		snprintf(key, sizeof(key), "%s", frame);
 	}
@@ -187,7 +188,8 @@ static int group_pattern(fg_explain *out, fg_diff *diff, const fg_names *names, 
 	int rc = fg_matcher_new(&g.matcher, patterns, 1, &o->match, err);
 	if (!rc)
 		rc = fg_names_new(&g.keys, err);
-	if (!rc && !(g.group_of = malloc((g.nnames ? g.nnames : 1) * sizeof(*g.group_of))))
+	if (!rc && (!(g.group_of = malloc((g.nnames ? g.nnames : 1) * sizeof(*g.group_of))) ||
+		    !(g.parts = malloc(sizeof(*g.parts)))))
 		rc = fg_error_oom(err, NULL);
 	for (uint32_t i = 0; !rc && i < g.nnames; i++)
 		g.group_of[i] = UNKNOWN_GROUP;
@@ -223,6 +225,7 @@ static int group_pattern(fg_explain *out, fg_diff *diff, const fg_names *names, 
 	fg_matcher_free(g.matcher);
 	fg_names_free(g.keys);
 	free(g.group_of);
+	free(g.parts);
 	free(g.count[0]);
 	free(g.count[1]);
 	free(g.frame);

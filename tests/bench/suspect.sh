@@ -39,7 +39,7 @@ d="$shared/daily"
 "$build/bench_suspect" --out "$work" --series "$series" --seed "$seed" --days "$days" \
 	"$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" "$d/day01-broker-2-grpc.collapsed" \
 	"$d/day10-broker-0-grpc.collapsed" >"$work/series.txt"
-exec python3 - "$build/fgbisect" "$work" "$days" <<'PY'
+python3 - "$build/fgbisect" "$work" "$days" <<'PY'
 import json, os, random, subprocess, sys
 fg, work, ndays = sys.argv[1], sys.argv[2], int(sys.argv[3])
 BASE = 2.9  # bench_suspect's --base

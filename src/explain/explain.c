@@ -209,7 +209,8 @@ static int group_pattern(fg_explain *out, fg_diff *diff, const fg_names *names, 
 		};
 	if (!rc) {
 		out->ngroups_matched = out->ngroups = g.ngroups;
-		qsort(out->groups, out->ngroups, sizeof(*out->groups), by_growth);
+		if (out->ngroups) /* qsort wants an array, even of none */
+			qsort(out->groups, out->ngroups, sizeof(*out->groups), by_growth);
 		double z = z_critical(out->ngroups_matched);
 		for (size_t i = 0; i < out->ngroups; i++) {
 			fg_explain_group *e = &out->groups[i];
@@ -281,7 +282,7 @@ int fg_explain_window(fg_explain *out, fg_repo *repo, const char *dir, fg_diff *
 	if (!rc && n)
 		rc = fg_decision_stack_names(&callers, &ncallers, fg_diff_tree(diff, FG_DIFF_CANDIDATE), ids, n, err);
 	for (size_t i = 0; !rc && out->separable && i < out->growers.nframes; i++)
-		if (!bsearch(&out->growers.frame_ids[i], callers, ncallers, sizeof(*callers), cmp_id))
+		if (!ncallers || !bsearch(&out->growers.frame_ids[i], callers, ncallers, sizeof(*callers), cmp_id))
 			add_frame(ids, &n, out->growers.frame_ids[i]);
 	free(callers);
 	out->weighed = n;

@@ -160,7 +160,7 @@ static void days_answer(struct page *p, const fg_days *days, const fg_runs_selec
 	if (fg_days_result(days) != FG_DAYS_FOUND) {
 		char why[1024];
 		fg_days_refusal(why, sizeof(why), days, sel);
-		page_answer(p, "No search: %s", why);
+		page_answer(p, "No search: %s", why[0] ? why : "no rise beyond noise in the runs' shares");
 		return;
 	}
 	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);

@@ -16,12 +16,14 @@
 #include "model/names.h"
 
 static const char description[] =
-	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"
-	"to their source files in the tree of --bad and tells, for each file, the last\n"
-	"commit that changed it (the one `git log -1 -- PATH` names), the last one that is\n"
-	"not a bulk commit, and whether it changed in the window (good, bad]; and for the\n"
-	"frame's method, its lines and the commits that touched them (as git log -L\n"
-	"finds them): did the hot method change, or only its file?\n"
+	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted;\n"
+	"C, C++, Rust and Go functions: the file the profile names, else the file of the\n"
+	"tree that defines the function) to their source files in the tree of --bad and\n"
+	"tells, for each file, the last commit that changed it (the one `git log -1 --\n"
+	"PATH` names), the last one that is not a bulk commit, and whether it changed in\n"
+	"the window (good, bad]; and for the frame's method, its lines and the commits\n"
+	"that touched them (as git log -L finds them): did the hot method change, or only\n"
+	"its file?\n"
 	"With two profiles instead of frames, the frames are the top growers of their\n"
 	"diff (as `fgbisect diff` computes it: normalised names, beyond noise at a 5%\n"
 	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
@@ -39,8 +41,9 @@ static const char description[] =
 	"configuration).\n";
 
 static const char epilogue[] =
-	"Frames without a file in the repository (native code, libraries, generated\n"
-	"sources) are listed as not in repository.\n";
+	"Frames without a file in the repository (libraries, the runtime, generated\n"
+	"sources) are listed as not in repository.  A native function's lines are the\n"
+	"range `git log -L :FUNC:FILE` takes with git's cpp, rust or golang driver.\n";
 
 /* The profile form's growth: the diff and its top growers. */
 struct growth {
@@ -209,9 +212,12 @@ static int explain_pattern(fg_compare_input *in, size_t n, const struct cli_prof
 	struct growth g = { 0 };
 	fg_explain e = { 0 };
 	int rc = read_sides(&g, in, n, po, force, err);
+	fg_history_options ho = *opts;
+	ho.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+	ho.frame_file_ctx = g.names;
 	fg_explain_options eo;
 	fg_explain_options_init(&eo);
-	eo.history = opts;
+	eo.history = &ho;
 	eo.frame = pattern;
 	eo.match.raw = po->raw;
 	eo.nhot = top;
@@ -311,6 +317,8 @@ int cmd_hotfiles(int argc, char **argv)
 		rc = explain_pattern(in, nin, &po, force, repo, &opts, frames[0], (size_t)top, &err);
 	} else {
 		rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
+		opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+		opts.frame_file_ctx = g.names;
 		if (!rc && profiles)
 			rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes,
 						 SIZE_MAX, g.growers.stack, g.growers.nstack, &err);

@@ -56,7 +56,7 @@ check_eq "no flame graph without a window" "$(grep -c 'fg-diff' "$TMP/none.html"
 FX="$FG_SOURCE_DIR/fixtures"
 "$FGBISECT" diff --html "$TMP/diff.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$FX/day10-broker-0-grpc.collapsed.gz" >/dev/null
 check_eq "diff report lists the regressed frame" "$(grep -c '<code>io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.ensureInOpenTransaction</code></td><td class="n">2.18%</td><td class="n">5.71%</td><td class="n">+3.53</td>' "$TMP/diff.html")" 1
-check_eq "diff report: the answer on top" "$(grep -c '<p class="answer">[0-9]* frames grew and [0-9]* shrank beyond noise; the most significant: <code>[^<]*</code> [0-9.]*% → [0-9.]*% (+[0-9.]* points, [0-9.]* times its noise)</p>' "$TMP/diff.html")" 1
+check_eq "diff report: the answer on top" "$(grep -c '<p class="answer">[0-9]* frames grew and [0-9]* shrank beyond noise; the most significant: <code>[^<]*</code> [0-9.]*% → [0-9.]*% ([+-][0-9.]* points, [0-9.]* times its noise)</p>' "$TMP/diff.html")" 1
 check_eq "diff report: the inputs by side" "$(grep -c '<p class="inputs">base: [^<]*/day01-broker-0-grpc.collapsed.gz, [^<]*/day01-broker-1-grpc.collapsed.gz, [^<]*/day01-broker-2-grpc.collapsed.gz; candidate: [^<]*/day10-broker-0-grpc.collapsed.gz<br>written' "$TMP/diff.html")" 1
 check_eq "diff report holds the flame graph" "$(grep -c '<svg class="fg-diff"' "$TMP/diff.html") $(grep -c '<?xml' "$TMP/diff.html")" "1 0"
 check_eq "--html is not for --peers" "$(status "$FGBISECT" diff --peers --html "$TMP/p.html" "$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz)" 2

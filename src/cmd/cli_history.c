@@ -1,5 +1,8 @@
 #include "cmd/cli_history.h"
 
+#include "bisect/search_report.h"
+#include "cmd/cli_bisect.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,4 +570,27 @@ void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, cons
 	cli_decision_json(j, e->hot.decision);
 	fg_json_member_string(j, "no_decision", e->no_decision);
 	cli_growers_note_json(j, &e->result, e->growers.nframes);
+}
+
+int cli_search_report_options(fg_search_report_options *ro, char **decision, const char **input,
+			      const struct cli_bisect_options *o, const fg_explain *e, fg_error *err)
+{
+	size_t len = 0;
+	FILE *d = open_memstream(decision, &len);
+	if (!d)
+		return fg_error_oom(err, NULL);
+	if (e)
+		cli_decision_text(d, e->hot.decision);
+	if (fclose(d))
+		return fg_error_oom(err, NULL);
+	*input = o->runs ? o->runs : o->profile ? o->profile : o->capture ? o->capture : getenv("FGBISECT_RUNS");
+	fg_search_report_options_init(ro);
+	ro->frame = o->frame;
+	ro->regex = o->regex;
+	ro->threshold = o->threshold;
+	ro->decision = *decision;
+	ro->explain = e;
+	ro->inputs = input;
+	ro->ninputs = *input != NULL;
+	return 0;
 }

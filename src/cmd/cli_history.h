@@ -60,4 +60,13 @@ void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, cons
 void cli_explain_pattern_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names);
 void cli_explain_pattern_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names);
 
+/* The report options (bisect/search_report.h) of a search with options o,
+ * explained by e (NULL: not explained): the pattern and threshold, the
+ * decision's words (*decision: malloc'ed, free it), the input searched
+ * (*input: the runs file, profile or capture command).  0 or FG_ENOMEM. */
+struct fg_search_report_options;
+struct cli_bisect_options;
+int cli_search_report_options(struct fg_search_report_options *ro, char **decision, const char **input,
+			      const struct cli_bisect_options *o, const fg_explain *e, fg_error *err);
+
 #endif

@@ -337,24 +337,10 @@ static int write_report(const char *path, const fg_gitbisect_result *r, const st
 			const char *good, const char *bad, size_t end_steps, const struct explained *x, fg_error *err)
 {
 	char *decision = NULL;
-	size_t len = 0;
-	FILE *d = open_memstream(&decision, &len);
-	if (!d)
-		return fg_error_oom(err, NULL);
-	if (x->done)
-		cli_decision_text(d, x->e.hot.decision);
-	if (fclose(d))
-		return fg_error_oom(err, NULL);
-	const char *inputs[] = { o->runs ? o->runs : o->profile ? o->profile : o->capture };
+	const char *input;
 	fg_search_report_options ro;
-	fg_search_report_options_init(&ro);
-	ro.frame = o->frame;
-	ro.regex = o->regex;
-	ro.threshold = o->threshold;
-	ro.decision = decision;
-	ro.explain = x->done ? &x->e : NULL;
-	ro.inputs = inputs;
-	ro.ninputs = inputs[0] != NULL;
+	if (cli_search_report_options(&ro, &decision, &input, o, x->done ? &x->e : NULL, err))
+		return FG_ENOMEM;
 	int rc = fg_search_report_bisect(path, r, good, bad, end_steps, x->diff, &x->so, x->names, &ro, err);
 	free(decision);
 	return rc;

@@ -247,25 +247,11 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 			fg_diff *diff, const fg_names *names, fg_error *err)
 {
 	char *decision = NULL;
-	size_t len = 0;
-	FILE *d = open_memstream(&decision, &len);
-	if (!d)
-		return fg_error_oom(err, NULL);
-	if (w)
-		cli_decision_text(d, w->explain.hot.decision);
-	if (fclose(d))
-		return fg_error_oom(err, NULL);
-	const char *inputs[] = { o->runs ? o->runs : getenv("FGBISECT_RUNS") };
+	const char *input;
 	fg_search_report_options ro;
-	fg_search_report_options_init(&ro);
-	ro.frame = o->frame;
-	ro.regex = o->regex;
-	ro.threshold = o->threshold;
-	ro.decision = decision;
-	ro.explain = w ? &w->explain : NULL;
+	if (cli_search_report_options(&ro, &decision, &input, o, w ? &w->explain : NULL, err))
+		return FG_ENOMEM;
 	ro.metrics = lens;
-	ro.inputs = inputs;
-	ro.ninputs = inputs[0] != NULL;
 	int rc = fg_search_report_days(path, days, sel, repo, w, diff, names, &ro, err);
 	free(decision);
 	return rc;

@@ -18,10 +18,11 @@ static const char description[] =
 	"Dotted frame names count as their slashed form.  The evidence is up to 5\n"
 	"marker frames of the verdict with the most samples; the event (cpu, alloc,\n"
 	"wall, lock) comes from the graph's title when it has one.\n"
-	"PROFILE: an async-profiler HTML flame graph (2.x-4.x) or collapsed stacks,\n"
-	"plain or gzip, a path, - for stdin, or a URL.  A profile that cannot be read\n"
-	"is reported (with --json, as an error object in its place) and the others\n"
-	"answered; the exit status is then the first such profile's error.\n";
+	"PROFILE: any format of 'fgbisect --help' (HTML, collapsed, JFR, pprof, perf\n"
+	"script, SVG), plain, gzip or in a zip/tar archive, a path, - for stdin, or a\n"
+	"URL.  A profile that cannot be read is reported (with --json, as an error\n"
+	"object in its place) and the others answered; the exit status is then the\n"
+	"first such profile's error.\n";
 
 struct result {
 	const char *source;

@@ -32,7 +32,8 @@ static void usage(FILE *out)
 	      "content (gzip too): async-profiler HTML flame graphs (2.0-4.x, differential\n"
 	      "and inverted), collapsed stacks, JFR recordings (async-profiler's, the JDK's),\n"
 	      "pprof profiles, `perf script` text and SVG flame graphs (flamegraph.pl,\n"
-	      "inferno, async-profiler 1.x).\n\ncommands:\n", out);
+	      "inferno, async-profiler 1.x), and any of them inside a zip, tar or tar.gz\n"
+	      "archive (a CI artifact).\n\ncommands:\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'fgbisect COMMAND --help' describes a command; 'man fgbisect' has the rest.\n", out);

@@ -2,7 +2,7 @@
 # The tree is the architecture of docs/HACKING.md: its "Layers, bottom up"
 # line orders the folders of src/ (and bisect/, and src/cmd/ last); every
 # project include names its folder ("base/error.h") and points at the same
-# layer or one below, never up; every header has a row in the module map and
+# layer or one below, never up; every header is named in its folder's row of the module map and
 # every row names a header that exists; only the command layer prints or
 # exits.
 source "$(dirname "$0")/../lib.sh"
@@ -50,11 +50,11 @@ while IFS=: read -r file line inc; do
 	fi
 done < <(grep -nE '^#[[:space:]]*include[[:space:]]+"' src/*/*.[ch] bisect/*.[ch] |
 	sed -E 's/^([^:]+):([0-9]+):#[[:space:]]*include[[:space:]]+"([^"]+)".*/\1:\2:\3/')
-# The module map: a row for every header, a header for every row.
+# The module map: every header named, every named header there.
 map=$(sed -n '/^## Module map/,$p' docs/HACKING.md)
 for h in src/*/*.h bisect/*.h; do
 	CHECKS=$((CHECKS + 1))
-	grep -qF "\`$h\`" <<<"$map" || fail "$h has no row in docs/HACKING.md's module map: add one (what it is, in a line)"
+	grep -qF "\`$h\`" <<<"$map" || fail "$h is not named in docs/HACKING.md's module map: add it to its folder's row (what it is, in a few words)"
 done
 while read -r h; do
 	CHECKS=$((CHECKS + 1))

@@ -296,8 +296,10 @@ static inline uint64_t varint(struct cur *c)
  * frame of every stack trace this way. */
 /* The constant pool pass's loop, also compiled for processors with a
  * popcount instruction (chosen when the program loads); the baseline x86-64
- * has none, and counts the bits with a few shifts and a multiply. */
-#if defined(__SSE2__) && defined(__GNUC__) && defined(__linux__)
+ * has none, and counts the bits with a few shifts and a multiply.  (Not
+ * under ThreadSanitizer: the choice runs before its runtime is set up, and
+ * the instrumented chooser crashes the program at load.) */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 static void skip_varints(struct cur *c, uint64_t m)

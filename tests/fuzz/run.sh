@@ -9,9 +9,11 @@
 # seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed;
 # fixtures/methods/ sources for the method scanner)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
-# ../shared is ever written into the checkout.  Crashing inputs are kept in
-# $FG_FUZZ_ARTIFACTS (default build-fuzz/artifacts) to become regression tests
-# (tests/fuzz/regressions/).
+# ../shared is ever written into the checkout; its real JFR recording and
+# pprof profile keep their pools and tables but a few hundred samples (see
+# cut_jfr).  Crashing and slow inputs are kept in $FG_FUZZ_ARTIFACTS (default
+# build-fuzz/artifacts) to become regression tests (tests/fuzz/regressions/,
+# replayed first, each under a time bound).
 #
 # `run.sh --build-only` configures and builds build-fuzz and stops there
 # (contrib/run-tests.sh builds it while the plain tests run).

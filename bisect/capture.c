@@ -11,6 +11,8 @@
 
 #include "base/cleanup.h"
 #include "base/process.h"
+#include "io/input.h"
+#include "net/cache.h"
 
 extern char **environ;
 
@@ -191,5 +193,158 @@ out:
 		return rc;
 	}
 	*out = c;
+	return 0;
+}
+
+/* The cache key of a commit's capture i (1-based), or of their count (i 0). */
+static char *kept_key(const char *command, const char *commit, size_t i)
+{
+	char *key;
+	return asprintf(&key, "fgbisect capture\n%s\n%s\n%zu", commit, command, i) < 0 ? NULL : key;
+}
+
+/* Fills the entry for key with len bytes of data, or the file at path. */
+static int keep_entry(fg_cache *cache, const char *key, const char *path, const char *data, size_t len,
+                      fg_error *err)
+{
+	fg_cache_entry *e = NULL;
+	int rc = fg_cache_entry_new(&e, cache, key, err);
+	FILE *f = !rc && path ? fopen(path, "rb") : NULL;
+	if (!rc && path && !f)
+		rc = fg_error_set(err, FG_EFETCH, path, "cannot read the capture: %s", strerror(errno));
+	char buf[65536];
+	size_t n;
+	while (!rc && f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		rc = fg_cache_entry_write(e, buf, n, err);
+	if (!rc && !path)
+		rc = fg_cache_entry_write(e, data, len, err);
+	char *written = NULL;
+	if (!rc && (rc = fg_cache_entry_commit(&written, e, err)) == FG_EINVALID)
+		rc = 0; /* a cut gzip is not worth keeping; the verdict said so */
+	if (written) {
+		unlink(written);
+		free(written);
+	}
+	if (f)
+		fclose(f);
+	fg_cache_entry_free(e);
+	return rc;
+}
+
+int fg_capture_keep(const char *cache_dir, const char *command, const char *commit, const char *const *paths,
+                    size_t n, fg_error *err)
+{
+	fg_cache *cache = NULL;
+	int rc = fg_cache_open(&cache, cache_dir, err);
+	for (size_t i = 0; !rc && i <= n; i++) {
+		/* The count last: a reader never finds it ahead of its captures. */
+		size_t k = i < n ? i + 1 : 0;
+		char *key = kept_key(command, commit, k), count[32];
+		int len = snprintf(count, sizeof(count), "%zu\n", n);
+		rc = !key ? fg_error_oom(err, NULL)
+		          : keep_entry(cache, key, k ? paths[i] : NULL, count, (size_t)len, err);
+		free(key);
+	}
+	fg_cache_free(cache);
+	return rc;
+}
+
+struct fg_capture_kept {
+	size_t n;
+	char **paths;
+	fg_cleanup_item *items;
+};
+
+size_t fg_capture_kept_count(const fg_capture_kept *k)
+{
+	return k->n;
+}
+
+const char *fg_capture_kept_path(const fg_capture_kept *k, size_t i)
+{
+	return k->paths[i];
+}
+
+void fg_capture_kept_free(fg_capture_kept *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->paths[i]) {
+			unlink(k->paths[i]);
+			fg_cleanup_remove(&k->items[i]);
+			free(k->paths[i]);
+		}
+	free(k->paths);
+	free(k->items);
+	free(k);
+}
+
+/* Looks key up into *path (a private copy, registered with item): 1 on a
+ * hit, 0 on a miss, or FG_ENOMEM. */
+static int lookup(char **path, fg_cleanup_item *item, fg_cache *cache, const char *command, const char *commit,
+                  size_t i, fg_error *err)
+{
+	char *key = kept_key(command, commit, i);
+	int hit = key ? fg_cache_lookup(path, item, cache, key, err) : fg_error_oom(err, NULL);
+	free(key);
+	return hit;
+}
+
+/* The count of a commit's kept captures, 0 when none is. */
+static int kept_count(size_t *n, fg_cache *cache, const char *command, const char *commit, fg_error *err)
+{
+	*n = 0;
+	char *path = NULL;
+	fg_cleanup_item item = { 0 };
+	int hit = lookup(&path, &item, cache, command, commit, 0, err);
+	if (hit <= 0)
+		return hit;
+	fg_input *in = NULL;
+	const char *data;
+	size_t len;
+	fg_error ignored;
+	if (!fg_input_open(&in, path, 0, &ignored) && !fg_input_peek(&data, &len, in, 32, &ignored)) {
+		char text[33];
+		snprintf(text, sizeof(text), "%.*s", (int)len, data);
+		char *end;
+		unsigned long long v = strtoull(text, &end, 10);
+		*n = end != text && *end == '\n' && v < 100000 ? (size_t)v : 0;
+	}
+	fg_input_free(in);
+	unlink(path);
+	fg_cleanup_remove(&item);
+	free(path);
+	return 0;
+}
+
+int fg_capture_kept_load(fg_capture_kept **out, const char *cache_dir, const char *command, const char *commit,
+                         fg_error *err)
+{
+	*out = NULL;
+	fg_cache *cache = NULL;
+	fg_error ignored;
+	if (fg_cache_open(&cache, cache_dir, &ignored))
+		return 0; /* no cache: nothing kept */
+	size_t n = 0;
+	int rc = kept_count(&n, cache, command, commit, err);
+	fg_capture_kept *k = !rc && n ? calloc(1, sizeof(*k)) : NULL;
+	if (k && (!(k->paths = calloc(n, sizeof(*k->paths))) || !(k->items = calloc(n, sizeof(*k->items)))))
+		rc = fg_error_oom(err, NULL);
+	else if (!rc && n && !k)
+		rc = fg_error_oom(err, NULL);
+	for (size_t i = 0; !rc && k && i < n; i++, k->n++) {
+		int hit = lookup(&k->paths[i], &k->items[i], cache, command, commit, i + 1, err);
+		if (hit < 0)
+			rc = hit;
+		else if (!hit)
+			break; /* one missing or damaged: none is used */
+	}
+	fg_cache_free(cache);
+	if (rc || (k && k->n < n)) {
+		fg_capture_kept_free(k);
+		return rc;
+	}
+	*out = k;
 	return 0;
 }

@@ -38,4 +38,26 @@ const char *fg_capture_path(const fg_capture *c);
 /* Deletes the profile and its folder. */
 void fg_capture_free(fg_capture *c);
 
+/* The profiles captured of one commit, kept in the download cache
+ * (src/net/cache.h, in cache_dir; NULL: the default) under keys made of the
+ * command, the commit and each capture's number, with their count: what
+ * the summary and the report of a capture bisection read again once git
+ * bisect run has moved on (no checkout, no second capture).  A later
+ * capture of the same commit by the same command replaces them.  FG_EFETCH
+ * when the cache cannot be opened or written (the caller may go on
+ * without). */
+int fg_capture_keep(const char *cache_dir, const char *command, const char *commit, const char *const *paths,
+                    size_t n, fg_error *err);
+
+/* The profiles kept of a commit by fg_capture_keep: private copies (each
+ * registered with cleanup) that fg_capture_kept_free deletes.  *out NULL
+ * and 0 when none is kept (or one is damaged); FG_ENOMEM. */
+typedef struct fg_capture_kept fg_capture_kept;
+
+int fg_capture_kept_load(fg_capture_kept **out, const char *cache_dir, const char *command, const char *commit,
+                         fg_error *err);
+size_t fg_capture_kept_count(const fg_capture_kept *k);
+const char *fg_capture_kept_path(const fg_capture_kept *k, size_t i);
+void fg_capture_kept_free(fg_capture_kept *k);
+
 #endif

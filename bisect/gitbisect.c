@@ -19,6 +19,8 @@ void fg_gitbisect_result_clear(fg_gitbisect_result *r)
 	fg_verdict_free(r->vbad);
 	fg_verdict_free(r->vfirst_slow);
 	fg_verdict_free(r->vparent);
+	fg_capture_kept_free(r->kept_first_slow);
+	fg_capture_kept_free(r->kept_parent);
 	free(r->skipped);
 	free(r->log);
 	memset(r, 0, sizeof(*r));
@@ -129,6 +131,9 @@ struct run {
 	 * the threshold is reported (on_verdict) once decided at it. */
 	bool deferring;
 	bool readable;  /* move_inward stops at a commit with a usable profile, whatever its verdict */
+	/* Non-NULL: a capture's verdict is on the captures kept of the commit
+	 * (no checkout, no capture), loaded into *kept. */
+	fg_capture_kept **kept;
 	fg_verdict_options auto_opts;
 	char threshold_arg[64];
 };
@@ -218,9 +223,15 @@ static int judge_rev(fg_verdict **v, fg_repo_commit *c, const struct run *r, con
 	int rc = fg_repo_commit_info(c, r->repo, rev, err);
 	if (rc)
 		return rc;
-	if (r->o->source->capture && git(r, NULL, NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
+	if (r->kept && r->o->source->capture) {
+		rc = fg_verdict_load_kept(r->kept, r->o->judge, r->o->source, c->id, err);
+		if (!rc)
+			rc = fg_verdict_judge_kept(v, r->o->judge, *r->kept, c, err);
+	} else if (r->o->source->capture &&
+		 git(r, NULL, NULL, (const char *[]){ "checkout", "-q", "--detach", c->id, NULL }) != 0)
 		return fg_error_set(err, FG_EGIT, rev, "git checkout failed: the work tree must be clean for --capture");
-	rc = fg_verdict_judge_commit(v, r->o->judge, r->o->source, c, err);
+	else
+		rc = fg_verdict_judge_commit(v, r->o->judge, r->o->source, c, err);
 	if (!rc && r->o->on_verdict && !(r->deferring && (*v)->basis != FG_BASIS_INPUT))
 		r->o->on_verdict(r->o->ctx, c, *v);
 	return rc;
@@ -408,21 +419,19 @@ static int bisect(fg_gitbisect_result *res, struct run *r, fg_error *err)
 		res->outcome = res->first_slow_id[0] ? FG_GITBISECT_FOUND : FG_GITBISECT_INCONCLUSIVE;
 	}
 	/* The first slow commit and its parent, judged again: what the summary
-	 * shows.  A capture would need the checkouts again: its shares are in
-	 * git bisect run's output. */
-	if (!rc && res->outcome == FG_GITBISECT_FOUND && !r->o->source->capture) {
+	 * shows.  A capture's are the captures git bisect run kept. */
+	if (!rc && res->outcome == FG_GITBISECT_FOUND) {
+		r->kept = &res->kept_first_slow;
 		rc = judge_rev(&res->vfirst_slow, &res->first_slow, r, res->first_slow_id, err);
+		r->kept = &res->kept_parent;
 		char parent[48];
 		snprintf(parent, sizeof(parent), "%s^", res->first_slow_id);
 		fg_error perr;
 		res->parent_found = !rc && fg_repo_commit_info(&res->parent, r->repo, parent, &perr) == 0;
 		if (res->parent_found)
 			rc = judge_rev(&res->vparent, &res->parent, r, parent, err);
-	} else if (!rc && res->outcome == FG_GITBISECT_FOUND) {
-		fg_error ierr;
-		if (fg_repo_commit_info(&res->first_slow, r->repo, res->first_slow_id, &ierr))
-			snprintf(res->first_slow.id, sizeof(res->first_slow.id), "%s", res->first_slow_id);
 	}
+	r->kept = NULL;
 	/* Whatever happened, the bisection this started ends here. */
 	git(r, NULL, NULL, (const char *[]){ "bisect", "reset", NULL });
 	return rc;

@@ -120,10 +120,14 @@ typedef struct fg_gitbisect_result {
 	char *log;                       /* `git bisect log` (FOUND, INCONCLUSIVE) */
 	char first_slow_id[41];          /* FOUND */
 	fg_repo_commit first_slow;       /* FOUND */
-	/* FOUND without a capture (a capture would need the checkouts again:
-	 * its shares are in git bisect run's output): the first slow commit's
-	 * verdict, and its first parent's (parent_found false for a root). */
+	/* FOUND: the first slow commit's verdict, and its first parent's
+	 * (parent_found false for a root); with a capture, judged on the
+	 * captures kept of them (fg_verdict_judge_kept: no checkout, no second
+	 * capture; a skip when none is kept). */
 	fg_verdict *vfirst_slow, *vparent;
+	/* With a capture: the captures their verdicts read (profile i is
+	 * capture i), NULL when none was kept. */
+	fg_capture_kept *kept_first_slow, *kept_parent;
 	bool parent_found;
 	fg_repo_commit parent;
 	bool auto_on;                    /* --threshold auto ... */

@@ -10,6 +10,7 @@
 #include "base/parallel.h"
 #include "analysis/protocol.h"
 #include "analysis/share.h"
+#include "analysis/suggest.h"
 #include "base/stats.h"
 #include "base/utf8.h"
 
@@ -363,7 +364,14 @@ static void dispersion(fg_verdict *v)
 		free(kk);
 	if (nn != n)
 		free(nn);
-	v->phi = d.phi;
+	/* chi2 / (m - 1) from three nodes has two degrees of freedom: above 2
+	 * in one build of seven, above 3 in one of twenty, when the nodes
+	 * agree as sampling says.  Moderated toward the binomial's 1 as if
+	 * that were FG_VERDICT_PHI_PRIOR_DF nodes' worth of evidence (the
+	 * empirical-Bayes variance of Smyth's limma): a true disagreement
+	 * (phi 10, 89) still widens the interval nearly as much. */
+	v->phi = m >= 2 && isfinite(d.phi) ? fmax(1, (d.chi2 + FG_VERDICT_PHI_PRIOR_DF) /
+	                                              (double)(m - 1 + FG_VERDICT_PHI_PRIOR_DF)) : d.phi;
 	/* With two nodes both residuals are the same size: neither can be
 	 * named. */
 	v->disagreeing = m >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? read_index(v, d.worst) : SIZE_MAX;
@@ -430,6 +438,34 @@ static void decide_point(fg_verdict *v, const fg_verdict_options *o)
 	         v->kind == FG_VERDICT_SLOW ? ">=" : "<", o->threshold);
 }
 
+/* Captures of one commit are runs of their own: the run-to-run noise is
+ * not shared by them but averages down in their pooled share, and their
+ * spread measures it (fg_verdict's captures).  Sets noise_estimate, the
+ * pooled share's noise, phi 1 and no disagreeing capture. */
+static void capture_noise(fg_verdict *v)
+{
+	double sum = 0, sumsq = 0, sampling = 0, w2 = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < v->nprofiles; i++) {
+		const fg_verdict_profile *p = &v->profiles[i];
+		if (!p->read || !p->total)
+			continue;
+		double w = (double)p->total / (double)v->total;
+		sum += p->share;
+		sumsq += p->share * p->share;
+		sampling += p->share * (100 - p->share) / (double)p->total;
+		w2 += w * w;
+		k++;
+	}
+	if (k < 2)
+		return;
+	double between = (sumsq - sum * sum / (double)k) / (double)(k - 1) - sampling / (double)k;
+	v->noise_estimate = between > 0 ? sqrt(between) : 0;
+	v->noise = fmax(v->noise, v->noise_estimate) * sqrt(w2);
+	v->phi = 1;
+	v->disagreeing = SIZE_MAX;
+}
+
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
 {
 	double margin = o->margin >= 0 ? o->margin : 0, t = o->threshold;
@@ -439,6 +475,8 @@ void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
 	dispersion(v);
 	v->noise = fg_verdict_noise(o);
 	v->noise_given = o->noise >= 0;
+	if (v->captures > 1)
+		capture_noise(v);
 	fg_stats_share_interval(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise);
 	if (o->aggregate != FG_AGGREGATE_POOLED) {
 		decide_point(v, o);
@@ -482,6 +520,7 @@ static int new_verdict(fg_verdict **out, size_t n, const char *commit, const cha
 	snprintf(v->commit, sizeof(v->commit), "%s", commit ? commit : "");
 	snprintf(v->date, sizeof(v->date), "%s", date ? date : "");
 	v->kind = FG_VERDICT_SKIP;
+	v->noise_estimate = -1;
 	*out = v;
 	return 0;
 }
@@ -563,7 +602,8 @@ static void left_out(char *out, size_t size, const fg_verdict *v)
 
 void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o)
 {
-	v->min_nodes = fg_verdict_min_nodes(o, v->nprofiles);
+	/* A capture that failed to read leaves the others: each is a run. */
+	v->min_nodes = v->captures ? 1 : fg_verdict_min_nodes(o, v->nprofiles);
 	char missing[1024];
 	left_out(missing, sizeof(missing), v);
 	if (v->nread < v->min_nodes) {
@@ -587,14 +627,17 @@ void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o)
 		         v->nread, v->nprofiles, missing);
 }
 
-int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
-                            const char *commit, const char *date, fg_error *err)
+/* fg_verdict_judge_inputs; captures: the inputs are that many captures of
+ * one commit (fg_verdict's captures), else 0. */
+static int judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
+                        const char *commit, const char *date, size_t captures, fg_error *err)
 {
 	*out = NULL;
 	fg_verdict *v = NULL;
 	int rc = new_verdict(&v, n, commit, date, err);
 	if (rc)
 		return rc;
+	v->captures = captures;
 	const char **sources = calloc(n ? n : 1, sizeof(*sources));
 	fg_fetch_result *fetched = calloc(n ? n : 1, sizeof(*fetched));
 	if (!sources || !fetched) {
@@ -655,6 +698,51 @@ out:
 	}
 	*out = v;
 	return 0;
+}
+
+const char *fg_verdict_judge_pattern(const fg_verdict_judge *j)
+{
+	return j->pattern;
+}
+
+size_t fg_verdict_judge_suggest(char *out, size_t size, const fg_verdict_judge *j)
+{
+	/* Each lane interned the names of the profiles it read: the nearest of
+	 * each, merged by distance, a name read on two lanes once. */
+	enum { MAX = 3 };
+	struct near_name { const char *name; size_t distance; } best[MAX];
+	size_t nbest = 0;
+	for (size_t l = 0; l < j->nlanes; l++) {
+		const fg_names *names = j->lanes[l].names;
+		uint32_t near[MAX];
+		size_t n = 0;
+		fg_suggest_names(near, &n, MAX, names, j->pattern);
+		for (size_t i = 0; i < n; i++) {
+			const char *name = fg_names_get(names, near[i]);
+			size_t d = fg_suggest_distance(j->pattern, name, strlen(name)), k = 0;
+			while (k < nbest && strcmp(best[k].name, name))
+				k++;
+			if (k < nbest)
+				continue;
+			for (k = nbest; k > 0 && best[k - 1].distance > d; k--)
+				if (k < MAX)
+					best[k] = best[k - 1];
+			if (k < MAX)
+				best[k] = (struct near_name){ name, d };
+			nbest += nbest < MAX;
+		}
+	}
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < nbest && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s'%s'", i ? ", " : "", best[i].name);
+	return nbest;
+}
+
+int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
+                            const char *commit, const char *date, fg_error *err)
+{
+	return judge_inputs(out, j, inputs, n, commit, date, 0, err);
 }
 
 void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold)
@@ -821,8 +909,9 @@ int fg_verdict_expand(char **out, const char *tmpl, const fg_repo_commit *commit
 	return 0;
 }
 
-static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
-                         const fg_repo_commit *commit, fg_error *err)
+/* One capture of the commit: FG_EFETCH with the reason in *cerr when it
+ * failed (a skip, not an error). */
+static int capture_once(fg_capture **cap, const fg_verdict_source *src, const fg_repo_commit *commit, fg_error *cerr)
 {
 	char env[3][64];
 	snprintf(env[0], sizeof(env[0]), "FGBISECT_COMMIT=%s", commit->id);
@@ -830,7 +919,7 @@ static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict
 	snprintf(env[2], sizeof(env[2]), "FGBISECT_DATE=%s", commit->date);
 	const char **all = calloc(src->capture_opts.nenv + 3, sizeof(*all));
 	if (!all)
-		return fg_error_oom(err, NULL);
+		return fg_error_oom(cerr, NULL);
 	for (size_t i = 0; i < src->capture_opts.nenv; i++)
 		all[i] = src->capture_opts.env[i];
 	for (size_t i = 0; i < 3; i++)
@@ -838,34 +927,130 @@ static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict
 	fg_capture_options co = src->capture_opts;
 	co.env = all;
 	co.nenv += 3;
-	fg_capture *cap = NULL;
-	fg_error cerr;
-	fg_error_clear(&cerr);
-	int rc = fg_capture_run(&cap, src->capture, &co, &cerr);
+	fg_error_clear(cerr);
+	int rc = fg_capture_run(cap, src->capture, &co, cerr);
 	free(all);
-	if (rc == FG_EFETCH) {
-		rc = new_verdict(out, 0, commit->id, commit->date, err);
-		if (!rc)
-			skip(*out, NULL, cerr.message);
-		return rc;
-	}
-	if (rc) {
-		*err = cerr;
-		return rc;
-	}
-	fg_verdict_input in = { .source = fg_capture_path(cap) };
-	rc = fg_verdict_judge_inputs(out, j, &in, 1, commit->id, commit->date, err);
-	if (!rc) {
-		/* The temporary path means nothing once it is deleted. */
-		free((*out)->profiles[0].source);
-		(*out)->profiles[0].source = strdup("capture");
-		if (!(*out)->profiles[0].source) {
+	return rc;
+}
+
+/* Judges n captured (or kept) profiles of a commit as one run, each named
+ * "capture K" (a temporary path means nothing once it is deleted). */
+static int judge_captures(fg_verdict **out, fg_verdict_judge *j, const char *const *paths, size_t n,
+                          const fg_repo_commit *commit, fg_error *err)
+{
+	fg_verdict_input *in = calloc(n, sizeof(*in));
+	if (!in)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < n; i++)
+		in[i].source = paths[i];
+	int rc = judge_inputs(out, j, in, n, commit->id, commit->date, n, err);
+	free(in);
+	for (size_t i = 0; !rc && i < n; i++) {
+		fg_verdict_profile *p = &(*out)->profiles[i];
+		free(p->source);
+		if (asprintf(&p->source, "capture %zu", i + 1) < 0) {
+			p->source = NULL;
 			fg_verdict_free(*out);
 			*out = NULL;
 			rc = fg_error_oom(err, NULL);
 		}
 	}
-	fg_capture_free(cap);
+	return rc;
+}
+
+/* The cache the captures are kept in; false with --no-cache. */
+static bool keeping(const fg_verdict_judge *j, const char **dir)
+{
+	*dir = j->opts.fetch ? j->opts.fetch->cache_dir : NULL;
+	return !j->opts.fetch || !j->opts.fetch->no_cache;
+}
+
+/* Captures the commit until its verdict is decided, at most
+ * capture_repeats times, each judged with those before it, and keeps
+ * them. */
+static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
+                         const fg_repo_commit *commit, fg_error *err)
+{
+	size_t max = src->capture_repeats ? src->capture_repeats : FG_VERDICT_CAPTURE_REPEATS, n = 0;
+	fg_capture **caps = calloc(max, sizeof(*caps));
+	const char **paths = calloc(max, sizeof(*paths));
+	int rc = caps && paths ? 0 : fg_error_oom(err, NULL);
+	fg_verdict *v = NULL;
+	while (!rc && n < max) {
+		fg_error cerr;
+		rc = capture_once(&caps[n], src, commit, &cerr);
+		if (rc == FG_EFETCH && !v) {
+			rc = new_verdict(&v, 0, commit->id, commit->date, err);
+			if (!rc)
+				skip(v, NULL, cerr.message);
+			break;
+		}
+		if (rc == FG_EFETCH) {
+			/* The captures before still stand. */
+			size_t len = strlen(v->reason);
+			snprintf(v->reason + len, sizeof(v->reason) - len, "; capture %zu failed: %s", n + 1, cerr.message);
+			rc = 0;
+			break;
+		}
+		if (rc) {
+			*err = cerr;
+			break;
+		}
+		paths[n] = fg_capture_path(caps[n]);
+		n++;
+		fg_verdict_free(v);
+		v = NULL;
+		rc = judge_captures(&v, j, paths, n, commit, err);
+		if (!rc && src->on_capture)
+			src->on_capture(src->capture_ctx, n, max, v);
+		/* An unusable first capture is the command's fault, not chance. */
+		if (rc || v->kind != FG_VERDICT_SKIP || (n == 1 && v->basis == FG_BASIS_INPUT))
+			break;
+	}
+	const char *dir;
+	fg_error kerr;
+	if (!rc && n && keeping(j, &dir) && fg_capture_keep(dir, src->capture, commit->id, paths, n, &kerr))
+		snprintf(v->profiles[0].warning, sizeof(v->profiles[0].warning),
+		         "the captures are not kept for the summary: %.180s", kerr.message);
+	for (size_t i = 0; caps && i < n; i++)
+		fg_capture_free(caps[i]);
+	free(caps);
+	free(paths);
+	if (rc) {
+		fg_verdict_free(v);
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
+
+int fg_verdict_load_kept(fg_capture_kept **out, const fg_verdict_judge *j, const fg_verdict_source *src,
+                         const char *commit, fg_error *err)
+{
+	*out = NULL;
+	const char *dir;
+	return keeping(j, &dir) ? fg_capture_kept_load(out, dir, src->capture, commit, err) : 0;
+}
+
+int fg_verdict_judge_kept(fg_verdict **out, fg_verdict_judge *j, const fg_capture_kept *kept,
+                          const fg_repo_commit *commit, fg_error *err)
+{
+	*out = NULL;
+	if (!kept) {
+		int rc = new_verdict(out, 0, commit->id, commit->date, err);
+		if (!rc)
+			skip(*out, NULL, "no capture of this commit is kept (the download cache keeps a bisection's "
+			     "captures; none with --no-cache)");
+		return rc;
+	}
+	size_t n = fg_capture_kept_count(kept);
+	const char **paths = calloc(n, sizeof(*paths));
+	if (!paths)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < n; i++)
+		paths[i] = fg_capture_kept_path(kept, i);
+	int rc = judge_captures(out, j, paths, n, commit, err);
+	free(paths);
 	return rc;
 }
 

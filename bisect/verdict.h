@@ -100,6 +100,10 @@ void fg_verdict_options_init(fg_verdict_options *opts);
  * above the 5% the real Zeebe daily series show (docs/bisect.md). */
 #define FG_VERDICT_NOISE_FRACTION 0.06
 
+/* The weight, in nodes, of the binomial's phi of 1 in the nodes' phi
+ * (fg_verdict's phi; docs/bisect.md, "Clear builds"). */
+#define FG_VERDICT_PHI_PRIOR_DF 4
+
 /* A build with fewer samples in all has its count in the verdict's reason
  * ("; only 7 samples"): the interval of so few is wide, and what narrows it
  * is a longer or denser capture, not another threshold. */
@@ -168,7 +172,7 @@ typedef struct fg_verdict {
 	double pooled;         /* the pooled share, percent */
 	double lo, hi;         /* the 95% Wilson interval of the pooled counts (sampling only) */
 	double interval_lo, interval_hi; /* the interval the decision used (fg_stats_share_interval) */
-	double phi;            /* over-dispersion of the nodes' counts (1: no more than sampling) */
+	double phi;            /* over-dispersion of the nodes' counts, moderated toward 1 (FG_VERDICT_PHI_PRIOR_DF) */
 	double noise;          /* the run-to-run noise assumed, points */
 	bool noise_given;      /* from --noise, not the default */
 	/* The profile whose share disagrees with the others beyond sampling
@@ -183,6 +187,17 @@ typedef struct fg_verdict {
 	size_t nread;          /* profiles read and taken into the verdict (the others name their error) */
 	size_t min_nodes;      /* the profiles it needed (fg_verdict_min_nodes) */
 	size_t downloaded;     /* profiles that came over the network */
+	/* Capture mode: the captures pooled (each a profile, a run of its own;
+	 * 0 for another source).  With two or more, the noise is that of their
+	 * pooled share: the noise a capture has (the larger of the assumed one
+	 * and noise_estimate) times sqrt(sum of the squared sample weights),
+	 * and phi is 1 (their spread is that noise, not sampling). */
+	size_t captures;
+	/* The run-to-run noise the captures' spread shows, points (the
+	 * method-of-moments estimate: their shares' variance less the sampling
+	 * variance each one's counts explain; 0 when sampling explains it all);
+	 * -1 with fewer than two captures. */
+	double noise_estimate;
 } fg_verdict;
 
 void fg_verdict_free(fg_verdict *v);
@@ -234,6 +249,14 @@ typedef struct fg_verdict_judge fg_verdict_judge;
 int fg_verdict_judge_new(fg_verdict_judge **out, const fg_verdict_options *opts, fg_error *err);
 void fg_verdict_judge_free(fg_verdict_judge *j);
 
+/* The pattern the judge looks for. */
+const char *fg_verdict_judge_pattern(const fg_verdict_judge *j);
+
+/* The frame names nearest the pattern among those of every profile the
+ * judge has read (src/analysis/suggest.h), nearest first, at most three,
+ * as "'A', 'B'" into out; returns how many ("" and 0: none near). */
+size_t fg_verdict_judge_suggest(char *out, size_t size, const fg_verdict_judge *j);
+
 /* The threshold the judge decides later builds at (--threshold auto, once
  * the ends gave it). */
 void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold);
@@ -258,13 +281,36 @@ typedef struct fg_verdict_source {
 	/* For capture: timeout and working directory; FGBISECT_COMMIT,
 	 * FGBISECT_SHORT and FGBISECT_DATE are added to env. */
 	fg_capture_options capture_opts;
+	/* For capture: the captures of one commit at most, taken while the
+	 * verdict is undecidable (cannot tell, not a failed capture) and pooled
+	 * as the nodes of one run; 0: FG_VERDICT_CAPTURE_REPEATS. */
+	size_t capture_repeats;
+	/* For capture: called after each capture is judged (k of at most max,
+	 * v the verdict on the k pooled so far); NULL: none. */
+	void (*on_capture)(void *ctx, size_t k, size_t max, const fg_verdict *v);
+	void *capture_ctx;
 } fg_verdict_source;
+
+/* The default capture_repeats. */
+#define FG_VERDICT_CAPTURE_REPEATS 3
 
 /* Judges a commit.  No run for it in the runs file, and a failed capture,
  * are skips.  The verdict's commit is the full id, its date the run's date
  * (runs file) or the commit's date. */
 int fg_verdict_judge_commit(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_source *src,
                             const fg_repo_commit *commit, fg_error *err);
+
+/* Capture mode: the captures fg_verdict_judge_commit kept of a commit
+ * (bisect/capture.h, in the judge's fetch cache; none with no_cache): *out
+ * NULL when none is kept. */
+int fg_verdict_load_kept(fg_capture_kept **out, const fg_verdict_judge *j, const fg_verdict_source *src,
+                         const char *commit, fg_error *err);
+
+/* Judges a commit on its kept captures, without capturing (the summary of
+ * a capture bisection): profile i is capture i + 1.  A skip when kept is
+ * NULL. */
+int fg_verdict_judge_kept(fg_verdict **out, fg_verdict_judge *j, const fg_capture_kept *kept,
+                          const fg_repo_commit *commit, fg_error *err);
 
 /* The run-to-run noise that the spread of judged runs shows: the runs
  * judged fast, and those judged slow, each group against its own mean

@@ -1,6 +1,7 @@
 #include "analysis/compare.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static fg_compare_kind pair(const fg_compare_input *a, const fg_compare_input *b)
@@ -35,4 +36,29 @@ void fg_compare_input_seen(fg_compare_input *x, fg_protocol_kind protocol, const
 	snprintf(x->unit, sizeof(x->unit), "%s", fg_profile_unit(info));
 	snprintf(x->title, sizeof(x->title), "%s", info->title);
 	x->total = info->total;
+}
+
+int fg_compare_side_get(fg_compare_side *out, const fg_compare_input *in, size_t n, fg_diff_side side,
+			fg_error *err)
+{
+	*out = (fg_compare_side){ malloc((n ? n : 1) * sizeof(*out->sources)), 0, NULL, NULL };
+	if (!out->sources)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (in[i].side != side)
+			continue;
+		out->sources[out->nsources++] = in[i].source;
+		if (in[i].protocol)
+			out->protocol = fg_protocol_join(out->protocol, fg_protocol_name(in[i].protocol));
+		out->event = fg_protocol_join(out->event, in[i].event);
+	}
+	if (!out->protocol)
+		out->protocol = fg_protocol_name(FG_PROTOCOL_UNKNOWN);
+	return 0;
+}
+
+void fg_compare_side_clear(fg_compare_side *s)
+{
+	free(s->sources);
+	*s = (fg_compare_side){ 0 };
 }

@@ -42,6 +42,22 @@ typedef struct fg_compare_conflict {
  * profile found (info) and the protocol detected. */
 void fg_compare_input_seen(fg_compare_input *x, fg_protocol_kind protocol, const fg_profile_info *info);
 
+/* A side of a comparison as its profiles say: their sources in order, and
+ * the protocol and the event they all give ("mixed" when they differ,
+ * fg_protocol_join; the protocol "unknown" and the event NULL when none
+ * says). */
+typedef struct fg_compare_side {
+	const char **sources;   /* malloc'ed; the strings are the inputs' */
+	size_t nsources;
+	const char *protocol;
+	const char *event;
+} fg_compare_side;
+
+/* The side of in[0..n) (fg_compare_side_clear it whatever the result). */
+int fg_compare_side_get(fg_compare_side *out, const fg_compare_input *in, size_t n, fg_diff_side side,
+			fg_error *err);
+void fg_compare_side_clear(fg_compare_side *s);
+
 /* The first pair of in[0..n) (within a side and across, in order) that must
  * not be compared: true with *out filled, else false (out->kind OK). */
 bool fg_compare_find_conflict(fg_compare_conflict *out, const fg_compare_input *in, size_t n);

@@ -18,6 +18,32 @@ const char *const fg_diff_default_ignore[] = {
 };
 const size_t fg_diff_default_ignore_count = sizeof(fg_diff_default_ignore) / sizeof(fg_diff_default_ignore[0]);
 
+int fg_diff_ignore_list(const char ***out, size_t *n, const char *const *given, size_t ngiven, bool defaults,
+			fg_error *err)
+{
+	size_t all = ngiven + (defaults ? fg_diff_default_ignore_count : 0), m = 0;
+	const char **list = malloc((all ? all : 1) * sizeof(*list));
+	*out = NULL;
+	*n = 0;
+	if (!list)
+		return fg_error_oom(err, NULL);
+	for (size_t i = 0; i < all; i++) {
+		const char *pat = i < ngiven ? given[i] : fg_diff_default_ignore[i - ngiven];
+		size_t k = 0;
+		while (k < m && strcmp(list[k], pat))
+			k++;
+		if (k == m)
+			list[m++] = pat;
+	}
+	if (m > FG_MATCH_MAX_PATTERNS) {
+		free(list);
+		return fg_error_set(err, FG_EUSAGE, NULL, "at most %d --ignore patterns in all", FG_MATCH_MAX_PATTERNS);
+	}
+	*out = list;
+	*n = m;
+	return 0;
+}
+
 /* One closed profile: the names it holds with their counts. */
 struct profile {
 	fg_diff_side side;
@@ -56,6 +82,7 @@ void fg_diff_options_init(fg_diff_options *opts)
 	*opts = (fg_diff_options){
 		.min_delta = 0.0,
 		.fdr = 0.05,
+		.run_noise = FG_DIFF_RUN_NOISE,
 		.ignore = fg_diff_default_ignore,
 		.nignore = fg_diff_default_ignore_count,
 	};
@@ -422,15 +449,17 @@ static int ignored(bool *out, fg_diff *d, uint32_t name, fg_error *err)
 	return rc;
 }
 
-/* Most significant first; then the larger change; then name bytes. */
+/* The largest sure change first: |delta| less one noise (fg_diff_result);
+ * then the more significant; then name bytes.  Peers have no noise: by
+ * |delta|. */
 static int compare_entries(const fg_diff_entry *x, const fg_diff_entry *y, const fg_names *names)
 {
+	double sx = fabs(x->delta) - x->noise, sy = fabs(y->delta) - y->noise;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
 	double zx = fabs(x->z), zy = fabs(y->z);
 	if (zx != zy)
 		return zx > zy ? -1 : 1;
-	double ax = fabs(x->delta), ay = fabs(y->delta);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
 	return strcmp(fg_names_get(names, x->name), fg_names_get(names, y->name));
 }
 
@@ -522,10 +551,12 @@ static void name_dispersion(double *chi2, unsigned *df, const struct pooled *p, 
 }
 
 /* One frame's test: its change against the standard error of no change,
- * sqrt(phi p (1 - p) (1/N_b + 1/N_c)) with p the share of both sides
- * pooled, phi its own over-dispersion shrunk toward phi0 with
- * FG_DIFF_PHI_PRIOR_DF degrees of freedom, at least 1. */
-static void test_name(fg_diff_entry *e, const struct pooled *p, uint32_t name, double phi0)
+ * sqrt(phi p (1 - p) (1/N_b + 1/N_c) + 2 (c p (1 - p))^2) with p the share
+ * of both sides pooled, phi its own over-dispersion shrunk toward phi0 with
+ * FG_DIFF_PHI_PRIOR_DF degrees of freedom, at least 1, and c the run-to-run
+ * noise (run_noise / 100): each side is one run, whose share moves by that
+ * however many samples it has. */
+static void test_name(fg_diff_entry *e, const struct pooled *p, uint32_t name, double phi0, double run_noise)
 {
 	uint64_t b = p->samples[FG_DIFF_BASE][name], c = p->samples[FG_DIFF_CANDIDATE][name];
 	double nb = (double)p->total[FG_DIFF_BASE], nc = (double)p->total[FG_DIFF_CANDIDATE];
@@ -539,7 +570,9 @@ static void test_name(fg_diff_entry *e, const struct pooled *p, uint32_t name, d
 	double phi = (chi2 + FG_DIFF_PHI_PRIOR_DF * phi0) / ((double)df + FG_DIFF_PHI_PRIOR_DF);
 	e->phi = phi > 1.0 ? phi : 1.0;
 	double share = ((double)b + (double)c) / (nb + nc);
-	e->noise = 100.0 * sqrt(e->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc));
+	double r = run_noise / 100.0 * share * (1.0 - share), run = 2.0 * r * r;
+	e->run_noise = 100.0 * sqrt(run);
+	e->noise = 100.0 * sqrt(e->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc) + run);
 	e->z = e->noise > 0.0 ? e->delta / e->noise : 0.0;
 }
 
@@ -657,18 +690,24 @@ int fg_diff_compute_shares(fg_diff_result *out, fg_diff *d, bool self, fg_error 
 		bool skip;
 		rc = ignored(&skip, d, name, err);
 		if (!rc && !skip)
-			test_name(&tested[r.tested++], &p, name, phi0);
+			test_name(&tested[r.tested++], &p, name, phi0, d->opts.run_noise);
 	}
 	if (!rc)
 		rc = adjust(tested, r.tested, err);
 	double floor = d->opts.min_delta > FG_DIFF_FLOOR ? d->opts.min_delta : FG_DIFF_FLOOR;
 	for (size_t i = 0; i < r.tested && !rc; i++) {
 		const fg_diff_entry *e = &tested[i];
-		if (!(e->q <= d->opts.fdr) || e->delta == 0.0)
+		if (e->delta == 0.0)
 			continue;
 		bool grew = e->delta > 0;
 		/* min_delta is exceeded, the floor reached. */
-		if (fabs(e->delta) < floor || (d->opts.min_delta > 0 && !(fabs(e->delta) > d->opts.min_delta)))
+		bool small = fabs(e->delta) < floor || (d->opts.min_delta > 0 && !(fabs(e->delta) > d->opts.min_delta));
+		fg_diff_hidden *u = &r.within[!grew];
+		if (!(e->q <= d->opts.fdr)) {
+			/* Of the changes the floors let through, the one that would come first. */
+			if (!small && (!u->count++ || compare_entries(e, &u->largest, d->names) < 0))
+				u->largest = *e;
+		} else if (small)
 			hide(&r.hidden[!grew], e);
 		else if (grew)
 			r.grew[r.ngrew++] = *e;

@@ -10,10 +10,13 @@
  * Significance: each frame's change is tested against its noise, the
  * sampling error of the two pooled shares widened by the over-dispersion of
  * the nodes' counts (their chi-square, as the verdict's phi, pooled over both
- * sides and shrunk toward the frames' common value); a frame is listed when
+ * sides and shrunk toward the frames' common value), plus the variation
+ * between runs that the nodes of one run cannot show (run_noise, relative
+ * to p (1 - p)); a frame is listed when
  * its change is beyond noise at a false-discovery rate (Benjamini-Hochberg
  * over every frame tested) and at least FG_DIFF_FLOOR points, and more than
- * min_delta.  docs/diff.md states the rule.
+ * min_delta; the lists are ranked by |delta| less its noise.  docs/diff.md
+ * states the rule.
  *
  * Profiles are streamed once each: fg_diff_begin names the side, then every
  * frame goes to fg_diff_frames (an fg_frames_fn) until its end call.  Memory is
@@ -37,10 +40,26 @@ typedef enum { FG_DIFF_BASE = 0, FG_DIFF_CANDIDATE = 1 } fg_diff_side;
 extern const char *const fg_diff_default_ignore[];
 extern const size_t fg_diff_default_ignore_count;
 
-/* The smallest change listed, points: below it a change is within the
- * run-to-run noise that two runs' nodes cannot show (a diff sees no other
- * run), however many samples make it significant. */
+/* A diff's ignore list: the given patterns (--ignore) then, with defaults,
+ * fg_diff_default_ignore, each once (a repeated pattern is dropped: it
+ * would cost a matcher slot and match nothing more).  *out is malloc'ed
+ * (free it); its strings are the given ones and the defaults.  Fails with
+ * FG_EUSAGE when more than FG_MATCH_MAX_PATTERNS remain. */
+int fg_diff_ignore_list(const char ***out, size_t *n, const char *const *given, size_t ngiven, bool defaults,
+			fg_error *err);
+
+/* The smallest change listed, points: a small absolute floor, under which
+ * a change is not worth chasing however many samples make it significant. */
 #define FG_DIFF_FLOOR 0.25
+
+/* The run-to-run noise, default: between runs of one build a frame's share
+ * p moves with a standard deviation of this percent of p (1 - p) (a
+ * relative change of its odds: at 3% about 0.25 points).  8.5% is the
+ * median over the frames of the excess variance (beyond sampling) among the
+ * seven healthy real profiles of the shared fixtures, separate runs
+ * (tests/bench/run_noise.sh), where the nodes of one run show none;
+ * docs/diff.md. */
+#define FG_DIFF_RUN_NOISE 8.5
 
 /* The prior weight, in degrees of freedom, of the frames' common
  * over-dispersion in each frame's own (three nodes a side give a frame only
@@ -56,6 +75,10 @@ typedef struct fg_diff_options {
 	double min_delta;           /* an extra floor: listed changes exceed it, points; default 0 */
 	double fdr;                 /* the false-discovery rate of the listing (Benjamini-Hochberg
 				     * over every frame tested); default 0.05 */
+	double run_noise;           /* the run-to-run noise, which the nodes of one run cannot
+				     * show (the sides are two runs): the standard deviation of a
+				     * share p between runs of one build, percent of p (1 - p);
+				     * 0 when the sides are one run; default FG_DIFF_RUN_NOISE */
 	bool self;                  /* compare self shares instead of inclusive; default false */
 	bool raw;                   /* compare raw names (no normalisation); default false */
 	bool trees;                 /* build a pooled tree per side (for the SVG); default false */
@@ -149,12 +172,15 @@ typedef struct fg_diff_entry {
 	double candidate;
 	double delta;       /* candidate - base, percentage points */
 	double noise;       /* the standard error of delta under no change, points:
-			     * sqrt(phi p (1 - p) (1/N_base + 1/N_candidate)), p the share of
-			     * both sides pooled, phi the frame's over-dispersion */
+			     * sqrt(phi p (1 - p) (1/N_base + 1/N_candidate) + run_noise^2),
+			     * p the share of both sides pooled, phi the frame's
+			     * over-dispersion */
 	double z;           /* delta / noise (0 when noise is 0: no sample differs) */
 	double q;           /* the Benjamini-Hochberg adjusted p-value of z (two-sided) */
 	double phi;         /* the frame's over-dispersion used, >= 1 */
 	fg_diff_status status;
+	double run_noise;   /* the run-to-run part of noise, points: sqrt(2) (each side is
+			     * a run) x the options' run_noise% of p (1 - p) */
 } fg_diff_entry;
 
 /* The frames beyond noise that a floor left out, in one direction. */
@@ -164,8 +190,12 @@ typedef struct fg_diff_hidden {
 } fg_diff_hidden;
 
 typedef struct fg_diff_result {
-	fg_diff_entry *grew;    /* delta > 0, beyond noise and the floors: by |z| descending
-				 * (ties: |delta| descending, then name bytes) */
+	fg_diff_entry *grew;    /* delta > 0, beyond noise and the floors: by the change they
+				 * surely made, |delta| - noise, descending (ties: |z|
+				 * descending, then name bytes): of frames equally beyond
+				 * noise (a class and the frames only it calls, whose
+				 * changes grow with their shares as the run noise does)
+				 * the one that moved most comes first */
 	size_t ngrew;
 	fg_diff_entry *shrank;  /* delta < 0, likewise */
 	size_t nshrank;
@@ -175,6 +205,8 @@ typedef struct fg_diff_result {
 				 * the sides; 0 (one profile a side): no node spread to measure,
 				 * the noise is sampling error alone */
 	double phi;             /* the frames' common over-dispersion (1 when node_df is 0) */
+	fg_diff_hidden within[2]; /* [0] grew, [1] shrank: over the floors but within noise (q >
+				   * fdr); largest: the one the list would rank first */
 } fg_diff_result;
 
 /* Compares the pooled sides; needs at least one profile on each.  The

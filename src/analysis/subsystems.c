@@ -1,10 +1,13 @@
 #include "analysis/subsystems.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diff.h"
 #include "base/hashtab.h"
 #include "base/idarray.h"
+#include "base/stats.h"
 
 #define RULE_UNKNOWN UINT16_MAX /* rule cache: not asked yet (FG_RULES_MAX < it) */
 #define KEY_USED (UINT64_C(1) << 63) /* in every used key: a zero slot is empty */
@@ -35,6 +38,10 @@ struct fg_subsystems {
 	struct level *levels;
 	uint32_t depth, levels_cap; /* depth = open levels */
 	fg_hashtab counts;        /* of struct frame_count */
+	/* Each ended profile's counts, a row of other + 2 (the subsystems, then
+	 * its total), and the pooled counts at the last end. */
+	uint64_t *rows, *at_end;
+	size_t nrows, rows_cap;
 };
 
 void fg_subsystems_options_init(fg_subsystems_options *opts)
@@ -54,7 +61,10 @@ int fg_subsystems_new(fg_subsystems **out, fg_rules *rules, const fg_names *name
 		s->opts = *opts;
 	s->other = (uint16_t)fg_rules_count(rules);
 	s->samples = calloc((size_t)s->other + 1, sizeof(*s->samples));
-	if (!s->samples) {
+	s->at_end = calloc((size_t)s->other + 2, sizeof(*s->at_end));
+	if (!s->samples || !s->at_end) {
+		free(s->samples);
+		free(s->at_end);
 		free(s);
 		return fg_error_oom(err, NULL);
 	}
@@ -67,6 +77,8 @@ void fg_subsystems_free(fg_subsystems *s)
 	if (!s)
 		return;
 	free(s->samples);
+	free(s->rows);
+	free(s->at_end);
 	free(s->rule_of);
 	free(s->levels);
 	fg_hashtab_free(&s->counts);
@@ -77,6 +89,8 @@ void fg_subsystems_reset(fg_subsystems *s)
 {
 	s->total = 0;
 	memset(s->samples, 0, ((size_t)s->other + 1) * sizeof(*s->samples));
+	memset(s->at_end, 0, ((size_t)s->other + 2) * sizeof(*s->at_end));
+	s->nrows = 0;
 	s->depth = 0;
 	fg_hashtab_clear(&s->counts, sizeof(struct frame_count));
 }
@@ -197,11 +211,35 @@ static int add_frame(fg_subsystems *s, const fg_frame *f, fg_error *err)
 	return 0;
 }
 
+/* A profile's end: its counts are the pooled ones less those at the last end. */
+static int end_profile(fg_subsystems *s, fg_error *err)
+{
+	size_t w = (size_t)s->other + 2;
+	if (s->nrows == s->rows_cap) {
+		size_t cap = s->rows_cap ? 2 * s->rows_cap : 4;
+		uint64_t *r = realloc(s->rows, cap * w * sizeof(*r));
+		if (!r)
+			return fg_error_oom(err, NULL);
+		s->rows = r;
+		s->rows_cap = cap;
+	}
+	uint64_t *row = s->rows + s->nrows++ * w;
+	for (size_t i = 0; i + 1 < w; i++) {
+		row[i] = s->samples[i] - s->at_end[i];
+		s->at_end[i] = s->samples[i];
+	}
+	row[w - 1] = s->total - s->at_end[w - 1];
+	s->at_end[w - 1] = s->total;
+	return 0;
+}
+
 int fg_subsystems_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err)
 {
 	fg_subsystems *s = ctx;
-	if (!frames)
-		return close_to(s, 0, err);
+	if (!frames) {
+		int rc = close_to(s, 0, err);
+		return rc ? rc : end_profile(s, err);
+	}
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = add_frame(s, &frames[i], err);
@@ -316,4 +354,108 @@ size_t fg_subsystems_top_frames(fg_subsystems_entry *out, size_t max, const fg_s
 			out[j] = e;
 	}
 	return n;
+}
+
+size_t fg_subsystems_profiles(const fg_subsystems *s)
+{
+	return s->nrows;
+}
+
+uint64_t fg_subsystems_profile_samples(const fg_subsystems *s, size_t p, size_t i)
+{
+	return s->rows[p * ((size_t)s->other + 2) + i];
+}
+
+uint64_t fg_subsystems_profile_total(const fg_subsystems *s, size_t p)
+{
+	return s->rows[p * ((size_t)s->other + 2) + s->other + 1];
+}
+
+/* Pearson's chi-square of subsystem i's counts among the profiles [from,
+ * to) against their pooled share, with its degrees of freedom (profiles - 1
+ * when the share is strictly between 0 and 100%, else 0: no spread shows). */
+static void side_dispersion(double *chi2, unsigned *df, const fg_subsystems *s, size_t i, size_t from, size_t to,
+			    uint64_t *k, uint64_t *n)
+{
+	uint64_t K = 0, N = 0;
+	for (size_t p = from; p < to; p++) {
+		k[p - from] = fg_subsystems_profile_samples(s, p, i);
+		n[p - from] = fg_subsystems_profile_total(s, p);
+		K += k[p - from];
+		N += n[p - from];
+	}
+	fg_dispersion d;
+	fg_stats_overdispersion(&d, k, n, to - from);
+	bool spread = to - from >= 2 && K > 0 && K < N;
+	*chi2 = spread ? d.chi2 : 0.0;
+	*df = spread ? (unsigned)(to - from - 1) : 0;
+}
+
+int fg_subsystems_compare(fg_subsystems_change *out, unsigned *node_df, size_t *tested, const fg_subsystems *s,
+			  size_t nbase, fg_error *err)
+{
+	size_t m = s->nrows, count = (size_t)s->other + 1;
+	if (nbase == 0 || nbase >= m)
+		return fg_error_set(err, FG_EUSAGE, NULL, "a comparison needs a base and a candidate profile");
+	uint64_t *k = malloc(m * sizeof(*k)), *n = malloc(m * sizeof(*n));
+	double *chi2 = calloc(count, sizeof(*chi2));
+	unsigned *df = calloc(count, sizeof(*df));
+	if (!k || !n || !chi2 || !df) {
+		free(k);
+		free(n);
+		free(chi2);
+		free(df);
+		return fg_error_oom(err, NULL);
+	}
+	/* Each subsystem's spread among the nodes of each side, summed over the
+	 * sides; the common over-dispersion, all subsystems' chi-square over
+	 * their degrees of freedom, is each one's prior (as diff's frames). */
+	double chi2_all = 0.0;
+	unsigned df_all = 0;
+	for (size_t i = 0; i < count; i++) {
+		double c[2];
+		unsigned d[2];
+		side_dispersion(&c[0], &d[0], s, i, 0, nbase, k, n);
+		side_dispersion(&c[1], &d[1], s, i, nbase, m, k, n);
+		chi2[i] = c[0] + c[1];
+		df[i] = d[0] + d[1];
+		chi2_all += chi2[i];
+		df_all += df[i];
+	}
+	double phi0 = df_all ? fmax(1.0, chi2_all / df_all) : 1.0;
+	uint64_t total[2] = { 0, 0 }, in[2];
+	for (size_t p = 0; p < m; p++)
+		total[p >= nbase] += fg_subsystems_profile_total(s, p);
+	/* The family: the subsystems that hold a sample on either side. */
+	*tested = 0;
+	for (size_t i = 0; i < count; i++)
+		for (size_t p = 0; p < m; p++)
+			if (fg_subsystems_profile_samples(s, p, i)) {
+				++*tested;
+				break;
+			}
+	for (size_t i = 0; i < count; i++) {
+		in[0] = in[1] = 0;
+		for (size_t p = 0; p < m; p++)
+			in[p >= nbase] += fg_subsystems_profile_samples(s, p, i);
+		fg_subsystems_change *c = &out[i];
+		*c = (fg_subsystems_change){ .samples = { in[0], in[1] }, .base = fg_stats_percent(in[0], total[0]),
+					     .candidate = fg_stats_percent(in[1], total[1]), .phi = 1.0, .p = 1.0 };
+		c->delta = c->candidate - c->base;
+		if (df_all)
+			c->phi = fmax(1.0, (chi2[i] + FG_DIFF_PHI_PRIOR_DF * phi0) / ((double)df[i] + FG_DIFF_PHI_PRIOR_DF));
+		double nb = (double)total[0], nc = (double)total[1];
+		double share = nb + nc > 0 ? ((double)in[0] + (double)in[1]) / (nb + nc) : 0.0;
+		if (nb > 0 && nc > 0)
+			c->noise = 100.0 * sqrt(c->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc));
+		c->z = c->noise > 0.0 ? c->delta / c->noise : 0.0;
+		c->p = c->noise > 0.0 ? fmin(1.0, (double)*tested * erfc(fabs(c->z) / sqrt(2.0))) : 1.0;
+		c->beyond = c->p <= FG_SUBSYSTEMS_ALPHA && fabs(c->delta) >= FG_DIFF_FLOOR;
+	}
+	*node_df = df_all;
+	free(k);
+	free(n);
+	free(chi2);
+	free(df);
+	return 0;
 }

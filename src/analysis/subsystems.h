@@ -10,6 +10,7 @@
 #ifndef FG_SUBSYSTEMS_H
 #define FG_SUBSYSTEMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,5 +70,40 @@ typedef struct fg_subsystems_entry {
  * byte order of the names), at most min(max, opts.top_frames) of them;
  * returns how many were written to out. */
 size_t fg_subsystems_top_frames(fg_subsystems_entry *out, size_t max, const fg_subsystems *s, size_t i);
+
+/* Each end call of the visitor (frames == NULL) closes one profile: a pool
+ * of several (src/analysis/pool.h) leaves each one's counts, of which the
+ * pooled counts above are the sums.  p counts from 0 in reading order;
+ * fg_subsystems_reset forgets them. */
+size_t fg_subsystems_profiles(const fg_subsystems *s);
+uint64_t fg_subsystems_profile_samples(const fg_subsystems *s, size_t p, size_t i);
+uint64_t fg_subsystems_profile_total(const fg_subsystems *s, size_t p);
+
+/* The family-wise error rate of a comparison's "beyond noise": the chance
+ * that any subsystem of an unchanged split is called changed. */
+#define FG_SUBSYSTEMS_ALPHA 0.05
+
+/* One subsystem's change from the base profiles to the candidate ones. */
+typedef struct fg_subsystems_change {
+	uint64_t samples[2];  /* pooled: [0] base, [1] candidate */
+	double base, candidate, delta; /* pooled shares, percent; delta = candidate - base, points */
+	double noise;         /* the standard error of delta under no change, points, as diff's test:
+			       * sqrt(phi p (1 - p) (1/N_base + 1/N_candidate)), p both sides pooled */
+	double phi;           /* the over-dispersion of the nodes used, >= 1: the subsystem's chi-square among
+			       * each side's profiles, shrunk toward the common value with FG_DIFF_PHI_PRIOR_DF
+			       * degrees of freedom (1 with one profile a side: sampling error alone) */
+	double z;             /* delta / noise (0 when noise is 0) */
+	double p;             /* two-sided p-value of z, Bonferroni-adjusted over the subsystems tested (at most 1) */
+	bool beyond;          /* p <= FG_SUBSYSTEMS_ALPHA and |delta| >= FG_DIFF_FLOOR points */
+} fg_subsystems_change;
+
+/* Compares the split of the ended profiles [0, nbase) (the base) with that
+ * of the rest (the candidate): out holds fg_subsystems_count entries, in
+ * the subsystems' order; *node_df the degrees of freedom of the nodes'
+ * spread (0: one profile a side, or no spread to see: the noise is
+ * sampling error alone); *tested the subsystems with a sample on either
+ * side (the Bonferroni family).  FG_EUSAGE when a side has no profile. */
+int fg_subsystems_compare(fg_subsystems_change *out, unsigned *node_df, size_t *tested, const fg_subsystems *s,
+			  size_t nbase, fg_error *err);
 
 #endif

@@ -137,6 +137,7 @@ void cli_read_options(fg_read_options *ro, const struct cli_profile_options *o)
 	ro->max_line = o->max_line;
 	ro->max_depth = o->max_depth;
 	ro->threads = o->threads;
+	ro->merge_threads = o->merge_threads;
 	ro->event = o->event;
 	ro->sample_type = o->sample_type;
 	ro->base_column = o->base_column;

@@ -58,6 +58,7 @@ struct cli_profile_options {
 	bool json;
 	bool raw;          /* --raw: no name normalisation */
 	bool reversed;     /* --reversed: stacks are leaf-first */
+	bool merge_threads; /* --merge-threads: async-profiler's thread frames dropped */
 	uint64_t max_size; /* --max-size */
 	uint64_t max_line; /* --max-line */
 	uint64_t max_depth; /* --max-depth */
@@ -146,6 +147,9 @@ const char *cli_check_time_bound(const struct cli_option *opt, const char *arg, 
 #define CLI_READ_OPTIONS(po) \
 	CLI_OPT_BOOL(0, "reversed", &(po)->reversed, "the graph holds leaf-first (--reverse) stacks", \
 		     .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
+	CLI_OPT_BOOL(0, "merge-threads", &(po)->merge_threads, \
+		     "drop async-profiler's thread frames [NAME tid=N] (-t profiles):\nthe same code adds up once, " \
+		     "not once per thread", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_OPT_SIZE(0, "max-size", &(po)->max_size, "N", \
 		     "refuse inputs larger than N bytes decompressed (K, M, G; default 4G)", .flags = CLI_OPT_FORWARD | CLI_OPT_COMMON), \
 	CLI_OPT_SIZE(0, "max-line", &(po)->max_line, "N", \

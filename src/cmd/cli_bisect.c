@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void cli_bisect_options_init(struct cli_bisect_options *o)
 {
@@ -65,6 +64,8 @@ int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec
 		return cli_spec_usage_error(spec, args, "give one source: --runs, --profile or --capture");
 	if (o->capture_timeout > 0 && !o->capture)
 		return cli_spec_usage_error(spec, args, "--capture-timeout goes with --capture");
+	if (o->capture_repeats && !o->capture)
+		return cli_spec_usage_error(spec, args, "--capture-repeats goes with --capture");
 	if (o->aggregate_name)
 		fg_aggregate_parse(&o->aggregate, o->aggregate_name);
 	o->have_min_samples = o->min_samples != UINT64_MAX;
@@ -95,58 +96,49 @@ void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo, co
 	 * names (cpu by default). */
 	vo->read.event = o->event && (!strcmp(o->event, "itimer") || !strcmp(o->event, "ctimer")) ? "cpu" : o->event;
 	vo->fetch = fo;
-	/* A --profile template's headers are for its own host only. */
-	if (o->profile && fg_url_is(o->profile))
-		fo->header_origin = o->profile;
 }
 
-int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
-                         const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err)
+/* Each capture as it is judged: its share, and whether another follows. */
+static void on_capture(void *ctx, size_t k, size_t max, const fg_verdict *v)
 {
-	*runs = NULL;
-	*sel = NULL;
-	char *configured = NULL;
-	const char *location = o->runs;
-	const char *env = getenv("FGBISECT_RUNS");
-	int rc = 0;
-	if (!location && env && env[0])
-		location = env;
-	if (!location && repo) {
-		if ((rc = fg_repo_config_path(&configured, repo, "fgbisect.runs", err)))
-			return rc;
-		location = configured;
-	}
-	if (!location) {
-		free(configured);
-		return fg_error_set(err, FG_EUSAGE, NULL,
-		                    "no profiles: give --runs, --profile or --capture, set FGBISECT_RUNS, "
-		                    "or 'git config fgbisect.runs FILE'");
-	}
+	(void)ctx;
+	const fg_verdict_profile *p = &v->profiles[k - 1];
+	bool again = v->kind == FG_VERDICT_SKIP && v->basis != FG_BASIS_INPUT && k < max;
+	if (p->read)
+		fprintf(stderr, "fgbisect: %.12s capture %zu of at most %zu: %.2f%% of %llu samples; %zu pooled: %s%s\n",
+		        v->commit, k, max, p->share, (unsigned long long)p->total, v->nread, fg_verdict_name(v->kind),
+		        again ? ", capturing again" : "");
+	else
+		fprintf(stderr, "fgbisect: %.12s capture %zu of at most %zu: not read (%s)%s\n", v->commit, k, max,
+		        p->error, again ? "; capturing again" : "");
+}
+
+int cli_bisect_judging(fg_judging **out, const struct cli_bisect_options *o, fg_verdict_options *vo,
+                       fg_fetch_options *fo, enum fg_judging_repo repo, const char *repo_dir, fg_error *err)
+{
+	cli_bisect_verdict_options(vo, fo, o);
+	fg_judging_options jo;
+	fg_judging_options_init(&jo);
 	char warning[256];
-	rc = fg_verdict_load_runs(runs, location, fo, warning, err);
+	jo.verdict = *vo;
+	jo.fetch = fo;
+	jo.repo = repo;
+	jo.repo_dir = repo_dir;
+	jo.runs = o->runs;
+	jo.runs_env = getenv("FGBISECT_RUNS");
+	jo.runs_local = o->runs_local;
+	jo.filter.node = o->node;
+	jo.filter.protocol = o->protocol;
+	jo.filter.event = o->event;
+	jo.profile = o->profile;
+	jo.capture = o->capture;
+	jo.capture_timeout = o->capture_timeout;
+	jo.capture_repeats = (size_t)o->capture_repeats;
+	jo.on_capture = on_capture;
+	jo.warning = warning;
+	int rc = fg_judging_new(out, &jo, err);
 	if (warning[0])
 		cli_warn("%s", warning);
-	bool by_url = fg_url_is(location) && strncasecmp(location, "file:", 5) != 0;
-	free(configured);
-	if (rc)
-		return rc;
-	if (by_url && !o->runs_local && (rc = fg_runs_check_remote(*runs, err)) != 0) {
-		fg_runs_free(*runs);
-		*runs = NULL;
-		return rc;
-	}
-	if (by_url)
-		fo->header_origin = fg_runs_base(*runs); /* the URL, credentials removed */
-	fg_runs_filter filter;
-	fg_runs_filter_init(&filter);
-	filter.node = o->node;
-	filter.protocol = o->protocol;
-	filter.event = o->event;
-	rc = fg_runs_select(sel, *runs, &filter, err);
-	if (rc) {
-		fg_runs_free(*runs);
-		*runs = NULL;
-	}
 	return rc;
 }
 
@@ -214,10 +206,15 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 			fprintf(out, "%s %s not read", read++ ? "," : "", fg_verdict_profile_label(p));
 	}
 	if (v->total && (v->kind != FG_VERDICT_SKIP || v->basis != FG_BASIS_INPUT)) {
+		char noise[160];
+		if (v->noise_estimate >= 0)
+			snprintf(noise, sizeof(noise), " for %zu captures pooled, their spread %.2f pp a capture",
+			         v->nread, v->noise_estimate);
+		else
+			snprintf(noise, sizeof(noise), "%s", v->noise_given ? "" : " assumed");
 		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
 		        read ? ";" : "", fg_aggregate_name(v->aggregate),
-		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise,
-		        v->noise_given ? "" : " assumed");
+		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise, noise);
 		fprintf(out, ", threshold %g%%: %s", threshold, fg_verdict_name(v->kind));
 	} else {
 		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
@@ -229,17 +226,23 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 	free(line);
 }
 
-void cli_verdict_warnings(const fg_verdict *v, const char *pattern)
+void cli_warn_pattern(const char *pattern, const char *where, const fg_verdict_judge *judge)
 {
-	size_t read = 0;
+	cli_warn("pattern '%s' matches no frame %s: is it mistyped?", pattern, where);
+	char near[1024];
+	if (fg_verdict_judge_suggest(near, sizeof(near), judge))
+		cli_warn("frames near '%s': %s", pattern, near);
+}
+
+void cli_verdict_warnings(const fg_verdict *v, const fg_verdict_judge *judge, const char *pattern)
+{
 	for (size_t i = 0; i < v->nprofiles; i++) {
 		const fg_verdict_profile *p = &v->profiles[i];
-		read += p->read;
 		if (p->warning[0])
 			cli_warn("%s: %s", p->source, p->warning);
 	}
-	if (pattern && read && !v->matched)
-		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", pattern);
+	if (pattern && v->nread && !v->matched)
+		cli_warn_pattern(pattern, "in any profile", judge);
 }
 
 void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, double threshold)
@@ -271,9 +274,16 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 		fg_json_end(j);
 		fg_json_member_fixed(j, "phi", v->phi, 4);
 		fg_json_member_fixed(j, "noise", v->noise, 4);
-		fg_json_member_string(j, "noise_source", v->noise_given ? "option" : "default");
+		fg_json_member_string(j, "noise_source", v->noise_estimate >= 0 ? "captures"
+		                                         : v->noise_given ? "option" : "default");
+		fg_json_key(j, "noise_estimate");
+		if (v->noise_estimate >= 0)
+			fg_json_fixed(j, v->noise_estimate, 4);
+		else
+			fg_json_null(j);
 	} else {
-		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source" };
+		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source",
+						      "noise_estimate" };
 		for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
 			fg_json_key(j, absent[i]);
 			fg_json_null(j);
@@ -283,6 +293,7 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 					       ? fg_verdict_profile_label(&v->profiles[v->disagreeing]) : NULL);
 	fg_json_member_u64(j, "samples", v->samples);
 	fg_json_member_u64(j, "total", v->total);
+	fg_json_member_u64(j, "captures", v->captures);
 	fg_json_key(j, "profiles");
 	fg_json_array(j);
 	for (size_t i = 0; i < v->nprofiles; i++) {

@@ -9,6 +9,7 @@
 #include "output/json_writer.h"
 #include "net/fetch.h"
 #include "git/repo.h"
+#include "bisect/judging.h"
 #include "bisect/runs.h"
 #include "bisect/verdict.h"
 
@@ -30,6 +31,7 @@ struct cli_bisect_options {
 	const char *runs, *profile, *capture;
 	bool runs_local;               /* --runs-local: a runs file fetched over HTTP may name local files */
 	double capture_timeout;        /* 0: none */
+	uint64_t capture_repeats;      /* 0: the default (FG_VERDICT_CAPTURE_REPEATS) */
 	uint64_t jobs;                 /* --jobs; 0: one per core */
 };
 
@@ -93,7 +95,10 @@ const char *cli_check_threshold(const struct cli_option *opt, const char *arg, c
 		       "run CMD (/bin/sh -c, at the top of the work tree) to profile\n" \
 		       "the commit; it writes the profile to the file $FGBISECT_OUT names", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_SECONDS(0, "capture-timeout", &(o)->capture_timeout, "S", 86400 * 7, \
-			"kill CMD's process group after S seconds (a skip)", .flags = CLI_OPT_FORWARD)
+			"kill CMD's process group after S seconds (a skip)", .flags = CLI_OPT_FORWARD), \
+	CLI_OPT_U64(0, "capture-repeats", &(o)->capture_repeats, "N", 1, 1000, \
+		    "capture an undecidable commit again, up to N captures in all,\n" \
+		    "pooled as the nodes of one run (default 3)", .flags = CLI_OPT_FORWARD)
 
 /* After parsing: no operand left, --frame and --threshold given, at most one
  * source, --aggregate resolved: CLI_PARSED, else the usage error's status. */
@@ -105,13 +110,13 @@ int cli_bisect_check(struct cli_bisect_options *o, const struct cli_command_spec
 void cli_bisect_verdict_options(fg_verdict_options *vo, fg_fetch_options *fo,
                                 const struct cli_bisect_options *o);
 
-/* The runs file: --runs, else $FGBISECT_RUNS, else `git config
- * fgbisect.runs` of repo (may be NULL), loaded and filtered.  FG_EUSAGE
- * when none is given; load and selection errors as they come.  A runs file
- * fetched by URL becomes fo->header_origin: its credentials go to its own
- * origin only, not to every host it lists. */
-int cli_bisect_load_runs(fg_runs **runs, fg_runs_selection **sel, fg_repo *repo,
-                         const struct cli_bisect_options *o, fg_fetch_options *fo, fg_error *err);
+/* The command line's judging set-up (fg_judging_new): *vo and *fo filled
+ * from o (vo->fetch points to fo, which a runs file by URL or a --profile
+ * URL gives its header_origin), the runs file from --runs, else
+ * $FGBISECT_RUNS, else `git config fgbisect.runs`; its fetch warning
+ * printed. */
+int cli_bisect_judging(fg_judging **out, const struct cli_bisect_options *o, fg_verdict_options *vo,
+                       fg_fetch_options *fo, enum fg_judging_repo repo, const char *repo_dir, fg_error *err);
 
 /* `fgbisect bisect` hands the secrets of its options to the `fgbisect run`
  * that git bisect run starts through the environment, never through argv:
@@ -136,8 +141,12 @@ void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double
 fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note);
 
 /* Warnings the verdict carries (fetch, reader), and the mistyped pattern
- * (pattern NULL: not that one). */
-void cli_verdict_warnings(const fg_verdict *v, const char *pattern);
+ * (pattern NULL: not that one) with the frame names near it. */
+void cli_verdict_warnings(const fg_verdict *v, const fg_verdict_judge *judge, const char *pattern);
+
+/* "pattern 'P' matches no frame WHERE: is it mistyped?", and the frame
+ * names near it of every profile the judge read. */
+void cli_warn_pattern(const char *pattern, const char *where, const fg_verdict_judge *judge);
 
 /* Set by `fgbisect bisect` for the run mode git bisect run starts: the
  * mistyped-pattern warning was said once for the bisection. */

@@ -96,6 +96,7 @@ static void forward_free(struct forward *f)
  * bisect run's process group. */
 struct progress {
 	struct cli_bisect_options *o;
+	const fg_verdict_judge *judge;
 	bool matched; /* the pattern matched a frame at a judged commit */
 	bool read;    /* a judged commit had a profile read */
 };
@@ -104,7 +105,7 @@ static void on_verdict(void *ctx, const fg_repo_commit *c, const fg_verdict *v)
 {
 	struct progress *p = ctx;
 	/* The mistyped-pattern warning is said once, after the ends (below). */
-	cli_verdict_warnings(v, NULL);
+	cli_verdict_warnings(v, p->judge, NULL);
 	p->matched |= v->matched;
 	p->read |= v->nread > 0;
 	fputs("fgbisect: ", stderr);
@@ -231,6 +232,8 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 			    const char **sources[2], fg_svg_options *so)
 {
 	const fg_verdict *side[2] = { r->vparent, r->vfirst_slow };
+	/* A capture's profiles are read again from the captures kept. */
+	const fg_capture_kept *kept[2] = { r->kept_parent, r->kept_first_slow };
 	size_t n = 0;
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; side[s] && i < side[s]->nprofiles; i++)
@@ -254,7 +257,8 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 			const fg_verdict_profile *p = &side[s]->profiles[i];
 			if (!p->read)
 				continue;
-			in[k++] = (fg_compare_input){ .location = p->source, .source = p->source, .side = (fg_diff_side)s };
+			const char *at = kept[s] ? fg_capture_kept_path(kept[s], i) : p->source;
+			in[k++] = (fg_compare_input){ .location = at, .source = p->source, .side = (fg_diff_side)s };
 			sources[s][count[s]++] = p->source;
 		}
 	if (!rc)
@@ -402,6 +406,55 @@ static int report_outcome(const fg_gitbisect_result *r, const char *good, const 
 	return FG_EXIT_OK;
 }
 
+/* The arguments of the `fgbisect run` git bisect run starts: this
+ * program, "run" and the forwarded options.  False with a usage error's
+ * status in *status. */
+static bool forward_make(struct forward *fw, const struct cli_command_spec *spec, const struct cli_args *args,
+			 const struct cli_bisect_options *o, int *status)
+{
+	static char self[4096];
+	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[selflen > 0 ? selflen : 0] = '\0';
+	*fw = (struct forward){ .argv = calloc(args->ngiven + 4, sizeof(char *)) };
+	if (fw->argv) {
+		fw->argv[fw->argc++] = self;
+		fw->argv[fw->argc++] = "run";
+	}
+	if (selflen <= 0)
+		*status = cli_spec_usage_error(spec, args, "cannot find this program's path in /proc/self/exe");
+	else if (!fw->argv || !forward_options(fw, args))
+		*status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, o->po.json);
+	else
+		return true;
+	return false;
+}
+
+/* The driver's options: the ends, the run command, the callbacks. */
+static void driver_options(fg_gitbisect_options *go, const char *good, const char *bad, uint64_t end_steps,
+			   const struct forward *fw, struct progress *p, fg_judging *jd, const fg_verdict_options *vo)
+{
+	fg_gitbisect_options_init(go);
+	go->good = good;
+	go->bad = bad;
+	go->end_steps = (size_t)end_steps;
+	go->run_argv = (const char *const *)fw->argv;
+	go->ctx = p;
+	go->on_verdict = on_verdict;
+	go->on_move = on_move;
+	go->on_threshold = on_threshold;
+	go->auto_threshold = p->o->threshold_auto ? vo : NULL;
+	go->on_git_output = on_git_output;
+	go->on_run_prepare = on_run_prepare;
+	go->on_run_start = on_run_start;
+	go->on_run_end = on_run_end;
+	go->interrupted = interrupted;
+	if (jd) {
+		go->source = fg_judging_source(jd);
+		go->judge = fg_judging_judge(jd);
+		p->judge = go->judge;
+	}
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct cli_bisect_options o;
@@ -429,30 +482,20 @@ int cmd_bisect(int argc, char **argv)
 		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
 	};
 	struct cli_args args;
+	struct forward fw = { 0 };
 	int status = cli_parse(&spec, &args, argc, argv);
 	if (status != CLI_PARSED)
 		return status;
-	struct forward fw = { .argv = calloc(args.ngiven + 4, sizeof(char *)) };
-	char self[4096];
-	ssize_t selflen = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	self[selflen > 0 ? selflen : 0] = '\0';
-	if (fw.argv) {
-		fw.argv[fw.argc++] = self;
-		fw.argv[fw.argc++] = "run";
-	}
 	status = cli_bisect_check(&o, &spec, &args);
 	if (status == CLI_PARSED && (!good || !bad))
 		status = cli_spec_usage_error(&spec, &args, "--good REV and --bad REV are required");
-	if (status == CLI_PARSED && selflen <= 0)
-		status = cli_spec_usage_error(&spec, &args, "cannot find this program's path in /proc/self/exe");
-	if (status == CLI_PARSED && (!fw.argv || !forward_options(&fw, &args)))
-		status = cli_report_error(&(fg_error){ .code = FG_ENOMEM, .message = "out of memory" }, o.po.json);
+	if (status == CLI_PARSED)
+		forward_make(&fw, &spec, &args, &o, &status);
 	cli_args_free(&args);
 	if (status != CLI_PARSED) {
 		forward_free(&fw);
 		return status;
 	}
-	status = 0;
 	/* The environment's runs file must survive git's change of folder too. */
 	const char *env_runs = getenv("FGBISECT_RUNS");
 	if (!o.runs && !o.profile && !o.capture && env_runs && env_runs[0])
@@ -462,50 +505,19 @@ int cmd_bisect(int argc, char **argv)
 	fg_error_clear(&err);
 	fg_fetch_options fo;
 	fg_verdict_options vo;
-	cli_bisect_verdict_options(&vo, &fo, &o);
-	fg_repo *repo = NULL;
-	fg_runs *runs = NULL;
-	fg_runs_selection *sel = NULL;
-	fg_verdict_judge *judge = NULL;
+	fg_judging *jd = NULL;
 	fg_gitbisect_result res = { 0 };
-	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
-	fg_capture_options_init(&src.capture_opts);
-	src.capture_opts.timeout_s = o.capture_timeout;
-	struct progress progress = { &o, false, false };
+	struct progress progress = { &o, NULL, false, false };
 	fg_gitbisect_options go;
-	fg_gitbisect_options_init(&go);
-	go.good = good;
-	go.bad = bad;
-	go.run_argv = (const char *const *)fw.argv;
-	go.source = &src;
-	go.ctx = &progress;
-	go.on_verdict = on_verdict;
-	go.on_move = on_move;
-	go.on_threshold = on_threshold;
-	go.auto_threshold = o.threshold_auto ? &vo : NULL;
-	go.on_git_output = on_git_output;
-	go.on_run_prepare = on_run_prepare;
-	go.on_run_start = on_run_start;
-	go.on_run_end = on_run_end;
-	go.interrupted = interrupted;
-
-	int rc = fg_repo_open(&repo, NULL, &err);
-	if (!rc && !o.profile && !o.capture) {
-		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
-		src.runs = sel;
-	}
-	src.capture_opts.dir = repo ? fg_repo_workdir(repo) : NULL;
-	if (!rc)
-		rc = fg_verdict_judge_new(&judge, &vo, &err);
-	go.judge = judge;
-	go.end_steps = (size_t)end_steps;
+	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_REQUIRED, NULL, &err);
+	driver_options(&go, good, bad, end_steps, &fw, &progress, jd, &vo);
 	/* A capture checks the ends out: a signal then stops the capture and
 	 * lets the driver check HEAD out again before the command exits.
 	 * Without one, a signal while the ends are judged (downloads) ends the
 	 * process at once, with its temporary files removed. */
 	cli_signals_defer(o.capture != NULL);
 	if (!rc)
-		rc = fg_gitbisect_run(&res, repo, &go, &err);
+		rc = fg_gitbisect_run(&res, fg_judging_repo(jd), &go, &err);
 	cli_signals_defer(false);
 	if (rc) {
 		status = cli_report_error(&err, o.po.json);
@@ -513,7 +525,7 @@ int cmd_bisect(int argc, char **argv)
 		status = report_outcome(&res, good, bad, go.end_steps);
 	} else {
 		if (progress.read && !progress.matched)
-			cli_warn("pattern '%s' matches no frame at either end: is it mistyped?", o.frame);
+			cli_warn_pattern(o.frame, "at either end", go.judge);
 		status = report_outcome(&res, good, bad, go.end_steps);
 		/* The report first: when it cannot be written, that is the error. */
 		if (html && res.outcome != FG_GITBISECT_START_FAILED && res.outcome != FG_GITBISECT_INTERRUPTED &&
@@ -531,10 +543,7 @@ int cmd_bisect(int argc, char **argv)
 		status = 128 + sig;
 	}
 	fg_gitbisect_result_clear(&res);
-	fg_verdict_judge_free(judge);
-	fg_runs_selection_free(sel);
-	fg_runs_free(runs);
-	fg_repo_free(repo);
+	fg_judging_free(jd);
 	forward_free(&fw);
 	return status;
 }

@@ -466,20 +466,15 @@ int cmd_days(int argc, char **argv)
 	fg_error_clear(&err);
 	fg_fetch_options fo;
 	fg_verdict_options vo;
-	cli_bisect_verdict_options(&vo, &fo, &o);
-	fg_repo *repo = NULL;
-	fg_runs *runs = NULL;
-	fg_runs_selection *sel = NULL;
-	fg_verdict_judge *judge = NULL;
+	fg_judging *jd = NULL;
 	fg_days *days = NULL;
 	fg_days_window window = { 0 };
 	fg_names *names = NULL;
 	fg_diff *diff = NULL;
-	int rc = repo_dir ? fg_repo_open(&repo, repo_dir, &err) : 0;
-	if (!rc)
-		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
-	if (!rc)
-		rc = fg_verdict_judge_new(&judge, &vo, &err);
+	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_NONE, repo_dir, &err);
+	fg_repo *repo = jd ? fg_judging_repo(jd) : NULL;
+	const fg_runs_selection *sel = jd ? fg_judging_selection(jd) : NULL;
+	fg_verdict_judge *judge = jd ? fg_judging_judge(jd) : NULL;
 	dopts.auto_threshold = o.threshold_auto ? &vo : NULL;
 	if (!rc)
 		rc = fg_days_search(&days, judge, sel, &dopts, &err);
@@ -503,7 +498,7 @@ int cmd_days(int argc, char **argv)
 		cli_verdict_line(o.po.json ? stderr : stdout, id, s->verdict, o.threshold);
 	}
 	if (!matched)
-		cli_warn("pattern '%s' matches no frame in any profile: is it mistyped?", o.frame);
+		cli_warn_pattern(o.frame, "in any profile", judge);
 	/* The runs judged on each side show the noise the verdicts assumed. */
 	const fg_verdict **judged = calloc(nsteps ? nsteps : 1, sizeof(*judged));
 	fg_noise_estimate estimate = { 0 };
@@ -659,9 +654,6 @@ out:
 	fg_diff_free(diff);
 	fg_names_free(names);
 	fg_days_free(days);
-	fg_verdict_judge_free(judge);
-	fg_runs_selection_free(sel);
-	fg_runs_free(runs);
-	fg_repo_free(repo);
+	fg_judging_free(jd);
 	return status;
 }

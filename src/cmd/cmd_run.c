@@ -4,7 +4,6 @@
  * is wrong with the configuration, so that git aborts instead of marking
  * every commit. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cmd/cli_bisect.h"
 #include "cmd/commands.h"
@@ -65,40 +64,15 @@ int cmd_run(int argc, char **argv)
 	fg_error_clear(&err);
 	fg_fetch_options fo;
 	fg_verdict_options vo;
-	cli_bisect_verdict_options(&vo, &fo, &o);
-	fg_repo *repo = NULL;
-	fg_runs *runs = NULL;
-	fg_runs_selection *sel = NULL;
-	fg_verdict_judge *judge = NULL;
+	fg_judging *jd = NULL;
 	fg_verdict *v = NULL;
 	fg_repo_commit head;
-	fg_verdict_source src = { .profile = o.profile, .capture = o.capture };
-	fg_capture_options_init(&src.capture_opts);
-	src.capture_opts.timeout_s = o.capture_timeout;
-
-	/* A fixed --profile is one file for every commit: it needs no
-	 * repository, and an unusable one is a configuration error. */
-	bool fixed = o.profile && fg_verdict_profile_is_fixed(o.profile);
-	int rc = fg_repo_open(&repo, NULL, &err);
-	if (rc == FG_ECONFIG && fixed) {
-		rc = 0;
-		memset(&head, 0, sizeof(head));
-	} else if (!rc) {
-		rc = fg_repo_head(&head, repo, &err);
-	}
-	if (!rc && !o.profile && !o.capture) {
-		rc = cli_bisect_load_runs(&runs, &sel, repo, &o, &fo, &err);
-		src.runs = sel;
-	}
-	src.capture_opts.dir = repo ? fg_repo_workdir(repo) : NULL;
+	/* Under `fgbisect bisect`, the ends told whether the pattern may be
+	 * mistyped. */
+	bool quiet = getenv(CLI_QUIET_PATTERN_ENV) != NULL;
+	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_HEAD, NULL, &err);
 	if (!rc)
-		rc = fg_verdict_judge_new(&judge, &vo, &err);
-	if (!rc)
-		rc = fg_verdict_judge_commit(&v, judge, &src, &head, &err);
-	if (!rc && fixed && v->basis == FG_BASIS_INPUT) {
-		rc = fg_error_set(&err, FG_ECONFIG, NULL, "--profile %s names one file for every commit, and it cannot "
-		                  "be used (%s)", v->profiles[0].source, v->reason);
-	}
+		rc = fg_judging_judge_head(&v, &head, jd, !quiet, &err);
 	if (rc) {
 		cli_report_error(&err, o.po.json);
 		/* Out of memory is this machine at this moment (a larger build, a
@@ -107,7 +81,7 @@ int cmd_run(int argc, char **argv)
 		status = err.code == FG_ENOMEM ? FG_EXIT_SKIP : FG_EXIT_ABORT;
 		goto out;
 	}
-	cli_verdict_warnings(v, getenv(CLI_QUIET_PATTERN_ENV) ? NULL : o.frame);
+	cli_verdict_warnings(v, fg_judging_judge(jd), quiet ? NULL : o.frame);
 	fputs("fgbisect: ", stderr);
 	cli_verdict_line(stderr, head.id, v, o.threshold);
 	if (o.po.json) {
@@ -120,9 +94,6 @@ int cmd_run(int argc, char **argv)
 	status = fflush(stdout) || ferror(stdout) ? FG_EXIT_ABORT : fg_verdict_exit_status(v);
 out:
 	fg_verdict_free(v);
-	fg_verdict_judge_free(judge);
-	fg_runs_selection_free(sel);
-	fg_runs_free(runs);
-	fg_repo_free(repo);
+	fg_judging_free(jd);
 	return status;
 }

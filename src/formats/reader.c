@@ -15,6 +15,7 @@
 #include "formats/jfr.h"
 #include "formats/perfscript.h"
 #include "formats/pprof.h"
+#include "model/threads.h"
 #include "model/tree.h"
 
 enum kind { KIND_HTML, KIND_COLLAPSED, KIND_JFR, KIND_PPROF, KIND_SVG, KIND_PERF_SCRIPT, KIND_ARCHIVE };
@@ -342,7 +343,13 @@ static int read_and_close(fg_profile_info *info, fg_input *in, const char *membe
 {
 	fg_input_set_max_line(in, opts ? opts->max_line : 0);
 	enum kind kind = KIND_COLLAPSED;
-	int rc = read_input(&kind, info, in, member, in_archive, names, opts, v, err);
+	/* --merge-threads: once, around the outermost read (an archive's member is read through it). */
+	fg_thread_merge *merge = NULL;
+	int rc = opts && opts->merge_threads && !in_archive ? fg_thread_merge_new(&merge, names, v, err) : 0;
+	if (!rc)
+		rc = read_input(&kind, info, in, member, in_archive, names, opts,
+				merge ? fg_thread_merge_visitor(merge) : v, err);
+	fg_thread_merge_free(merge);
 	/* An archive's error is its member's, explained there (or not, when a
 	 * member cannot be read again): the archive's own bytes have no lines. */
 	if (rc == FG_EINVALID && kind != KIND_ARCHIVE)

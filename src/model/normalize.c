@@ -160,6 +160,20 @@ static size_t normalize_thread(char *out, const char *s, size_t n)
 	return end + 1;
 }
 
+bool fg_normalize_is_thread_frame(const char *name, size_t len)
+{
+	if (len == 5 && !memcmp(name, "[tid]", 5))
+		return true;
+	if (len < 7 || name[0] != '[' || name[len - 1] != ']' || !is_digit((unsigned char)name[len - 2]))
+		return false;
+	size_t d = 1;
+	while (d < len - 2 && is_digit((unsigned char)name[len - 2 - d]))
+		d++;
+	/* name[len-2-d] is the byte before the digits: "[tid=" or " tid=" ends there. */
+	size_t eq = len - 2 - d;
+	return eq >= 4 && !memcmp(name + eq - 3, "tid=", 4) && (eq == 4 || name[eq - 4] == ' ');
+}
+
 /*
  * 3. Libraries extracted to a temporary file by a JNI loader.
  */

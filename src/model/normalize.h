@@ -38,6 +38,7 @@
 #ifndef FG_NORMALIZE_H
 #define FG_NORMALIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes the normalised form of name[0..len) to out and returns its length.
@@ -50,5 +51,10 @@ size_t fg_normalize_name(char *out, const char *name, size_t len);
  * shortcut is tested against (tests/unit/test_normalize.c); the result is
  * always the same. */
 size_t fg_normalize_name_all_rules(char *out, const char *name, size_t len);
+
+/* True when name[0..len) is an async-profiler thread frame (-t): "[NAME tid=N]",
+ * "[tid=N]", or "[tid]" (the latter's normalised form).  A normalised
+ * "[NAME]" is not one: it cannot be told from "[GC_active]" or "[unknown]". */
+bool fg_normalize_is_thread_frame(const char *name, size_t len);
 
 #endif

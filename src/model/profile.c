@@ -9,6 +9,7 @@ void fg_read_options_init(fg_read_options *opts)
 	opts->max_line = 0;
 	opts->max_depth = 0;
 	opts->threads = false;
+	opts->merge_threads = false;
 	opts->event = NULL;
 	opts->sample_type = NULL;
 	opts->from = opts->to = (fg_time_bound){ 0 };

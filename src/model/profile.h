@@ -150,6 +150,8 @@ typedef struct fg_read_options {
 	uint64_t max_depth;  /* cap on the frames of one stack (collapsed, JFR, pprof, perf script, HTML); 0 =
 				FG_READ_DEFAULT_MAX_DEPTH */
 	bool threads;        /* JFR: a thread frame "[name tid=N]" under the root, as -t graphs have. Default false. */
+	bool merge_threads;  /* async-profiler's thread frames (-t) dropped, so the same code adds up once
+				(src/model/threads.h). Default false */
 	const char *event;   /* JFR: "cpu", "wall", "alloc" or "lock"; NULL (default) = the first of these present */
 	const char *sample_type; /* pprof: a sample type "TYPE" or "TYPE/UNIT"; NULL (default) = the first
 				    samples/cpu count type, else the first */

@@ -47,4 +47,25 @@ double fg_chart_scale(double max_value, double threshold);
 /* Writes the rows and a scale line.  FG_EOUTPUT when out fails. */
 int fg_chart_write(FILE *out, const fg_chart_row *rows, size_t n, const fg_chart_options *opts, fg_error *err);
 
+/* One run of the picture below: its date and commit under its column, its
+ * verdict's reason in its tooltip, its mark, share and interval (the row's
+ * note, "last fast" or "first slow", labels its point; its label is unused). */
+typedef struct fg_chart_run {
+	const char *date;        /* or "" */
+	const char *commit;      /* the first 10 characters are shown */
+	const char *reason;      /* or NULL */
+	const fg_chart_row *row;
+} fg_chart_run;
+
+/* The same chart as a static SVG for the HTML report (no script): one
+ * column per run in the order given, each run's share a point with its
+ * interval, the threshold a dashed line labelled in the right margin, the
+ * y axis at 0..fg_chart_scale.  No two texts overlap however many runs: the
+ * rotated date-and-commit labels under the columns are thinned to one per
+ * 17 px (a marked run's label takes the place of its neighbours'), a
+ * point's word (fast, slow, skip) only where a column is wide enough for
+ * the longest word, a note (last fast, first slow) always.  FG_EOUTPUT when
+ * out fails. */
+int fg_chart_write_svg(FILE *out, const fg_chart_run *runs, size_t n, double threshold, fg_error *err);
+
 #endif

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/markup.h"
@@ -37,79 +38,18 @@ static const char *mark_name(enum fg_chart_mark m)
 	return m == FG_CHART_FAST ? "fast" : m == FG_CHART_SLOW ? "slow" : "skip";
 }
 
-static const char *mark_colour(enum fg_chart_mark m)
+/* The share over the runs: a static SVG (src/output/chart.h). */
+static int share_chart(FILE *out, const fg_report *r, fg_error *err)
 {
-	return m == FG_CHART_FAST ? "#1a9850" : m == FG_CHART_SLOW ? "#d73027" : "#999999";
-}
-
-/* The share over the runs: a static SVG (no script), one column per run. */
-static void share_chart(FILE *out, const fg_report *r)
-{
-	const double W = 960, H = 330, left = 56, right = 16, top = 24, bottom = 96;
-	double max_hi = 0;
+	fg_chart_run *runs = calloc(r->nruns ? r->nruns : 1, sizeof(*runs));
+	if (!runs)
+		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < r->nruns; i++)
-		if (r->runs[i].measure.has_share && r->runs[i].measure.hi > max_hi)
-			max_hi = r->runs[i].measure.hi;
-	double scale = fg_chart_scale(max_hi, r->threshold), ph = H - top - bottom, pw = W - left - right;
-	double step = pw / (double)(r->nruns ? r->nruns : 1);
-#define Y(v) (top + ph * (1.0 - (v) / scale))
-	fprintf(out, "<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"share per run\" "
-		     "font-family=\"system-ui, 'DejaVu Sans', sans-serif\" font-size=\"12\">\n", W, H, W, H);
-	for (int k = 0; k <= 4; k++) {
-		double v = scale * k / 4.0;
-		fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>"
-			     "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">%g%%</text>\n",
-			left, W - right, Y(v), Y(v), left - 6, Y(v) + 4, v);
-	}
-	fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c0262d\" stroke-width=\"1.5\" "
-		     "stroke-dasharray=\"6 4\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#c0262d\">"
-		     "threshold %g%%</text>\n",
-		left, W - right, Y(r->threshold), Y(r->threshold), W - right - 4, Y(r->threshold) - 5, r->threshold);
-	for (size_t i = 0; i < r->nruns; i++) {
-		const fg_report_run *run = &r->runs[i];
-		double x = left + step * ((double)i + 0.5);
-		const char *c = mark_colour(run->measure.mark);
-		fputs("<g><title>", out);
-		text(out, run->date);
-		fputc(' ', out);
-		text(out, run->commit);
-		fprintf(out, ": %s", mark_name(run->measure.mark));
-		if (run->measure.has_share)
-			fprintf(out, ", %.2f%% (95%% interval %.2f-%.2f%%)", run->measure.share, run->measure.lo, run->measure.hi);
-		if (run->reason) {
-			fputs("\n", out);
-			text(out, run->reason);
-		}
-		fputs("</title>", out);
-		if (run->measure.has_share) {
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
-				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>"
-				     "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
-				x, x, Y(run->measure.lo), Y(run->measure.hi), c, x - 5, x + 5, Y(run->measure.lo), Y(run->measure.lo), c, x - 5, x + 5,
-				Y(run->measure.hi), Y(run->measure.hi), c);
-			fprintf(out, "<circle class=\"run %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" stroke=\"%s\" "
-				     "stroke-width=\"2\"/>",
-				mark_name(run->measure.mark), x, Y(run->measure.share), run->measure.mark == FG_CHART_SKIP ? "#fff" : c, c);
-		} else {
-			/* Nothing measured: a hollow marker on the axis. */
-			fprintf(out, "<path class=\"run skip\" d=\"M%.1f %.1f l-6 -10 h12 z\" fill=\"#fff\" stroke=\"%s\" "
-				     "stroke-width=\"2\"/>", x, Y(0) - 1, c);
-		}
-		/* The label away from the threshold line: under a run below it. */
-		double ly = !run->measure.has_share ? Y(0) - 16 : run->measure.share < r->threshold ? Y(run->measure.lo) + 18 : Y(run->measure.hi) - 10;
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\" font-weight=\"bold\">%s</text>",
-			x, ly, c, run->measure.note ? run->measure.note : mark_name(run->measure.mark));
-		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-40)\" text-anchor=\"end\" fill=\"#333\">", x + 4,
-			H - bottom + 16);
-		text(out, run->date);
-		fprintf(out, "</text><text transform=\"translate(%.1f %.1f) rotate(-40)\" text-anchor=\"end\" fill=\"#777\" "
-			     "font-family=\"'DejaVu Sans Mono', monospace\" font-size=\"10\">%.10s</text></g>\n",
-			x + 14, H - bottom + 18, run->commit ? run->commit : "");
-	}
-	fprintf(out, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n</svg></div>\n", left,
-		W - right, Y(0), Y(0));
-#undef Y
+		runs[i] = (fg_chart_run){ .date = r->runs[i].date, .commit = r->runs[i].commit,
+					  .reason = r->runs[i].reason, .row = &r->runs[i].measure };
+	int rc = fg_chart_write_svg(out, runs, r->nruns, r->threshold, err);
+	free(runs);
+	return rc;
 }
 
 static void runs_table(FILE *out, const fg_report *r)
@@ -256,7 +196,9 @@ int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_err
 		fputs("<h2>Share of <code>", out);
 		text(out, r->frame);
 		fprintf(out, "</code> in the tested runs (threshold %g%%)</h2>\n", r->threshold);
-		share_chart(out, r);
+		int crc = share_chart(out, r, err);
+		if (crc)
+			return crc;
 		runs_table(out, r);
 	}
 	if (r->ncommits) {

@@ -16,6 +16,14 @@
 #define MAX_SIDE_LINES 4  /* header lines a side may take */
 #define MAX_LINES 6       /* header lines any text may take */
 #define KEY_STEPS 5       /* colour key swatches per direction */
+#define DETAIL_LINES 3    /* rows under the graph for the hovered frame's details */
+/* The picture's height follows the depth that holds CLIP_SHARE of the
+ * samples (by the depth of their leaf), CLIP_ROWS rows more; deeper frames
+ * are cut there, their caller marked, when that saves CLIP_ROWS rows more:
+ * a handful of broken 128-deep stacks must not push the graph below the
+ * first screen, and an ordinary profile is drawn whole. */
+#define CLIP_SHARE 0.995
+#define CLIP_ROWS 8
 
 void fg_svg_options_init(fg_svg_options *opts)
 {
@@ -114,8 +122,10 @@ struct writer {
 	double saturate;       /* the darkest change, points */
 	double frames_top;     /* y of the highest frame row */
 	uint32_t depth;        /* the deepest drawn frame */
+	uint32_t clip;         /* frames deeper are cut (UINT32_MAX: none is) */
 	uint64_t total[2];     /* pooled samples: [FG_DIFF_BASE], [FG_DIFF_CANDIDATE] */
 	uint64_t omitted;
+	uint64_t clipped, clipped_samples; /* frames cut by clip, and the samples of their stacks */
 };
 
 /* ColorBrewer's Reds and Blues, light (at min_delta) to dark (saturate). */
@@ -146,9 +156,40 @@ static bool fill_colour(char *buf, size_t size, double delta, const struct write
 	return ramp_colour(buf, size, delta > 0, t);
 }
 
-/* The label of a frame w pixels wide: the name, else without its package
- * path (the class and method stay), else the class cut in the middle with
- * the method kept, else cut at the right.  The script has the same rules. */
+/* Where the class starts in a Java name: past its package, slashed
+ * (`io/camunda/Foo.bar`: the last '/' before end) or dotted (`io.camunda.Foo.bar`:
+ * the lowercase segments before a capitalised one); 0 for other names
+ * (`libjvm.so`, `os::javaTimeNanos`, `[unknown]`).  The script has the same rule. */
+static size_t class_start(const char *name, size_t end)
+{
+	for (size_t i = end; i > 0; i--)
+		if (name[i - 1] == '/')
+			return i;
+	size_t i = 0;
+	while (i < end && name[i] >= 'a' && name[i] <= 'z') {
+		const char *dot = memchr(name + i, '.', end - i);
+		if (!dot)
+			return 0;
+		i = (size_t)(dot - name) + 1;
+	}
+	return i < end && name[i] >= 'A' && name[i] <= 'Z' ? i : 0;
+}
+
+/* Writes t[0..k) cut back to a character boundary, then an ellipsis. */
+static void put_cut(FILE *out, const char *t, size_t k)
+{
+	while (k > 0 && ((unsigned char)t[k] & 0xc0) == 0x80)
+		k--;
+	fg_markup_escape(out, t, k);
+	fputs("\xe2\x80\xa6", out);
+}
+
+/* The label of a frame w pixels wide, for Java's long names: the name, else
+ * without its package (class_start), else the class's head, an ellipsis and
+ * the whole .method (`Transac….ensureInOpenTransaction`), else the method
+ * alone (`…ensureInOpenTransaction`), else the class cut at the right
+ * (`Transact…`: a narrow frame's class says more than a method's head).  The
+ * script has the same rules. */
 static void put_label(FILE *out, const char *name, size_t len, double w)
 {
 	double fitf = floor((w - 6.0) / CHAR_W);
@@ -160,40 +201,33 @@ static void put_label(FILE *out, const char *name, size_t len, double w)
 		return;
 	}
 	const char *paren = memchr(name, '(', len);
-	size_t end = paren ? (size_t)(paren - name) : len, start = 0;
-	for (size_t i = end; i > 0; i--) {
-		if (name[i - 1] == '/') {
-			start = i;
-			break;
-		}
-	}
+	size_t end = paren ? (size_t)(paren - name) : len, start = class_start(name, end);
 	const char *t = name + start;
-	size_t tlen = len - start;
+	size_t tlen = len - start, dot = 0;
 	if (tlen <= fit) {
 		fg_markup_escape(out, t, tlen);
 		return;
 	}
-	size_t dot = 0;
-	for (size_t i = (paren ? end : len) - start; i > 1; i--) {
+	for (size_t i = end - start; i > 1; i--) {
 		if (t[i - 1] == '.') {
 			dot = i - 1;
 			break;
 		}
 	}
-	size_t keep = dot && tlen - dot + 1 < fit ? fit - (tlen - dot) - 1 : 0;
-	if (keep >= 3) {
-		while (keep > 0 && ((unsigned char)t[keep] & 0xc0) == 0x80)
-			keep--;
-		fg_markup_escape(out, t, keep);
-		fputs("\xe2\x80\xa6", out);
+	size_t keep = dot && fit > tlen - dot + 1 ? fit - (tlen - dot) - 1 : 0;
+	while (keep > 0 && ((unsigned char)t[keep] & 0xc0) == 0x80)
+		keep--;
+	if (keep >= 1) {
+		put_cut(out, t, keep);
 		fg_markup_escape(out, t + dot, tlen - dot);
 		return;
 	}
-	size_t k = fit - 1;
-	while (k > 0 && ((unsigned char)t[k] & 0xc0) == 0x80)
-		k--;
-	fg_markup_escape(out, t, k);
-	fputs("\xe2\x80\xa6", out);
+	if (dot && tlen - dot <= fit) { /* "…method" */
+		fputs("\xe2\x80\xa6", out);
+		fg_markup_escape(out, t + dot + 1, tlen - dot - 1);
+	} else {
+		put_cut(out, t, fit - 1);
+	}
 }
 
 static double row_y(const struct writer *w, uint32_t depth)
@@ -209,6 +243,10 @@ static int write_node(void *ctx, uint32_t id, fg_error *err)
 	double x = PAD, width = (double)n->total * w->scale;
 	if (id == 0) {
 		w->peer[0] = 0;
+	} else if (n->depth > w->clip) {
+		w->clipped++;
+		w->peer[id] = FG_TREE_NONE;
+		return 0;
 	} else {
 		x = w->cursor[n->depth];
 		w->cursor[n->depth] += width;
@@ -267,8 +305,15 @@ static int write_node(void *ctx, uint32_t id, fg_error *err)
 		fputs("\nthe frame in all: within the diff's noise floor", out);
 	if (!m)
 		fputs(w->o->base_widths ? "\ngone from the candidate" : "\nnew in the candidate", out);
+	bool cut = n->depth == w->clip && n->first_child != FG_TREE_NONE;
+	if (cut)
+		fputs("\nits callees are cut: this deep, the picture holds no more (see the key)", out);
 	fprintf(out, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/>", x, y, width,
 		FRAME_H - 1.0, fill);
+	/* The mark of a cut: a dark edge on the side of the callees. */
+	if (cut)
+		fprintf(out, "<rect class=\"c\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"3\" fill=\"#000\"/>", x,
+			w->o->inverted ? y + FRAME_H - 4.0 : y, width);
 	if (!m)
 		fprintf(out, "<rect class=\"h\" x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"url(#%s)\"/>",
 			x, y, width, FRAME_H - 1.0, w->o->base_widths ? "fg-gone" : "fg-new");
@@ -288,15 +333,28 @@ static const char script[] =
 	"'use strict';\n"
 	"var PAD = 10, H = 16, cw = 6.5, W, top, D, inverted, totals, frames = [], searchRe = null;\n"
 	"function q(id) { return svg.querySelector('#' + id); }\n"
+	"function classStart(s, end) {\n"
+	"  var slash = end > 0 ? s.lastIndexOf('/', end - 1) : -1;\n"
+	"  if (slash >= 0) return slash + 1;\n"
+	"  var i = 0;\n"
+	"  while (i < end && s[i] >= 'a' && s[i] <= 'z') {\n"
+	"    var dot = s.indexOf('.', i);\n"
+	"    if (dot < 0 || dot >= end) return 0;\n"
+	"    i = dot + 1;\n"
+	"  }\n"
+	"  return i < end && s[i] >= 'A' && s[i] <= 'Z' ? i : 0;\n"
+	"}\n"
 	"function label(s, n) {\n"
 	"  if (n < 3) return '';\n"
 	"  if (s.length <= n) return s;\n"
-	"  var paren = s.indexOf('('), end = paren < 0 ? s.length : paren;\n"
-	"  var t = s.slice(s.lastIndexOf('/', end - 1) + 1);\n"
+	"  var paren = s.indexOf('('), end = paren < 0 ? s.length : paren, start = classStart(s, end);\n"
+	"  var t = s.slice(start), dot = end - start > 1 ? t.lastIndexOf('.', end - start - 1) : -1;\n"
 	"  if (t.length <= n) return t;\n"
-	"  var dot = t.lastIndexOf('.', (paren < 0 ? t.length : t.indexOf('(')) - 1);\n"
-	"  var keep = dot > 0 && t.length - dot + 1 < n ? n - (t.length - dot) - 1 : 0;\n"
-	"  return keep >= 3 ? t.slice(0, keep) + '\\u2026' + t.slice(dot) : t.slice(0, n - 1) + '\\u2026';\n"
+	"  if (dot < 1) dot = 0;\n"
+	"  var keep = dot && n > t.length - dot + 1 ? n - (t.length - dot) - 1 : 0;\n"
+	"  if (keep >= 1) return t.slice(0, keep) + '\\u2026' + t.slice(dot);\n"
+	"  if (dot && t.length - dot <= n) return '\\u2026' + t.slice(dot + 1);\n"
+	"  return t.slice(0, n - 1) + '\\u2026';\n"
 	"}\n"
 	"function fit(f, w) {\n"
 	"  var n = Math.floor((w - 6) / cw);\n"
@@ -305,7 +363,7 @@ static const char script[] =
 	"  while (n >= 3 && f.t.getComputedTextLength() > w - 4) f.t.textContent = label(f.name, --n);\n"
 	"}\n"
 	"function place(f, x, w) {\n"
-	"  [f.r, f.h].forEach(function (r) { if (r) { r.setAttribute('x', x.toFixed(2)); r.setAttribute('width', w.toFixed(2)); } });\n"
+	"  [f.r, f.h, f.cut].forEach(function (r) { if (r) { r.setAttribute('x', x.toFixed(2)); r.setAttribute('width', w.toFixed(2)); } });\n"
 	"  f.t.setAttribute('x', (x + 3).toFixed(2));\n"
 	"  fit(f, w);\n"
 	"}\n"
@@ -316,6 +374,7 @@ static const char script[] =
 	"  frames.forEach(function (f) {\n"
 	"    var y = rowY(f.d);\n"
 	"    f.r.setAttribute('y', y); if (f.h) f.h.setAttribute('y', y); f.t.setAttribute('y', y + 11.5);\n"
+	"    if (f.cut) f.cut.setAttribute('y', inverted ? y + H - 4 : y);\n"
 	"  });\n"
 	"}\n"
 	"function zoom(z) {\n"
@@ -332,6 +391,32 @@ static const char script[] =
 	"    o.g.setAttribute('class', anc ? 'f anc' : 'f');\n"
 	"    place(o, x, w);\n"
 	"  });\n"
+	"}\n"
+	"/* The hovered frame's tooltip on the rows under the graph: its lines packed\n"
+	"   into the rows, each row cut to the canvas with an ellipsis. */\n"
+	"function fitRow(t, s, w) {\n"
+	"  t.textContent = s;\n"
+	"  if (t.getComputedTextLength() <= w) return;\n"
+	"  var lo = 0, hi = s.length;\n"
+	"  while (lo < hi) {\n"
+	"    var mid = (lo + hi + 1) >> 1;\n"
+	"    t.textContent = s.slice(0, mid) + '\\u2026';\n"
+	"    if (t.getComputedTextLength() <= w) lo = mid; else hi = mid - 1;\n"
+	"  }\n"
+	"  t.textContent = s.slice(0, lo) + '\\u2026';\n"
+	"}\n"
+	"function showDetails(text) {\n"
+	"  var rows = svg.querySelectorAll('#fg-details tspan'), w = W - 2 * PAD, parts = text ? text.split('\\n') : [];\n"
+	"  var k = 0, line = parts.length ? parts[0] : '', probe = q('fg-probe');\n"
+	"  for (var i = 1; i < parts.length; i++) {\n"
+	"    probe.textContent = line + '  |  ' + parts[i];\n"
+	"    if (i > 1 && probe.getComputedTextLength() <= w) { line = probe.textContent; continue; }\n"
+	"    if (k < rows.length - 1) { fitRow(rows[k++], line, w); line = parts[i]; }\n"
+	"    else line = line + '  |  ' + parts[i];\n"
+	"  }\n"
+	"  fitRow(rows[k++], line, w);\n"
+	"  for (; k < rows.length; k++) rows[k].textContent = '';\n"
+	"  probe.textContent = '';\n"
 	"}\n"
 	"function pct(n, total) { return (total ? 100 * n / total : 0).toFixed(2) + '%'; }\n"
 	"function search() {\n"
@@ -355,14 +440,14 @@ static const char script[] =
 	"  W = +svg.getAttribute('width'); top = +svg.getAttribute('data-top'); D = +svg.getAttribute('data-depth');\n"
 	"  inverted = svg.getAttribute('data-inverted') === '1';\n"
 	"  totals = { b: +svg.getAttribute('data-base-total'), c: +svg.getAttribute('data-candidate-total') };\n"
-	"  var details = q('fg-details'), group = q('fg-frames'), gs = group.children;\n"
+	"  var group = q('fg-frames'), gs = group.children;\n"
 	"  var probe = document.createElementNS('http://www.w3.org/2000/svg', 'text'), sample = 'abcdefghijklmnopqrstuvwxyz/ABCDEFGHIJKLMNOP.';\n"
 	"  probe.textContent = sample; group.appendChild(probe);\n"
 	"  var len = probe.getComputedTextLength(); group.removeChild(probe);\n"
 	"  if (len > 0) cw = len / sample.length;\n"
 	"  for (var i = 0; i < gs.length; i++) {\n"
 	"    var g = gs[i], r = g.querySelector('rect'), y = +r.getAttribute('y');\n"
-	"    var f = { g: g, r: r, h: g.querySelector('rect.h'), t: g.querySelector('text'),\n"
+	"    var f = { g: g, r: r, h: g.querySelector('rect.h'), cut: g.querySelector('rect.c'), t: g.querySelector('text'),\n"
 	"              x: +r.getAttribute('x'), w: +r.getAttribute('width'),\n"
 	"              d: Math.round(inverted ? (y - top) / H : D - (y - top) / H), fill: r.getAttribute('fill'),\n"
 	"              b: +g.getAttribute('data-b'), c: +g.getAttribute('data-c'),\n"
@@ -370,10 +455,8 @@ static const char script[] =
 	"    frames.push(f);\n"
 	"    fit(f, f.w);\n"
 	"    g.addEventListener('click', zoom.bind(null, f));\n"
-	"    g.addEventListener('mouseover', function () {\n"
-	"      details.textContent = this.querySelector('title').textContent.replace(/\\n/g, '  |  ');\n"
-	"    });\n"
-	"    g.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
+	"    g.addEventListener('mouseover', function () { showDetails(this.querySelector('title').textContent); });\n"
+	"    g.addEventListener('mouseout', function () { showDetails(''); });\n"
 	"  }\n"
 	"  q('fg-search').addEventListener('click', search);\n"
 	"  q('fg-invert').addEventListener('click', invert);\n"
@@ -404,19 +487,26 @@ static char *note_text(const struct writer *w)
 	const fg_svg_options *o = w->o;
 	size_t nbase = fg_diff_profiles(w->diff, FG_DIFF_BASE);
 	size_t ncand = fg_diff_profiles(w->diff, FG_DIFF_CANDIDATE);
-	char *s = malloc(768);
+	char cut[256] = "";
+	if (w->clipped)
+		snprintf(cut, sizeof(cut), "  %llu frame%s deeper than %u below the root cut (%llu sample%s, %.2f%%): "
+			 "the height follows the depth that holds %.1f%% of the samples; a black edge marks their callers.",
+			 (unsigned long long)w->clipped, w->clipped == 1 ? "" : "s", w->clip,
+			 (unsigned long long)w->clipped_samples, w->clipped_samples == 1 ? "" : "s",
+			 fg_stats_percent(w->clipped_samples, fg_tree_node_at(w->drawn, 0)->total), 100.0 * CLIP_SHARE);
+	char *s = malloc(1024);
 	if (s)
-		snprintf(s, 768, "Coloured: the frames the diff lists (their %s share changed beyond noise at a "
+		snprintf(s, 1024, "Coloured: the frames the diff lists (their %s share changed beyond noise at a "
 			 "false-discovery rate of %.3g%%, by at least %.3g points), where the path itself moved beyond "
 			 "its noise (%s); the colour is the frame's change in all.  Grey: the rest.%s  Widths: %s.  "
-			 "%llu frame%s narrower than %.2g px not drawn.",
+			 "%llu frame%s narrower than %.2g px not drawn.%s",
 			 o->color == FG_SVG_COLOR_SELF ? "self" : "inclusive", 100.0 * fg_diff_fdr(w->diff), w->min_delta,
 			 nbase > 1 ? "the spread of its share among the base profiles, and at least the sampling error"
 				   : "the sampling error",
 			 nbase > 1 || ncand > 1 ? "" : "  One profile a side: no node spread to measure, so the noise "
 						      "is sampling error alone and differences between nodes show as changes.",
 			 o->base_widths ? "base" : "candidate", (unsigned long long)w->omitted,
-			 w->omitted == 1 ? "" : "s", o->min_width);
+			 w->omitted == 1 ? "" : "s", o->min_width, cut);
 	return s;
 }
 
@@ -434,8 +524,8 @@ static double header_lines(struct header *h, const struct writer *w)
 						s == TEXT_NOTE ? MAX_LINES : MAX_SIDE_LINES) : 0;
 		lines += h->lines[s];
 	}
-	/* title 30, the lines, the key row 34, the search result row 22 */
-	return 30.0 + LINE_H * (double)lines + 34.0 + 22.0;
+	/* title 30, the lines, the key row 40 (its floor labels under it), the search result row 22 */
+	return 30.0 + LINE_H * (double)lines + 40.0 + 22.0;
 }
 
 static double write_lines(FILE *out, const struct header *h, int s, double y, bool bold_label)
@@ -483,12 +573,12 @@ static void write_header(const struct header *h, const struct writer *w)
 		ramp_colour(fill, sizeof(fill), false, (double)i / (KEY_STEPS - 1));
 		fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"12\" fill=\"%s\"/>\n", x, y, sw, fill);
 	}
-	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">\xe2\x88\x92%.3g</text>\n",
-		x, y + 24.0, w->min_delta);
+	/* The floor's labels under the grey swatch's edges, each on its own side, so that they never touch. */
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\" font-size=\"10\">\xe2\x88\x92%.3g</text>\n",
+		x + 4.0, y + 24.0, w->min_delta);
 	fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"12\" fill=\"" GREY "\"/>\n", x, y, sw * 1.5);
 	x += sw * 1.5;
-	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\">+%.3g</text>\n", x, y + 24.0,
-		w->min_delta);
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">+%.3g</text>\n", x - 4.0, y + 24.0, w->min_delta);
 	for (int i = 0; i < KEY_STEPS; i++, x += sw) {
 		ramp_colour(fill, sizeof(fill), true, (double)i / (KEY_STEPS - 1));
 		fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"12\" fill=\"%s\"/>\n", x, y, sw, fill);
@@ -507,7 +597,7 @@ static void write_header(const struct header *h, const struct writer *w)
 		o->base_widths ? "fg-gone" : "fg-new");
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", x + sw + 4.0, hy + 10.0,
 		o->base_widths ? "gone from the candidate" : "new in the candidate");
-	write_lines(out, h, TEXT_NOTE, y + 18.0, false);
+	write_lines(out, h, TEXT_NOTE, y + 24.0, false);
 	fputs("</g>\n", out);
 }
 
@@ -515,6 +605,30 @@ static void header_free(struct header *h)
 {
 	for (int s = 0; s < NTEXTS; s++)
 		free(h->text[s]);
+}
+
+/* The depth beyond which frames are cut (CLIP_SHARE, CLIP_ROWS), or
+ * UINT32_MAX when the tree is drawn whole. */
+static int clip_depth(uint32_t *out, const fg_tree *tree, uint32_t max_depth, fg_error *err)
+{
+	*out = UINT32_MAX;
+	uint64_t total = fg_tree_node_at(tree, 0)->total;
+	if (max_depth <= 2 * CLIP_ROWS || total == 0)
+		return 0;
+	uint64_t *leaves = calloc((size_t)max_depth + 1, sizeof(*leaves));
+	if (!leaves)
+		return fg_error_oom(err, NULL);
+	uint32_t size = fg_tree_size(tree);
+	for (uint32_t i = 0; i < size; i++)
+		leaves[fg_tree_node_at(tree, i)->depth] += fg_tree_node_at(tree, i)->self;
+	uint64_t sum = 0;
+	uint32_t d = 0;
+	while (d < max_depth && (sum += leaves[d]) < CLIP_SHARE * (double)total)
+		d++;
+	free(leaves);
+	if (max_depth >= d + 2 * CLIP_ROWS)
+		*out = d + CLIP_ROWS;
+	return 0;
 }
 
 /* By name id, the delta of every frame the diff lists, NAN for the rest. */
@@ -557,22 +671,31 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 	double full = o->width - 2.0 * PAD;
 	w.scale = drawn_total ? full / (double)drawn_total : 0.0;
 
-	/* A frame is drawn when it is wide enough, and then so are its
-	 * ancestors: the deepest such frame sets the height.  The key line
-	 * that says how many are left out comes before the frames: count
-	 * them here (the walk checks the count). */
 	uint32_t size = fg_tree_size(w.drawn), max_depth = 0;
-	for (uint32_t i = 0; i < size; i++) {
+	for (uint32_t i = 0; i < size; i++)
+		if (fg_tree_node_at(w.drawn, i)->depth > max_depth)
+			max_depth = fg_tree_node_at(w.drawn, i)->depth;
+	int rc = clip_depth(&w.clip, w.drawn, max_depth, err);
+	if (rc)
+		return rc;
+	/* A frame is drawn when it is wide enough and not cut, and then so are
+	 * its ancestors: the deepest such frame sets the height.  The key
+	 * line that says how many are left out comes before the frames: count
+	 * them here (the walk checks the counts). */
+	for (uint32_t i = 1; i < size; i++) {
 		const fg_tree_node *n = fg_tree_node_at(w.drawn, i);
-		if (n->depth > max_depth)
-			max_depth = n->depth;
 		bool wide = (double)n->total * w.scale >= o->min_width;
-		if (n->depth > w.depth && wide)
-			w.depth = n->depth;
-		if (i && !wide)
+		if (n->depth > w.clip) {
+			w.clipped++;
+			if (n->depth == w.clip + 1)
+				w.clipped_samples += n->total;
+		} else if (!wide) {
 			w.omitted++;
+		} else if (n->depth > w.depth) {
+			w.depth = n->depth;
+		}
 	}
-	int rc = listed_frames(&w.listed, diff, names, o->color == FG_SVG_COLOR_SELF, err);
+	rc = listed_frames(&w.listed, diff, names, o->color == FG_SVG_COLOR_SELF, err);
 	if (rc)
 		return rc;
 	struct header h = { 0 };
@@ -586,7 +709,8 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 		header_free(&h);
 		return fg_error_oom(err, NULL);
 	}
-	double height = w.frames_top + FRAME_H * (w.depth + 1) + 26.0;
+	double frames_bottom = w.frames_top + FRAME_H * (w.depth + 1);
+	double height = frames_bottom + 8.0 + LINE_H * DETAIL_LINES + 6.0;
 	if (!o->fragment)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
 	fprintf(out, "<svg class=\"fg-diff\" version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
@@ -609,15 +733,18 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 		     "<text id=\"fg-search\" class=\"button\" x=\"%.0f\" y=\"22\" text-anchor=\"end\">Search</text>\n",
 		PAD, o->width - PAD - 110.0, o->inverted ? "Root at the bottom" : "Root at the top", o->width - PAD);
 	write_header(&h, &w);
-	fprintf(out, "<text id=\"fg-details\" x=\"%.0f\" y=\"%.0f\"> </text>\n"
-		     "<text id=\"fg-matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n<g id=\"fg-frames\">\n",
-		PAD, height - 8.0, o->width - PAD, w.frames_top - 8.0);
-	uint64_t omitted = w.omitted;
-	w.omitted = 0;
+	fprintf(out, "<text id=\"fg-details\">");
+	for (int i = 0; i < DETAIL_LINES; i++)
+		fprintf(out, "<tspan x=\"%.0f\" y=\"%.0f\"> </tspan>", PAD, frames_bottom + 4.0 + LINE_H * (i + 1));
+	fprintf(out, "</text>\n<text id=\"fg-probe\" visibility=\"hidden\"> </text>\n<text id=\"fg-matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n"
+		     "<g id=\"fg-frames\">\n", o->width - PAD, w.frames_top - 8.0);
+	uint64_t omitted = w.omitted, clipped = w.clipped;
+	w.omitted = w.clipped = 0;
 	rc = fg_tree_walk(w.drawn, names, write_node, &w, err);
-	if (!rc && w.omitted != omitted)
-		rc = fg_error_set(err, FG_EINTERNAL, NULL, "SVG: %llu frames left out, %llu counted",
-				  (unsigned long long)w.omitted, (unsigned long long)omitted);
+	if (!rc && (w.omitted != omitted || w.clipped != clipped))
+		rc = fg_error_set(err, FG_EINTERNAL, NULL, "SVG: %llu + %llu frames left out, %llu + %llu counted",
+				  (unsigned long long)w.omitted, (unsigned long long)w.clipped,
+				  (unsigned long long)omitted, (unsigned long long)clipped);
 	if (!rc)
 		fputs("</g>\n</svg>\n", out);
 	free(w.peer);

@@ -1,7 +1,9 @@
 /* The diff benchmark: how the planted frame ranks and how many frames an
- * unchanged pair lists, by the significance rule of `diff` (docs/diff.md)
- * beside the old rule (|delta| > 1.5 points and > the spread among the base
- * profiles, ranked by delta), on seeded pairs of runs resampled from real
+ * unchanged pair lists, by the significance rule of `diff` (docs/diff.md:
+ * "new", with the run-to-run noise term) beside the same rule without it
+ * ("last", --run-noise 0) and the old rule (|delta| > 1.5 points and > the
+ * spread among the base profiles, ranked by delta), on seeded pairs of runs
+ * resampled from real
  * profiles (tests/gen/resample.h): 3 nodes x 5,000 samples a run, 0.2 pp day
  * noise, 0.1 pp node noise, the planted class's stacks at --base percent in
  * the base run and that plus 0.5-1.5 points in the candidate.  Prints
@@ -28,20 +30,20 @@ static resample *pool;
 
 #define NODES 3
 
-/* One pair read: the diff (the new rule) and each profile's counts per
- * normalised name (the old rule's spread). */
+/* One pair read: the diffs (the new rule, and the last one: no run noise)
+ * and each profile's counts per normalised name (the old rule's spread). */
 struct pair {
 	fg_names *names;
 	fg_namemap *map;
 	fg_matcher *ignore;
-	fg_diff *diff;
+	fg_diff *diff, *last;
 	fg_top_entry *entries[2 * NODES];
 	size_t n[2 * NODES];
 	uint64_t total[2 * NODES];
 };
 
 struct fanout {
-	fg_diff *diff;
+	fg_diff *diff, *last;
 	fg_top *top;
 };
 
@@ -49,6 +51,8 @@ static int fan_frames(void *ctx, const fg_frame *frames, size_t n, fg_error *err
 {
 	struct fanout *f = ctx;
 	int rc = fg_diff_frames(f->diff, frames, n, err);
+	if (!rc)
+		rc = fg_diff_frames(f->last, frames, n, err);
 	return rc ? rc : fg_top_frames(f->top, frames, n, err);
 }
 
@@ -57,6 +61,7 @@ static void pair_free(struct pair *p)
 	for (size_t i = 0; i < 2 * NODES; i++)
 		free(p->entries[i]);
 	fg_diff_free(p->diff);
+	fg_diff_free(p->last);
 	fg_matcher_free(p->ignore);
 	fg_namemap_free(p->map);
 	fg_names_free(p->names);
@@ -79,12 +84,18 @@ static int pair_read(struct pair *p, char **files, fg_error *err)
 		rc = fg_matcher_new(&p->ignore, o.ignore, o.nignore, &mo, err);
 	if (!rc)
 		rc = fg_diff_new(&p->diff, p->names, &o, err);
+	o.run_noise = 0.0;
+	if (!rc)
+		rc = fg_diff_new(&p->last, p->names, &o, err);
 	for (size_t i = 0; i < 2 * NODES && !rc; i++) {
-		struct fanout f = { p->diff, NULL };
+		struct fanout f = { p->diff, p->last, NULL };
 		fg_profile_info info;
+		fg_diff_side side = i < NODES ? FG_DIFF_BASE : FG_DIFF_CANDIDATE;
 		rc = fg_top_new(&f.top, fg_namemap_get, p->map, err);
 		if (!rc)
-			rc = fg_diff_begin(p->diff, i < NODES ? FG_DIFF_BASE : FG_DIFF_CANDIDATE, err);
+			rc = fg_diff_begin(p->diff, side, err);
+		if (!rc)
+			rc = fg_diff_begin(p->last, side, err);
 		if (!rc)
 			rc = fg_reader_read(&info, files[i], p->names, NULL, &(fg_visitor){ fan_frames, NULL, &f, NULL, NULL },
 					    err);
@@ -189,9 +200,84 @@ static void print(const char *level, const char *rule, const struct tally *t, bo
 		       20.0 * (double)t->frames / (double)(t->pairs ? t->pairs : 1), pct(t->any, t->pairs));
 }
 
-/* One pair at base and base + delta; adds to both tallies. */
-static int bench_pair(struct tally *news, struct tally *olds, double base, double delta, uint64_t *rng,
-		      fg_error *err)
+/* The significance rule of d over one pair: the planted class's first
+ * place among the grown frames (in the list's order, or with by_z, the last
+ * session's, by z), whether it is listed (q <= 5%), and the frames listed. */
+static int sig_rule(struct tally *t, const struct pair *p, fg_diff *d, bool by_z, fg_error *err)
+{
+	fg_diff_result r = { 0 };
+	int rc = fg_diff_compute(&r, d, err);
+	size_t rank = 0, frames = 0;
+	bool hit = false;
+	for (size_t i = 0; !rc && i < r.ngrew; i++) {
+		if (!rank && planted(p->names, r.grew[i].name)) {
+			rank = i + 1;
+			hit = r.grew[i].q <= 0.05;
+		}
+		frames += r.grew[i].q <= 0.05;
+	}
+	/* By z: the planted class's best z, and how many grown frames beat it. */
+	double best = 0.0;
+	for (size_t i = 0; !rc && by_z && i < r.ngrew; i++)
+		if (planted(p->names, r.grew[i].name) && r.grew[i].z > best) {
+			best = r.grew[i].z;
+			hit = r.grew[i].q <= 0.05;
+		}
+	if (by_z && best > 0.0) {
+		rank = 1;
+		for (size_t i = 0; i < r.ngrew; i++)
+			rank += r.grew[i].z > best;
+	}
+	for (size_t i = 0; !rc && i < r.nshrank; i++)
+		frames += r.shrank[i].q <= 0.05;
+	if (!rc)
+		count(t, rank, hit, frames);
+	fg_diff_result_free(&r);
+	return rc;
+}
+
+/* What the generator made, to check it against what it was asked: per run
+ * the planted class's pooled share, and per node its share's distance from
+ * the run's (sums and sums of squares, points). */
+struct made {
+	double n, sum, sq;           /* the base runs' pooled planted share */
+	double nodes, node_sq;       /* node share - run share */
+};
+
+/* The planted class's samples and the total of a collapsed file. */
+static void planted_count(const char *path, double *hit, double *total)
+{
+	FILE *f = fopen(path, "r");
+	char line[1 << 16];
+	*hit = *total = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *sp = strrchr(line, ' ');
+		double n = sp ? strtod(sp + 1, NULL) : 0;
+		*total += n;
+		*hit += strstr(line, pattern) ? n : 0;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void made_add(struct made *m, char **files)
+{
+	double hit[NODES], total[NODES], h = 0, t = 0;
+	for (size_t i = 0; i < NODES; i++) {
+		planted_count(files[i], &hit[i], &total[i]);
+		h += hit[i], t += total[i];
+	}
+	double run = 100.0 * h / t;
+	m->n++, m->sum += run, m->sq += run * run;
+	for (size_t i = 0; i < NODES; i++) {
+		double d = 100.0 * hit[i] / total[i] - run;
+		m->nodes++, m->node_sq += d * d;
+	}
+}
+
+/* One pair at base and base + delta; adds to the tallies (new, last, old)
+ * and, its base run, to what the generator made. */
+static int bench_pair(struct tally t[3], struct made *m, double base, double delta, uint64_t *rng, fg_error *err)
 {
 	resample_run_options ro;
 	resample_run_options_init(&ro);
@@ -199,29 +285,21 @@ static int bench_pair(struct tally *news, struct tally *olds, double base, doubl
 	int rc = resample_run(files, pool, &ro, base, rng, dir, "b", err);
 	if (!rc)
 		rc = resample_run(files + NODES, pool, &ro, base + delta, rng, dir, "c", err);
+	if (!rc)
+		made_add(m, files);
 	struct pair p;
 	if (!rc)
 		rc = pair_read(&p, files, err);
-	fg_diff_result r = { 0 };
 	if (!rc)
-		rc = fg_diff_compute(&r, p.diff, err);
+		rc = sig_rule(&t[0], &p, p.diff, false, err);
+	if (!rc)
+		rc = sig_rule(&t[1], &p, p.last, true, err);
 	if (!rc) {
-		size_t rank = 0, frames = 0;
-		bool hit = false;
-		for (size_t i = 0; i < r.ngrew; i++) {
-			if (!rank && planted(p.names, r.grew[i].name)) {
-				rank = i + 1;
-				hit = r.grew[i].q <= 0.05;
-			}
-			frames += r.grew[i].q <= 0.05;
-		}
-		for (size_t i = 0; i < r.nshrank; i++)
-			frames += r.shrank[i].q <= 0.05;
-		count(news, rank, hit, frames);
-		frames = old_rule(&p, &rank, &hit, err);
-		count(olds, rank, hit, frames);
+		size_t rank;
+		bool hit;
+		size_t frames = old_rule(&p, &rank, &hit, err);
+		count(&t[2], rank, hit, frames);
 	}
-	fg_diff_result_free(&r);
 	pair_free(&p);
 	for (size_t i = 0; i < 2 * NODES; i++) {
 		if (files[i])
@@ -262,32 +340,47 @@ int main(int argc, char **argv)
 		return 1;
 	printf("pairs of runs: %d nodes x 5000 samples, 0.2 pp day noise, 0.1 pp node noise; %s stacks at %.2f%% in\n"
 	       "the base, + the planted change in the candidate; stacks resampled from %d profiles (seed %llu)\n"
-	       "new: significance (BH 5%%, floor 0.25 pp), ranked by z; old: |delta| > 1.5 pp and > the bases' spread,\n"
-	       "ranked by delta.  first, top 3: the planted class's best frame among all grown frames (listed or\n"
-	       "not); listed: it is listed; frames/20: frames listed per 20 diffs; any listed: pairs listing any\n\n",
-	       NODES, pattern, base, argc - i, (unsigned long long)seed);
+	       "new: significance with the run-to-run noise (%.1f%% of p(1-p) a run; BH 5%%, floor 0.25 pp), ranked\n"
+	       "by |delta| - noise; last (the last rule): without it (--run-noise 0), ranked by z; old: |delta| >\n"
+	       "1.5 pp and > the bases' spread, ranked by delta.  first, top 3: the planted class's best frame among\n"
+	       "all grown frames (listed or not); listed: it is listed; frames/20: frames listed per 20 diffs; any\n"
+	       "listed: pairs listing any\n\n",
+	       NODES, pattern, base, argc - i, (unsigned long long)seed, FG_DIFF_RUN_NOISE);
 	printf("  %-8s %-4s %5s %8s %8s %9s %10s %12s\n", "planted", "rule", "pairs", "first", "top 3", "listed",
 	       "frames/20", "any listed");
 	static const double levels[] = { 0.0, 0.5, 0.75, 1.0, 1.25, 1.5 };
-	struct tally hi[2] = { { 0 } };
+	static const char *const rules[3] = { "new", "last", "old" };
+	struct tally hi[3] = { { 0 } };
+	struct made made = { 0 };
 	int rc = 0;
 	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]) && !rc; l++) {
-		struct tally t[2] = { { 0 } };
+		struct tally t[3] = { { 0 } };
 		uint64_t rng = seed * UINT64_C(0x9e3779b97f4a7c15) + l;
 		for (size_t k = 0; k < npairs && !rc; k++)
-			rc = bench_pair(&t[0], &t[1], base, levels[l], &rng, &err);
+			rc = bench_pair(t, &made, base, levels[l], &rng, &err);
 		char name[16];
 		snprintf(name, sizeof(name), l ? "%.2f pp" : "A/A", levels[l]);
-		print(name, "new", &t[0], l == 0);
-		print("", "old", &t[1], l == 0);
-		for (int r = 0; r < 2 && levels[l] >= 1.0; r++) {
+		for (int r = 0; r < 3; r++) {
+			print(r ? "" : name, rules[r], &t[r], l == 0);
+			if (levels[l] < 1.0)
+				continue;
 			hi[r].pairs += t[r].pairs, hi[r].first += t[r].first, hi[r].top3 += t[r].top3;
 			hi[r].listed_planted += t[r].listed_planted, hi[r].frames += t[r].frames, hi[r].any += t[r].any;
 		}
 	}
 	if (!rc) {
-		print("1.0-1.5", "new", &hi[0], false);
-		print("", "old", &hi[1], false);
+		for (int r = 0; r < 3; r++)
+			print(r ? "" : "1.0-1.5", rules[r], &hi[r], false);
+		/* A run's pooled share: day noise, a third of the node noise's
+		 * variance and sampling; a node's from its run's: node noise and
+		 * sampling (less the run's own, a third). */
+		double p = base / 100.0, mean = made.sum / made.n;
+		double run_sd = sqrt(made.sq / made.n - mean * mean);
+		double want_run = sqrt(0.04 + 0.01 / NODES + 1e4 * p * (1 - p) / (NODES * 5000.0));
+		double want_node = sqrt((0.01 + 1e4 * p * (1 - p) / 5000.0) * (NODES - 1) / NODES);
+		printf("\ngenerator check over the %.0f base runs: the planted share %.3f%% (asked %.2f%%), between runs\n"
+		       "sd %.3f pp (day, node and sampling noise asked: %.3f), a node from its run sd %.3f pp (%.3f)\n",
+		       made.n, mean, base, run_sd, want_run, sqrt(made.node_sq / made.nodes), want_node);
 	} else {
 		fprintf(stderr, "bench_diff: %s: %s\n", err.source, err.message);
 	}

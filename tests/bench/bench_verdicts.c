@@ -16,6 +16,7 @@
 #include "bisect/days.h"
 #include "resample.h"
 #include "bisect/verdict.h"
+#include "base/stats.h"
 
 static const char *pattern = "TransactionalColumnFamily";
 static char dir[256];
@@ -93,6 +94,126 @@ static void bench_builds(double lo, double hi, uint64_t samples, size_t nbuilds,
 		printf("  %-10s %-6llu %-36s %6.1f%% %8.1f%% %9.1f%%\n", "", (unsigned long long)samples,
 		       names[rule], pct(t[rule].wrong, t[rule].n), pct(t[rule].skipped, t[rule].n),
 		       pct(t[rule].skipped_phi, t[rule].n));
+}
+
+/* Clear and near builds as the old rule (phi of the nodes' counts taken at
+ * face value, the interval before this change) and the new one judge
+ * them: three nodes of `samples` each, day noise 0.2 pp, node noise
+ * 0.1 pp, and in a third of the builds one node off the others by
+ * 0.5-1.0 pp (the build's truth is the nodes' mean). */
+struct rule_tally {
+	size_t n, wrong[2], skipped[2];
+};
+
+/* The old rule's verdict on v: its interval with phi = chi2 / df. */
+static enum fg_verdict_kind old_kind(const fg_verdict *v, const fg_verdict_options *o)
+{
+	uint64_t k[16], n[16];
+	size_t m = 0;
+	for (size_t i = 0; i < v->nprofiles && m < 16; i++)
+		if (v->profiles[i].read) {
+			k[m] = v->profiles[i].samples;
+			n[m++] = v->profiles[i].total;
+		}
+	fg_dispersion d;
+	fg_stats_overdispersion(&d, k, n, m);
+	double lo, hi;
+	fg_stats_share_interval(&lo, &hi, v->samples, v->total, d.phi, fg_verdict_noise(o));
+	return hi < o->threshold ? FG_VERDICT_FAST : lo >= o->threshold ? FG_VERDICT_SLOW : FG_VERDICT_SKIP;
+}
+
+static void bench_clear(double lo, double hi, uint64_t samples, double disagree, size_t nbuilds, uint64_t seed,
+                        fg_verdict_judge *judge, const fg_verdict_options *o)
+{
+	struct rule_tally t = { 0 };
+	fg_error err;
+	for (size_t b = 0; b < nbuilds; b++) {
+		double d = lo + (hi - lo) * rng_uniform(&seed), truth = b % 2 ? 4 + d : 4 - d;
+		double run = truth + 0.2 * rng_normal(&seed);
+		double off = rng_uniform(&seed) < disagree ? (rng_uniform(&seed) < 0.5 ? -1 : 1) *
+		             (0.5 + 0.5 * rng_uniform(&seed)) : 0;
+		char *files[3] = { NULL, NULL, NULL };
+		for (size_t i = 0; i < 3; i++) {
+			uint64_t matched;
+			double share = run + 0.1 * rng_normal(&seed) + (i == 0 ? off * 2 / 3 : -off / 3);
+			if (asprintf(&files[i], "%s/c-%zu.collapsed", dir, i) < 0 ||
+			    resample_write(pool, files[i], samples, share, &seed, &matched, &err)) {
+				fprintf(stderr, "bench_verdicts: cannot write a build\n");
+				exit(1);
+			}
+		}
+		fg_verdict *v;
+		if (judge_files(&v, judge, files, 3, &err)) {
+			fprintf(stderr, "bench_verdicts: %s: %s\n", err.source, err.message);
+			exit(1);
+		}
+		enum fg_verdict_kind kinds[2] = { old_kind(v, o), v->kind }, wrong = truth >= 4 ? FG_VERDICT_FAST
+		                                                                                 : FG_VERDICT_SLOW;
+		t.n++;
+		for (int r = 0; r < 2; r++) {
+			t.wrong[r] += kinds[r] == wrong;
+			t.skipped[r] += kinds[r] == FG_VERDICT_SKIP;
+		}
+		fg_verdict_free(v);
+		remove_files(files, 3);
+	}
+	printf("  %.1f-%.1f pp  %-7llu %-10s %8.1f%% %6.1f%%   %8.1f%% %6.1f%%\n", lo, hi, (unsigned long long)samples,
+	       disagree > 0 ? "a third" : "none", pct(t.wrong[0], t.n), pct(t.skipped[0], t.n), pct(t.wrong[1], t.n),
+	       pct(t.skipped[1], t.n));
+}
+
+/* Capture mode: a build 0.2-0.5 pp from the threshold, captured by a real
+ * command (sh, cp) that emits the build's next resampled profile (a run of
+ * its own: the truth plus 0.2 pp day noise), judged by
+ * fg_verdict_judge_commit with up to `repeats` captures. */
+static void bench_captures(uint64_t samples, size_t repeats, size_t nbuilds, uint64_t seed, fg_verdict_judge *judge)
+{
+	size_t n = 0, wrong = 0, decided = 0, captures = 0;
+	fg_error err;
+	fg_verdict_source src = {
+		.capture = "k=$(($(cat ctr) + 1)); echo $k >ctr; cp cap-$k.collapsed \"$FGBISECT_OUT\"",
+		.capture_repeats = repeats,
+	};
+	fg_capture_options_init(&src.capture_opts);
+	src.capture_opts.dir = dir;
+	fg_repo_commit commit = { .id = "0000000000000000000000000000000000000000", .short_id = "0000000",
+		                  .date = "2026-11-01" };
+	char path[300];
+	for (size_t b = 0; b < nbuilds; b++) {
+		double d = 0.2 + 0.3 * rng_uniform(&seed), truth = b % 2 ? 4 + d : 4 - d;
+		for (size_t k = 1; k <= repeats; k++) {
+			uint64_t matched;
+			snprintf(path, sizeof(path), "%s/cap-%zu.collapsed", dir, k);
+			if (resample_write(pool, path, samples, truth + 0.2 * rng_normal(&seed), &seed, &matched, &err)) {
+				fprintf(stderr, "bench_verdicts: %s\n", err.message);
+				exit(1);
+			}
+		}
+		snprintf(path, sizeof(path), "%s/ctr", dir);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			exit(1);
+		fputs("0\n", f);
+		fclose(f);
+		fg_verdict *v;
+		if (fg_verdict_judge_commit(&v, judge, &src, &commit, &err)) {
+			fprintf(stderr, "bench_verdicts: %s\n", err.message);
+			exit(1);
+		}
+		n++;
+		decided += v->kind != FG_VERDICT_SKIP;
+		wrong += v->kind == (truth >= 4 ? FG_VERDICT_FAST : FG_VERDICT_SLOW);
+		captures += v->captures;
+		fg_verdict_free(v);
+		for (size_t k = 1; k <= repeats; k++) {
+			snprintf(path, sizeof(path), "%s/cap-%zu.collapsed", dir, k);
+			unlink(path);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/ctr", dir);
+	unlink(path);
+	printf("  %-7llu %7zu %9.1f%% %7.1f%% %14.2f\n", (unsigned long long)samples, repeats, pct(decided, n),
+	       pct(wrong, n), (double)captures / (double)n);
 }
 
 /* One day series: N runs, the first slow one K, the healthy share h and
@@ -304,6 +425,11 @@ int main(int argc, char **argv)
 	given.noise = 0.2;
 	old = def;
 	old.aggregate = FG_AGGREGATE_MEDIAN;
+	fg_fetch_options fo; /* the captures are not kept: the user's cache stays as it is */
+	fg_fetch_options_init(&fo);
+	fo.no_cache = true;
+	def.fetch = &fo;
+	given.fetch = &fo;
 	fg_verdict_judge *judges[2];
 	if (fg_verdict_judge_new(&judges[0], &def, &err) || fg_verdict_judge_new(&judges[1], &given, &err))
 		return 1;
@@ -321,6 +447,25 @@ int main(int argc, char **argv)
 	bench_builds(0.1, 0.5, 1000, nbuilds, seed + 10, judges, &old);
 	printf("  1.0-2.0 pp\n");
 	bench_builds(1.0, 2.0, 1000, nbuilds, seed + 11, judges, &old);
+	printf("\nclear and near builds, old rule (phi of 3 nodes at face value) beside the new one; default noise,\n"
+	       "day noise 0.2 pp, node noise 0.1 pp; \"a third\": one node 0.5-1.0 pp off the others in a third of\n"
+	       "the builds (%zu builds a row, half below the threshold)\n", nbuilds);
+	printf("  %-10s %-7s %-10s %9s %7s   %9s %7s\n", "distance", "samples", "disagree", "old wrong", "skipped",
+	       "new wrong", "skipped");
+	static const double clear_bands[][2] = { { 0.1, 0.5 }, { 1.0, 2.0 } };
+	static const uint64_t clear_samples[] = { 1000, 2500, 5000 };
+	for (size_t b = 0; b < 2; b++)
+		for (size_t k = 0; k < 3; k++)
+			for (int dis = 0; dis < 2; dis++)
+				bench_clear(clear_bands[b][0], clear_bands[b][1], clear_samples[k], dis ? 1.0 / 3 : 0,
+				            nbuilds, seed + 30 + 6 * b + 2 * k + (uint64_t)dis, judges[0], &def);
+	printf("\ncaptures: builds 0.2-0.5 pp from the threshold, each capture a run of its own (day noise 0.2 pp),\n"
+	       "captured by a command until decided (--capture-repeats); default noise (%zu builds a row)\n", nbuilds);
+	printf("  %-7s %7s %10s %8s %14s\n", "samples", "repeats", "decided", "wrong", "captures/build");
+	static const uint64_t capture_samples[] = { 5000, 20000 };
+	for (size_t k = 0; k < 2; k++)
+		for (size_t r = 1; r <= 5; r += 4)
+			bench_captures(capture_samples[k], r, nbuilds, seed + 50 + 2 * k + r, judges[0]);
 	printf("\ndays: %zu series of 10-60 runs, the first slow one at random, healthy 2.5%%, effect 0.8-5 pp,\n"
 	       "threshold half way; 3 nodes x 5000 samples, day noise 0.2 pp, node noise 0.1 pp; default noise\n",
 	       nseries);

@@ -4,7 +4,8 @@
 # resampled from the stacks of the shared real daily profiles (healthy day 1,
 # regressed day 10).  Prints figures (about a minute of CPU); not a test.
 # Run as diff.sh (a link to this script), the diff benchmark: bench_diff's
-# planted-frame ranks and A/A listings on pairs of such runs.
+# planted-frame ranks and A/A listings on pairs of such runs, then the same
+# rules on the real profiles (diff_real.sh).
 #
 # usage: tests/bench/verdicts.sh [BUILD_DIR] [bench_verdicts options: --builds N --series N --seed S]
 #        tests/bench/diff.sh [BUILD_DIR] [bench_diff options: --pairs N --seed S --base PCT]
@@ -20,5 +21,7 @@ if [[ ! -d "$shared/daily" ]]; then
 fi
 cmake --build "$build" --target "$bench" >/dev/null
 d="$shared/daily"
-exec "$build/$bench" "$@" "$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" \
+"$build/$bench" "$@" "$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" \
 	"$d/day01-broker-2-grpc.collapsed" "$d/day10-broker-0-grpc.collapsed"
+# The diff benchmark goes on with the real profiles themselves.
+[[ $bench != bench_diff ]] || { echo; "$src/tests/bench/diff_real.sh" "$build"; }

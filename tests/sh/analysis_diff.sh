@@ -13,9 +13,10 @@ trap 'rm -rf "$T"' EXIT
 # removed, as docs/normalisation.md says), the share of samples whose stack
 # holds the name, pooled per side; listed by docs/diff.md's rule: z against
 # the sampling error of no change times the frame's over-dispersion (its
-# nodes' chi-square shrunk toward the frames' median), Benjamini-Hochberg at
-# 5% over the frames tested, at least 0.25 points and more than MIN_DELTA.
-expected() { # MIN_DELTA BASE... -- CANDIDATE...
+# nodes' chi-square shrunk toward the frames' median) plus the run-to-run
+# noise (RUN percent of p(1-p) a side), Benjamini-Hochberg at 5% over the
+# frames tested, at least 0.25 points and more than MIN_DELTA.
+expected() { # MIN_DELTA RUN BASE... -- CANDIDATE...
 	python3 - "$@" <<'EOF'
 import gzip, math, re, statistics, sys
 IGNORE = ["thread_native_entry", "start_thread", "Thread::call_run", "Executors$RunnableAdapter.call", "ForkJoinTask"]
@@ -35,7 +36,8 @@ def load(path):
             for name in {norm(x) for x in stack.split(";")}:
                 inc[name] = inc.get(name, 0) + n
     return tot, inc
-args = sys.argv[2:]; cut = args.index("--")
+args = sys.argv[3:]; cut = args.index("--")
+run = float(sys.argv[2]) / 100
 sides = [[load(p) for p in args[:cut]], [load(p) for p in args[cut + 1:]]]
 N = [sum(p[0] for p in side) for side in sides]
 names = sorted(set().union(*(p[1] for side in sides for p in side)))
@@ -61,17 +63,25 @@ for name in names:
     chi2, df = disp(name)
     phi = max(1.0, (chi2 + 4 * phi0) / (df + 4))
     pp = (k[0] + k[1]) / (N[0] + N[1])
-    se = 100 * math.sqrt(phi * pp * (1 - pp) * (1 / N[0] + 1 / N[1]))
+    se = 100 * math.sqrt(phi * pp * (1 - pp) * (1 / N[0] + 1 / N[1]) + 2 * (run * pp * (1 - pp)) ** 2)
     b, c = 100 * k[0] / N[0], 100 * k[1] / N[1]
     z = (c - b) / se if se > 0 else 0.0
-    rows.append([name, b, c, math.erfc(abs(z) / math.sqrt(2))])
+    rows.append([name, b, c, math.erfc(abs(z) / math.sqrt(2)), se])
 m = len(rows); q = 1.0
 for rank, r in reversed(list(enumerate(sorted(rows, key=lambda r: r[3]), 1))):
     q = min(q, r[3] * m / rank); r.append(q)
 md = float(sys.argv[1])
-for name, b, c, p, q in rows:
+within = [[], []]
+for name, b, c, p, se, q in rows:
     if q <= 0.05 and abs(c - b) >= 0.25 and (md == 0 or abs(c - b) > md):
-        print("%s\t%.6f\t%.6f\t%.6f" % (name, b, c, c - b))
+        if "WITHIN" not in __import__("os").environ:
+            print("%s\t%.6f\t%.6f\t%.6f" % (name, b, c, c - b))
+    elif abs(c - b) >= 0.25 and (md == 0 or abs(c - b) > md):
+        within[c < b].append((-(abs(c - b) - se), name))
+# With WITHIN set, instead: per direction the frames over the floors but
+# within noise, and the one the list would rank first.
+if "WITHIN" in __import__("os").environ:
+    print(" ".join("%d:%s" % (len(w), min(w)[1] if w else "-") for w in within))
 EOF
 }
 # Compares fgbisect's JSON (stdin) with expected's lines (file $1): the same
@@ -96,31 +106,52 @@ d10="$F/day10-broker-0-grpc.collapsed.gz"
 check_eq "exit status" "$?" 0
 check_eq "TCF among the 10 top growers" \
 	"$(json_get 'any("TransactionalColumnFamily" in e["frame"] for e in j["grew"][:10])' <"$T/d.json")" True
-check_eq "grew sorted by z" \
-	"$(json_get '[e["z"] for e in j["grew"]] == sorted((e["z"] for e in j["grew"]), reverse=True)' <"$T/d.json")" True
-check_eq "shrank sorted by |z|" \
-	"$(json_get '[e["z"] for e in j["shrank"]] == sorted(e["z"] for e in j["shrank"])' <"$T/d.json")" True
+# Ranked by the change each surely made, |delta| less its noise (ties: |z|).
+for side in grew shrank; do
+	check_eq "$side sorted by |delta| - noise" \
+		"$(json_get 'all(abs(a["delta"]) - a["noise"] >= abs(b["delta"]) - b["noise"] - 2e-4 for a, b in zip(j["'$side'"], j["'$side'"][1:]))' <"$T/d.json")" True
+done
+check_eq "not by z: the first grown is not the most significant" \
+	"$(json_get 'j["grew"][0]["z"] < max(e["z"] for e in j["grew"])' <"$T/d.json")" True
 check_eq "z is delta over noise" \
 	"$(json_get 'all(abs(e["z"] - e["delta"] / e["noise"]) < 1e-3 * abs(e["z"]) + 2e-3 for e in j["grew"] + j["shrank"])' <"$T/d.json")" True
 check_eq "base side" "$(json_get '(j["base"]["sources"], j["base"]["protocol"], j["base"]["total"])' <"$T/d.json")" \
 	"(['$d01'], 'grpc', 5616)"
 check_eq "candidate side" "$(json_get '(j["candidate"]["protocol"], j["candidate"]["total"])' <"$T/d.json")" \
 	"('grpc', 6775)"
-expected 0 "$d01" -- "$d10" >"$T/d.want"
-check_eq "day01 -> day10 equals the independent computation" "$(same_as "$T/d.want" <"$T/d.json")" "ok 101"
+expected 0 8.5 "$d01" -- "$d10" >"$T/d.want"
+check_eq "day01 -> day10 equals the independent computation" "$(same_as "$T/d.want" <"$T/d.json")" "ok 49"
+# The run-to-run term: off, and doubled, as computed independently; each
+# frame's run_noise is sqrt(2) x 8.5% of p(1-p), p its share of both sides.
+"$FGBISECT" diff --json --run-noise 0 "$d01" "$d10" >"$T/r0.json"
+expected 0 0 "$d01" -- "$d10" >"$T/r0.want"
+check_eq "--run-noise 0 equals the independent computation (the last rule)" "$(same_as "$T/r0.want" <"$T/r0.json")" "ok 101"
+check_eq "--run-noise 0 lists more" "$(($(wc -l <"$T/r0.want") > $(wc -l <"$T/d.want")))" 1
+"$FGBISECT" diff --json --run-noise 17 "$d01" "$d10" >"$T/r17.json"
+expected 0 17 "$d01" -- "$d10" >"$T/r17.want"
+check_eq "--run-noise 17 equals the independent computation" "$(same_as "$T/r17.want" <"$T/r17.json")" "ok 14"
+check_eq "run_noise per frame" \
+	"$(json_get 'all(abs(e["run_noise"] - 100 * 2 ** 0.5 * 0.085 * p * (1 - p)) < 2e-4 for e in j["grew"] + j["shrank"] for p in [(e["base"] * 5616 + e["candidate"] * 6775) / 100 / (5616 + 6775)])' <"$T/d.json") $(json_get 'j["run_noise"]' <"$T/d.json")" \
+	"True 8.5"
+# The changes over the floor but within noise: counted, the first named, as
+# computed independently (ties of the key by name, as the list's order).
+check_eq "within noise, counted and named" \
+	"$(json_get '" ".join("%d:%s" % (w["count"], w["largest"] or "-") for w in (j["within_noise"]["grew"], j["within_noise"]["shrank"]))' <"$T/d.json")" \
+	"$(WITHIN=1 expected 0 8.5 "$d01" -- "$d10")"
+check_eq "the text says it" "$("$FGBISECT" diff "$d01" "$d10" | grep -c '^[0-9]* frames grew by more than the floor but within noise, not listed; the first: +')" 1
 check_eq "no volatile ids left" \
 	"$(json_get 'sum(1 for e in j["grew"] + j["shrank"] if "tid=" in e["frame"] or "$$Lambda$" in e["frame"] or "0x" in e["frame"] or "librocksdbjni1" in e["frame"])' <"$T/d.json")" 0
 check_eq "thread frames are matched, never new" \
 	"$(json_get '[e["frame"] for e in j["grew"] + j["shrank"] if e["frame"].startswith("[") and e["status"] != "changed"]' <"$T/d.json")" "[]"
 check_eq "a thread frame is compared" \
-	"$(json_get '[e["status"] for e in j["shrank"] if e["frame"] == "[zb-fs-workers-0]"]' <"$T/d.json")" "['changed']"
+	"$(json_get '[e["status"] for e in j["shrank"] if e["frame"] == "[zb-fs-workers-0]"]' <"$T/r0.json")" "['changed']"
 check_eq "ignored roots never listed" \
 	"$(json_get 'sum(1 for e in j["grew"] + j["shrank"] if "start_thread" in e["frame"] or "ForkJoinTask" in e["frame"])' <"$T/d.json")" 0
 
 # Pooled sides with a noise floor, against the same computation.
 "$FGBISECT" diff --json "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.json"
-expected 0 "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.want"
-check_eq "pooled bases equal the independent computation" "$(same_as "$T/p.want" <"$T/p.json")" "ok 84"
+expected 0 8.5 "$F"/day01-broker-{0,1,2}-grpc.collapsed.gz -- "$d10" >"$T/p.want"
+check_eq "pooled bases equal the independent computation" "$(same_as "$T/p.want" <"$T/p.json")" "ok 49"
 check_eq "pooled: TCF still grows" \
 	"$(json_get 'any("TransactionalColumnFamily" in e["frame"] for e in j["grew"][:5])' <"$T/p.json")" True
 check_eq "pooled base total" "$(json_get 'j["base"]["total"]' <"$T/p.json")" $((5616 + 5714 + 5504))
@@ -243,11 +274,11 @@ print(ascii(sorted(g.find(ns + "title").text.split("\n")[0] for g in r.find(".//
 S="${FG_SHARED_FIXTURES:-}/daily"
 if [[ -d "$S" ]]; then
 	"$FGBISECT" diff --json "$S/day01-broker-0-grpc.html" "$S/day10-broker-0-grpc.html" >"$T/html.json"
-	expected 0 "$S/day01-broker-0-grpc.collapsed" -- "$S/day10-broker-0-grpc.collapsed" >"$T/html.want"
-	check_eq "HTML day01 -> day10 equals the twins' computation" "$(same_as "$T/html.want" <"$T/html.json")" "ok 101"
+	expected 0 8.5 "$S/day01-broker-0-grpc.collapsed" -- "$S/day10-broker-0-grpc.collapsed" >"$T/html.want"
+	check_eq "HTML day01 -> day10 equals the twins' computation" "$(same_as "$T/html.want" <"$T/html.json")" "ok 49"
 	check_eq "HTML events" "$(json_get '(j["base"]["event"], j["candidate"]["event"])' <"$T/html.json")" "('cpu', 'cpu')"
 	"$FGBISECT" diff --json "$S/day01-broker-0-rest.html" "$S/day10-broker-0-rest.html" >"$T/rest.json"
-	expected 0 "$S/day01-broker-0-rest.collapsed" -- "$S/day10-broker-0-rest.collapsed" >"$T/rest.want"
+	expected 0 8.5 "$S/day01-broker-0-rest.collapsed" -- "$S/day10-broker-0-rest.collapsed" >"$T/rest.want"
 	check_eq "HTML REST day01 -> day10 equals the twins' computation" "$(same_as "$T/rest.want" <"$T/rest.json")" \
 		"$(same_as "$T/rest.want" <"$T/rest.json" | grep '^ok')"
 	check_eq "REST: TCF among the top growers" \

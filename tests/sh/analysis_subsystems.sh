@@ -143,6 +143,78 @@ check_eq "no profile" "$(status "$FGBISECT" subsystems)" 2
 check_eq "two profiles pooled" "$(status "$FGBISECT" subsystems "$FX/tiny-3x.html" "$FX/tiny-3x.html")" 0
 check_eq "missing profile" "$(status "$FGBISECT" subsystems "$TMP/nope.html")" 4
 
+# BASE... -- CANDIDATE...: the split's change with its noise.  The per-profile
+# counts come from awk (above), the statistics from python, written from
+# the rule (docs/subsystems.md), not from the C: pooled shares, Pearson's
+# chi-square of each side's profiles, the common phi (sum of chi-square over
+# sum of df), each subsystem's phi shrunk toward it with 4 df, the noise
+# sqrt(phi p (1-p) (1/Nb + 1/Nc)), Bonferroni over the subsystems with
+# samples at 5%, and the 0.25-point floor.
+compare_truth() { # RULES NBASE PROFILE...
+	local rules=$1 nbase=$2
+	shift 2
+	for f in "$@"; do awk_subsystems "$f" "$rules" | tr '\n' ' '; echo; done | python3 -c '
+import math, sys
+nbase = int(sys.argv[1])
+profiles = []
+for line in sys.stdin:
+    w = line.split()
+    profiles.append(({w[i]: int(w[i + 1]) for i in range(0, len(w) - 2, 2)}, int(w[-1])))
+names = list(profiles[0][0])
+sides = [profiles[:nbase], profiles[nbase:]]
+def disp(side, name):
+    K = sum(c[name] for c, _ in side); N = sum(t for _, t in side)
+    if len(side) < 2 or not 0 < K < N: return 0.0, 0
+    p = K / N
+    return sum((c[name] - t * p) ** 2 / (t * p * (1 - p)) for c, t in side), len(side) - 1
+chi = {n: [disp(s, n) for s in sides] for n in names}
+chi_all = sum(a[0] + b[0] for a, b in chi.values()); df_all = sum(a[1] + b[1] for a, b in chi.values())
+phi0 = max(1.0, chi_all / df_all) if df_all else 1.0
+tested = sum(1 for n in names if any(c[n] for c, _ in profiles))
+Nb, Nc = (sum(t for _, t in s) for s in sides)
+out = ["df %d tested %d" % (df_all, tested)]
+for n in names:
+    b = sum(c[n] for c, _ in sides[0]); c_ = sum(c[n] for c, _ in sides[1])
+    phi = max(1.0, (chi[n][0][0] + chi[n][1][0] + 4 * phi0) / (chi[n][0][1] + chi[n][1][1] + 4)) if df_all else 1.0
+    p = (b + c_) / (Nb + Nc)
+    noise = 100 * math.sqrt(phi * p * (1 - p) * (1 / Nb + 1 / Nc))
+    delta = 100 * c_ / Nc - 100 * b / Nb
+    z = delta / noise if noise > 0 else 0.0
+    pv = min(1.0, tested * math.erfc(abs(z) / math.sqrt(2))) if noise > 0 else 1.0
+    out.append("%s %d %d %.4f %.4f %.3f %s" % (n, b, c_, delta, noise, z, pv <= 0.05 and abs(delta) >= 0.25))
+print(" | ".join(out))' "$nbase"
+}
+compare_fg() { # NBASE PROFILE... (the rules: $RULES)
+	local nbase=$1
+	shift
+	"$FGBISECT" subsystems --json --rules "$RULES" "${@:1:nbase}" -- "${@:nbase+1}" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(" | ".join(["df %d tested %d" % (j["node_df"], j["tested"])] + ["%s %d %d %.4f %.4f %.3f %s" % (
+    e["name"], e["base_samples"], e["candidate_samples"], e["delta"], e["noise"], e["z"], e["beyond_noise"])
+    for e in j["subsystems"]]))'
+}
+D01=("$FX"/day01-broker-{0,1,2}-grpc.collapsed.gz)
+D10="$FX/day10-broker-0-grpc.collapsed.gz"
+check_eq "day01 x3 -> day10: the change and its noise" "$(compare_fg 3 "${D01[@]}" "$D10")" \
+	"$(memo compare_truth "$RULES" 3 "${D01[@]}" "$D10")"
+check_eq "day01 brokers 0,1 -> 2: the change and its noise" "$(compare_fg 2 "${D01[@]}")" \
+	"$(memo compare_truth "$RULES" 2 "${D01[@]}")"
+check_eq "one profile a side" "$(compare_fg 1 "${D01[0]}" "$D10")" "$(memo compare_truth "$RULES" 1 "${D01[0]}" "$D10")"
+# The figures a reader checks by eye (the truth above gives the rest):
+# processing 35.13% -> 38.60%, +3.47 +- 0.78, z +4.4, beyond noise; exporter
+# -2.57, z -4.2; between day01's own brokers nothing is beyond noise.
+out=$("$FGBISECT" subsystems --rules "$RULES" "${D01[@]}" -- "$D10")
+check_eq "text: processing" "$(grep '^processing ' <<<"$out" | tr -s ' ')" "processing 35.13% 38.60% +3.47 0.78 +4.4 beyond noise"
+check_eq "text: exporter" "$(grep '^exporter ' <<<"$out" | tr -s ' ')" "exporter 22.19% 19.62% -2.57 0.61 -4.2 beyond noise"
+check_eq "day01 against itself: nothing beyond noise" \
+	"$("$FGBISECT" subsystems --rules "$RULES" "${D01[@]:0:2}" -- "${D01[2]}" | grep -c 'beyond noise$' || true)" 0
+check_eq "one profile a side said" \
+	"$("$FGBISECT" subsystems --rules "$RULES" "${D01[0]}" -- "$D10" | grep -c 'one profile a side: no node spread')" 1
+check_eq "a side without a profile" "$(status "$FGBISECT" subsystems "${D01[0]}" --)" 2
+check_eq "-v with two sides" "$(status "$FGBISECT" subsystems -v "${D01[0]}" -- "$D10")" 2
+check_eq "gRPC against REST refused" "$(status "$FGBISECT" subsystems "${D01[0]}" -- "$FX/day01-broker-0-rest.collapsed.gz")" 2
+
 # The shared fixtures: every HTML page against its collapsed twin, exactly.
 if [[ -z "${FG_SHARED_FIXTURES:-}" || ! -d "$FG_SHARED_FIXTURES" ]]; then
 	finish

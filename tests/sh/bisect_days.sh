@@ -41,7 +41,7 @@ grep -q "^  ${K_ID:0:12} 2026-11-11 commit $K$" <<<"$out" || fail "text suspect:
 
 # Text form, without a repository: commits as the runs file gives them.
 out=$(days 2>/dev/null)
-[[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81% (95% interval 6.12-7.53%)"* ]] || fail "text: $out"
+[[ "$out" == *"first slow: 2026-11-11 ${K_ID:0:8} 6.81% (95% interval 6.16-7.48%)"* ]] || fail "text: $out"
 grep -q '^tested [0-9a-f]* 2026-11-01: broker-0 2.64%, broker-1 2.43%' <<<"$out" || fail "tested lines: $out"
 
 # --threshold auto: the ends judged first, the threshold where they
@@ -62,7 +62,7 @@ out=$(days --threshold auto --json 2>"$TMP/err")
 check_eq "auto: the threshold" "$(json_get '" ".join("%.4f" % j["threshold_auto"][k] for k in ("threshold", "good", "bad", "good_sd", "bad_sd", "distance"))' <<<"$out")" "$want"
 check_eq "auto: the answer" "$(json_get 'j["first_slow"]["date"], j["last_fast"]["date"], j["tested"][0]["threshold"]' <<<"$out")" \
 	"('2026-11-11', '2026-11-10', $t_want)"
-grep -q "^threshold auto: $t_want%, the point of equal standardised distance between the good end's 2.53% (sd 0.31 pp) and the bad end's 6.81% (sd 0.37 pp)" "$TMP/err" ||
+grep -q "^threshold auto: $t_want%, the point of equal standardised distance between the good end's 2.53% (sd 0.31 pp) and the bad end's 6.81% (sd 0.36 pp)" "$TMP/err" ||
 	fail "auto: the line: $(head -1 "$TMP/err")"
 # Ends that do not differ (both healthy): exit 1, saying so.
 err=$(days --threshold auto --bad 2026-11-05 2>&1 >/dev/null) && rc=0 || rc=$?

@@ -50,18 +50,18 @@ expect "protocol vs --protocol" 125 "serves rest, not grpc as --protocol says" r
 check_eq "protocol agrees" "$(status run --runs "$TMP/proto2.txt" --protocol rest)" 1
 
 # 125: one node disagrees with the others (a regression on one broker only):
-# pooled 4.04%, phi 89.1 widens the interval to 2.02-7.74%, and the reason
+# pooled 4.04%, chi2 178 (phi 89 unmoderated, 30.4 moderated) widens the interval to 2.65-6.00%, and the reason
 # names the node instead of guessing.
 {
 	printf '2026-11-04 %s n0 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-0-grpc.collapsed.gz"
 	printf '2026-11-04 %s n1 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day01-broker-1-grpc.collapsed.gz"
 	printf '2026-11-04 %s n2 grpc cpu %s\n' "${COMMITS[3]:0:10}" "$FX/day10-broker-0-grpc.collapsed.gz"
 } >"$TMP/nodes.txt"
-expect "a node disagrees" 125 "skip (n2 6.57% disagrees with the other nodes (2.53%, phi 89.1): the interval 2.02-7.74% holds the threshold 4%)" \
+expect "a node disagrees" 125 "skip (n2 6.57% disagrees with the other nodes (2.53%, phi 30.4): the interval 2.65-6.00% holds the threshold 4%)" \
 	run --runs "$TMP/nodes.txt"
 out=$(run --runs "$TMP/nodes.txt" --json 2>/dev/null) || true
 check_eq "a node disagrees: json" "$(json_get 'j["verdict"], j["basis"], j["disagreeing"], "%.2f %.2f %.2f %.1f" % (j["share"], j["interval"][0], j["interval"][1], j["phi"])' <<<"$out")" \
-	"('skip', 'nodes', 'n2', '4.04 2.02 7.74 89.1')"
+	"('skip', 'nodes', 'n2', '4.04 2.65 6.00 30.4')"
 
 # A partial run: one of three nodes missing (or cut mid-line) is left out
 # and named, and the run is judged on the two read (the default needs a
@@ -149,6 +149,22 @@ expect "mistyped frame" 0 "is it mistyped" "$FGBISECT" --frame TransactionalColu
 # say it again at every commit.
 FGBISECT_QUIET_PATTERN=1 "$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R" 2>"$TMP/why" || true
 check_eq "mistyped frame, once per bisection" "$(grep -c mistyped "$TMP/why")" 0
+# The frame names near it, from the profiles read.
+expect "mistyped frame, suggestion" 0 \
+	"frames near 'TransactionalColumnFamliy': 'io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily" \
+	"$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# In a bisection, matching nothing at HEAD nor at the slow end is a
+# configuration mistake: git must abort, not mark a commit fast.
+git bisect start --term-old fast --term-new slow main "${COMMITS[0]}" >/dev/null
+expect "mistyped frame in a bisection" 255 \
+	"pattern 'TransactionalColumnFamliy' matches no frame at HEAD nor at the slow end ${COMMITS[3]:0:12} (refs/bisect/slow): it is mistyped; frames near it: 'io/camunda" \
+	"$FGBISECT" --frame TransactionalColumnFamliy --threshold 4 --runs "$R"
+# A frame absent at HEAD but present at the slow end: 0% is a real share.
+at "${COMMITS[1]}"
+expect "frame absent at HEAD only" 0 "pooled 0.00% .*: fast" \
+	"$FGBISECT" --frame Arena::grow --threshold 4 --runs "$R"
+git bisect reset >/dev/null 2>&1
+at main
 
 # --profile with placeholders; --aggregate; --json keeps the exit code.
 cp "$FX/day10-broker-0-grpc.collapsed.gz" "$TMP/p-${COMMITS[3]}-2026-11-04.gz"

@@ -3,7 +3,8 @@
 # threshold: one row per tested run in date order, the interval, the skipped
 # run with its reason, the last fast and first slow run pointed at; Unicode
 # blocks by default, ASCII with --ascii; ANSI colours only on a terminal
-# (script(1) gives one) and never with NO_COLOR set; none with --json.
+# (script(1) gives one) and never with NO_COLOR set; none with --json; the
+# report's SVG chart keeps its texts apart (Chromium, tests/tools/check_chart.py).
 source "$FG_SOURCE_DIR/tests/lib.sh"
 F="$FG_SOURCE_DIR/fixtures"
 T=$(mktemp -d)
@@ -53,4 +54,29 @@ tty_days() { script -qec "$(printf '%q ' "$FGBISECT" days --runs "$T/runs.txt" -
 check_eq "colours on a terminal" "$(tty_days 2>/dev/null | grep -c $'\033\\[31mslow')" 2
 check_eq "NO_COLOR respected" "$(NO_COLOR=1 tty_days 2>/dev/null | grep -c $'\033')" 0
 check_eq "no chart with --json" "$(days --json 2>/dev/null | grep -c 'share of the frame')" 0
+
+# The report's picture of the same chart (--html) in headless Chromium: no
+# two texts overlap and none leaves the picture, with the 5 tested runs
+# above and with 60 (58 broken profiles between a fast and a slow end: every
+# run is tested, 13 px a column, so the date labels are thinned to every
+# other column, 0, 2, … 56, and the first slow run's 59 taking 58's place).
+if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
+	days --html "$T/r5.html" >/dev/null 2>&1
+	CHECKS=$((CHECKS + 1))
+	browser_passes "$FG_SOURCE_DIR/tests/tools/check_chart.py" "$T/r5.html" 5 || fail "the chart of 5 runs in Chromium"
+	for i in $(seq 0 59); do
+		p=broken.collapsed
+		((i == 0)) && p=day01-broker-0-grpc.collapsed.gz
+		((i == 59)) && p=day10-broker-0-grpc.collapsed.gz
+		echo "$(date -u -d "2026-01-01 + $i days" +%F) $(printf '%02dc0ffee%02d' "$i" "$i") broker-0 grpc cpu $p"
+	done >"$T/runs60.txt"
+	"$FGBISECT" days --runs "$T/runs60.txt" --frame TransactionalColumnFamily --threshold 4 --html "$T/r60.html" \
+		>/dev/null 2>&1 || true
+	check_eq "60 runs charted" "$(grep -o '<circle class="run \|<path class="run ' "$T/r60.html" | wc -l)" 60
+	check_eq "labels thinned to one per 17 px" "$(grep -o 'rotate(-60)' "$T/r60.html" | wc -l)" 30
+	CHECKS=$((CHECKS + 1))
+	browser_passes "$FG_SOURCE_DIR/tests/tools/check_chart.py" "$T/r60.html" 60 || fail "the chart of 60 runs in Chromium"
+else
+	echo "SKIP (part): chromium is not installed: the report's chart was NOT checked in a browser" >&2
+fi
 finish

@@ -14,7 +14,7 @@ g() { git -c user.name=t -c user.email=t@e -c merge.conflictstyle=merge "$@"; }
 t=1600000000
 stamp() { t=$((t + 60)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000"; }
 
-NFILES=12
+NFILES=9
 file_of() { echo "m$(($1 % 3))/src/main/java/p/q/C$1.java"; }
 frame_of() { echo "p/q/C$1.run"; }
 
@@ -111,12 +111,12 @@ prepare() { # seed dir
 		for b in b0 b1 b2 b3; do
 			echo "$b"
 			# windows: from each other branch tip, and from a few commits back
-			for gd in b0 b1 b2 b3 "$b~3" "$b~7" "$b^2"; do
+			for gd in b0 b1 b2 b3 "$b~3" "$b^2"; do
 				git -C "$repo" rev-parse -q --verify "$gd^{commit}" >/dev/null && echo "$b $gd"
 			done
 		done
 		# some interior commits as bad
-		for c in $(git -C "$repo" rev-list --all | awk 'NR % 9 == 0'); do
+		for c in $(git -C "$repo" rev-list --all | awk 'NR % 14 == 0'); do
 			echo "$c"
 			git -C "$repo" rev-parse -q --verify "$c~2^{commit}" >/dev/null && echo "$c $c~2"
 		done

@@ -1,6 +1,6 @@
 """--threshold auto computed apart from fgbisect (docs/bisect.md): the
 pooled share of each end, its 95% interval on the side facing the other
-end (Wilson of the counts divided by the nodes' phi, and the default noise
+end (Wilson of the counts divided by the nodes' moderated phi, and the default noise
 of 6% of the threshold sought, in quadrature), the point of equal
 standardised distance by bisection, rounded to 0.01.
 
@@ -25,7 +25,9 @@ def end(arg):
     K, N = sum(k for k, _ in nodes), sum(n for _, n in nodes)
     p = K / N
     chi2 = sum((k - n * p) ** 2 / (n * p * (1 - p)) for k, n in nodes)
-    phi = max(1.0, chi2 / (len(nodes) - 1)) if len(nodes) > 1 else 1.0
+    # chi2 on nodes - 1 degrees of freedom, moderated toward 1 as if the
+    # binomial were 4 nodes' worth of evidence (FG_VERDICT_PHI_PRIOR_DF)
+    phi = max(1.0, (chi2 + 4) / (len(nodes) - 1 + 4)) if len(nodes) > 1 else 1.0
     lo, hi = wilson(K / phi, N / phi)
     return 100 * p, lo, hi
 

@@ -3,7 +3,7 @@
     check_diff_svg.py MODE SVG [SHOTS_DIR]
 
 MODE says which graph of tests/sh/diff_svg_browser.sh this is and so what to
-expect of it ("inclusive", "self", "base", "narrow").  Exits 0 when every
+expect of it ("inclusive", "self", "base", "narrow", "deep").  Exits 0 when every
 check passed, 1 otherwise; prints one line per failure.  Screenshots go to
 SHOTS_DIR when given (the docs' pictures are made this way).
 """
@@ -87,8 +87,8 @@ def shot(page, shots, name, height):
     return png_pixels(path)
 
 
-def common(page, fs, width):
-    """Checks every graph must pass."""
+def common(page, fs, width, height):
+    """Checks every graph must pass; returns the key's text."""
     check("frames drawn", len(fs) > 100, "%d frames" % len(fs))
     over = [f for f in fs if f["label"] and f["labelWidth"] > f["w"] - 2]
     check("every label fits its frame", not over,
@@ -101,6 +101,38 @@ def common(page, fs, width):
     check("header lines stay on the canvas", not wide, repr(wide[:2]))
     root = widest(fs, "all")
     check("root at the bottom", root is not None and root["y"] == max(f["y"] for f in fs))
+    # Java names shortened as the package goes first: a shortened label keeps
+    # no package path, and keeps the method whenever "X….method" fits.
+    shortened = [f for f in fs if f["label"] and f["label"] != f["name"] and "/" in f["name"].split("(")[0]]
+    pkg = [f for f in shortened if "/" in f["label"]]
+    check("shortened labels drop the package", not pkg, repr([f["label"] for f in pkg[:3]]))
+    lost = [f for f in shortened if "." in f["name"].rsplit("/", 1)[-1] and
+            f["labelWidth"] + 7 * (len(f["name"].rsplit(".", 1)[-1]) + 3) < f["w"] - 6 and
+            not f["label"].endswith("." + f["name"].rsplit(".", 1)[-1])]
+    check("a label keeps the method where it fits", not lost, repr([(f["label"], f["w"]) for f in lost[:3]]))
+    # No two texts of the header and key overlap (the floor's labels sit close).
+    boxes = page.eval("Array.from(document.querySelectorAll('.key text, text.side')).map(function (t) {"
+                      " var b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, t.textContent]; })")
+    clash = [(a[4], b[4]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+             if a[4].strip() and b[4].strip() and a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5
+             and b[1] < a[3] - 0.5]
+    check("key texts do not overlap", not clash, repr(clash[:2]))
+    # The key reads as one text: no stray "( " left by a missing word.
+    key = " ".join(l[1] for l in lines)
+    check("key text has no empty parenthesis", "( " not in key and "()" not in key, key[:200])
+    # Hover the widest frame of the deepest row and the longest name: the
+    # details stay on the canvas, under the graph.
+    bottom = max(f["y"] for f in fs) + 16
+    for f in (max(fs, key=lambda f: (len(f["title"]), f["w"])), max(fs, key=lambda f: (-f["y"], f["w"]))):
+        page.hover(*centre(f))
+        rows = page.eval("Array.from(document.querySelectorAll('#fg-details tspan')).map(function (t) {"
+                         " return [+t.getAttribute('x') + t.getComputedTextLength(), +t.getAttribute('y'),"
+                         " t.textContent]; })")
+        check("hover line inside the canvas", rows and all(r[0] <= width - 9.5 and bottom < r[1] <= height - 4
+                                                         for r in rows), repr(rows))
+        check("hover line names the frame", rows and rows[0][2].startswith(f["name"][:20]), repr(rows[:1]))
+    page.hover(1, 1)
+    return key
 
 
 def main():
@@ -112,7 +144,7 @@ def main():
         width = int(page.eval("+document.documentElement.getAttribute('width')"))
         height = int(page.eval("+document.documentElement.getAttribute('height')"))
         fs = frames(page)
-        common(page, fs, width)
+        key = common(page, fs, width, height)
         _, _, rows = shot(page, shots, "diff-%s.png" % mode, height)
 
         if mode == "inclusive":
@@ -198,6 +230,24 @@ def main():
             gone = [f for f in fs if f["hatched"]]
             check("gone frames hatched", len(gone) > 0 and all("gone from the candidate" in f["title"]
                                                                for f in gone))
+        elif mode == "deep":
+            # Three 128-deep stacks among thousands of samples: cut, marked,
+            # and the first screen (800 px) shows the graph, not the towers.
+            top = page.eval("+document.documentElement.getAttribute('data-top')")
+            check("height bound", height < 1100, str(height))
+            marked = page.eval("Array.from(document.querySelectorAll('#fg-frames rect.c')).map(function (r) {"
+                               " var f = r.parentNode.querySelector('rect'); return [+r.getAttribute('y'),"
+                               " +f.getAttribute('y'), r.parentNode.querySelector('title').textContent]; })")
+            check("the cut is marked on its caller", len(marked) >= 1 and
+                  all(m[0] == m[1] and "callees are cut" in m[2] for m in marked), repr(marked))
+            check("the key says what was cut", "cut (3 samples" in key, key[-300:])
+            _, _, rows800 = shot(page, shots, "diff-deep-first-screen.png", 800)
+            filled = [sum(1 for x in range(10, width - 10, 2) if rows800[y][x] != (250, 250, 250)) > 5
+                      for y in range(int(top) + 2, 800, 16)]
+            blank = filled.index(True) if True in filled else len(filled)
+            check("the first screen shows the graph: at most 10 blank rows above it, most rows drawn",
+                  blank <= 10 and sum(filled) >= len(filled) // 2, "%d blank rows at the top, %d of %d rows drawn"
+                  % (blank, sum(filled), len(filled)))
         elif mode == "narrow":
             check("width as asked", width == 700, str(width))
             n = page.eval("document.querySelectorAll('text.side').length")

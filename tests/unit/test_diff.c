@@ -9,7 +9,9 @@
 
 #include "check.h"
 #include "formats/reader.h"
+#include "analysis/compare.h"
 #include "analysis/diff.h"
+#include "model/match.h"
 #include "output/svg.h"
 
 static fg_names *names;
@@ -45,6 +47,7 @@ static void test_basic(void)
 	fg_diff_options o;
 	fg_diff_options_init(&o);
 	CHECK(near(o.min_delta, 0.0) && near(o.fdr, 0.05) && o.nignore == fg_diff_default_ignore_count && !o.self);
+	CHECK(near(o.run_noise, 8.5));
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	/* Recursion counts once; thread ids and lambda ids normalise away. */
@@ -55,7 +58,11 @@ static void test_basic(void)
 	CHECK(fg_diff_compute(&r, d, &err) == 0);
 	const fg_diff_entry *a = find(r.shrank, r.nshrank, "A");
 	CHECK(a && near(a->base, 50.0) && near(a->candidate, 30.0) && near(a->delta, -20.0));
-	CHECK(a && a->status == FG_DIFF_CHANGED && near(a->noise, 100.0 * sqrt(0.4 * 0.6 * 0.02)));
+	/* The noise: sampling (one profile a side, phi 1) and the run-to-run
+	 * term, 8.5% of p (1 - p) a side, p = 40% of both sides pooled. */
+	double run = 0.085 * 0.4 * 0.6;
+	CHECK(a && a->status == FG_DIFF_CHANGED && near(a->noise, 100.0 * sqrt(0.4 * 0.6 * 0.02 + 2 * run * run)));
+	CHECK(a && near(a->run_noise, 100.0 * sqrt(2.0) * run));
 	const fg_diff_entry *n = find(r.grew, r.ngrew, "p/D$$Lambda.run");
 	CHECK(n && n->status == FG_DIFF_NEW && near(n->candidate, 20.0));
 	const fg_diff_entry *g = find(r.shrank, r.nshrank, "X");
@@ -63,11 +70,14 @@ static void test_basic(void)
 	CHECK(!find(r.grew, r.ngrew, "C") && !find(r.shrank, r.nshrank, "C"));     /* unchanged */
 	CHECK(!find(r.grew, r.ngrew, "[w]") && !find(r.shrank, r.nshrank, "[w]")); /* matched across runs */
 	CHECK(!find(r.shrank, r.nshrank, "start_thread"));                        /* ignored */
-	/* Sorted by |z|: X (-10 points, noise 3.08: z -3.24), then A and B
-	 * (-20, noise 6.93: z -2.89; ties by name). */
-	CHECK(r.nshrank == 3 && !strcmp(fg_names_get(names, r.shrank[0].name), "X") &&
-	      !strcmp(fg_names_get(names, r.shrank[1].name), "A") && !strcmp(fg_names_get(names, r.shrank[2].name), "B"));
-	CHECK(near(r.shrank[0].z, -10.0 / (100.0 * sqrt(0.05 * 0.95 * 0.02))));
+	/* Sorted by |delta| less its noise: A and B (-20 points, noise 7.50: 12.5;
+	 * z -2.67; ties by name), then X (-10, noise 3.13: 6.87, though its z
+	 * is -3.19). */
+	CHECK(r.nshrank == 3 && !strcmp(fg_names_get(names, r.shrank[0].name), "A") &&
+	      !strcmp(fg_names_get(names, r.shrank[1].name), "B") && !strcmp(fg_names_get(names, r.shrank[2].name), "X"));
+	run = 0.085 * 0.05 * 0.95;
+	CHECK(near(r.shrank[2].z, -10.0 / (100.0 * sqrt(0.05 * 0.95 * 0.02 + 2 * run * run))));
+	CHECK(fabs(r.shrank[0].z) < fabs(r.shrank[2].z));
 	CHECK(fg_diff_total(d, FG_DIFF_BASE) == 100 && fg_diff_profiles(d, FG_DIFF_CANDIDATE) == 1);
 	fg_diff_result_free(&r);
 	fg_diff_free(d);
@@ -79,6 +89,7 @@ static void test_pooling_and_noise(void)
 	fg_diff_options o;
 	fg_diff_options_init(&o);
 	o.min_delta = 1.0;
+	o.run_noise = 0.0; /* the nodes' part alone */
 	fg_diff *d = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	/* Bases: A at 10% (of 100) and 30% (of 300): pooled 25%, spread 20. */
@@ -122,6 +133,7 @@ static void test_overdispersion(void)
 	fg_error err;
 	fg_diff_options o;
 	fg_diff_options_init(&o);
+	o.run_noise = 0.0; /* the nodes' part alone */
 	fg_diff *d = NULL, *all = NULL;
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	o.fdr = 1.0; /* everything listed (q <= 1): the statistic itself */
@@ -139,6 +151,10 @@ static void test_overdispersion(void)
 	double phi = (chi2 + 4.0 * common) / 8.0, se = 100.0 * sqrt(phi * 0.175 * 0.825 * (2.0 / 3000.0));
 	CHECK(near(r.phi, common) && r.node_df == 4 && r.tested == 2);
 	CHECK(r.ngrew == 0 && r.nshrank == 0); /* z = 1.56: noise */
+	/* Said, not hidden: A grew and B shrank by 5 points within noise. */
+	CHECK(r.within[0].count == 1 && !strcmp(fg_names_get(names, r.within[0].largest.name), "A"));
+	CHECK(r.within[1].count == 1 && !strcmp(fg_names_get(names, r.within[1].largest.name), "B"));
+	CHECK(r.hidden[0].count == 0 && near(r.within[0].largest.delta, 5.0));
 	fg_diff_result_free(&r);
 	CHECK(fg_diff_compute(&r, all, &err) == 0);
 	const fg_diff_entry *a = find(r.grew, r.ngrew, "A");
@@ -175,6 +191,55 @@ static void test_self_and_ignore(void)
 	CHECK(fg_diff_new(&d, names, &o, &err) == 0);
 	CHECK(fg_diff_compute(&r, d, &err) == FG_EUSAGE); /* no profiles */
 	fg_diff_free(d);
+}
+
+/* The ignore list: given first, then the defaults, each pattern once; too
+ * many is a usage error. */
+static void test_ignore_list(void)
+{
+	fg_error err;
+	const char **list;
+	size_t n;
+	const char *given[] = { "X", "start_thread", "X", "Y" };
+	CHECK(fg_diff_ignore_list(&list, &n, given, 4, true, &err) == 0);
+	CHECK(n == 2 + fg_diff_default_ignore_count);
+	CHECK(n >= 4 && !strcmp(list[0], "X") && !strcmp(list[1], "start_thread") && !strcmp(list[2], "Y"));
+	CHECK(!strcmp(list[3], fg_diff_default_ignore[0]));
+	free(list);
+	CHECK(fg_diff_ignore_list(&list, &n, given, 4, false, &err) == 0 && n == 3);
+	free(list);
+	const char *many[FG_MATCH_MAX_PATTERNS + 1];
+	char buf[FG_MATCH_MAX_PATTERNS + 1][8];
+	for (int i = 0; i <= FG_MATCH_MAX_PATTERNS; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "p%d", i);
+		many[i] = buf[i];
+	}
+	CHECK(fg_diff_ignore_list(&list, &n, many, FG_MATCH_MAX_PATTERNS, false, &err) == 0 &&
+	      n == FG_MATCH_MAX_PATTERNS);
+	free(list);
+	CHECK(fg_diff_ignore_list(&list, &n, many, FG_MATCH_MAX_PATTERNS + 1, false, &err) == FG_EUSAGE && !list);
+}
+
+/* A side's summary: its sources in order, the protocol and event joined. */
+static void test_compare_side(void)
+{
+	fg_error err;
+	fg_compare_input in[3] = {
+		{ .source = "a", .side = FG_DIFF_BASE, .protocol = FG_PROTOCOL_GRPC, .event = "cpu" },
+		{ .source = "b", .side = FG_DIFF_CANDIDATE, .protocol = FG_PROTOCOL_GRPC },
+		{ .source = "c", .side = FG_DIFF_BASE, .protocol = FG_PROTOCOL_REST, .event = "cpu" },
+	};
+	fg_compare_side s;
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_BASE, &err) == 0);
+	CHECK(s.nsources == 2 && !strcmp(s.sources[0], "a") && !strcmp(s.sources[1], "c"));
+	CHECK(!strcmp(s.protocol, "mixed") && !strcmp(s.event, "cpu"));
+	fg_compare_side_clear(&s);
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_CANDIDATE, &err) == 0);
+	CHECK(s.nsources == 1 && !strcmp(s.protocol, "grpc") && !s.event);
+	fg_compare_side_clear(&s);
+	in[1].protocol = FG_PROTOCOL_UNKNOWN;
+	CHECK(fg_compare_side_get(&s, in, 3, FG_DIFF_CANDIDATE, &err) == 0 && !strcmp(s.protocol, "unknown"));
+	fg_compare_side_clear(&s);
 }
 
 static void test_peers(void)
@@ -534,6 +599,8 @@ int main(void)
 	test_pooling_and_noise();
 	test_overdispersion();
 	test_self_and_ignore();
+	test_ignore_list();
+	test_compare_side();
 	test_peers();
 	test_svg();
 	test_path_noise();

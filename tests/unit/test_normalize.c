@@ -964,6 +964,27 @@ static void check_thread_sets(const char *root)
 	       tl[0].raw_count, tl[0].count, files[0], tl[1].raw_count, tl[1].count, files[1]);
 }
 
+/* fg_normalize_is_thread_frame: the -t frames --merge-threads drops, and the
+ * bracketed names it must keep. */
+static void check_thread_frames(void)
+{
+	static const struct { const char *name; bool thread; } cases[] = {
+		{ "[zb-actors-0 tid=10664]", true }, { "[C2 CompilerThre tid=10656]", true },
+		{ "[tid=1234]", true }, { "[tid]", true }, { "[a tid=1 tid=2]", true },
+		{ "[Grüße 'w' tid=42]", true }, { "[zb-actors-0]", false }, { "[GC_active]", false },
+		{ "[unknown]", false }, { "[tid=]", false }, { "[xtid=12]", false }, { "[a tid=12x]", false },
+		{ "tid=12]", false }, { "[ tid=1", false }, { "", false }, { "[tid=1]x", false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool got = fg_normalize_is_thread_frame(cases[i].name, strlen(cases[i].name));
+		checks++;
+		if (got != cases[i].thread) {
+			failures++;
+			printf("FAIL is_thread_frame(\"%s\"): expected %d\n", cases[i].name, cases[i].thread);
+		}
+	}
+}
+
 int main(void)
 {
 	const char *root = getenv("FG_SHARED_FIXTURES");
@@ -981,6 +1002,7 @@ int main(void)
 	RUN("rule 8: dotted frames", dotted_cases);
 	RUN("stable names", stable_cases);
 	RUN("idempotence guards", guard_cases);
+	check_thread_frames();
 	builtin = (int)(sizeof(guard_cases) + sizeof(hidden_cases) + sizeof(thread_cases) + sizeof(library_cases) +
 			sizeof(accessor_cases) + sizeof(cglib_cases) + sizeof(proxy_cases) +
 			sizeof(address_cases) + sizeof(dotted_cases) + sizeof(stable_cases)) /

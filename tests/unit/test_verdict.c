@@ -101,12 +101,13 @@ static void test_fast_slow(void)
 	CHECK(!v->noise_given && v->disagreeing == SIZE_MAX);
 	CHECK_STR(v->reason, "the whole interval is below 4%");
 	fg_verdict_free(v);
-	/* A regressed pair (6.57%, 7.11%): slow; phi 1.38 from their spread. */
+	/* A regressed pair (6.57%, 7.11%): slow; chi2 1.38 on one degree of freedom,
+	 * phi 1.08 moderated toward 1 (FG_VERDICT_PHI_PRIOR_DF 4: (1.38 + 4) / 5). */
 	v = decide((const uint64_t[]){ 445, 390 }, (const uint64_t[]){ 6775, 5489 }, 2, &o);
 	CHECK(v->kind == FG_VERDICT_SLOW && v->basis == FG_BASIS_INTERVAL);
-	CHECK_NEAR(v->phi, 1.3773736782);
-	CHECK_NEAR(v->interval_lo, 6.1185526208);
-	CHECK_NEAR(v->interval_hi, 7.5262415252);
+	CHECK_NEAR(v->phi, 1.0754747356);
+	CHECK_NEAR(v->interval_lo, 6.1589993063);
+	CHECK_NEAR(v->interval_hi, 7.4784834082);
 	CHECK_STR(v->reason, "the whole interval is at or above 4%");
 	fg_verdict_free(v);
 	/* At the threshold: cannot tell. */
@@ -143,16 +144,16 @@ static void test_noise(void)
 static void test_nodes(void)
 {
 	/* One broker at 5.2% and two at 2.6%: pooled 3.47%, fast on sampling
-	 * alone (hi 3.76%), but phi 33.7 widens the interval over 4%, and the
-	 * reason names the node. */
+	 * alone (hi 3.76%), but chi2 67.3 (phi (67.3 + 4) / (2 + 4) = 11.9) widens
+	 * the interval over 4%, and the reason names the node. */
 	fg_verdict_options o = options(4, 0);
 	fg_verdict *v = decide((const uint64_t[]){ 130, 130, 260 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_NODES);
-	CHECK_NEAR(v->phi, 33.6671270718);
-	CHECK_NEAR(v->interval_lo, 2.1269435575);
-	CHECK_NEAR(v->interval_hi, 5.6019566256);
+	CHECK_NEAR(v->phi, 11.8890423573);
+	CHECK_NEAR(v->interval_lo, 2.5901853231);
+	CHECK_NEAR(v->interval_hi, 4.6256526903);
 	CHECK_U64(v->disagreeing, 2);
-	CHECK_STR(v->reason, "broker-2 5.20% disagrees with the other nodes (2.60%, phi 33.7): the interval 2.13-5.60% "
+	CHECK_STR(v->reason, "broker-2 5.20% disagrees with the other nodes (2.60%, phi 11.9): the interval 2.59-4.63% "
 	                     "holds the threshold 4%");
 	fg_verdict_free(v);
 	/* Decided all the same far from the threshold: the verdict says so. */
@@ -160,14 +161,34 @@ static void test_nodes(void)
 	v = decide((const uint64_t[]){ 130, 130, 260 }, (const uint64_t[]){ 5000, 5000, 5000 }, 3, &o);
 	CHECK(v->kind == FG_VERDICT_SLOW);
 	CHECK_STR(v->reason, "the whole interval is at or above 1%; broker-2 5.20% disagrees with the other nodes "
-	                     "(2.60%, phi 33.7)");
+	                     "(2.60%, phi 11.9)");
 	fg_verdict_free(v);
 	/* Two nodes that disagree: the interval widens, no node is named. */
 	o = options(4, 0);
 	v = decide((const uint64_t[]){ 130, 260 }, (const uint64_t[]){ 5000, 5000 }, 2, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL && v->disagreeing == SIZE_MAX);
-	CHECK_NEAR(v->phi, 45.0919181408);
-	CHECK_STR(v->reason, "cannot tell: the interval 2.04-7.33% holds the threshold 4%");
+	CHECK_NEAR(v->phi, 9.8183836282);
+	CHECK_STR(v->reason, "cannot tell: the interval 2.87-5.27% holds the threshold 4%");
+	fg_verdict_free(v);
+}
+
+/* Three nodes whose chi2 on two degrees of freedom is 7.94 (sampling alone
+ * gives that one build in fifty): phi 3.97 at face value skipped this
+ * build 1.2 points below 4% at 1,000 samples a node; moderated, phi is
+ * 1.99 and it is fast. */
+static void test_phi_moderated(void)
+{
+	fg_verdict_options o = options(4, -1);
+	const uint64_t k[] = { 16, 34, 34 }, n[] = { 1000, 1000, 1000 };
+	fg_dispersion d;
+	fg_stats_overdispersion(&d, k, n, 3);
+	CHECK_NEAR(d.chi2, 7.9365079365);
+	fg_verdict *v = decide(k, n, 3, &o);
+	CHECK_NEAR(v->phi, (d.chi2 + 4) / 6);
+	CHECK(v->kind == FG_VERDICT_FAST && v->disagreeing == SIZE_MAX);
+	double lo, hi;
+	fg_stats_share_interval(&lo, &hi, 84, 3000, d.phi, 0.24);
+	CHECK(hi >= 4); /* face value: cannot tell */
 	fg_verdict_free(v);
 }
 
@@ -189,8 +210,8 @@ static void test_partial(void)
 	fg_verdict *v = decide((const uint64_t[]){ 130, 0, 130, 260 }, (const uint64_t[]){ 5000, 0, 5000, 5000 }, 4,
 	                       &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_NODES);
-	CHECK_NEAR(v->phi, 33.6671270718);
-	CHECK_NEAR(v->interval_hi, 5.6019566256);
+	CHECK_NEAR(v->phi, 11.8890423573);
+	CHECK_NEAR(v->interval_hi, 4.6256526903);
 	CHECK_U64(v->disagreeing, 3);
 	/* A point aggregate: the median of the three read, not of four. */
 	o.aggregate = FG_AGGREGATE_MEDIAN;
@@ -208,7 +229,7 @@ static void test_margin_and_point(void)
 	o.margin = 3;
 	fg_verdict *v = decide(k, n, 2, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_MARGIN);
-	CHECK_STR(v->reason, "the interval 6.12-7.53% is within the margin 3 of the threshold 4%");
+	CHECK_STR(v->reason, "the interval 6.16-7.48% is within the margin 3 of the threshold 4%");
 	fg_verdict_free(v);
 	o.margin = 2;
 	v = decide(k, n, 2, &o);
@@ -270,6 +291,7 @@ int main(void)
 	test_fast_slow();
 	test_noise();
 	test_nodes();
+	test_phi_moderated();
 	test_partial();
 	test_margin_and_point();
 	return check_status("test_verdict");

@@ -30,6 +30,21 @@ typedef struct fg_days_options {
 	 * (fg_verdict_conclude); when the ends do not separate, the outcome is
 	 * FG_DAYS_ENDS_NOT_SEPARATED. */
 	const fg_verdict_options *auto_threshold;
+	/* With auto_threshold, what the search does when the ends were read
+	 * but do not separate, or it ends with a window of several runs:
+	 * false (the default), it scans every run as fg_days_scan does and
+	 * takes its answer and threshold (fg_days_fallback), and narrows a
+	 * window with the change point of the runs judged when its location
+	 * set lies inside (fg_days_narrowed); true, the search alone (exit 1
+	 * on such ends, the window as it is: the benchmark's old rule). */
+	bool auto_search_only;
+	/* --scan: the floor of the run-to-run noise in points (--noise); -1:
+	 * the default (fg_days_changepoints). */
+	double noise;
+	/* NULL: called with judged_ctx after each run is judged (the verdict
+	 * as judged, before --threshold auto concludes it): progress. */
+	void (*judged)(void *ctx, size_t run, const fg_verdict *v);
+	void *judged_ctx;
 } fg_days_options;
 
 void fg_days_options_init(fg_days_options *opts);
@@ -45,6 +60,9 @@ enum fg_days_outcome {
 	/* --threshold auto: the ends' shares do not differ beyond their noise
 	 * (fg_days_auto says how far apart they are). */
 	FG_DAYS_ENDS_NOT_SEPARATED,
+	/* --scan: no rise of the share is a change point (fg_days_scan_changes
+	 * says what was found). */
+	FG_DAYS_NO_RISE,
 };
 
 /* One judged run, in the order the search judged them. */
@@ -112,6 +130,97 @@ size_t fg_days_downloaded_profiles(const fg_days *d);
 int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs_selection *sel,
                  const fg_fetch_options *fetch, const fg_read_options *read, fg_error *err);
 
+/* --scan: the change points of a series of run shares, by binary
+ * segmentation with each run's interval (docs/bisect.md, "days --scan").
+ *
+ * Each point is a run's pooled share with its sampling standard deviation
+ * (the nodes' phi included); its variance is that plus noise^2, the
+ * run-to-run noise.  A segment's best split is the one whose two weighted
+ * means differ most in standard errors, z = (after - before) /
+ * sqrt(1/W_before + 1/W_after) (W: the sums of the weights 1/variance):
+ * the likelihood-ratio statistic of one step in a Gaussian series of known
+ * variances is z^2.  The split is a change point when its two-sided p,
+ * multiplied by the number of splits tried (Bonferroni over the m - 1
+ * splits of m points), is at most 1 - FG_DAYS_SCAN_CONFIDENCE; then both
+ * halves are searched again.  Each change found is then described in the
+ * segment between its neighbouring change points: the means either side,
+ * its z and confidence there, and its location set, the splits whose z has
+ * its sign and whose z^2 is within FG_DAYS_SCAN_LOCATION (chi-square, one
+ * degree of freedom, 99%) of its own: the profile likelihood's interval for
+ * where the step is.
+ *
+ * The noise is never smaller than the floor (--noise, or
+ * FG_VERDICT_NOISE_FRACTION of the median share): after a segmentation, the
+ * spread of the points about their segments' means less their sampling
+ * variance (the method of moments, as fg_verdict_noise_estimate) estimates
+ * it; when that is larger, the series is segmented again with it (at most
+ * FG_DAYS_SCAN_ROUNDS times).  Deterministic: the same points give the same
+ * change points. */
+#define FG_DAYS_SCAN_CONFIDENCE 0.99
+#define FG_DAYS_SCAN_LOCATION 6.634896601021214
+#define FG_DAYS_SCAN_ROUNDS 5
+
+typedef struct fg_days_point {
+	double share;    /* percent */
+	double sampling; /* standard deviation of the share from its counts, points */
+} fg_days_point;
+
+typedef struct fg_days_change {
+	size_t at;            /* the first point after the step */
+	size_t lo, hi;        /* the location set: the first point after the step is one of lo..hi */
+	double before, after; /* the weighted means of the segment's two sides, percent */
+	double before_se, after_se; /* their standard errors, points */
+	double z;             /* (after - before) in standard errors; > 0 for a rise */
+	double confidence;    /* 1 - the Bonferroni-corrected p */
+} fg_days_change;
+
+typedef struct fg_days_changes {
+	fg_days_change *changes; /* in the order of their points */
+	size_t n;
+	double noise;          /* the run-to-run noise the segmentation used, points */
+	double noise_floor;    /* the floor it started from */
+	double noise_estimate; /* the spread about the segments suggests, points */
+	size_t noise_df;       /* degrees of freedom of the estimate: points less segments */
+} fg_days_changes;
+
+/* The change points of pts[0..n).  noise: the floor in points, or -1 for
+ * the default.  Free with fg_days_changes_clear. */
+int fg_days_changepoints(fg_days_changes *out, const fg_days_point *pts, size_t n, double noise, fg_error *err);
+void fg_days_changes_clear(fg_days_changes *c);
+
+/* days --scan: judges every run from the good end to the bad end (their
+ * profiles fetched first, all at once and through the cache), makes a
+ * point of each run that could be read (a skip of an input is left out,
+ * named by its verdict), and finds the change points.  The search's result
+ * is then FOUND with the rise of the largest z: last fast is the run of the
+ * point before its location set, first slow the run of its last point, and
+ * every run between them may be the first slow one (fg_days_scan_best
+ * names the most likely); FG_DAYS_BAD_NOT_SLOW when no rise is found.
+ * With opts->auto_threshold the verdicts are decided half way between the
+ * two sides' means (fg_days_auto). */
+int fg_days_scan(fg_days **out, fg_verdict_judge *judge, const fg_runs_selection *sel, const fg_days_options *opts,
+                 const fg_fetch_options *fetch, fg_error *err);
+
+/* The same over runs 0..nruns-1 judged by fn (a test, a benchmark). */
+int fg_days_scan_runs(fg_days **out, size_t nruns, size_t good, size_t bad, const fg_days_options *opts,
+                      fg_days_judge_fn fn, void *ctx, fg_error *err);
+
+/* After a scan: its change points (points are the readable runs in order,
+ * fg_days_scan_run maps them back), NULL after a binary search; the rise
+ * taken as the regression (NULL when none); the most likely first slow
+ * run. */
+const fg_days_changes *fg_days_scan_changes(const fg_days *d);
+size_t fg_days_scan_run(const fg_days *d, size_t point);
+const fg_days_change *fg_days_scan_rise(const fg_days *d);
+size_t fg_days_scan_best(const fg_days *d);
+
+/* --threshold auto: whether the change point of the runs judged narrowed
+ * the window (then fg_days_scan_changes gives it); and when the ends did
+ * not separate and every run was scanned, how the ends compared (else
+ * NULL; fg_days_auto is then the scan's threshold). */
+bool fg_days_narrowed(const fg_days *d);
+const fg_verdict_auto *fg_days_fallback(const fg_days *d);
+
 /* What `days --repo` shows between the last fast run and the first slow
  * one: the commits of (good, bad] in repo, and the hot files (in the
  * repository at dir) of the nhot frames whose pooled inclusive share grew
@@ -127,5 +236,51 @@ typedef struct fg_days_window {
 int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
 			   fg_diff *diff, const fg_names *names, size_t nhot, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
+
+/* What `fgbisect days` does between parsing and printing: one call. */
+typedef struct fg_days_request {
+	fg_days_options days;           /* the ends, --threshold auto, the noise floor of --scan */
+	bool scan;                      /* --scan: every run (fg_days_scan), not the binary search */
+	const fg_verdict_options *verdict; /* the judge's options (threshold 0 with auto) */
+	fg_verdict_judge *judge;        /* the judge (fg_judging's); NULL: one made from verdict */
+	const fg_fetch_options *fetch;
+	fg_repo *repo;                  /* NULL: without --repo */
+	const char *repo_dir;           /* the repository's directory, for the hot files */
+	size_t nhot;                    /* frames to look up in the repository */
+	/* The diff of the last fast and the first slow run is made when the
+	 * repository is given or diff is set; its failure is an error then
+	 * when the repository is given or diff_required, else kept in
+	 * diff_err (the metrics lens explains the search, never decides it). */
+	bool diff, diff_required;
+} fg_days_request;
+
+void fg_days_request_init(fg_days_request *r);
+
+typedef struct fg_days_answer {
+	fg_days *days;
+	bool matched;                   /* the pattern matched a frame in a judged run */
+	/* The run-to-run noise the judged runs' spread suggests beside the one
+	 * assumed (fg_verdict_noise at the threshold used). */
+	fg_noise_estimate estimate;
+	double assumed;
+	char fast_id[41], slow_id[41];  /* found: the two runs' commits, full ids when the repository has them */
+	fg_names *names;                /* with diff: its names */
+	fg_diff *diff;                  /* the last fast against the first slow run, or NULL */
+	fg_error diff_err;              /* why diff is NULL when it was wanted and not required */
+	fg_days_window window;          /* with a repository, found */
+} fg_days_answer;
+
+/* Judges the runs of sel as the request says (the search, or the scan),
+ * and when a first slow run is found, diffs it against the last fast one
+ * and looks up the window in the repository.  Errors as fg_days_search,
+ * fg_days_diff and fg_days_look_up_window give them; an outcome other than
+ * FOUND is no error (out->days says it).  Clear out whatever the result. */
+int fg_days_answer_find(fg_days_answer *out, const fg_runs_selection *sel, const fg_days_request *req,
+                        fg_error *err);
+void fg_days_answer_clear(fg_days_answer *a);
+
+/* The commit of run i as it is shown: the full id when repo (may be NULL)
+ * knows it, else as the runs file writes it. */
+void fg_days_commit_id(char out[41], fg_repo *repo, const fg_runs_selection *sel, size_t i);
 
 #endif

@@ -154,6 +154,8 @@ void cli_history_entry_json(fg_json *j, const fg_history_entry *e)
 	fg_json_object(j);
 	fg_json_member_string(j, "frame", e->frame);
 	fg_json_member_string(j, "class", e->class_path);
+	if (e->function)
+		fg_json_member_string(j, "function", e->function);
 	fg_json_member_string(j, "path", e->path);
 	fg_json_member_u64(j, "candidates", e->candidates);
 	json_commit_fields(j, "last", e->last);
@@ -222,13 +224,19 @@ static void method_text(FILE *out, const fg_history_method *m, const char *inden
 
 void cli_history_entry_text(FILE *out, const fg_history_entry *e, const char *indent)
 {
+	if (!e->path && e->function) {
+		fprintf(out, "%snot in repository (function %s: no definition in the C, C++, Rust or Go files of the "
+			"tree)\n", indent, cli_text(e->function));
+		return;
+	}
 	if (!e->path) {
 		fprintf(out, "%snot in repository%s%s%s\n", indent, e->class_path ? " (class " : " (not a Java frame)",
 			e->class_path ? cli_text(e->class_path) : "", e->class_path ? ")" : "");
 		return;
 	}
 	fprintf(out, "%s%s%s\n", indent, cli_text(e->path),
-		e->candidates > 1 ? "  (one of several modules holding the class)" : "");
+		e->candidates <= 1 ? "" : e->function ? "  (one of several files defining the function)" :
+		"  (one of several modules holding the class)");
 	commit_line(out, indent, "last", e->last, e->last_shallow ? "  [shallow boundary: may be older]" : "");
 	if (e->last_meaningful != e->last)
 		commit_line(out, indent, "meaningful", e->last_meaningful,
@@ -297,7 +305,10 @@ static void method_words(FILE *f, const fg_decision *d)
 		}
 	}
 	if (fg_decision_method_verdict(d) == FG_DECISION_METHOD_UNCHANGED)
-		fputs("  none of the hot methods changed: their code is called more often, or the configuration "
+		fputs(fg_decision_native(d) ?
+		      "  none of the hot functions changed: their code is called more often, the build changed "
+		      "(compiler, flags, dependencies) or the configuration changed\n" :
+		      "  none of the hot methods changed: their code is called more often, or the configuration "
 		      "changed\n", f);
 }
 
@@ -319,11 +330,17 @@ static void decision_words(FILE *f, const fg_decision *d)
 		method_words(f, d);
 		break;
 	case FG_DECISION_UNCHANGED:
-		fputs("decision: the hot files did not change in the window: their code is called more often, or the "
+		fputs(fg_decision_native(d) ?
+		      "decision: the hot files did not change in the window: their code is called more often, the build "
+		      "changed (compiler, flags, dependencies) or the configuration changed\n" :
+		      "decision: the hot files did not change in the window: their code is called more often, or the "
 		      "configuration changed\n", f);
 		break;
 	case FG_DECISION_EXTERNAL:
-		fputs("decision: no hot frame maps to a source file of the repository (JVM, native code or a "
+		fputs(fg_decision_native(d) ?
+		      "decision: no hot frame maps to a source file of the repository (a library, the runtime or the "
+		      "kernel): look at the build files changed in the window (compiler, flags, dependencies)\n" :
+		      "decision: no hot frame maps to a source file of the repository (JVM, native code or a "
 		      "dependency): look at the build files changed in the window\n", f);
 		break;
 	}
@@ -351,7 +368,10 @@ static void decision_words(FILE *f, const fg_decision *d)
 		for (size_t i = 0; i < nbuild; i++)
 			fprintf(f, "    %s\n", cli_text(fg_decision_build_file_at(d, i)));
 	} else if (kind == FG_DECISION_EXTERNAL) {
-		fputs("  no build file changed in the window: compare the JVM and the configuration of the two "
+		fputs(fg_decision_native(d) ?
+		      "  no build file changed in the window: compare the compilers, build flags and library versions "
+		      "of the two builds and the configuration of the two runs\n" :
+		      "  no build file changed in the window: compare the JVM and the configuration of the two "
 		      "runs\n", f);
 	}
 }
@@ -364,6 +384,7 @@ void cli_decision_json(fg_json *j, const fg_decision *d)
 	}
 	fg_json_object(j);
 	fg_json_member_string(j, "kind", fg_decision_kind_name(fg_decision_get_kind(d)));
+	fg_json_member_bool(j, "native", fg_decision_native(d));
 	fg_json_key(j, "suspects");
 	fg_json_array(j);
 	for (size_t i = 0; i < fg_decision_suspect_count(d); i++) {

@@ -23,13 +23,19 @@ static const char description[] =
 	"--bad: the oldest on or after DATE) slow.  A run that cannot be judged is skipped\n"
 	"and a neighbour is tried, as git bisect does.  Over N runs at most\n"
 	"ceil(log2 N) + 2 runs are fetched, and a second call fetches nothing (cache).\n"
+	"With --scan every run is fetched (at once, through the cache) and judged, and the\n"
+	"change points of their shares are found (binary segmentation with each run's\n"
+	"interval): the rise is the answer, with its confidence and the runs it may be;\n"
+	"runs that cannot be read are left out and named.  More robust to one odd day\n"
+	"than a search that trusts each verdict, at N runs' downloads.\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
 	"frames that grew most between them, with their last commit, and ends with the\n"
 	"decision: a hot file changed between the runs (the suspect commits), or not\n"
 	"(called more often or configuration changed: the changed files of the callers on\n"
 	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
-	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow;\n"
+	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow (--scan:\n"
+	"no rise);\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
 /* The tested runs in date order as a chart of their share against the
@@ -252,22 +258,40 @@ static void refuse(FILE *out, const char *prefix, const fg_days *days, const fg_
 		        side, good_end ? "late" : "early");
 }
 
-/* --threshold auto: the threshold the ends gave becomes the one printed,
- * and how it was chosen is said (on out).  FG_EXIT_FAILED when the ends
- * did not separate, else 0. */
+/* --scan found no rise (on stderr). */
+static void no_rise(const fg_days *days)
+{
+	size_t n = fg_days_scan_changes(days)->n;
+	fprintf(stderr, "fgbisect days: no rise of the share is a change point of the runs read (%zu change point(s), "
+	        "none a rise): nothing found\n", n);
+}
+
+/* --threshold auto: the threshold the ends (or the change point) gave
+ * becomes the one printed, and how it was chosen is said (on out).
+ * FG_EXIT_FAILED when there is none, else 0. */
 static int take_auto_threshold(FILE *out, const fg_days *days, struct cli_bisect_options *o)
 {
-	const fg_verdict_auto *a = fg_days_auto(days);
+	const fg_verdict_auto *a = fg_days_auto(days), *ends = fg_days_fallback(days);
 	if (!a)
 		return 0;
 	char why[512];
-	fg_verdict_auto_describe(why, sizeof(why), a);
+	fg_verdict_auto_describe(why, sizeof(why), ends ? ends : a);
 	if (fg_days_result(days) == FG_DAYS_ENDS_NOT_SEPARATED) {
 		fprintf(stderr, "fgbisect days: --threshold auto: %s: nothing to search\n", why);
 		return FG_EXIT_FAILED;
 	}
+	if (ends)
+		fprintf(out, "threshold auto: %s: every run scanned\n", why);
+	if (fg_days_result(days) == FG_DAYS_NO_RISE) {
+		no_rise(days);
+		return FG_EXIT_FAILED;
+	}
+	if (fg_days_scan_changes(days) && !fg_days_narrowed(days))
+		fprintf(out, "threshold auto: %.2f%%, half way between the two sides of the change point (%.2f%%, se %.2f pp, "
+		        "and %.2f%%, se %.2f pp)\n", a->threshold, a->good, a->good_sd, a->bad, a->bad_sd);
+	else
+		fprintf(out, "threshold auto: %s\n", why);
 	o->threshold = a->threshold;
-	fprintf(out, "threshold auto: %s\n", why);
 	return 0;
 }
 
@@ -398,25 +422,314 @@ static int write_report(const char *path, const fg_days *days, const fg_runs_sel
 	return rc;
 }
 
+/* The after-parse checks of the metrics options: CLI_PARSED or the usage
+ * error's status. */
+static int check_metrics(const struct cli_command_spec *spec, const struct cli_args *args, bool metrics,
+                         const char *selector, const char *metrics_range, struct cli_metrics_options *mo)
+{
+	if (metrics && !selector)
+		return cli_spec_usage_error(spec, args,
+					    "--metrics needs --selector TEMPLATE (e.g. 'namespace=\"c8-{benchmark}\"')");
+	if (mo->range[0] || mo->range[1])
+		return cli_spec_usage_error(spec, args, "each run's range comes from --metrics-range TEMPLATE");
+	if (!metrics)
+		return CLI_PARSED;
+	/* Placeholder ranges pass the check; they are filled per run. */
+	mo->range[0] = mo->range[1] = metrics_range;
+	return cli_metrics_check(mo, spec, args, false);
+}
+
+/* Progress on a terminal: one line a run as it is judged. */
+static void judged(void *ctx, size_t run, const fg_verdict *v)
+{
+	const fg_runs_selection *sel = *(const fg_runs_selection *const *)ctx;
+	const fg_runs_run *r = fg_runs_selection_at(sel, run);
+	fprintf(stderr, "fgbisect days: judged %s %s: %zu of %zu profiles read, %.2f%%\n", r->date, r->commit, v->nread,
+	        v->nprofiles, v->pooled);
+}
+
+/* What the printing reads. */
+struct days_view {
+	fg_days_answer *a;
+	const fg_days *days;
+	const fg_runs_selection *sel;
+	fg_repo *repo;
+	struct cli_bisect_options *o;
+	const fg_verdict_options *vo;
+	const fg_verdict_judge *judge; /* the frame names near a mistyped pattern */
+};
+
+/* The runs a change point says the first slow run may be: the window. */
+static void print_change_text(const struct days_view *v)
+{
+	const fg_days_changes *c = fg_days_scan_changes(v->days);
+	const fg_days_change *rise = fg_days_scan_rise(v->days);
+	size_t nread = 0, n = fg_days_step_count(v->days);
+	for (size_t i = 0; i < n; i++)
+		nread += fg_days_step_at(v->days, i)->verdict->basis != FG_BASIS_INPUT;
+	printf("\nchange points of %zu runs read (noise %.2f pp; the floor %.2f, the spread about the segments "
+	       "suggests %.2f on %zu df):\n", nread, c->noise, c->noise_floor, c->noise_estimate, c->noise_df);
+	for (size_t k = 0; k < c->n; k++) {
+		const fg_days_change *ch = &c->changes[k];
+		const fg_runs_run *run = fg_runs_selection_at(v->sel, fg_days_scan_run(v->days, ch->at));
+		printf("  %s %s %.2f%% -> %.2f%% (z %.2f, confidence %.2f%%)%s\n", run->date, run->commit, ch->before,
+		       ch->after, ch->z, 100 * ch->confidence, ch == rise ? "  <- the rise" : "");
+	}
+	if (!c->n)
+		printf("  (none)\n");
+	for (size_t i = 0; fg_days_scan_changes(v->days) && !fg_days_narrowed(v->days) && i < n; i++) {
+		const fg_days_step *s = fg_days_step_at(v->days, i);
+		if (s->verdict->basis == FG_BASIS_INPUT)
+			printf("  left out %s: %s\n", fg_runs_selection_at(v->sel, s->run)->date, s->verdict->reason);
+	}
+}
+
+static void print_found_text(const struct days_view *v)
+{
+	const fg_days *days = v->days;
+	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
+	const fg_runs_run *fast = fg_runs_selection_at(v->sel, ifast), *slow = fg_runs_selection_at(v->sel, islow);
+	const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
+	printf("\nlast fast:  %s %s %.2f%% (95%% interval %.2f-%.2f%%)\nfirst slow: %s %s %.2f%% (95%% interval "
+	       "%.2f-%.2f%%)\n", fast->date, v->a->fast_id, vf->share, vf->interval_lo, vf->interval_hi, slow->date,
+	       v->a->slow_id, vs->share, vs->interval_lo, vs->interval_hi);
+	const fg_days_change *rise = fg_days_scan_rise(days);
+	if (rise) {
+		printf("the change point: confidence %.2f%%; the first slow run is one of %zu (", 100 * rise->confidence,
+		       islow - ifast);
+		for (size_t i = ifast + 1; i <= islow; i++)
+			printf("%s%s", i > ifast + 1 ? ", " : "", fg_runs_selection_at(v->sel, i)->date);
+		printf("), most likely %s\n", fg_runs_selection_at(v->sel, fg_days_scan_best(days))->date);
+	} else if (islow > ifast + 1) {
+		printf("the first slow run is one of %zu: %zu between them could not be judged (", islow - ifast,
+		       islow - ifast - 1);
+		for (size_t i = ifast + 1; i < islow; i++)
+			printf("%s%s", i > ifast + 1 ? ", " : "", fg_runs_selection_at(v->sel, i)->date);
+		printf(") or %s\n", slow->date);
+	}
+	size_t agood = fg_days_asked_good(days), abad = fg_days_asked_bad(days);
+	if (!fg_days_scan_changes(days) && fg_days_good(days) > agood)
+		printf("the good end %s could not be judged: searched from %s (%zu run(s) skipped)\n",
+		       fg_runs_selection_at(v->sel, agood)->date, fg_runs_selection_at(v->sel, fg_days_good(days))->date,
+		       fg_days_good(days) - agood);
+	if (!fg_days_scan_changes(days) && fg_days_bad(days) < abad)
+		printf("the bad end %s could not be judged: searched up to %s (%zu run(s) skipped)\n",
+		       fg_runs_selection_at(v->sel, abad)->date, fg_runs_selection_at(v->sel, fg_days_bad(days))->date,
+		       abad - fg_days_bad(days));
+	const fg_noise_estimate *e = &v->a->estimate;
+	printf("noise: %.2f pp %s", v->a->assumed, v->vo->noise >= 0 ? "(--noise)" : "assumed (the default)");
+	if (e->df)
+		printf("; the spread of %zu judged runs suggests %.2f pp\n", e->runs, e->noise);
+	else
+		printf("; too few judged runs on a side to estimate it\n");
+	printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", fg_days_step_count(days),
+	       fg_runs_selection_count(v->sel), fg_days_fetched_profiles(days), fg_days_downloaded_profiles(days));
+	if (v->repo)
+		print_window_text(&v->a->window);
+}
+
+static void json_change_point(fg_json *j, const struct days_view *v)
+{
+	const fg_days_changes *c = fg_days_scan_changes(v->days);
+	fg_json_key(j, "change_point");
+	if (!c) {
+		fg_json_null(j);
+		return;
+	}
+	char id[41];
+	fg_json_object(j);
+	fg_json_member_string(j, "method", fg_days_narrowed(v->days) ? "narrowed" : fg_days_fallback(v->days) ?
+					   "fallback" : "scan");
+	fg_json_member_fixed(j, "noise", c->noise, 4);
+	fg_json_member_fixed(j, "noise_floor", c->noise_floor, 4);
+	fg_json_member_fixed(j, "noise_estimate", c->noise_estimate, 4);
+	fg_json_member_u64(j, "noise_df", c->noise_df);
+	fg_json_key(j, "changes");
+	fg_json_array(j);
+	for (size_t k = 0; k < c->n; k++) {
+		const fg_days_change *ch = &c->changes[k];
+		size_t run = fg_days_scan_run(v->days, ch->at);
+		fg_days_commit_id(id, v->repo, v->sel, run);
+		fg_json_object(j);
+		fg_json_member_string(j, "date", fg_runs_selection_at(v->sel, run)->date);
+		fg_json_member_string(j, "commit", id);
+		fg_json_member_fixed(j, "before", ch->before, 4);
+		fg_json_member_fixed(j, "after", ch->after, 4);
+		fg_json_member_fixed(j, "z", ch->z, 4);
+		fg_json_member_fixed(j, "confidence", ch->confidence, 6);
+		fg_json_member_bool(j, "rise", ch == fg_days_scan_rise(v->days));
+		fg_json_end(j);
+	}
+	fg_json_end(j);
+	fg_json_key(j, "most_likely");
+	if (fg_days_scan_rise(v->days))
+		json_run_ref(j, v->repo, v->sel, fg_days_scan_best(v->days), NULL);
+	else
+		fg_json_null(j);
+	fg_json_key(j, "left_out");
+	fg_json_array(j);
+	for (size_t i = 0; !fg_days_narrowed(v->days) && i < fg_days_step_count(v->days); i++) {
+		const fg_days_step *s = fg_days_step_at(v->days, i);
+		if (s->verdict->basis == FG_BASIS_INPUT)
+			json_run_ref(j, v->repo, v->sel, s->run, s->verdict);
+	}
+	fg_json_end(j);
+	fg_json_end(j);
+}
+
+static void print_found_json(const struct days_view *v, const struct lens *lens, bool metrics, const char *url)
+{
+	const fg_days *days = v->days;
+	const fg_days_answer *a = v->a;
+	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
+	fg_json j;
+	fg_json_init(&j, stdout);
+	fg_json_object(&j);
+	json_run(&j, "first_slow", a->slow_id, fg_days_verdict(days, islow));
+	json_run(&j, "last_fast", a->fast_id, fg_days_verdict(days, ifast));
+	fg_json_key(&j, "tested");
+	fg_json_array(&j);
+	for (size_t i = 0; i < fg_days_step_count(days); i++) {
+		const fg_days_step *s = fg_days_step_at(days, i);
+		char id[41];
+		fg_days_commit_id(id, v->repo, v->sel, s->run);
+		cli_verdict_json(&j, id, s->verdict, v->o->threshold);
+	}
+	fg_json_end(&j);
+	fg_json_key(&j, "skipped_between");
+	fg_json_array(&j);
+	for (size_t i = ifast + 1; i < islow; i++)
+		json_run_ref(&j, v->repo, v->sel, i, NULL);
+	fg_json_end(&j);
+	/* The runs that may be the first slow one: one when nothing was
+	 * skipped between the two. */
+	fg_json_key(&j, "window_runs");
+	fg_json_array(&j);
+	for (size_t i = ifast + 1; i <= islow; i++)
+		json_run_ref(&j, v->repo, v->sel, i, NULL);
+	fg_json_end(&j);
+	/* Undecidable ends the search moved past. */
+	fg_json_key(&j, "skipped_ends");
+	fg_json_array(&j);
+	for (size_t i = fg_days_asked_good(days); !fg_days_scan_changes(days) && i < fg_days_good(days); i++)
+		json_run_ref(&j, v->repo, v->sel, i, fg_days_verdict(days, i));
+	for (size_t i = fg_days_bad(days) + 1; !fg_days_scan_changes(days) && i <= fg_days_asked_bad(days); i++)
+		json_run_ref(&j, v->repo, v->sel, i, fg_days_verdict(days, i));
+	fg_json_end(&j);
+	json_change_point(&j, v);
+	fg_json_key(&j, "noise");
+	fg_json_object(&j);
+	fg_json_member_fixed(&j, "assumed", a->assumed, 4);
+	fg_json_member_string(&j, "source", v->vo->noise >= 0 ? "option" : "default");
+	fg_json_key(&j, "estimate");
+	if (a->estimate.df)
+		fg_json_fixed(&j, a->estimate.noise, 4);
+	else
+		fg_json_null(&j);
+	fg_json_member_u64(&j, "estimate_runs", a->estimate.runs);
+	fg_json_member_u64(&j, "estimate_df", a->estimate.df);
+	fg_json_end(&j);
+	cli_auto_threshold_json(&j, fg_days_auto(days));
+	fg_json_member_u64(&j, "runs", fg_runs_selection_count(v->sel));
+	fg_json_member_u64(&j, "tested_runs", fg_days_step_count(days));
+	fg_json_member_u64(&j, "fetched_profiles", fg_days_fetched_profiles(days));
+	fg_json_member_u64(&j, "downloaded_profiles", fg_days_downloaded_profiles(days));
+	if (v->repo)
+		print_window_json(&j, &a->window);
+	if (metrics)
+		cli_metrics_json_member(&j, lens->result, &lens->err, url);
+	fg_json_end(&j);
+}
+
+/* The verdict lines of the judged runs (on out), and the warnings they
+ * call for. */
+static void print_tested(FILE *out, const struct days_view *v)
+{
+	for (size_t i = 0; i < fg_days_step_count(v->days); i++) {
+		const fg_days_step *s = fg_days_step_at(v->days, i);
+		char id[41];
+		fg_days_commit_id(id, v->repo, v->sel, s->run);
+		fprintf(out, "tested ");
+		cli_verdict_line(out, id, s->verdict, v->o->threshold);
+	}
+	if (!v->a->matched)
+		cli_warn_pattern(v->o->frame, "in any profile", v->judge);
+	/* The runs judged on each side show the noise the verdicts assumed. */
+	const fg_noise_estimate *e = &v->a->estimate;
+	if (e->df >= 2 && e->noise > v->a->assumed)
+		cli_warn("the judged runs spread more than the noise assumed (about %.2f pp from %zu runs, against %.2f pp): "
+		         "verdicts near the threshold may be wrong; measure the noise (docs/bisect.md) and pass --noise",
+		         e->noise, e->runs, v->a->assumed);
+}
+
+/* Everything the command prints after the search; its exit status. */
+static int show(const struct days_view *v, struct lens *lens, struct cli_metrics_options *mo, const char *html,
+                bool ascii, bool metrics, const char *selector, const char *metrics_range)
+{
+	bool json = v->o->po.json;
+	fg_error err;
+	int status = take_auto_threshold(json ? stderr : stdout, v->days, v->o);
+	if (status)
+		return status;
+	print_tested(json ? stderr : stdout, v);
+	enum fg_days_outcome outcome = fg_days_result(v->days);
+	if (!json && (status = print_chart(v->days, v->sel, v->o->threshold, ascii, outcome == FG_DAYS_FOUND)))
+		return status;
+	if (fg_days_scan_changes(v->days) && !json)
+		print_change_text(v);
+	if (outcome != FG_DAYS_FOUND) {
+		if (outcome == FG_DAYS_NO_RISE)
+			no_rise(v->days);
+		else
+			refuse(stderr, "fgbisect days: ", v->days, v->sel, outcome == FG_DAYS_GOOD_NOT_FAST);
+		if (html && write_report(html, v->days, v->sel, v->repo, v->o, NULL, NULL, NULL, NULL, &err))
+			return cli_report_error(&err, json);
+		return FG_EXIT_FAILED;
+	}
+	fg_days_answer *a = v->a;
+	if (metrics && a->diff) {
+		const fg_runs_run *ends[2] = { fg_runs_selection_at(v->sel, fg_days_last_fast(v->days)),
+			                       fg_runs_selection_at(v->sel, fg_days_first_slow(v->days)) };
+		const char *ids[2] = { a->fast_id, a->slow_id };
+		look_through_lens(lens, mo, &v->o->po, selector, metrics_range, ends, ids, a->diff, a->names);
+	} else if (metrics) { /* the lens explains the search, never decides it */
+		lens->err = a->diff_err;
+		cli_metrics_warn(&lens->err);
+	}
+	if (html && write_report(html, v->days, v->sel, v->repo, v->o, v->repo ? &a->window : NULL, lens->result, a->diff,
+				 a->names, &err))
+		return cli_report_error(&err, json);
+	if (json) {
+		print_found_json(v, lens, metrics, mo->url);
+	} else {
+		print_found_text(v);
+		if (lens->result) {
+			fputc('\n', stdout);
+			cli_metrics_text(stdout, lens->result, mo->url);
+		}
+	}
+	return 0;
+}
+
 int cmd_days(int argc, char **argv)
 {
 	struct cli_bisect_options o;
 	cli_bisect_options_init(&o);
-	fg_days_options dopts;
-	fg_days_options_init(&dopts);
-	const char *repo_dir = NULL;
+	fg_days_request req;
+	fg_days_request_init(&req);
 	uint64_t nhot = 10;
-	bool ascii = false;
-	const char *html = NULL;
-	bool metrics = false;
-	const char *selector = NULL, *metrics_range = DEFAULT_METRICS_RANGE;
+	bool ascii = false, metrics = false;
+	const char *html = NULL, *selector = NULL, *metrics_range = DEFAULT_METRICS_RANGE;
 	struct cli_metrics_options mo;
 	cli_metrics_options_init(&mo);
 	struct lens lens = { 0 };
 	const struct cli_option table[] = {
-		CLI_OPT_STRING(0, "repo", &repo_dir, "DIR", "the repository the runs were built from"),
-		CLI_OPT_CHECKED(0, "good", &dopts.good, "DATE", check_date, "the fast end (YYYY-MM-DD)"),
-		CLI_OPT_CHECKED(0, "bad", &dopts.bad, "DATE", check_date, "the slow end (YYYY-MM-DD)"),
+		CLI_OPT_STRING(0, "repo", &req.repo_dir, "DIR", "the repository the runs were built from"),
+		CLI_OPT_CHECKED(0, "good", &req.days.good, "DATE", check_date, "the fast end (YYYY-MM-DD)"),
+		CLI_OPT_CHECKED(0, "bad", &req.days.bad, "DATE", check_date, "the slow end (YYYY-MM-DD)"),
+		CLI_OPT_BOOL(0, "scan", &req.scan,
+			     "judge every run (fetched at once, through the cache) and find\nthe change points of their "
+			     "shares instead of a binary search"),
 		CLI_OPT_U64(0, "hot", &nhot, "N", 0, 100,
 			    "how many of the frames that grew most to look up in --repo\n(default 10; 0: none)"),
 		CLI_OPT_STRING(0, "html", &html, "OUT",
@@ -439,221 +752,47 @@ int cmd_days(int argc, char **argv)
 		CLI_OPT_END(),
 	};
 	const struct cli_command_spec spec = {
-		.name = "days", .synopsis = "--runs FILE|URL --frame PAT --threshold PCT [--repo DIR]\n"
-					    " [--good DATE] [--bad DATE] [options]",
+		.name = "days", .synopsis = "--runs FILE|URL --frame PAT --threshold PCT|auto [--repo DIR]\n"
+					    " [--good DATE] [--bad DATE] [--scan] [options]",
 		.description = description, .options = table, .usage_status = FG_EXIT_USAGE,
 	};
 	struct cli_args args;
 	int status = cli_parse(&spec, &args, argc, argv);
 	if (status == CLI_PARSED)
 		status = cli_bisect_check(&o, &spec, &args);
-	if (status == CLI_PARSED && metrics && !selector)
-		status = cli_spec_usage_error(&spec, &args,
-					      "--metrics needs --selector TEMPLATE (e.g. 'namespace=\"c8-{benchmark}\"')");
-	if (status == CLI_PARSED && (mo.range[0] || mo.range[1]))
-		status = cli_spec_usage_error(&spec, &args, "each run's range comes from --metrics-range TEMPLATE");
-	if (status == CLI_PARSED && metrics) {
-		/* Placeholder ranges pass the check; they are filled per run. */
-		mo.range[0] = mo.range[1] = metrics_range;
-		status = cli_metrics_check(&mo, &spec, &args, false);
-	}
+	if (status == CLI_PARSED)
+		status = check_metrics(&spec, &args, metrics, selector, metrics_range, &mo);
 	cli_args_free(&args);
 	if (status != CLI_PARSED)
 		return status;
-	status = 0;
-
 	fg_error err;
-	fg_error_clear(&err);
 	fg_fetch_options fo;
 	fg_verdict_options vo;
 	fg_judging *jd = NULL;
-	fg_days *days = NULL;
-	fg_days_window window = { 0 };
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
-	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_NONE, repo_dir, &err);
-	fg_repo *repo = jd ? fg_judging_repo(jd) : NULL;
+	fg_days_answer a = { 0 };
+	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_NONE, req.repo_dir, &err);
 	const fg_runs_selection *sel = jd ? fg_judging_selection(jd) : NULL;
-	fg_verdict_judge *judge = jd ? fg_judging_judge(jd) : NULL;
-	dopts.auto_threshold = o.threshold_auto ? &vo : NULL;
+	req.repo = jd ? fg_judging_repo(jd) : NULL;
+	req.judge = jd ? fg_judging_judge(jd) : NULL;
+	req.days.auto_threshold = o.threshold_auto ? &vo : NULL;
+	req.days.noise = o.noise;
+	req.verdict = &vo;
+	req.fetch = &fo;
+	req.nhot = (size_t)nhot;
+	req.diff = metrics || html;
+	req.diff_required = html;
+	if (isatty(STDERR_FILENO)) {
+		req.days.judged = judged;
+		req.days.judged_ctx = &sel;
+	}
 	if (!rc)
-		rc = fg_days_search(&days, judge, sel, &dopts, &err);
-	if (rc) {
-		status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
-	if ((status = take_auto_threshold(o.po.json ? stderr : stdout, days, &o)))
-		goto out;
-	vo.threshold = o.threshold;
-
-	size_t nsteps = fg_days_step_count(days);
-	bool matched = false;
-	for (size_t i = 0; i < nsteps; i++) {
-		const fg_days_step *s = fg_days_step_at(days, i);
-		const fg_runs_run *run = fg_runs_selection_at(sel, s->run);
-		char id[41];
-		commit_id(id, repo, run->commit);
-		matched |= s->verdict->matched;
-		fprintf(o.po.json ? stderr : stdout, "tested ");
-		cli_verdict_line(o.po.json ? stderr : stdout, id, s->verdict, o.threshold);
-	}
-	if (!matched)
-		cli_warn_pattern(o.frame, "in any profile", judge);
-	/* The runs judged on each side show the noise the verdicts assumed. */
-	const fg_verdict **judged = calloc(nsteps ? nsteps : 1, sizeof(*judged));
-	fg_noise_estimate estimate = { 0 };
-	for (size_t i = 0; judged && i < nsteps; i++)
-		judged[i] = fg_days_step_at(days, i)->verdict;
-	if (judged)
-		fg_verdict_noise_estimate(&estimate, judged, nsteps);
-	free(judged);
-	double assumed = fg_verdict_noise(&vo);
-	if (estimate.df >= 2 && estimate.noise > assumed)
-		cli_warn("the judged runs spread more than the noise assumed (about %.2f pp from %zu runs, against %.2f pp): "
-		         "verdicts near the threshold may be wrong; measure the noise (docs/bisect.md) and pass --noise",
-		         estimate.noise, estimate.runs, assumed);
-	enum fg_days_outcome outcome = fg_days_result(days);
-	if (!o.po.json && (status = print_chart(days, sel, o.threshold, ascii, outcome == FG_DAYS_FOUND)))
-		goto out;
-	if (outcome != FG_DAYS_FOUND) {
-		refuse(stderr, "fgbisect days: ", days, sel, outcome == FG_DAYS_GOOD_NOT_FAST);
-		status = FG_EXIT_FAILED;
-		if (html && write_report(html, days, sel, repo, &o, NULL, NULL, NULL, NULL, &err))
-			status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
-	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
-	const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
-	char fast_id[41], slow_id[41];
-	commit_id(fast_id, repo, fast->commit);
-	commit_id(slow_id, repo, slow->commit);
-	/* The two runs' profiles again (from the cache), diffed once for the
-	 * window's growers, the lens's subsystem changes and the report. */
-	if ((repo || metrics || html) && ((rc = fg_names_new(&names, &err)) ||
-					  (rc = fg_days_diff(&diff, names, days, sel, &fo, &vo.read, &err))) &&
-	    (repo || html)) {
-		status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
-	if (repo) {
-		rc = fg_days_look_up_window(&window, repo, repo_dir, fast_id, slow_id, diff, names, (size_t)nhot, &err);
-		cli_history_warn(window.hot.history, window.hot.result);
-		if (rc) {
-			status = cli_report_error(&err, o.po.json);
-			goto out;
-		}
-	}
-	if (metrics && diff) {
-		const fg_runs_run *ends[2] = { fast, slow };
-		const char *ids[2] = { fast_id, slow_id };
-		look_through_lens(&lens, &mo, &o.po, selector, metrics_range, ends, ids, diff, names);
-	} else if (metrics) { /* the lens explains the search, never decides it */
-		lens.err = err;
-		cli_metrics_warn(&lens.err);
-	}
-	if (html && (rc = write_report(html, days, sel, repo, &o, repo ? &window : NULL, lens.result, diff, names,
-				       &err))) {
-		status = cli_report_error(&err, o.po.json);
-		goto out;
-	}
-	size_t fetched = fg_days_fetched_profiles(days), downloaded = fg_days_downloaded_profiles(days);
-	if (o.po.json) {
-		fg_json j;
-		fg_json_init(&j, stdout);
-		fg_json_object(&j);
-		json_run(&j, "first_slow", slow_id, fg_days_verdict(days, islow));
-		json_run(&j, "last_fast", fast_id, fg_days_verdict(days, ifast));
-		fg_json_key(&j, "tested");
-		fg_json_array(&j);
-		for (size_t i = 0; i < nsteps; i++) {
-			const fg_days_step *s = fg_days_step_at(days, i);
-			char id[41];
-			commit_id(id, repo, fg_runs_selection_at(sel, s->run)->commit);
-			cli_verdict_json(&j, id, s->verdict, o.threshold);
-		}
-		fg_json_end(&j);
-		fg_json_key(&j, "skipped_between");
-		fg_json_array(&j);
-		for (size_t i = ifast + 1; i < islow; i++)
-			json_run_ref(&j, repo, sel, i, NULL);
-		fg_json_end(&j);
-		/* The runs that may be the first slow one: one when nothing was
-		 * skipped between the two. */
-		fg_json_key(&j, "window_runs");
-		fg_json_array(&j);
-		for (size_t i = ifast + 1; i <= islow; i++)
-			json_run_ref(&j, repo, sel, i, NULL);
-		fg_json_end(&j);
-		/* Undecidable ends the search moved past. */
-		fg_json_key(&j, "skipped_ends");
-		fg_json_array(&j);
-		for (size_t i = fg_days_asked_good(days); i < fg_days_good(days); i++)
-			json_run_ref(&j, repo, sel, i, fg_days_verdict(days, i));
-		for (size_t i = fg_days_bad(days) + 1; i <= fg_days_asked_bad(days); i++)
-			json_run_ref(&j, repo, sel, i, fg_days_verdict(days, i));
-		fg_json_end(&j);
-		fg_json_key(&j, "noise");
-		fg_json_object(&j);
-		fg_json_member_fixed(&j, "assumed", assumed, 4);
-		fg_json_member_string(&j, "source", vo.noise >= 0 ? "option" : "default");
-		fg_json_key(&j, "estimate");
-		if (estimate.df)
-			fg_json_fixed(&j, estimate.noise, 4);
-		else
-			fg_json_null(&j);
-		fg_json_member_u64(&j, "estimate_runs", estimate.runs);
-		fg_json_member_u64(&j, "estimate_df", estimate.df);
-		fg_json_end(&j);
-		cli_auto_threshold_json(&j, fg_days_auto(days));
-		fg_json_member_u64(&j, "runs", fg_runs_selection_count(sel));
-		fg_json_member_u64(&j, "tested_runs", nsteps);
-		fg_json_member_u64(&j, "fetched_profiles", fetched);
-		fg_json_member_u64(&j, "downloaded_profiles", downloaded);
-		if (repo)
-			print_window_json(&j, &window);
-		if (metrics)
-			cli_metrics_json_member(&j, lens.result, &lens.err, mo.url);
-		fg_json_end(&j);
-	} else {
-		const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
-		printf("\nlast fast:  %s %s %.2f%% (95%% interval %.2f-%.2f%%)\nfirst slow: %s %s %.2f%% (95%% interval "
-		       "%.2f-%.2f%%)\n", fast->date, fast_id, vf->share, vf->interval_lo, vf->interval_hi, slow->date,
-		       slow_id, vs->share, vs->interval_lo, vs->interval_hi);
-		if (islow > ifast + 1) {
-			printf("the first slow run is one of %zu: %zu between them could not be judged (", islow - ifast,
-			       islow - ifast - 1);
-			for (size_t i = ifast + 1; i < islow; i++)
-				printf("%s%s", i > ifast + 1 ? ", " : "", fg_runs_selection_at(sel, i)->date);
-			printf(") or %s\n", slow->date);
-		}
-		size_t agood = fg_days_asked_good(days), abad = fg_days_asked_bad(days);
-		if (fg_days_good(days) > agood)
-			printf("the good end %s could not be judged: searched from %s (%zu run(s) skipped)\n",
-			       fg_runs_selection_at(sel, agood)->date, fg_runs_selection_at(sel, fg_days_good(days))->date, fg_days_good(days) - agood);
-		if (fg_days_bad(days) < abad)
-			printf("the bad end %s could not be judged: searched up to %s (%zu run(s) skipped)\n",
-			       fg_runs_selection_at(sel, abad)->date, fg_runs_selection_at(sel, fg_days_bad(days))->date,
-			       abad - fg_days_bad(days));
-		printf("noise: %.2f pp %s", assumed, vo.noise >= 0 ? "(--noise)" : "assumed (the default)");
-		if (estimate.df)
-			printf("; the spread of %zu judged runs suggests %.2f pp\n", estimate.runs, estimate.noise);
-		else
-			printf("; too few judged runs on a side to estimate it\n");
-		printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", nsteps,
-		       fg_runs_selection_count(sel), fetched, downloaded);
-		if (repo)
-			print_window_text(&window);
-		if (lens.result) {
-			fputc('\n', stdout);
-			cli_metrics_text(stdout, lens.result, mo.url);
-		}
-	}
-out:
+		rc = fg_days_answer_find(&a, sel, &req, &err);
+	if (req.repo && a.days)
+		cli_history_warn(a.window.hot.history, a.window.hot.result);
+	struct days_view v = { &a, a.days, sel, req.repo, &o, &vo, req.judge };
+	status = rc ? cli_report_error(&err, o.po.json) : show(&v, &lens, &mo, html, ascii, metrics, selector, metrics_range);
 	lens_clear(&lens);
-	fg_days_window_clear(&window);
-	fg_diff_free(diff);
-	fg_names_free(names);
-	fg_days_free(days);
+	fg_days_answer_clear(&a);
 	fg_judging_free(jd);
 	return status;
 }

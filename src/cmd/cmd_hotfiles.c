@@ -15,12 +15,14 @@
 #include "model/names.h"
 
 static const char description[] =
-	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted)\n"
-	"to their source files in the tree of --bad and tells, for each file, the last\n"
-	"commit that changed it (the one `git log -1 -- PATH` names), the last one that is\n"
-	"not a bulk commit, and whether it changed in the window (good, bad]; and for the\n"
-	"frame's method, its lines and the commits that touched them (as git log -L\n"
-	"finds them): did the hot method change, or only its file?\n"
+	"Maps frames (Java method frames as async-profiler writes them, slashed or dotted;\n"
+	"C, C++, Rust and Go functions: the file the profile names, else the file of the\n"
+	"tree that defines the function) to their source files in the tree of --bad and\n"
+	"tells, for each file, the last commit that changed it (the one `git log -1 --\n"
+	"PATH` names), the last one that is not a bulk commit, and whether it changed in\n"
+	"the window (good, bad]; and for the frame's method, its lines and the commits\n"
+	"that touched them (as git log -L finds them): did the hot method change, or only\n"
+	"its file?\n"
 	"With two profiles instead of frames, the frames are the top growers of their\n"
 	"diff (as `fgbisect diff` computes it: normalised names, beyond noise at a 5%\n"
 	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
@@ -34,8 +36,9 @@ static const char description[] =
 	"configuration).\n";
 
 static const char epilogue[] =
-	"Frames without a file in the repository (native code, libraries, generated\n"
-	"sources) are listed as not in repository.\n";
+	"Frames without a file in the repository (libraries, the runtime, generated\n"
+	"sources) are listed as not in repository.  A native function's lines are the\n"
+	"range `git log -L :FUNC:FILE` takes with git's cpp, rust or golang driver.\n";
 
 /* The profile form's growth: the diff and its top growers. */
 struct growth {
@@ -225,6 +228,8 @@ int cmd_hotfiles(int argc, char **argv)
 	struct growth g = { 0 };
 	fg_hotfiles hist = { 0 };
 	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
+	opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+	opts.frame_file_ctx = g.names;
 	if (!rc && profiles)
 		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
 					 g.growers.stack, g.growers.nstack, &err);

@@ -23,6 +23,7 @@ struct fg_decision {
 	fg_decision_method *methods;
 	size_t nmethods;
 	int method_verdict;       /* fg_decision_method_kind, -1 none */
+	bool native;              /* fg_decision_native */
 };
 
 const char *fg_decision_kind_name(fg_decision_kind kind)
@@ -100,8 +101,15 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 bool fg_decision_is_build_file(const char *path)
 {
 	static const char *const names[] = { "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle",
-					     "settings.gradle.kts", "gradle.properties", "gradle.lockfile" };
-	static const char *const suffixes[] = { ".pom", ".bom", ".versions.toml", ".lockfile", ".lock" };
+					     "settings.gradle.kts", "gradle.properties", "gradle.lockfile",
+					     /* native builds: make, autotools, CMake, Meson, Bazel, Cargo, Go, Conan, vcpkg */
+					     "Makefile", "GNUmakefile", "makefile", "Makefile.am", "configure.ac", "configure.in",
+					     "CMakeLists.txt", "meson.build", "meson_options.txt", "BUILD", "BUILD.bazel",
+					     "WORKSPACE", "MODULE.bazel", "Cargo.toml", "build.rs", "rust-toolchain",
+					     "rust-toolchain.toml", "go.mod", "go.sum", "conanfile.txt", "conanfile.py",
+					     "vcpkg.json", ".gitmodules" };
+	static const char *const suffixes[] = { ".pom", ".bom", ".versions.toml", ".lockfile", ".lock", ".cmake", ".mk",
+						".bzl" };
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t len = strlen(base);
@@ -288,6 +296,39 @@ static int collect_methods(fg_decision *d, const fg_history_result *hot, size_t 
 	return 0;
 }
 
+/* A native profile: hot frames name native functions (src/git/native.h),
+ * none a Java class; and one of them is the repository's, or the repository
+ * is no JVM project (a JVM's own frames name C++ functions too). */
+static bool hot_native(fg_history *h, const fg_history_result *hot, size_t nhot)
+{
+	bool function = false, file = false;
+	for (size_t i = 0; i < nhot; i++) {
+		const fg_history_entry *e = fg_history_result_entry(hot, i);
+		if (e->class_path)
+			return false;
+		function |= e->function != NULL;
+		file |= e->function && e->path;
+	}
+	return function && (file || !fg_history_jvm_sources(h));
+}
+
+/* A native profile's build files are those of the hot files' modules: in
+ * a directory that holds a hot file or one above it (the root's too).
+ * Without a hot file in the repository, every one. */
+static bool in_hot_module(const fg_history_result *hot, size_t nhot, const char *build)
+{
+	const char *slash = strrchr(build, '/');
+	size_t dir = slash ? (size_t)(slash - build) + 1 : 0;
+	bool any = false;
+	for (size_t i = 0; i < nhot; i++) {
+		const char *p = fg_history_result_entry(hot, i)->path;
+		any |= p != NULL;
+		if (p && !strncmp(p, build, dir))
+			return true;
+	}
+	return !any;
+}
+
 int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *hot, size_t hot_frames,
 		    const char *const *stack_frames, size_t nstack, fg_error *err)
 {
@@ -328,8 +369,9 @@ int fg_decision_new(fg_decision **out, fg_history *h, const fg_history_result *h
 		rc = fg_history_changed_paths(&d->changed, &d->nchanged, h, err);
 	if (!rc && d->nchanged && !(d->build_files = calloc(d->nchanged, sizeof(*d->build_files))))
 		rc = fg_error_oom(err, NULL);
+	d->native = hot_native(h, hot, nhot);
 	for (size_t i = 0; !rc && i < d->nchanged; i++)
-		if (fg_decision_is_build_file(d->changed[i]))
+		if (fg_decision_is_build_file(d->changed[i]) && (!d->native || in_hot_module(hot, nhot, d->changed[i])))
 			d->build_files[d->nbuild_files++] = d->changed[i];
 	if (!rc)
 		rc = collect_classes(d, stack_frames, stack_frames ? nstack : 0, err);
@@ -372,3 +414,4 @@ const char *fg_decision_build_file_at(const fg_decision *d, size_t i) { return d
 size_t fg_decision_method_count(const fg_decision *d) { return d->nmethods; }
 const fg_decision_method *fg_decision_method_at(const fg_decision *d, size_t i) { return &d->methods[i]; }
 int fg_decision_method_verdict(const fg_decision *d) { return d->method_verdict; }
+bool fg_decision_native(const fg_decision *d) { return d->native; }

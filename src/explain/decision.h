@@ -47,7 +47,11 @@ int fg_decision_stack_names(uint32_t **out, size_t *n, const fg_tree *tree, cons
 
 /* Whether a repository path is a build or dependency file: pom.xml, *.pom,
  * *.bom, build.gradle[.kts], settings.gradle[.kts], gradle.properties,
- * *.versions.toml, gradle.lockfile, *.lockfile, *.lock, .mvn/ config. */
+ * *.versions.toml, gradle.lockfile, *.lockfile, *.lock, .mvn/ config; and
+ * of native builds Makefile (GNUmakefile, Makefile.am, *.mk), configure.ac,
+ * CMakeLists.txt, *.cmake, meson.build, Bazel's BUILD, WORKSPACE, *.bzl,
+ * Cargo.toml, build.rs, rust-toolchain, go.mod, go.sum, Conan and vcpkg
+ * files, .gitmodules. */
 bool fg_decision_is_build_file(const char *path);
 
 /* Immutable once made: safe to read from several threads.  Cost: one pass
@@ -86,6 +90,13 @@ const fg_decision_suspect *fg_decision_suspect_at(const fg_decision *d, size_t i
 size_t fg_decision_caller_count(const fg_decision *d);
 const fg_decision_caller *fg_decision_caller_at(const fg_decision *d, size_t i);
 bool fg_decision_callers_known(const fg_decision *d);
+/* Whether the hot frames are native code (C, C++, Rust, Go functions:
+ * fg_history_entry.function), none is a Java frame, and one is the
+ * repository's or the repository holds no JVM sources: the words are then
+ * the build, the compiler and the dependencies, not the JVM; and the build
+ * files are those of the hot files' modules (their directories and those
+ * above them), every one when no hot file is in the repository. */
+bool fg_decision_native(const fg_decision *d);
 /* Build files changed in the window, in path order. */
 size_t fg_decision_build_file_count(const fg_decision *d);
 const char *fg_decision_build_file_at(const fg_decision *d, size_t i);

@@ -19,7 +19,11 @@
  * dropped unless it is Go's "pkg.(*T).m" or an "(anonymous namespace)",
  * quotes dropped; Java's leading 'L' of "Lpkg/Class;" dropped in java
  * processes).  Kernel modules ([kernel.kallsyms], vmlinux) make kernel
- * frames and perf-PID.map JIT frames (the _[k] / _[j] of --all). */
+ * frames and perf-PID.map JIT frames (the _[k] / _[j] of --all).
+ * With -F +srcline, perf prints below a frame the source line of its
+ * address ("  jv.c:512", "  /build/src/jv.c:512", "  ??:0" unknown): the
+ * file is kept for the frame's name (fg_names_set_file: interned once, the
+ * first one met), which hotfiles maps to a file of the repository. */
 
 struct reader {
 	fg_input *in;
@@ -34,6 +38,7 @@ struct reader {
 	bool in_sample;        /* a header was taken: frame lines belong to it */
 	bool java;             /* the sample's command starts with "java" */
 	uint32_t comm;
+	uint32_t line_frame;   /* the name of the frame line read last, UINT32_MAX: none since the header */
 };
 
 static bool is_space(char c)
@@ -292,6 +297,7 @@ static int frame(struct reader *r, const char *func, size_t flen, const char *mo
 				: fg_names_intern(&id, r->names, r->buf, n, r->err);
 		if (rc || (rc = fg_stackbuf_push(&r->stack, id, type, r->err)) != 0)
 			return rc;
+		r->line_frame = id;
 		if (!arrow)
 			break;
 		p = arrow + 2;
@@ -338,8 +344,31 @@ static int header(struct reader *r, const char *s, size_t len, size_t comm_len)
 		r->buf[i] = s[i] == ' ' ? '_' : s[i];
 	r->java = comm_len >= 4 && !memcmp(s, "java", 4);
 	r->in_sample = true;
+	r->line_frame = UINT32_MAX;
 	fg_stackbuf_reset(&r->stack);
 	return fg_names_intern(&r->comm, r->names, r->buf, comm_len, r->err);
+}
+
+/* The indented line perf -F +srcline prints below a frame line: true for
+ * one, with the file when it has one ("  jv.c:512"; *flen 0 for perf's
+ * "??:0", "  [kernel.kallsyms][ffffffff8224…]", "  libc.so.6+0x2724a"). */
+static bool srcline(const char *s, size_t len, const char **file, size_t *flen)
+{
+	size_t i = 0;
+	while (i < len && is_space(s[i]))
+		i++;
+	if (i == 0 || i == len)
+		return false;
+	*file = s + i;
+	*flen = 0;
+	const char *colon = memrchr(s + i, ':', len - i);
+	if (!colon || colon + 1 >= s + len || !is_digit(colon[1]))
+		return true;
+	for (const char *k = colon + 1; k < s + len && !is_space(*k); k++)
+		if (!is_digit(*k))
+			return true;
+	*flen = (size_t)(colon - s - i);
+	return true;
 }
 
 bool fg_perfscript_sniff(const char *d, size_t n)
@@ -375,6 +404,7 @@ int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, con
 	if (rc)
 		return rc;
 	bool skipping = false; /* inside a sample of another event */
+	bool after_frame = false; /* the line before was a frame line: a srcline may follow */
 	info->format = FG_FORMAT_PERF_SCRIPT;
 	while ((rc = fg_input_line(&line, &len, in, err)) > 0) {
 		if (len > 0 && line[0] == '#')
@@ -387,6 +417,8 @@ int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, con
 		}
 		const char *f, *m;
 		size_t fl, ml, comm;
+		bool follows_frame = after_frame;
+		after_frame = false;
 		if (!is_space(line[0]) && (comm = header_comm(line, len)) != 0) {
 			if ((rc = end_sample(&r)) != 0)
 				break;
@@ -395,6 +427,12 @@ int fg_perfscript_read(fg_profile_info *info, fg_input *in, fg_names *names, con
 			skipping = !r.in_sample;
 		} else if (frame_line(line, len, &f, &fl, &m, &ml)) {
 			if (r.in_sample && (rc = frame(&r, f, fl, m, ml)) != 0)
+				break;
+			after_frame = true;
+		} else if (follows_frame && srcline(line, len, &f, &fl)) {
+			bool known = fl && !(fl == 2 && !memcmp(f, "??", 2));
+			if (r.in_sample && known && r.line_frame != UINT32_MAX &&
+			    (rc = fg_names_set_file(names, r.line_frame, f, fl, err)) != 0)
 				break;
 		} else if (!skipping) {
 			rc = fg_error_set(err, FG_EINVALID, fg_input_name(in),

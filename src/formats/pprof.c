@@ -23,7 +23,7 @@ enum {
 	MAPPING_ID = 1, MAPPING_FILENAME = 5,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
-	FUNCTION_ID = 1, FUNCTION_NAME = 2,
+	FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_FILENAME = 4,
 };
 
 enum { WIRE_VARINT = 0, WIRE_FIXED64 = 1, WIRE_LEN = 2, WIRE_FIXED32 = 5 };
@@ -109,7 +109,7 @@ struct pprof {
 	struct { uint64_t type, unit; } types[MAX_SAMPLE_TYPES];
 	size_t ntypes;
 	uint64_t default_type;
-	fg_keymap functions;   /* function id -> name string index */
+	fg_keymap functions;   /* function id -> name string index | filename string index << 32 */
 	fg_keymap mappings;    /* mapping id -> filename string index */
 	fg_keymap locations;   /* location id -> index into locs */
 	struct loc {
@@ -728,7 +728,7 @@ static int read_tables(struct pprof *pp, struct pb top)
 		case PROFILE_FUNCTION:
 		case PROFILE_MAPPING: {
 			bool fn = f.num == PROFILE_FUNCTION;
-			uint64_t id = 0, name = 0;
+			uint64_t id = 0, name = 0, file = 0;
 			while ((r = pb_next(&f.sub, &g)) > 0) {
 				if (g.wire != WIRE_VARINT)
 					continue;
@@ -736,7 +736,13 @@ static int read_tables(struct pprof *pp, struct pb top)
 					id = g.v;
 				else if (g.num == (fn ? FUNCTION_NAME : MAPPING_FILENAME))
 					name = g.v;
+				else if (fn && g.num == FUNCTION_FILENAME)
+					file = g.v;
 			}
+			/* A function's source file rides in the upper half (string
+			 * indices beyond 32 bits are out of range anyway). */
+			if (fn)
+				name = (name > UINT32_MAX ? UINT32_MAX : name) | (file > UINT32_MAX ? 0 : file) << 32;
 			if (r < 0)
 				return bad(pp, fn ? "malformed function" : "malformed mapping");
 			if ((rc = put_id(pp, fn ? &pp->functions : &pp->mappings, id, name, fn ? "functions" : "mappings")))
@@ -827,10 +833,15 @@ static int expand_location(struct pprof *pp, struct loc *l)
 			uint64_t *name = fg_keymap_get(&pp->functions, fn, 0, 0);
 			if (!name)
 				return bad(pp, "a location names a function that is not in the profile");
-			const struct span *str = string_at(pp, *name);
+			const struct span *str = string_at(pp, *name & UINT32_MAX), *file = string_at(pp, *name >> 32);
 			if (!str)
 				return bad(pp, "string index out of range");
 			if ((rc = add_frame(pp, (const char *)str->p, str->len)) != 0)
+				return rc;
+			/* Its source file (hotfiles maps native frames with it). */
+			if (*name >> 32 && file && file->len && !memchr(file->p, '\0', file->len) &&
+			    (rc = fg_names_set_file(pp->names, pp->frames.names[pp->frames.len - 1], (const char *)file->p,
+						    file->len, pp->err)) != 0)
 				return rc;
 		}
 	}

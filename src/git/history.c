@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "git/javaclass.h"
+#include "git/native.h"
 
 /* ---- query -------------------------------------------------------------------- */
 
@@ -93,6 +94,8 @@ static size_t find_candidates(const fg_history *h, const char *cls, size_t *out,
 		}
 		for (size_t i = lo; i < h->nsrc && !stem_cmp(h->src[i].stem, h->src[i].stem_len, simple, slen); i++) {
 			const srcfile *s = &h->src[i];
+			if (fg_native_lang_of_path(s->path))
+				continue; /* native frames' files (history_native.c) */
 			if (pass == 1 && s->ext_len != 2)
 				continue; /* only .kt */
 			size_t plen = strlen(s->path);
@@ -141,6 +144,24 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		h->src[i].file_id = SIZE_MAX;
 	h->filter_skipped = h->filter_maybe = 0;
 
+	/* Frames no Java file answers for may name native functions: their
+	 * definitions are searched in one pass (history_native.c). */
+	fg_history_native *native = NULL;
+	bool *javaless = calloc(count ? count : 1, sizeof(bool));
+	if (!javaless)
+		rc = fg_error_oom(err, NULL);
+	for (size_t fr = 0; fr < count && rc == 0; fr++) {
+		char cls[FG_JAVACLASS_MAX_FRAME];
+		int jc = (h->typed_names ? fg_javaclass_from_name : fg_javaclass_from_frame)(cls, sizeof(cls),
+											     frames[fr] ? frames[fr] : "", err);
+		size_t one;
+		rc = jc < 0 ? jc : 0;
+		javaless[fr] = jc == 0 || (jc == 1 && find_candidates(h, cls, &one, 1) == 0);
+	}
+	if (rc == 0)
+		rc = fg_history_native_resolve(&native, h, frames, javaless, count, err);
+	free(javaless);
+
 	/* Frames → classes → files, deduplicated. */
 	for (size_t fr = 0; fr < count && rc == 0; fr++) {
 		char cls[FG_JAVACLASS_MAX_FRAME];
@@ -154,7 +175,17 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		size_t ncand = jc == 1 ? find_candidates(h, cls, cand, 64) : 0;
 		if (ncand > 64)
 			ncand = 64; /* a class path held by more modules than that is not a hot file */
+		const char *function = ncand ? NULL : fg_history_native_function(native, fr);
+		if (function)
+			ncand = fg_history_native_candidates(native, fr, cand, 64);
+		if (jc == 1 && !ncand)
+			function = NULL; /* a Java class without a file is said as the class */
 		char *fcopy = result_strdup(r, frame);
+		char *function_copy = function ? result_strdup(r, function) : NULL;
+		if (function && !function_copy) {
+			rc = fg_error_oom(err, NULL);
+			break;
+		}
 		char *ccopy = jc == 1 ? result_strdup(r, cls) : NULL;
 		if (!fcopy || (jc == 1 && !ccopy)) {
 			rc = fg_error_oom(err, NULL);
@@ -170,7 +201,8 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 			fg_history_entry *e = &r->entries[r->count];
 			memset(e, 0, sizeof(*e));
 			e->frame = fcopy;
-			e->class_path = ccopy;
+			e->class_path = function_copy ? NULL : ccopy; /* a Go `pkg/path.Func` is no class */
+			e->function = function_copy;
 			e->candidates = ncand;
 			e->changed_in_window = -1;
 			entry_file[r->count] = SIZE_MAX;
@@ -194,6 +226,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 		}
 	}
 
+	fg_history_native_free(native);
 	mwalk mw = { 0 };
 	if (rc == 0 && methods)
 		rc = fg_history_method_setup(h, r, files, nfiles, entry_file, &mw, err);

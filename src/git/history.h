@@ -2,8 +2,9 @@
  * meaningful commit, and the commits of a window (good, bad].
  *
  * One fg_history is an open repository with the revisions resolved and the
- * source files of the bad commit's tree indexed (path suffix → files, only
- * `.java`, `.kt`, `.scala`).  fg_history_query takes a plain list of frame
+ * source files of the bad commit's tree indexed (path suffix → files:
+ * `.java`, `.kt`, `.scala`, and the C, C++, Rust and Go files native frames
+ * are looked up in, src/git/native.h).  fg_history_query takes a plain list of frame
  * names (from --frame or from a profile diff) and answers for every file
  * with one history walk:
  *
@@ -57,6 +58,13 @@ typedef struct fg_history_options {
 	 * Default NULL. */
 	fg_history_progress_fn progress;
 	void *progress_ctx;
+	/* The source file a profile names for a frame (pprof's
+	 * Function.filename, perf script -F +srcline), NULL when it names
+	 * none: a native frame is mapped to the file of the bad tree whose
+	 * path ends the same way before any definition search.  NULL: no
+	 * profile files.  Default NULL. */
+	const char *(*frame_file)(void *ctx, const char *frame);
+	void *frame_file_ctx;
 } fg_history_options;
 
 /* Sets the defaults documented above (inline: options never load the network and git module, src/module/lazy.c). */
@@ -86,6 +94,9 @@ const char *fg_history_bad_id(const fg_history *h);
 const char *fg_history_good_id(const fg_history *h);
 /* Whether the repository is a shallow clone. */
 bool fg_history_is_shallow(const fg_history *h);
+/* Whether the bad tree holds Java, Kotlin or Scala sources: a JVM project,
+ * whose hot frames that map to no file are the JVM's, not a native build's. */
+bool fg_history_jvm_sources(const fg_history *h);
 /* What the answers should be read with, in words (one line each, no
  * newline): a commit-graph found to disagree with the objects and no longer
  * used, history that git would read otherwise (replace refs, grafts).  Set
@@ -102,6 +113,9 @@ typedef struct fg_history_commit {
 typedef struct fg_history_entry {
 	const char *frame;        /* as given */
 	const char *class_path;   /* slashed top-level class, NULL when the frame is not a Java frame */
+	/* The function a native frame names (src/git/native.h: C, C++, Rust,
+	 * Go), searched for when no Java file answers; NULL otherwise. */
+	const char *function;
 	const char *path;         /* file in the bad tree; NULL: not in repository */
 	size_t candidates;        /* number of files for this frame (entries with the same frame) */
 	const fg_history_commit *last;            /* NULL when path is NULL */

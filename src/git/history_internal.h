@@ -87,6 +87,7 @@ typedef struct srcfile {
 	const char *stem;      /* points into path: the file name without extension */
 	size_t stem_len;
 	size_t ext_len;        /* without the dot */
+	git_oid blob;          /* its content at bad (the native definition search reads it) */
 	size_t file_id;        /* the query's file index, SIZE_MAX when not asked for */
 } srcfile;
 
@@ -126,6 +127,8 @@ struct fg_history {
 	oidset shallow_ids;
 	oidset ignored;
 	bool typed_names;      /* the options' */
+	const char *(*frame_file)(void *ctx, const char *frame); /* the options' */
+	void *frame_file_ctx;
 	fg_repo_grafts *grafts; /* replace refs and info/grafts, NULL: none (src/git/repo.h) */
 	char **warnings;       /* fg_history_warning */
 	size_t nwarnings;
@@ -318,6 +321,27 @@ int fg_history_present_at(bool *out, fg_history *h, const git_oid *tree_id, cons
 int fg_history_parent_same(bool *same, fg_history *h, size_t ni, uint32_t p, size_t pi, const qfile *f, fg_error *err);
 /* The blob at a path of a commit's tree. */
 int fg_history_blob_at(git_oid *out, bool *found, fg_history *h, const git_oid *root, const qfile *f, fg_error *err);
+
+/* ---- native frames (history_native.c) ------------------------------------ */
+
+/* The native frames of a query and the files that define their functions. */
+typedef struct fg_history_native fg_history_native;
+/* For the frames with searched[i] set (no Java file answers for them):
+ * those that name a native function get their candidate files, from the
+ * profile's file (opts->frame_file) or a definition search over the
+ * C/C++/Rust/Go files of the bad tree (one pass, bounded: a warning says
+ * so).  *out is set whatever the result (fg_history_native_free). */
+int fg_history_native_resolve(fg_history_native **out, fg_history *h, const char *const *frames,
+			      const bool *searched, size_t count, fg_error *err);
+/* Frame i's candidates (indices of h->src, best first), at most max. */
+size_t fg_history_native_candidates(const fg_history_native *nat, size_t frame, size_t *out, size_t max);
+/* The function frame i names, NULL when it is not a native frame searched. */
+const char *fg_history_native_function(const fg_history_native *nat, size_t frame);
+void fg_history_native_free(fg_history_native *nat);
+/* The frame's function in file f at the tree: its lines by git's driver
+ * for the file's language (src/git/native.h). */
+int fg_history_native_match(fg_method_match *out, fg_history *h, const git_oid *tree, const qfile *f,
+			    const char *frame, fg_error *err);
 
 /* ---- the walks (history_chain.c, history_method.c, history_window.c) ------- */
 

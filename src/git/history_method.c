@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "git/javaclass.h"
+#include "git/native.h"
 
 /* ---- method histories: git log -L :METHOD:PATH, inside the chain walk ------------- */
 
@@ -380,7 +381,8 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 		if (fi == SIZE_MAX)
 			continue;
 		r->entries[i].method = m;
-		if (!scans[fi] && !unreadable[fi]) {
+		bool native = fg_native_lang_of_path(files[fi].path) != FG_NATIVE_NONE;
+		if (!scans[fi] && !unreadable[fi] && !native) {
 			git_oid tree = h->nodes[bad_idx].tree, id;
 			bool found;
 			git_blob *blob = NULL;
@@ -408,16 +410,21 @@ int fg_history_method_setup(fg_history *h, fg_history_result *r, qfile *files, s
 		}
 		fg_javaclass_parts parts;
 		char typed[2 * FG_JAVACLASS_MAX_FRAME + 3];
-		if (fg_javaclass_parse(&parts, typed_frame(typed, sizeof(typed), h, &r->entries[i]), err) != 1) {
+		fg_method_match match;
+		if (native) {
+			git_oid tree = h->nodes[bad_idx].tree;
+			if ((rc = fg_history_native_match(&match, h, &tree, &files[fi], r->entries[i].frame, err)) < 0)
+				break;
+		} else if (fg_javaclass_parse(&parts, typed_frame(typed, sizeof(typed), h, &r->entries[i]), err) != 1) {
 			m->status = FG_METHOD_NOT_FOUND;
 			m->reason = "not a Java frame";
 			continue;
+		} else {
+			fg_method_find(&match, scans[fi], &parts);
 		}
-		fg_method_match match;
-		fg_method_find(&match, scans[fi], &parts);
 		m->status = match.status;
 		m->reason = match.reason;
-		m->generated = fg_method_scan_generated(scans[fi]);
+		m->generated = scans[fi] && fg_method_scan_generated(scans[fi]);
 		m->nranges = match.count;
 		m->overloads = match.overloads;
 		memcpy((fg_method_range *)m->ranges, match.ranges, match.count * sizeof(match.ranges[0]));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "git/native.h"
 #include "io/textfile.h"
 
 static void oidset_sort(oidset *s)
@@ -181,6 +182,11 @@ static int read_ignore_revs(fg_history *h, const fg_history_options *opts, git_t
 static bool source_ext(const char *name, size_t len, size_t *ext_len)
 {
 	static const char *const exts[] = { ".java", ".kt", ".scala" };
+	if (fg_native_lang_of_path(name)) {
+		const char *dot = strrchr(name, '.');
+		*ext_len = (size_t)(name + len - dot - 1);
+		return true;
+	}
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
 		size_t el = strlen(exts[i]);
 		if (len > el && !memcmp(name + len - el, exts[i], el)) {
@@ -221,6 +227,7 @@ static int index_cb(const char *root, const git_tree_entry *entry, void *payload
 	s->ext_len = ext_len;
 	s->stem_len = nlen - ext_len - 1;
 	s->file_id = SIZE_MAX;
+	git_oid_cpy(&s->blob, git_tree_entry_id(entry));
 	return 0;
 nomem:
 	ctx->rc = fg_error_oom(ctx->err, NULL);
@@ -433,6 +440,8 @@ int fg_history_open_repo(fg_history **out, fg_repo *repo, const fg_history_optio
 	if (!h)
 		return fg_error_oom(err, NULL);
 	h->typed_names = opts->typed_names;
+	h->frame_file = opts->frame_file;
+	h->frame_file_ctx = opts->frame_file_ctx;
 	int rc;
 	git_commit *bad_commit = NULL;
 	git_tree *bad_tree = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/hashtab.h"
+#include "base/idarray.h"
 
 /* Names live in large chunks that never move, so a pointer returned by
  * fg_names_get stays valid; the hash table holds ids only. */
@@ -26,6 +27,11 @@ struct fg_names {
 	uint32_t count, capacity;
 	fg_hashtab slots;      /* of uint32_t: id + 1, 0 = empty */
 	struct chunk *chunks;
+	/* fg_names_set_file: the files, interned apart from the frame names
+	 * (they are no frames), and per name id its file's id + 1 (0: none). */
+	fg_names *files;
+	uint32_t *file_of;
+	uint32_t file_cap;
 };
 
 static uint32_t hash_bytes(const char *s, size_t len)
@@ -77,6 +83,8 @@ void fg_names_free(fg_names *names)
 	}
 	free(names->entries);
 	fg_hashtab_free(&names->slots);
+	fg_names_free(names->files);
+	free(names->file_of);
 	free(names);
 }
 
@@ -234,4 +242,40 @@ int fg_names_rank(uint32_t **out, const fg_names *names, fg_error *err)
 	free(all);
 	*out = rank;
 	return 0;
+}
+
+int fg_names_set_file(fg_names *names, uint32_t id, const char *file, size_t len, fg_error *err)
+{
+	if (id < names->file_cap && names->file_of[id])
+		return 0; /* the first file given stays */
+	int rc = names->files ? 0 : fg_names_new(&names->files, err);
+	uint32_t fid;
+	if (rc == 0)
+		rc = fg_names_intern(&fid, names->files, file, len, err);
+	if (rc)
+		return rc;
+	if (id >= names->file_cap) {
+		uint32_t cap = fg_idarray_capacity(names->file_cap, id);
+		if (fg_idarray_resize(&names->file_of, sizeof(uint32_t), names->file_cap, cap, 0) < 0)
+			return fg_error_oom(err, NULL);
+		names->file_cap = cap;
+	}
+	names->file_of[id] = fid + 1;
+	return 0;
+}
+
+const char *fg_names_file(const fg_names *names, uint32_t id)
+{
+	return id < names->file_cap && names->file_of[id] ? fg_names_get(names->files, names->file_of[id] - 1) : NULL;
+}
+
+const char *fg_names_file_by_name(void *names, const char *name)
+{
+	const fg_names *n = names;
+	if (!n || !n->files)
+		return NULL;
+	size_t len = strlen(name);
+	struct key k = { n->entries, name, len, hash_bytes(name, len) };
+	const uint32_t *slot = fg_hashtab_probe(&n->slots, sizeof(*slot), k.hash, stop, &k);
+	return *slot ? fg_names_file(n, *slot - 1) : NULL;
 }

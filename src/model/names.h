@@ -29,6 +29,18 @@ size_t fg_names_length(const fg_names *names, uint32_t id);
 /* Number of distinct names; ids run from 0 to count - 1. */
 uint32_t fg_names_count(const fg_names *names);
 
+/* The source file a profile names for the frame name id (pprof's
+ * Function.filename, perf script -F +srcline): the first one given stays.
+ * Files are interned apart from the names (they are not frames, and ids and
+ * counts of names do not change): one copy each, nothing per frame. */
+int fg_names_set_file(fg_names *names, uint32_t id, const char *file, size_t len, fg_error *err);
+/* The file set for id, NULL when none; valid until fg_names_free. */
+const char *fg_names_file(const fg_names *names, uint32_t id);
+/* The same for a name given as text (names: an fg_names), NULL when it is
+ * not a name of the table or has no file: the shape of
+ * fg_history_options.frame_file. */
+const char *fg_names_file_by_name(void *names, const char *name);
+
 /* Every name's rank in byte order of the names (shorter first on a common
  * prefix): (*rank)[id], malloc'ed (free).  Sorting by rank is sorting by
  * name bytes with integer compares. */

@@ -122,6 +122,7 @@
 	USE(const char *, fg_history_bad_id, (const fg_history *h), (h))                                             \
 	USE(const char *, fg_history_good_id, (const fg_history *h), (h))                                            \
 	USE(bool, fg_history_is_shallow, (const fg_history *h), (h))                                                 \
+	USE(bool, fg_history_jvm_sources, (const fg_history *h), (h))                                                \
 	USE(size_t, fg_history_warning_count, (const fg_history *h), (h))                                            \
 	USE(const char *, fg_history_warning, (const fg_history *h, size_t i), (h, i))                              \
 	USE(size_t, fg_history_result_count, (const fg_history_result *r), (r))                                      \

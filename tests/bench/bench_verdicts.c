@@ -314,7 +314,7 @@ static void days_count(struct days_tally *t, const struct series *s, const fg_da
 			t->max_over = judged - budget;
 	}
 	enum fg_days_outcome o = fg_days_result(d);
-	if (o == FG_DAYS_ENDS_NOT_SEPARATED) {
+	if (o == FG_DAYS_ENDS_NOT_SEPARATED || o == FG_DAYS_NO_RISE) {
 		t->no_answer++;
 		return;
 	}
@@ -342,7 +342,7 @@ static void days_count(struct days_tally *t, const struct series *s, const fg_da
 static void bench_days(size_t nseries, uint64_t seed, double missing, double broken, fg_verdict_judge *judge,
                        const fg_verdict_options *old)
 {
-	enum { RULES = 4 };
+	enum { RULES = 6, AUTO_BEFORE = 3, AUTO = 4, SCAN = 5 };
 	struct days_tally t[RULES] = { { 0 } };
 	fg_error err;
 	for (size_t i = 0; i < nseries; i++) {
@@ -366,9 +366,11 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 			s.whole = rule < 2;
 			fg_days_options dopts;
 			fg_days_options_init(&dopts);
-			dopts.auto_threshold = rule == 3 ? &n : NULL;
+			dopts.auto_threshold = rule == AUTO_BEFORE || rule == AUTO ? &n : NULL;
+			dopts.auto_search_only = rule == AUTO_BEFORE;
 			fg_days *d;
-			if (fg_days_search_runs(&d, s.n, 0, s.n - 1, &dopts, judge_day, &s, &err)) {
+			if ((rule == SCAN ? fg_days_scan_runs : fg_days_search_runs)(&d, s.n, 0, s.n - 1, &dopts, judge_day, &s,
+										       &err)) {
 				fprintf(stderr, "bench_verdicts: %s\n", err.message);
 				exit(1);
 			}
@@ -379,9 +381,10 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 			fg_verdict_free(s.judged[r]);
 	}
 	static const char *const names[] = { "old: median, ends must decide", "interval, ends move inward",
-		                              "+ partial runs (2 of 3 nodes)", "+ --threshold auto" };
+		                              "+ partial runs (2 of 3 nodes)", "+ --threshold auto (search only)",
+		                              "+ --threshold auto (+ change point)", "--scan (every run)" };
 	for (int r = 0; r < RULES; r++)
-		printf("  %-32s %5.1f%% %6.1f%% %6.1f%% %9.1f%% %7zu %8.2f %5zu/%zu (+%zu)\n", names[r],
+		printf("  %-36s %5.1f%% %6.1f%% %6.1f%% %9.1f%% %7zu %8.2f %5zu/%zu (+%zu)\n", names[r],
 		       pct(t[r].wrong, t[r].series), pct(t[r].exact, t[r].series), pct(t[r].window, t[r].series),
 		       pct(t[r].no_answer, t[r].series), t[r].wrong_verdicts, (double)t[r].judged / (double)t[r].series,
 		       t[r].over_budget, t[r].clean, t[r].max_over);
@@ -476,7 +479,7 @@ int main(int argc, char **argv)
 			       100 * faults[f][1]);
 		else
 			printf("\n  no missing or broken profile:\n");
-		printf("  %-32s %6s %7s %7s %10s %7s %8s %s\n", "rule", "wrong", "exact", "window", "no answer",
+		printf("  %-36s %6s %7s %7s %10s %7s %8s %s\n", "rule", "wrong", "exact", "window", "no answer",
 		       "wrong v", "judged", "over ceil(log2 N)+2 (clean series)");
 		bench_days(nseries, seed + 20 + (uint64_t)f, faults[f][0], faults[f][1], judges[0], &old);
 	}

@@ -36,15 +36,20 @@ def sd(w, t):
     return math.sqrt(w * w + (Z * 0.06 * t) ** 2) / Z
 
 
-g, _, ghi = end(sys.argv[1])
-b, blo, _ = end(sys.argv[2])
-lo, hi = g, b
-for _ in range(100):
-    t = (lo + hi) / 2
-    if (t - g) / sd(ghi - g, t) - (b - t) / sd(b - blo, t) < 0:
-        lo = t
-    else:
-        hi = t
-t = round(t * 100) / 100
-sg, sb = sd(ghi - g, t), sd(b - blo, t)
-print("%.4f %.4f %.4f %.4f %.4f %.4f" % (t, g, b, sg, sb, min((t - g) / sg, (b - t) / sb)))
+def main():
+    g, _, ghi = end(sys.argv[1])
+    b, blo, _ = end(sys.argv[2])
+    lo, hi = g, b
+    for _ in range(100):
+        t = (lo + hi) / 2
+        if (t - g) / sd(ghi - g, t) - (b - t) / sd(b - blo, t) < 0:
+            lo = t
+        else:
+            hi = t
+    t = round(t * 100) / 100
+    sg, sb = sd(ghi - g, t), sd(b - blo, t)
+    print("%.4f %.4f %.4f %.4f %.4f %.4f" % (t, g, b, sg, sb, min((t - g) / sg, (b - t) / sb)))
+
+
+if __name__ == "__main__":
+    main()

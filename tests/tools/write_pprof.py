@@ -3,7 +3,7 @@
 the name ends in .pb): test data for fgbisect's pprof reader, made by the
 project's own code.
 
-    write_pprof.py [--labels] [--packed] IN.collapsed[.gz] OUT.pb[.gz]
+    write_pprof.py [--labels] [--packed] [--files MAP] IN.collapsed[.gz] OUT.pb[.gz]
 
 Two sample types, samples/count (the line's count) and cpu/nanoseconds (the
 count times 10 ms).  Frames marked _[i] (inlined) go into their caller's
@@ -16,6 +16,10 @@ carries a label thread=main that readers must ignore unless asked.
 With --labels, the frames [KEY=VALUE] that start a stack become labels of
 its sample instead of frames: a string label, or with VALUE #N or #N UNIT a
 numeric one (num N, num_unit UNIT); a key given twice gives two labels.
+
+Every function's filename is X.java unless MAP (lines FUNCTION<TAB>FILE)
+names its file, as Go's runtime/pprof writes the source path of each
+function.
 
 Fast enough for the large fixture's 560,195 stacks (1.17 M samples): the
 output grows in one bytearray, and each location's sample field is encoded
@@ -42,6 +46,12 @@ def main():
     args = sys.argv[1:]
     labels = "--labels" in args
     packed = "--packed" in args
+    files = {}
+    if "--files" in args:
+        i = args.index("--files")
+        with open(args[i + 1], encoding="utf-8") as f:
+            files = dict(line.rstrip("\n").split("\t", 1) for line in f if "\t" in line)
+        del args[i:i + 2]
     src, dst = [a for a in args if a not in ("--labels", "--packed")]
     strings, sidx = [""], {"": 0}
     def s(x):
@@ -105,7 +115,7 @@ def main():
                 body += field(4, field(1, functions[name]) + field(2, 1))
         out += field(4, body)
     for name, fid in functions.items():
-        out += field(5, field(1, fid) + field(2, s(name)) + field(3, s(name)) + field(4, s("X.java")))
+        out += field(5, field(1, fid) + field(2, s(name)) + field(3, s(name)) + field(4, s(files.get(name, "X.java"))))
     for x in strings:
         out += field(6, x.encode("utf-8", "surrogateescape"))
     out += field(14, s("cpu"))

@@ -8,7 +8,6 @@
 
 #include "analysis/diff.h"
 #include "base/stats.h"
-#include "explain/growers.h"
 
 struct fg_days {
 	enum fg_days_outcome outcome;
@@ -404,50 +403,17 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
 	return 0;
 }
 
-int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_history_progress_fn progress,
-			   void *progress_ctx, fg_error *err)
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, fg_diff *diff, const fg_names *names,
+			   const fg_explain_options *eo, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	int rc = fg_repo_log_range(&out->log, repo, good, bad, NULL, err);
-	if (rc || !nhot)
-		return rc;
-	fg_diff_result result = { 0 };
-	fg_growers g = { 0 };
-	rc = fg_diff_compute(&result, diff, err);
-	if (!rc)
-		rc = fg_growers_find(&g, diff, &result, names, nhot, nhot, err);
-	const char **frames = NULL, **stack = NULL;
-	if (!rc && g.nframes) {
-		frames = calloc(g.nframes, sizeof(*frames));
-		stack = calloc(g.nstack ? g.nstack : 1, sizeof(*stack));
-		if (!frames || !stack)
-			rc = fg_error_oom(err, NULL);
-	}
-	if (!rc && g.nframes) {
-		for (size_t i = 0; i < g.nframes; i++)
-			frames[i] = fg_names_get(names, g.frame_ids[i]);
-		for (size_t i = 0; i < g.nstack; i++)
-			stack[i] = fg_names_get(names, g.stack_ids[i]);
-		fg_history_options ho;
-		fg_history_options_init(&ho);
-		ho.good = good;
-		ho.bad = bad;
-		ho.progress = progress;
-		ho.progress_ctx = progress_ctx;
-		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, g.nframes, SIZE_MAX, stack, g.nstack,
-					 err);
-	}
-	free(frames);
-	free(stack);
-	fg_growers_clear(&g);
-	fg_diff_result_free(&result);
-	return rc;
+	int rc = fg_repo_log_range(&out->log, repo, eo->good, eo->bad, NULL, err);
+	return rc ? rc : fg_explain_window(&out->explain, repo, dir, diff, names, eo, err);
 }
 
 void fg_days_window_clear(fg_days_window *w)
 {
-	fg_hotfiles_clear(&w->hot);
+	fg_explain_clear(&w->explain);
 	fg_repo_log_free(w->log);
 	memset(w, 0, sizeof(*w));
 }
@@ -862,9 +828,23 @@ int fg_days_answer_find(fg_days_answer *out, const fg_runs_selection *sel, const
 			rc = 0;
 		}
 	}
-	if (!rc && req->repo)
-		rc = fg_days_look_up_window(&out->window, req->repo, req->repo_dir, out->fast_id, out->slow_id, out->diff,
-		                            out->names, req->nhot, req->history_progress, req->history_progress_ctx, err);
+	if (!rc && req->repo) {
+		fg_explain_options eo;
+		fg_explain_options_init(&eo);
+		eo.good = out->fast_id;
+		eo.bad = out->slow_id;
+		eo.frame = req->verdict->pattern;
+		eo.match = req->verdict->match;
+		eo.nhot = req->nhot;
+		fg_history_options ho;
+		fg_history_options_init(&ho);
+		ho.good = eo.good;
+		ho.bad = eo.bad;
+		ho.progress = req->history_progress;
+		ho.progress_ctx = req->history_progress_ctx;
+		eo.history = &ho;
+		rc = fg_days_look_up_window(&out->window, req->repo, req->repo_dir, out->diff, out->names, &eo, err);
+	}
 	return rc;
 }
 
@@ -875,4 +855,33 @@ void fg_days_answer_clear(fg_days_answer *a)
 	fg_names_free(a->names);
 	fg_days_free(a->days);
 	memset(a, 0, sizeof(*a));
+}
+
+void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel)
+{
+	out[0] = '\0';
+	enum fg_days_outcome outcome = fg_days_result(d);
+	if (outcome != FG_DAYS_GOOD_NOT_FAST && outcome != FG_DAYS_BAD_NOT_SLOW)
+		return;
+	bool good_end = outcome == FG_DAYS_GOOD_NOT_FAST;
+	size_t asked = good_end ? d->asked_good : d->asked_bad, at = good_end ? d->good : d->bad;
+	const fg_runs_run *end = fg_runs_selection_at(sel, asked), *run = fg_runs_selection_at(sel, at);
+	const fg_verdict *v = d->verdicts[at];
+	const char *side = good_end ? "good" : "bad";
+	if (v->kind == FG_VERDICT_SKIP) {
+		snprintf(out, size, "no run from the %s end %s %s to the other end can be judged (the last tried, %s: "
+			 "%s): nothing to search", side, end->date, end->commit, run->date, v->reason);
+		return;
+	}
+	char moved[128] = "", why[1700];
+	if (at != asked)
+		snprintf(moved, sizeof(moved), " (the %s end %s could not be judged, nor any run up to it)", side,
+			 end->date);
+	if (v->disagreeing != SIZE_MAX)
+		snprintf(why, sizeof(why), "%s: a regression on one node only, or a noisy node?", v->reason);
+	else
+		snprintf(why, sizeof(why), "is --frame mistyped, --threshold too %s, or --%s too %s?",
+			 good_end ? "low" : "high", side, good_end ? "late" : "early");
+	snprintf(out, size, "the %s end %s %s is %s, not %s%s: nothing to search (%s)", side, run->date, run->commit,
+		 fg_verdict_name(v->kind), good_end ? "fast" : "slow", moved, why);
 }

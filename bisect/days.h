@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "analysis/diff.h"
-#include "explain/hotfiles.h"
+#include "explain/explain.h"
 #include "git/repo.h"
 #include "bisect/runs.h"
 #include "bisect/verdict.h"
@@ -110,6 +110,20 @@ size_t fg_days_good(const fg_days *d);
 size_t fg_days_bad(const fg_days *d);
 size_t fg_days_last_fast(const fg_days *d);
 size_t fg_days_first_slow(const fg_days *d);
+
+/* Why a search that did not find the two runs cannot start, in one line
+ * into out: the end's nearest decidable run has the wrong verdict, or no
+ * run can be judged.  A mistyped --frame or a wrong threshold is only
+ * suggested when the run was decided; a node that disagrees with the
+ * others is named instead.  "" when the outcome is FOUND. */
+void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel);
+
+/* Why a search that did not find the two runs cannot start, in one line
+ * into out: the end's nearest decidable run has the wrong verdict, or no
+ * run can be judged.  A mistyped --frame or a wrong threshold is only
+ * suggested when the run was decided; a node that disagrees with the
+ * others is named instead.  "" when the outcome is FOUND. */
+void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel);
 
 /* The verdict of a judged run, NULL when it was not judged. */
 const fg_verdict *fg_days_verdict(const fg_days *d, size_t run);
@@ -222,21 +236,18 @@ bool fg_days_narrowed(const fg_days *d);
 const fg_verdict_auto *fg_days_fallback(const fg_days *d);
 
 /* What `days --repo` shows between the last fast run and the first slow
- * one: the commits of (good, bad] in repo, and the hot files (in the
- * repository at dir) of the nhot frames whose pooled inclusive share grew
- * most in diff (fg_days_diff's, names its names), as the diff module reports
- * them (above its noise floor), with the decision (which also reads the
- * frames on their stacks in the first slow run's pooled tree).  hot.result is NULL when no frame grew or nhot is 0.
- * progress (may be NULL) is the history query's (fg_history_options).
- * Free with fg_days_window_clear whatever the result. */
+ * one: the commits of (eo->good, eo->bad] in repo, and what explains the
+ * change (explain/explain.h: the --frame pattern's own frames and the
+ * eo->nhot frames that grew most in diff, fg_days_diff's, names its names,
+ * looked up as hot files in the repository at dir, and the decision over
+ * those beyond noise).  Free with fg_days_window_clear whatever the result. */
 typedef struct fg_days_window {
 	fg_repo_log *log;
-	fg_hotfiles hot;
+	fg_explain explain;
 } fg_days_window;
 
-int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, const char *good, const char *bad,
-			   fg_diff *diff, const fg_names *names, size_t nhot, fg_history_progress_fn progress,
-			   void *progress_ctx, fg_error *err);
+int fg_days_look_up_window(fg_days_window *out, fg_repo *repo, const char *dir, fg_diff *diff, const fg_names *names,
+			   const fg_explain_options *eo, fg_error *err);
 void fg_days_window_clear(fg_days_window *w);
 
 /* What `fgbisect days` does between parsing and printing: one call. */

@@ -400,12 +400,5 @@ void cli_wait_group(pid_t pgid)
 
 int cli_write_report(const char *path, const fg_report *r, const fg_names *names, fg_error *err)
 {
-	FILE *out = fopen(path, "w");
-	int rc = out ? fg_report_write(out, r, names, err)
-		     : fg_error_set(err, FG_EOUTPUT, path, "cannot create the report: %s", strerror(errno));
-	if (out && fclose(out) && !rc)
-		rc = fg_error_set(err, FG_EOUTPUT, path, "cannot write the report: %s", strerror(errno));
-	if (rc && !err->source[0])
-		fg_error_set_source(err, path);
-	return rc;
+	return fg_report_write_file(path, r, names, err);
 }

@@ -332,16 +332,3 @@ void cli_auto_threshold_json(fg_json *j, const fg_verdict_auto *a)
 	fg_json_end(j);
 }
 
-fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note)
-{
-	return (fg_chart_row){
-		.label = label,
-		.mark = v->kind == FG_VERDICT_FAST ? FG_CHART_FAST : v->kind == FG_VERDICT_SLOW ? FG_CHART_SLOW
-											 : FG_CHART_SKIP,
-		.has_share = v->total > 0,
-		.share = v->share,
-		.lo = v->interval_lo,
-		.hi = v->interval_hi,
-		.note = note,
-	};
-}

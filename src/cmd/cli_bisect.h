@@ -136,10 +136,6 @@ int cli_bisect_secrets_from_env(struct cli_bisect_options *o, const struct cli_c
  * threshold T%: VERDICT (reason)"; commit as given. */
 void cli_verdict_line(FILE *out, const char *commit, const fg_verdict *v, double threshold);
 
-/* A judged run's mark, share and the interval its verdict used, as the
- * terminal chart and the report draw them. */
-fg_chart_row cli_verdict_chart_row(const fg_verdict *v, const char *label, const char *note);
-
 /* Warnings the verdict carries (fetch, reader), and the mistyped pattern
  * (pattern NULL: not that one) with the frame names near it. */
 void cli_verdict_warnings(const fg_verdict *v, const fg_verdict_judge *judge, const char *pattern);

@@ -1,5 +1,8 @@
 #include "cmd/cli_history.h"
 
+#include "bisect/search_report.h"
+#include "cmd/cli_bisect.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,13 +471,129 @@ void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed)
 		fprintf(out, "\n%zu more frame%s grew beyond noise (--hot %zu took the first)\n", r->ngrew - weighed,
 			r->ngrew - weighed == 1 ? "" : "s", weighed);
 	if (!r->node_df)
-		fputs("\ncaution: one profile a side: no node spread to measure, so noise cannot be separated from\n"
-		      "signal: the grown frames may be differences between nodes (give every node of each run)\n",
-		      out);
+		fprintf(out, "\ncaution: %s\n", fg_explain_not_separable);
 }
 
 void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed)
 {
 	fg_json_member_bool(j, "separable", r->node_df > 0);
 	fg_json_member_u64(j, "not_looked_up", r->ngrew > weighed ? r->ngrew - weighed : 0);
+}
+
+void cli_explain_pattern_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	char headline[1024];
+	fg_explain_headline(headline, sizeof(headline), e, pattern);
+	fprintf(out, "\n%s\nits frames by class and method (%zu, * beyond noise: weighed by the decision):\n",
+		cli_text(headline), e->ngroups_matched);
+	for (size_t i = 0; i < e->ngroups; i++) {
+		const fg_explain_group *g = &e->groups[i];
+		fprintf(out, "  %s %+.2f points (%.2f%% \xe2\x86\x92 %.2f%%, noise %.2f)  %s\n", g->weighed ? "*" : " ",
+			g->candidate - g->base, g->base, g->candidate, g->noise, cli_text(fg_names_get(names, g->frame)));
+	}
+	if (e->ngroups < e->ngroups_matched)
+		fprintf(out, "  and %zu more\n", e->ngroups_matched - e->ngroups);
+}
+
+void cli_explain_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	if (pattern)
+		cli_explain_pattern_text(out, e, pattern, names);
+	const fg_history_result *hot = e->hot.result;
+	size_t shown = 0;
+	fprintf(out, "\nsource files of the frames %s:\n", pattern ? "of the pattern that grew and of those that grew most"
+								  : "that grew most");
+	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
+		const fg_history_entry *en = fg_history_result_entry(hot, i);
+		if (!fg_hotfiles_shown(hot, i))
+			continue;
+		shown++;
+		fprintf(out, "  %s%s\n    last changed %.10s %.12s %s\n", cli_text(en->path),
+			en->changed_in_window == 1 ? "  (changed in the window)" : "", en->last->date, en->last->id,
+			cli_text(en->last->subject));
+	}
+	if (!shown)
+		fprintf(out, "  (%s)\n", hot ? "none of them is a source file of the repository" : "no frame grew");
+	cli_decision_text(out, e->hot.decision);
+	if (e->no_decision)
+		fprintf(out, "\nno decision: %s\n", e->no_decision);
+	cli_growers_note_text(out, &e->result, e->growers.nframes);
+}
+
+void cli_explain_pattern_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	fg_json_key(j, "pattern");
+	if (!pattern) {
+		fg_json_null(j);
+		return;
+	}
+	fg_json_object(j);
+	fg_json_member_string(j, "pattern", pattern);
+	fg_json_member_fixed(j, "base", e->base, 4);
+	fg_json_member_fixed(j, "candidate", e->candidate, 4);
+	fg_json_member_fixed(j, "noise", e->noise, 4);
+	fg_json_member_u64(j, "groups_matched", e->ngroups_matched);
+	fg_json_key(j, "groups");
+	fg_json_array(j);
+	for (size_t i = 0; i < e->ngroups; i++) {
+		const fg_explain_group *g = &e->groups[i];
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", fg_names_get(names, g->frame));
+		fg_json_member_fixed(j, "base", g->base, 4);
+		fg_json_member_fixed(j, "candidate", g->candidate, 4);
+		fg_json_member_fixed(j, "delta", g->candidate - g->base, 4);
+		fg_json_member_fixed(j, "noise", g->noise, 4);
+		fg_json_member_bool(j, "weighed", g->weighed);
+		fg_json_end(j);
+	}
+	fg_json_end(j);
+	fg_json_end(j);
+}
+
+void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names)
+{
+	cli_explain_pattern_json(j, e, pattern, names);
+	fg_json_key(j, "hotfiles");
+	fg_json_array(j);
+	const fg_history_result *hot = e->hot.result;
+	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
+		const fg_history_entry *en = fg_history_result_entry(hot, i);
+		if (!fg_hotfiles_shown(hot, i))
+			continue;
+		fg_json_object(j);
+		fg_json_member_string(j, "frame", en->frame);
+		fg_json_member_string(j, "path", en->path);
+		fg_json_member_string(j, "last_commit", en->last->id);
+		fg_json_member_string(j, "last_date", en->last->date);
+		fg_json_member_bool(j, "changed_in_window", en->changed_in_window == 1);
+		fg_json_end(j);
+	}
+	fg_json_end(j);
+	fg_json_key(j, "decision");
+	cli_decision_json(j, e->hot.decision);
+	fg_json_member_string(j, "no_decision", e->no_decision);
+	cli_growers_note_json(j, &e->result, e->growers.nframes);
+}
+
+int cli_search_report_options(fg_search_report_options *ro, char **decision, const char **input,
+			      const struct cli_bisect_options *o, const fg_explain *e, fg_error *err)
+{
+	size_t len = 0;
+	FILE *d = open_memstream(decision, &len);
+	if (!d)
+		return fg_error_oom(err, NULL);
+	if (e)
+		cli_decision_text(d, e->hot.decision);
+	if (fclose(d))
+		return fg_error_oom(err, NULL);
+	*input = o->runs ? o->runs : o->profile ? o->profile : o->capture ? o->capture : getenv("FGBISECT_RUNS");
+	fg_search_report_options_init(ro);
+	ro->frame = o->frame;
+	ro->regex = o->regex;
+	ro->threshold = o->threshold;
+	ro->decision = *decision;
+	ro->explain = e;
+	ro->inputs = input;
+	ro->ninputs = *input != NULL;
+	return 0;
 }

@@ -10,6 +10,7 @@
 #include "analysis/diff.h"
 #include "explain/decision.h"
 #include "git/history.h"
+#include "explain/explain.h"
 #include "explain/hotfiles.h"
 #include "output/json_writer.h"
 
@@ -59,5 +60,27 @@ void cli_decision_text(FILE *out, const fg_decision *d);
  * members "separable" and "not_looked_up" (no braces). */
 void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed);
 void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed);
+
+/* What explains a window (explain/explain.h) for `days --repo` and
+ * `bisect`: the pattern's share on both sides with its noise and its
+ * groups, the hot files, the decision or why there is none, and the
+ * growers' note.  Text: each part after a blank line; JSON: the members
+ * "pattern" (null without one), "hotfiles", "decision", "no_decision",
+ * "separable" and "not_looked_up" (no braces). */
+void cli_explain_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names);
+void cli_explain_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names);
+/* Their pattern's part: the headline and the groups (text, after a blank
+ * line), the "pattern" member (JSON). */
+void cli_explain_pattern_text(FILE *out, const fg_explain *e, const char *pattern, const fg_names *names);
+void cli_explain_pattern_json(fg_json *j, const fg_explain *e, const char *pattern, const fg_names *names);
+
+/* The report options (bisect/search_report.h) of a search with options o,
+ * explained by e (NULL: not explained): the pattern and threshold, the
+ * decision's words (*decision: malloc'ed, free it), the input searched
+ * (*input: the runs file, profile or capture command).  0 or FG_ENOMEM. */
+struct fg_search_report_options;
+struct cli_bisect_options;
+int cli_search_report_options(struct fg_search_report_options *ro, char **decision, const char **input,
+			      const struct cli_bisect_options *o, const fg_explain *e, fg_error *err);
 
 #endif

@@ -10,11 +10,12 @@
 
 #include "cmd/cli_bisect.h"
 #include "cmd/cli_diff.h"
+#include "cmd/cli_history.h"
 #include "cmd/commands.h"
 #include "base/exitcode.h"
 #include "bisect/gitbisect.h"
 #include "model/names.h"
-#include "output/report.h"
+#include "bisect/search_report.h"
 
 static const char description[] =
 	"Judges GOOD and BAD first and refuses to start unless GOOD is fast and BAD slow\n"
@@ -23,6 +24,9 @@ static const char description[] =
 	"  git bisect run fgbisect run OPTIONS...\n"
 	"prints the first slow commit with its share against its parent's, and the\n"
 	"bisect log, and ends with git bisect reset.  git's output goes to stderr.\n"
+	"The first slow commit is explained as days --repo explains its window: the\n"
+	"--frame pattern's frames and the frames that grew, its parent's profiles against\n"
+	"its own, looked up in (parent, first slow], the decision over those beyond noise.\n"
 	"\n"
 	"An end that cannot be judged moves inward along the first-parent line, at most\n"
 	"--end-steps commits; --threshold auto puts the threshold where the judged ends\n"
@@ -175,25 +179,81 @@ static const char *signal_name(int sig)
 	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
-static void print_json(const fg_gitbisect_result *r, double threshold)
+/* What explains the first slow commit: its parent's profiles against its
+ * own (the report's flame graph), looked up in the window (parent, first
+ * slow] (explain/explain.h); nothing when they were not judged or cannot
+ * be read again (a warning). */
+struct explained {
+	fg_names *names;
+	fg_diff *diff;
+	const char **sources[2];
+	fg_svg_options so;
+	fg_explain e;
+	bool done;
+};
+
+static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const struct cli_bisect_options *o,
+			    const char **sources[2], fg_svg_options *so);
+
+static void explain_first_slow(struct explained *x, const fg_gitbisect_result *r, fg_repo *repo,
+			       const struct cli_bisect_options *o)
+{
+	fg_svg_options_init(&x->so);
+	fg_error err;
+	if (r->outcome != FG_GITBISECT_FOUND || !r->vparent || !r->vfirst_slow || r->vparent->kind == FG_VERDICT_SKIP)
+		return;
+	if (fg_names_new(&x->names, &err) || !(x->diff = parent_diff(r, x->names, o, x->sources, &x->so)))
+		return;
+	fg_explain_options eo;
+	fg_explain_options_init(&eo);
+	eo.good = r->parent.id;
+	eo.bad = r->first_slow.id;
+	eo.frame = o->frame;
+	eo.match.regex = o->regex;
+	fg_history_options ho;
+	fg_history_options_init(&ho);
+	ho.good = eo.good;
+	ho.bad = eo.bad;
+	eo.history = &ho;
+	cli_history_progress hp;
+	cli_history_progress_begin(&hp, &ho.progress, &ho.progress_ctx);
+	int rc = fg_explain_window(&x->e, repo, NULL, x->diff, x->names, &eo, &err);
+	cli_history_progress_end(&hp);
+	if (rc)
+		cli_warn("the first slow commit is not explained: %s", err.message);
+	else
+		x->done = true;
+	cli_history_warn(x->e.hot.history, x->e.hot.result);
+}
+
+static void explained_clear(struct explained *x)
+{
+	fg_explain_clear(&x->e);
+	fg_diff_free(x->diff);
+	fg_names_free(x->names);
+	free(x->sources[0]);
+	free(x->sources[1]);
+}
+
+static void print_json(const fg_gitbisect_result *r, const struct cli_bisect_options *o, const struct explained *x)
 {
 	fg_json j;
 	fg_json_init(&j, stdout);
 	fg_json_object(&j);
 	fg_json_key(&j, "first_slow");
 	if (r->vfirst_slow)
-		cli_verdict_json(&j, r->first_slow.id, r->vfirst_slow, threshold);
+		cli_verdict_json(&j, r->first_slow.id, r->vfirst_slow, o->threshold);
 	else
 		fg_json_string(&j, r->first_slow_id);
 	fg_json_key(&j, "parent");
 	if (r->vparent)
-		cli_verdict_json(&j, r->parent.id, r->vparent, threshold);
+		cli_verdict_json(&j, r->parent.id, r->vparent, o->threshold);
 	else
 		fg_json_null(&j);
 	fg_json_key(&j, "good");
-	cli_verdict_json(&j, r->good.id, r->vgood, threshold);
+	cli_verdict_json(&j, r->good.id, r->vgood, o->threshold);
 	fg_json_key(&j, "bad");
-	cli_verdict_json(&j, r->bad.id, r->vbad, threshold);
+	cli_verdict_json(&j, r->bad.id, r->vbad, o->threshold);
 	fg_json_key(&j, "skipped_ends");
 	fg_json_array(&j);
 	for (size_t i = 0; i < r->nskipped; i++) {
@@ -205,10 +265,12 @@ static void print_json(const fg_gitbisect_result *r, double threshold)
 	fg_json_end(&j);
 	cli_auto_threshold_json(&j, r->auto_on ? &r->autot : NULL);
 	fg_json_member_string(&j, "log", r->log);
+	if (x->done)
+		cli_explain_json(&j, &x->e, o->frame, x->names);
 	fg_json_end(&j);
 }
 
-static void print_text(const fg_gitbisect_result *r)
+static void print_text(const fg_gitbisect_result *r, const struct cli_bisect_options *o, const struct explained *x)
 {
 	for (size_t i = 0; i < r->nskipped; i++)
 		printf("undecidable end moved past: %.12s (%s)\n", r->skipped[i].id, r->skipped[i].reason);
@@ -222,6 +284,8 @@ static void print_text(const fg_gitbisect_result *r)
 		       vp->interval_lo, vp->interval_hi, fg_verdict_name(vp->kind));
 	else if (vp)
 		printf("  its parent %.12s: undecidable (%s)\n", r->parent.id, vp->reason);
+	if (x->done)
+		cli_explain_text(stdout, &x->e, o->frame, x->names);
 	printf("\n%s", r->log);
 }
 
@@ -269,98 +333,25 @@ static fg_diff *parent_diff(const fg_gitbisect_result *r, fg_names *names, const
 	}
 	free(in);
 	if (rc) {
-		cli_warn("the report has no flame graph: %s", err.message);
+		cli_warn("the profiles of the first slow commit and its parent cannot be read again (no explanation, no flame graph): %s", err.message);
 		fg_diff_free(d);
 		return NULL;
 	}
 	return d;
 }
 
-/* --html: the judged commits' shares against the threshold, the first
- * slow commit, the decision in words and the flame graph of its parent
- * against it. */
+/* --html: the report of the bisection (bisect/search_report.h), with the
+ * flame graph of the first slow commit's parent against it. */
 static int write_report(const char *path, const fg_gitbisect_result *r, const struct cli_bisect_options *o,
-			const char *good, const char *bad, size_t end_steps, fg_error *err)
+			const char *good, const char *bad, size_t end_steps, const struct explained *x, fg_error *err)
 {
-	fg_report_run runs[4 + 64];
-	size_t nruns = 0;
-	char ids[4 + 64][41];
-	const struct { const fg_verdict *v; const fg_repo_commit *c; const char *note; } judged[] = {
-		{ r->vgood, &r->good, "good end" },
-		{ r->vparent, &r->parent, "parent" },
-		{ r->vfirst_slow, &r->first_slow, "first slow" },
-		{ r->vbad, &r->bad, "bad end" },
-	};
-	for (size_t i = 0; i < sizeof(judged) / sizeof(judged[0]); i++) {
-		if (!judged[i].v)
-			continue;
-		snprintf(ids[nruns], sizeof(ids[nruns]), "%s", judged[i].c->id);
-		runs[nruns] = (fg_report_run){ judged[i].v->date, ids[nruns], judged[i].v->reason,
-					       cli_verdict_chart_row(judged[i].v, NULL, judged[i].note) };
-		nruns++;
-	}
-	for (size_t i = 0; i < r->nskipped && nruns < sizeof(runs) / sizeof(runs[0]); i++, nruns++)
-		runs[nruns] = (fg_report_run){ "", r->skipped[i].id, r->skipped[i].reason,
-					       { .mark = FG_CHART_SKIP, .note = "end moved past" } };
-	char *decision = NULL, *title = NULL;
-	size_t dlen = 0;
-	FILE *d = open_memstream(&decision, &dlen);
-	int rc = d && asprintf(&title, "fgbisect bisect: %s at %g%%", o->frame, o->threshold) >= 0
-			 ? 0 : fg_error_oom(err, NULL);
-	if (!rc) {
-		switch (r->outcome) {
-		case FG_GITBISECT_FOUND:
-			fprintf(d, "The first slow commit is %.12s (%s).", r->first_slow.id, r->first_slow.subject);
-			if (r->vfirst_slow && r->vparent && r->vparent->kind != FG_VERDICT_SKIP)
-				fprintf(d, " Its share of %s is %.2f%% (95%% interval %.2f-%.2f%%) against %.2f%% "
-					"(%.2f-%.2f%%) for its parent %.12s, threshold %g%%.", o->frame,
-					r->vfirst_slow->share, r->vfirst_slow->interval_lo, r->vfirst_slow->interval_hi,
-					r->vparent->share, r->vparent->interval_lo, r->vparent->interval_hi, r->parent.id,
-					o->threshold);
-			break;
-		case FG_GITBISECT_INCONCLUSIVE:
-			fputs("The bisection did not conclude: only undecidable commits are left between the last fast "
-			      "and the first slow commit.", d);
-			break;
-		case FG_GITBISECT_START_FAILED:
-		case FG_GITBISECT_INTERRUPTED:
-		case FG_GITBISECT_STOPPED:
-			fputs("The bisection did not run to its end.", d);
-			break;
-		default: { /* refused to start */
-			char why[4096];
-			fg_gitbisect_refusal(why, sizeof(why), r, good, bad, end_steps);
-			fprintf(d, "No bisection: %s.", why);
-			break;
-		}
-		}
-	}
-	if (d && fclose(d) && !rc)
-		rc = fg_error_oom(err, NULL);
-	fg_report_commit commit = { r->first_slow.id, r->first_slow.date, r->first_slow.subject };
-	fg_names *names = NULL;
-	fg_diff *diff = NULL;
-	const char **sources[2] = { NULL, NULL };
-	fg_svg_options so;
-	fg_svg_options_init(&so);
-	if (!rc && r->outcome == FG_GITBISECT_FOUND && !(rc = fg_names_new(&names, err)))
-		diff = parent_diff(r, names, o, sources, &so);
-	if (!rc) {
-		fg_report rep = {
-			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
-			.runs = runs, .nruns = nruns, .commits = r->outcome == FG_GITBISECT_FOUND ? &commit : NULL,
-			.ncommits = r->outcome == FG_GITBISECT_FOUND, .diff = diff, .svg = &so,
-			.diff_heading = "the first slow commit's parent \xe2\x86\x92 the first slow commit",
-			.generator = "written by fgbisect " FG_VERSION " bisect",
-		};
-		rc = cli_write_report(path, &rep, names, err);
-	}
-	fg_diff_free(diff);
-	fg_names_free(names);
-	free(sources[0]);
-	free(sources[1]);
+	char *decision = NULL;
+	const char *input;
+	fg_search_report_options ro;
+	if (cli_search_report_options(&ro, &decision, &input, o, x->done ? &x->e : NULL, err))
+		return FG_ENOMEM;
+	int rc = fg_search_report_bisect(path, r, good, bad, end_steps, x->diff, &x->so, x->names, &ro, err);
 	free(decision);
-	free(title);
 	return rc;
 }
 
@@ -507,6 +498,7 @@ int cmd_bisect(int argc, char **argv)
 	fg_verdict_options vo;
 	fg_judging *jd = NULL;
 	fg_gitbisect_result res = { 0 };
+	struct explained explained = { 0 };
 	struct progress progress = { &o, NULL, false, false };
 	fg_gitbisect_options go;
 	int rc = cli_bisect_judging(&jd, &o, &vo, &fo, FG_JUDGING_REPO_REQUIRED, NULL, &err);
@@ -527,14 +519,15 @@ int cmd_bisect(int argc, char **argv)
 		if (progress.read && !progress.matched)
 			cli_warn_pattern(o.frame, "at either end", go.judge);
 		status = report_outcome(&res, good, bad, go.end_steps);
+		explain_first_slow(&explained, &res, fg_judging_repo(jd), &o);
 		/* The report first: when it cannot be written, that is the error. */
 		if (html && res.outcome != FG_GITBISECT_START_FAILED && res.outcome != FG_GITBISECT_INTERRUPTED &&
-		    write_report(html, &res, &o, good, bad, go.end_steps, &err))
+		    write_report(html, &res, &o, good, bad, go.end_steps, &explained, &err))
 			status = cli_report_error(&err, o.po.json);
 		else if (res.outcome == FG_GITBISECT_FOUND && o.po.json)
-			print_json(&res, o.threshold);
+			print_json(&res, &o, &explained);
 		else if (res.outcome == FG_GITBISECT_FOUND)
-			print_text(&res);
+			print_text(&res, &o, &explained);
 	}
 	int sig = cli_signal_pending();
 	if (sig && res.outcome != FG_GITBISECT_STOPPED && res.outcome != FG_GITBISECT_INTERRUPTED) {
@@ -542,6 +535,7 @@ int cmd_bisect(int argc, char **argv)
 		fprintf(stderr, "fgbisect bisect: interrupted by %s as the bisection ended\n", signal_name(sig));
 		status = 128 + sig;
 	}
+	explained_clear(&explained);
 	fg_gitbisect_result_clear(&res);
 	fg_judging_free(jd);
 	forward_free(&fw);

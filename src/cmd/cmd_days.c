@@ -13,7 +13,7 @@
 #include "bisect/days.h"
 #include "base/exitcode.h"
 #include "git/history.h"
-#include "output/report.h"
+#include "bisect/search_report.h"
 #include "bisect/runscan.h"
 
 static const char description[] =
@@ -53,7 +53,7 @@ static int print_chart(const fg_days *days, const fg_runs_selection *sel, double
 			continue;
 		const fg_runs_run *run = fg_runs_selection_at(sel, i);
 		snprintf(labels[k], sizeof(labels[k]), "%s %.10s", run->date, run->commit);
-		rows[k] = cli_verdict_chart_row(v, labels[k], found && i == fg_days_last_fast(days) ? "<- last fast"
+		rows[k] = fg_search_report_row(v, labels[k], found && i == fg_days_last_fast(days) ? "<- last fast"
 						    : found && i == fg_days_first_slow(days) ? "<- first slow"
 						    : v->kind == FG_VERDICT_SKIP ? v->reason : NULL);
 		k++;
@@ -154,22 +154,7 @@ static void json_run(fg_json *j, const char *key, const char *commit, const fg_v
 	fg_json_end(j);
 }
 
-/* Whether entry i is a file to show: in the repository, and not shown for
- * an earlier frame (get and upsert of one class grow together). */
-static bool shown_file(const fg_history_result *r, size_t i)
-{
-	const fg_history_entry *e = fg_history_result_entry(r, i);
-	if (!e->path)
-		return false;
-	for (size_t k = 0; k < i; k++) {
-		const char *path = fg_history_result_entry(r, k)->path;
-		if (path && !strcmp(path, e->path))
-			return false;
-	}
-	return true;
-}
-
-static void print_window_text(const fg_days_window *w)
+static void print_window_text(const fg_days_window *w, const char *pattern, const fg_names *names)
 {
 	size_t n = fg_repo_log_count(w->log);
 	printf("\ncommits in the window (%zu%s):\n", n, fg_repo_log_truncated(w->log) ? ", more not shown" : "");
@@ -177,26 +162,10 @@ static void print_window_text(const fg_days_window *w)
 		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
 		printf("  %s %s %s\n", c->short_id, c->date, cli_text(c->subject));
 	}
-	const fg_history_result *hot = w->hot.result;
-	if (!hot)
-		return;
-	printf("\nsource files of the frames that grew most:\n");
-	size_t shown = 0;
-	for (size_t i = 0; i < fg_history_result_count(hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		if (!shown_file(hot, i))
-			continue;
-		shown++;
-		printf("  %s%s\n    last changed %.10s %.12s %s\n", cli_text(e->path),
-		       e->changed_in_window == 1 ? "  (changed in the window)" : "", e->last->date, e->last->id,
-		       cli_text(e->last->subject));
-	}
-	if (!shown)
-		printf("  (none of them is a source file of the repository)\n");
-	cli_decision_text(stdout, w->hot.decision);
+	cli_explain_text(stdout, &w->explain, pattern, names);
 }
 
-static void print_window_json(fg_json *j, const fg_days_window *w)
+static void print_window_json(fg_json *j, const fg_days_window *w, const char *pattern, const fg_names *names)
 {
 	fg_json_key(j, "window_commits");
 	fg_json_array(j);
@@ -209,53 +178,7 @@ static void print_window_json(fg_json *j, const fg_days_window *w)
 		fg_json_end(j);
 	}
 	fg_json_end(j);
-	fg_json_key(j, "hotfiles");
-	fg_json_array(j);
-	const fg_history_result *hot = w->hot.result;
-	for (size_t i = 0; hot && i < fg_history_result_count(hot); i++) {
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		if (!shown_file(hot, i))
-			continue;
-		fg_json_object(j);
-		fg_json_member_string(j, "frame", e->frame);
-		fg_json_member_string(j, "path", e->path);
-		fg_json_member_string(j, "last_commit", e->last->id);
-		fg_json_member_string(j, "last_date", e->last->date);
-		fg_json_member_bool(j, "changed_in_window", e->changed_in_window == 1);
-		fg_json_end(j);
-	}
-	fg_json_end(j);
-	fg_json_key(j, "decision");
-	cli_decision_json(j, w->hot.decision);
-}
-
-/* Why the search cannot start: the end's nearest decidable run has the
- * wrong verdict, or no run can be judged.  A mistyped --frame or a wrong
- * threshold is only suggested when the run was decided; a node that
- * disagrees with the others is named instead. */
-static void refuse(FILE *out, const char *prefix, const fg_days *days, const fg_runs_selection *sel, bool good_end)
-{
-	size_t asked = good_end ? fg_days_asked_good(days) : fg_days_asked_bad(days);
-	size_t at = good_end ? fg_days_good(days) : fg_days_bad(days);
-	const fg_runs_run *end = fg_runs_selection_at(sel, asked), *run = fg_runs_selection_at(sel, at);
-	const fg_verdict *v = fg_days_verdict(days, at);
-	const char *side = good_end ? "good" : "bad";
-	if (v->kind == FG_VERDICT_SKIP) {
-		fprintf(out, "%sno run from the %s end %s %s to the other end can be judged (the "
-		        "last tried, %s: %s): nothing to search\n", prefix, side, end->date, end->commit, run->date, v->reason);
-		return;
-	}
-	char moved[128] = "";
-	if (at != asked)
-		snprintf(moved, sizeof(moved), " (the %s end %s could not be judged, nor any run up to it)", side,
-		         end->date);
-	fprintf(out, "%sthe %s end %s %s is %s, not %s%s: nothing to search ", prefix, side, run->date,
-	        run->commit, fg_verdict_name(v->kind), good_end ? "fast" : "slow", moved);
-	if (v->disagreeing != SIZE_MAX)
-		fprintf(out, "(%s: a regression on one node only, or a noisy node?)\n", v->reason);
-	else
-		fprintf(out, "(is --frame mistyped, --threshold too %s, or --%s too %s?)\n", good_end ? "low" : "high",
-		        side, good_end ? "late" : "early");
+	cli_explain_json(j, &w->explain, pattern, names);
 }
 
 /* --scan found no rise (on stderr). */
@@ -308,117 +231,29 @@ static void json_run_ref(fg_json *j, fg_repo *repo, const fg_runs_selection *sel
 	fg_json_end(j);
 }
 
-/* The sources, protocol and event of a run, for the flame graph's header. */
-static void run_side(fg_svg_side *side, const char **sources, const fg_runs_run *run)
+/* Why the search cannot start, on stderr (fg_days_refusal). */
+static void print_refusal(const fg_days *days, const fg_runs_selection *sel)
 {
-	const char *protocol = NULL, *event = NULL;
-	for (size_t i = 0; i < run->nlines; i++) {
-		const fg_runs_line *l = run->lines[i];
-		sources[i] = l->resolved;
-		protocol = fg_protocol_join(protocol, l->protocol);
-		event = fg_protocol_join(event, l->event);
-	}
-	*side = (fg_svg_side){ sources, run->nlines, protocol, event };
+	char why[2048];
+	fg_days_refusal(why, sizeof(why), days, sel);
+	fprintf(stderr, "fgbisect days: %s\n", why);
 }
 
-/* --html: the report of the search.  w: the window (with --repo), or NULL;
- * diff: the last fast run against the first slow one (names its names), or
- * NULL when the search found nothing (no window, no flame graph then). */
+/* --html: the report of the search (bisect/search_report.h).  w: the window
+ * (with --repo) or NULL; diff: the last fast run against the first slow one,
+ * or NULL. */
 static int write_report(const char *path, const fg_days *days, const fg_runs_selection *sel, fg_repo *repo,
-                        const struct cli_bisect_options *o, const fg_days_window *w, const fg_metrics_result *lens,
-                        fg_diff *diff, const fg_names *names, fg_error *err)
+			const struct cli_bisect_options *o, const fg_days_window *w, const fg_metrics_result *lens,
+			fg_diff *diff, const fg_names *names, fg_error *err)
 {
-	bool found = fg_days_result(days) == FG_DAYS_FOUND;
-	size_t n = fg_runs_selection_count(sel), nruns = 0, nfiles = 0;
-	fg_report_run *runs = calloc(n ? n : 1, sizeof(*runs));
-	char (*ids)[41] = calloc(n ? n : 1, sizeof(*ids));
-	char *decision = NULL, *title = NULL;
-	size_t dlen = 0, tlen = 0;
-	FILE *d = open_memstream(&decision, &dlen), *t = open_memstream(&title, &tlen);
-	const fg_history_result *hot = w ? w->hot.result : NULL;
-	size_t nhot = hot ? fg_history_result_count(hot) : 0, ncommits = w ? fg_repo_log_count(w->log) : 0;
-	fg_report_file *files = calloc(nhot ? nhot : 1, sizeof(*files));
-	fg_report_commit *commits = calloc(ncommits ? ncommits : 1, sizeof(*commits));
-	const char **sources[2] = { NULL, NULL };
-	int rc = runs && ids && d && t && files && commits ? 0 : fg_error_oom(err, NULL);
-	size_t ifast = found ? fg_days_last_fast(days) : SIZE_MAX, islow = found ? fg_days_first_slow(days) : SIZE_MAX;
-	for (size_t i = 0; !rc && i < n; i++) {
-		const fg_verdict *v = fg_days_verdict(days, i);
-		if (!v)
-			continue;
-		const fg_runs_run *run = fg_runs_selection_at(sel, i);
-		size_t k = nruns++;
-		commit_id(ids[k], repo, run->commit);
-		runs[k] = (fg_report_run){ run->date, ids[k], v->reason,
-					   cli_verdict_chart_row(v, NULL, i == ifast ? "last fast" : i == islow ? "first slow" : NULL) };
-	}
-	if (!rc) {
-		fprintf(t, "fgbisect days: %s at %g%%", o->frame, o->threshold);
-		if (found) {
-			const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
-			const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
-			fprintf(d, "The share of %s crossed %g%% between %s and %s: the last fast run %s %.12s had %.2f%% "
-			        "(95%% interval %.2f-%.2f%%), the first slow run %s %.12s %.2f%% (%.2f-%.2f%%).", o->frame,
-			        o->threshold, fast->date, slow->date, fast->date, fast->commit, vf->share, vf->interval_lo,
-			        vf->interval_hi, slow->date, slow->commit, vs->share, vs->interval_lo, vs->interval_hi);
-			if (islow > ifast + 1)
-				fprintf(d, " %zu run(s) between them could not be judged: the first slow run is one of them or %s.",
-				        islow - ifast - 1, slow->date);
-			if (w && w->hot.decision) {
-				fputc('\n', d); /* the decision's text starts with a blank line */
-				cli_decision_text(d, w->hot.decision);
-			}
-		} else {
-			refuse(d, "", days, sel, fg_days_result(days) == FG_DAYS_GOOD_NOT_FAST);
-		}
-	}
-	for (size_t i = 0; !rc && i < ncommits; i++) {
-		const fg_repo_commit *c = fg_repo_log_at(w->log, i);
-		commits[i] = (fg_report_commit){ c->id, c->date, c->subject };
-	}
-	for (size_t i = 0; !rc && i < nhot; i++) {
-		if (!shown_file(hot, i))
-			continue;
-		const fg_history_entry *e = fg_history_result_entry(hot, i);
-		files[nfiles++] = (fg_report_file){ e->path, e->frame, e->changed_in_window, e->last ? e->last->id : NULL,
-		                                    e->last ? e->last->date : NULL, e->last ? e->last->subject : NULL };
-	}
-	fg_svg_options so;
-	fg_svg_options_init(&so);
-	if (!rc && found) {
-		const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
-		sources[0] = calloc(fast->nlines, sizeof(*sources[0]));
-		sources[1] = calloc(slow->nlines, sizeof(*sources[1]));
-		if (!sources[0] || !sources[1])
-			rc = fg_error_oom(err, NULL);
-		if (!rc) {
-			run_side(&so.base, sources[0], fast);
-			run_side(&so.candidate, sources[1], slow);
-		}
-	}
-	if (d && fclose(d) && !rc)
-		rc = fg_error_oom(err, NULL);
-	if (t && fclose(t) && !rc)
-		rc = fg_error_oom(err, NULL);
-	d = t = NULL;
-	if (!rc) {
-		fg_report r = {
-			.title = title, .decision = decision, .frame = o->frame, .threshold = o->threshold,
-			.runs = runs, .nruns = nruns, .commits = commits, .ncommits = ncommits,
-			.commits_truncated = w && fg_repo_log_truncated(w->log), .files = files, .nfiles = nfiles,
-			.diff = diff, .svg = &so, .diff_heading = "the last fast run \xe2\x86\x92 the first slow run",
-			.metrics = lens, .generator = "written by fgbisect " FG_VERSION " days",
-		};
-		rc = cli_write_report(path, &r, names, err);
-	}
-	free(sources[0]);
-	free(sources[1]);
+	char *decision = NULL;
+	const char *input;
+	fg_search_report_options ro;
+	if (cli_search_report_options(&ro, &decision, &input, o, w ? &w->explain : NULL, err))
+		return FG_ENOMEM;
+	ro.metrics = lens;
+	int rc = fg_search_report_days(path, days, sel, repo, w, diff, names, &ro, err);
 	free(decision);
-	free(title);
-	free(files);
-	free(commits);
-	free(runs);
-	free(ids);
 	return rc;
 }
 
@@ -525,7 +360,7 @@ static void print_found_text(const struct days_view *v)
 	printf("tested %zu of %zu runs; %zu profiles read, %zu downloaded\n", fg_days_step_count(days),
 	       fg_runs_selection_count(v->sel), fg_days_fetched_profiles(days), fg_days_downloaded_profiles(days));
 	if (v->repo)
-		print_window_text(&v->a->window);
+		print_window_text(&v->a->window, v->o->frame, v->a->names);
 }
 
 static void json_change_point(fg_json *j, const struct days_view *v)
@@ -635,7 +470,7 @@ static void print_found_json(const struct days_view *v, const struct lens *lens,
 	fg_json_member_u64(&j, "fetched_profiles", fg_days_fetched_profiles(days));
 	fg_json_member_u64(&j, "downloaded_profiles", fg_days_downloaded_profiles(days));
 	if (v->repo)
-		print_window_json(&j, &a->window);
+		print_window_json(&j, &a->window, v->o->frame, a->names);
 	if (metrics)
 		cli_metrics_json_member(&j, lens->result, &lens->err, url);
 	fg_json_end(&j);
@@ -681,7 +516,7 @@ static int show(const struct days_view *v, struct lens *lens, struct cli_metrics
 		if (outcome == FG_DAYS_NO_RISE)
 			no_rise(v->days);
 		else
-			refuse(stderr, "fgbisect days: ", v->days, v->sel, outcome == FG_DAYS_GOOD_NOT_FAST);
+			print_refusal(v->days, v->sel);
 		if (html && write_report(html, v->days, v->sel, v->repo, v->o, NULL, NULL, NULL, NULL, &err))
 			return cli_report_error(&err, json);
 		return FG_EXIT_FAILED;
@@ -791,7 +626,7 @@ int cmd_days(int argc, char **argv)
 		rc = fg_days_answer_find(&a, sel, &req, &err);
 	cli_history_progress_end(&hp);
 	if (req.repo && a.days)
-		cli_history_warn(a.window.hot.history, a.window.hot.result);
+		cli_history_warn(a.window.explain.hot.history, a.window.explain.hot.result);
 	struct days_view v = { &a, a.days, sel, req.repo, &o, &vo, req.judge };
 	status = rc ? cli_report_error(&err, o.po.json) : show(&v, &lens, &mo, html, ascii, metrics, selector, metrics_range);
 	lens_clear(&lens);

@@ -10,6 +10,7 @@
 #include "cmd/cli_history.h"
 #include "cmd/commands.h"
 #include "analysis/diff.h"
+#include "explain/explain.h"
 #include "explain/growers.h"
 #include "git/history.h"
 #include "model/names.h"
@@ -28,6 +29,10 @@ static const char description[] =
 	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
 	"against REST refused unless --force); with one profile a side, noise cannot be\n"
 	"separated from signal, and the output says so.\n"
+	"With --frame PAT and two profiles, PAT is the pattern `share` takes, matched\n"
+	"against the profiles' frames: its frames grouped by class and method with their\n"
+	"shares on both sides and their noise, looked up beside the growers; those grown\n"
+	"beyond noise (and the growers, unless one profile a side) decide.\n"
 	"With --good, ends with the decision: a hot file changed in the window (the\n"
 	"suspect commits), or not (called more often or configuration changed: the\n"
 	"changed files of the callers on the grown stacks), or no hot frame is in the\n"
@@ -48,18 +53,25 @@ struct growth {
 	fg_growers growers;
 };
 
-static int grow_frames(struct growth *g, fg_compare_input *in, size_t n, const struct cli_profile_options *po,
-		       bool force, size_t top, fg_error *err)
+/* The two sides read into g's diff (with trees: the candidate's holds the
+ * grown stacks). */
+static int read_sides(struct growth *g, fg_compare_input *in, size_t n, const struct cli_profile_options *po,
+		      bool force, fg_error *err)
 {
 	fg_diff_options dopts;
 	fg_diff_options_init(&dopts);
 	dopts.raw = po->raw;
-	dopts.trees = true; /* the candidate's tree holds the grown stacks */
+	dopts.trees = true;
 	int rc = fg_names_new(&g->names, err);
 	if (!rc)
 		rc = fg_diff_new(&g->diff, g->names, &dopts, err);
-	if (!rc)
-		rc = cli_diff_read(in, n, g->diff, g->names, po, 1, force, err);
+	return rc ? rc : cli_diff_read(in, n, g->diff, g->names, po, 1, force, err);
+}
+
+static int grow_frames(struct growth *g, fg_compare_input *in, size_t n, const struct cli_profile_options *po,
+		       bool force, size_t top, fg_error *err)
+{
+	int rc = read_sides(g, in, n, po, force, err);
 	if (!rc)
 		rc = fg_diff_compute(&g->result, g->diff, err);
 	if (!rc)
@@ -151,6 +163,78 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 		cli_growers_note_text(stdout, &g->result, g->growers.nframes);
 }
 
+/* --frame PAT with profiles: the pattern's frames of the profiles (and
+ * the growers) explained as days --repo explains them. */
+static void print_pattern(const fg_explain *e, const char *pattern, const fg_names *names, bool json)
+{
+	const fg_hotfiles *hist = &e->hot;
+	if (json) {
+		fg_json j;
+		fg_json_init(&j, stdout);
+		fg_json_object(&j);
+		if (hist->history)
+			cli_history_json_members(&j, hist->history);
+		fg_json_key(&j, "files");
+		fg_json_array(&j);
+		for (size_t i = 0; i < fg_history_result_count(hist->result); i++)
+			cli_history_entry_json(&j, fg_history_result_entry(hist->result, i));
+		fg_json_end(&j);
+		cli_explain_pattern_json(&j, e, pattern, names);
+		fg_json_key(&j, "decision");
+		cli_decision_json(&j, hist->decision);
+		fg_json_member_string(&j, "no_decision", e->no_decision);
+		cli_growers_note_json(&j, &e->result, e->growers.nframes);
+		fg_json_end(&j);
+		return;
+	}
+	const fg_history *h = hist->history;
+	printf("repository %s\nbad  %s\n", cli_text(fg_history_repo_path(h)), fg_history_bad_id(h));
+	if (fg_history_good_id(h))
+		printf("good %s\n", fg_history_good_id(h));
+	cli_explain_pattern_text(stdout, e, pattern, names);
+	size_t first, end = 0;
+	while (end < fg_history_result_count(hist->result)) {
+		cli_history_next_frame(hist->result, &first, &end);
+		printf("\n%s\n", cli_text(fg_history_result_entry(hist->result, first)->frame));
+		for (size_t i = first; i < end; i++)
+			cli_history_entry_text(stdout, fg_history_result_entry(hist->result, i), "  ");
+	}
+	cli_decision_text(stdout, hist->decision);
+	if (e->no_decision)
+		printf("\nno decision: %s\n", e->no_decision);
+	cli_growers_note_text(stdout, &e->result, e->growers.nframes);
+}
+
+static int explain_pattern(fg_compare_input *in, size_t n, const struct cli_profile_options *po, bool force,
+			   const char *repo, const fg_history_options *opts, const char *pattern, size_t top,
+			   fg_error *err)
+{
+	struct growth g = { 0 };
+	fg_explain e = { 0 };
+	int rc = read_sides(&g, in, n, po, force, err);
+	fg_history_options ho = *opts;
+	ho.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+	ho.frame_file_ctx = g.names;
+	fg_explain_options eo;
+	fg_explain_options_init(&eo);
+	eo.history = &ho;
+	eo.frame = pattern;
+	eo.match.raw = po->raw;
+	eo.nhot = top;
+	if (!rc)
+		rc = fg_explain_window(&e, NULL, repo, g.diff, g.names, &eo, err);
+	if (!rc && !e.ngroups_matched)
+		cli_warn("pattern '%s' matches no frame of the profiles: is it mistyped? (give the name as `top` prints "
+			 "it); the frames that grew follow", pattern);
+	if (!rc) {
+		cli_history_warn(e.hot.history, e.hot.result);
+		print_pattern(&e, pattern, g.names, po->json);
+	}
+	fg_explain_clear(&e);
+	growth_clear(&g);
+	return rc;
+}
+
 int cmd_hotfiles(int argc, char **argv)
 {
 	fg_history_options opts;
@@ -166,7 +250,8 @@ int cmd_hotfiles(int argc, char **argv)
 		CLI_OPT_STRING(0, "good", &opts.good, "REV", "the fast revision; without it there is no window"),
 		CLI_OPT_LIST(0, "frame", &frame_list, "NAME",
 			     "a frame as `top` prints it, or a class (`Class`, `Class.method`,\n"
-			     "`pkg.Class`, `pkg/Class`): every file of that name; repeatable"),
+			     "`pkg.Class`, `pkg/Class`): every file of that name; repeatable;\n"
+			     "with profiles, one pattern as `share` takes it"),
 		CLI_OPT_U64(0, "hot", &top, "N", 1, 1000,
 			    "with profiles: how many of the frames that grew most to look up\n(default 10)"),
 		CLI_OPT_U64(0, "top", &top, "N", 1, 1000, "the old name of --hot", .flags = CLI_OPT_HIDDEN),
@@ -186,7 +271,7 @@ int cmd_hotfiles(int argc, char **argv)
 		.synopsis = "[--repo DIR] [--good REV] [--bad REV] [--ignore-revs FILE]\n"
 			    " [--no-blame-ignore-revs] [--no-methods] [--json] --frame NAME [--frame NAME...]\n"
 			    "[--repo DIR] [--good REV] [--bad REV] [--hot N] [--force]\n"
-			    " [options] BASE CANDIDATE\n"
+			    " [--frame PAT] [options] BASE CANDIDATE\n"
 			    "[...] BASE... -- CANDIDATE...",
 		.description = description, .options = table, .epilogue = epilogue, .in_order = true,
 		.usage_status = FG_EXIT_USAGE,
@@ -204,8 +289,8 @@ int cmd_hotfiles(int argc, char **argv)
 	bool profiles = nbases || separated || ncandidates;
 	fg_compare_input *in = NULL;
 	size_t nin = 0;
-	if (profiles && nframes)
-		status = cli_spec_usage_error(&spec, &args, "give --frame or two profiles, not both");
+	if (profiles && nframes > 1)
+		status = cli_spec_usage_error(&spec, &args, "with profiles, give one --frame pattern");
 	else if (!profiles && !nframes)
 		status = cli_spec_usage_error(&spec, &args, "no --frame given, and no profiles");
 	else if (opts.good && !*opts.good)
@@ -227,20 +312,25 @@ int cmd_hotfiles(int argc, char **argv)
 	typed.typed_names = true;
 	struct growth g = { 0 };
 	fg_hotfiles hist = { 0 };
-	int rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
-	opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
-	opts.frame_file_ctx = g.names;
-	if (!rc && profiles)
-		rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes, SIZE_MAX,
-					 g.growers.stack, g.growers.nstack, &err);
-	else if (!rc)
-		rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
+	int rc = 0;
+	if (profiles && nframes) {
+		rc = explain_pattern(in, nin, &po, force, repo, &opts, frames[0], (size_t)top, &err);
+	} else {
+		rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
+		opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
+		opts.frame_file_ctx = g.names;
+		if (!rc && profiles)
+			rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes,
+						 SIZE_MAX, g.growers.stack, g.growers.nstack, &err);
+		else if (!rc)
+			rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
+		if (!rc && po.json)
+			print_json(&hist, profiles ? &g : NULL);
+		else if (!rc)
+			print_text(&hist, profiles ? &g : NULL);
+	}
 	if (rc)
 		status = cli_report_error(&err, po.json);
-	else if (po.json)
-		print_json(&hist, profiles ? &g : NULL);
-	else
-		print_text(&hist, profiles ? &g : NULL);
 	fg_hotfiles_clear(&hist);
 	growth_clear(&g);
 	free(in);

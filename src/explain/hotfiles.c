@@ -16,7 +16,7 @@ int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const 
 	bool resolved = !opts->typed_names;
 	for (size_t i = 0; !rc && !resolved && i < fg_history_result_count(out->result); i++)
 		resolved = fg_history_result_entry(out->result, i)->path != NULL;
-	if (!rc && nframes && resolved && fg_history_good_id(out->history))
+	if (!rc && nframes && hot_frames && resolved && fg_history_good_id(out->history))
 		rc = fg_decision_new(&out->decision, out->history, out->result, hot_frames, stack, nstack, err);
 	return rc;
 }
@@ -27,4 +27,17 @@ void fg_hotfiles_clear(fg_hotfiles *h)
 	fg_history_result_free(h->result);
 	fg_history_free(h->history);
 	memset(h, 0, sizeof(*h));
+}
+
+bool fg_hotfiles_shown(const fg_history_result *r, size_t i)
+{
+	const fg_history_entry *e = fg_history_result_entry(r, i);
+	if (!e->path)
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		const char *path = fg_history_result_entry(r, k)->path;
+		if (path && !strcmp(path, e->path))
+			return false;
+	}
+	return true;
 }

@@ -22,7 +22,7 @@ typedef struct fg_hotfiles {
 /* Opens the repository at dir (or walks repo, already open, when not
  * NULL: a command opens it once), looks up frames[0..nframes) (with their
  * methods' histories unless methods is false) and, with a window
- * (opts->good), decides for the first hot_frames of them; stack names the
+ * (opts->good), decides for the first hot_frames of them (0: no decision); stack names the
  * frames on the grown stacks (the callers; NULL: not known).  Names typed
  * by people (opts->typed_names) none of which resolves to a file get no
  * decision: a misspelt name says nothing about the build.  *out is
@@ -31,5 +31,9 @@ int fg_hotfiles_look_up(fg_hotfiles *out, const char *dir, fg_repo *repo, const 
 			const char *const *frames, size_t nframes, size_t hot_frames, const char *const *stack,
 			size_t nstack, fg_error *err);
 void fg_hotfiles_clear(fg_hotfiles *h);
+
+/* Whether entry i of r is a file to show: in the repository, and not shown
+ * for an earlier frame (get and upsert of one class grow together). */
+bool fg_hotfiles_shown(const fg_history_result *r, size_t i);
 
 #endif

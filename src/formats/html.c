@@ -1,13 +1,13 @@
 #include "formats/html.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include "base/handoff.h"
 
 /* The page is read line by line: the template header (title, drawing flag,
  * maxdiff), then either the 3.x+ cpool and f/u/n block, or the 2.x f() lines,
@@ -63,6 +63,7 @@ struct parser {
 
 	bool old_types;        /* 2.0-2.6 type numbering (root type 4) */
 	const fg_read_options *opts;
+	uint64_t max_depth;    /* --max-depth: a deeper level is refused (reserve_level) */
 	struct part *part;     /* thread 1: the second part being read; thread 2: its own */
 	bool coded;            /* thread 2: the frame loop codes its frames straight into part's records */
 	/* Thread 1, reading on from the cut after it had visited thread 2's
@@ -118,11 +119,14 @@ static bool parse_u64(const char **s, const char *end, uint64_t *out)
 	return true;
 }
 
-/* Levels rise by one at most, so doubling always makes room.  Takes and
+/* Levels rise by one at most, so doubling always makes room; never past
+ * most (so that a level beyond it comes back to reserve_level).  Takes and
  * returns values, not the cursor, so that the cursor stays in registers. */
-__attribute__((noinline)) static struct level *grow_levels(struct level *old, uint32_t *cap)
+__attribute__((noinline)) static struct level *grow_levels(struct level *old, uint32_t *cap, uint64_t most)
 {
 	uint32_t n = *cap ? *cap * 2 : 256;
+	if (n > most)
+		n = (uint32_t)most;
 	struct level *l = realloc(old, (size_t)n * sizeof(*l));
 	if (!l)
 		return NULL;
@@ -152,13 +156,30 @@ __attribute__((always_inline)) static inline int push(struct parser *p, struct c
 	return flush(p, FG_FRAME_BATCH);
 }
 
-/* Makes room for a frame at level; 0 or an error. */
+/* A frame at a level beyond --max-depth: a stack of 10^7 frames is a 73 KB
+ * gzip'd page of u() lines, which took 4.7 s and 630 MB to share, 14 s and
+ * 1.4 GB to collapse; refused as the stack-based readers refuse one
+ * (fg_stackbuf_too_deep), at its line. */
+__attribute__((noinline, cold)) static int too_deep(struct parser *p, const struct cursor *c)
+{
+	return fg_error_set(p->err, FG_EINVALID, fg_input_name(p->in),
+			    "line %llu: a stack deeper than --max-depth (%llu frames; profilers write thousands at "
+			    "most): refused (a larger --max-depth reads it)",
+			    (unsigned long long)(fg_input_line_number(p->in) + c->lines),
+			    (unsigned long long)p->max_depth);
+}
+
+/* Makes room for a frame at level; 0 or an error.  The levels grow to
+ * --max-depth + 1 at most, so the frame loop (which checks its room in
+ * them) leaves a deeper frame to this check. */
 __attribute__((always_inline)) static inline int reserve_level(struct parser *p, struct cursor *c, uint64_t level)
 {
 	if (level < c->levels_cap)
 		return 0;
+	if (level > p->max_depth)
+		return too_deep(p, c);
 	uint32_t cap = c->levels_cap;
-	struct level *l = level < UINT32_MAX / 2 ? grow_levels(c->levels, &cap) : NULL;
+	struct level *l = level < UINT32_MAX / 2 ? grow_levels(c->levels, &cap, p->max_depth + 1) : NULL;
 	if (!l)
 		return fg_error_oom(p->err, fg_input_name(p->in));
 	c->levels = l;
@@ -590,8 +611,11 @@ enum { PLAIN_LINE_MAX = 2 + 4 * DIGITS_MAX + 3 + 2 };
  * total in the next two words; 3: the depth in the next word, then the
  * total.  4 bytes for a u(KEY) line of at least 5, 16 for an f(K,L,DX,W)
  * line of some 20 (the large fixture: 5.6 bytes a frame, its lines 10.2).
- * Names take 27 bits (split_start checks). */
-enum { REC_MAX = 4, REC_NAMES = 1 << 27 };
+ * Names take 27 bits, all ones excepted (split_start checks): REC_MARK,
+ * then the level, start and width (1 + 2 + 2 words) of a boundary frame
+ * (part_boundary), comes before that frame's record. */
+enum { REC_MAX = 4, REC_NAMES = 1 << 27, REC_MARK_WORDS = 6 };
+#define REC_MARK UINT32_MAX
 
 /* One frame's record after the frame (depth, total) before it. */
 __attribute__((always_inline)) static inline uint32_t *code_frame(uint32_t *o, uint32_t name, uint8_t type,
@@ -881,21 +905,21 @@ static int frame_block(struct parser *p)
  * handing the visitor again the batches it has: the single-thread reading,
  * every batch and error included. */
 
-/* A frame of the second part whose parent it could not know, and its
- * place in the part's frames. */
+/* A frame of the second part whose parent it could not know (a REC_MARK
+ * record). */
 struct bound {
 	uint64_t level, left, width;
-	uint64_t frame;
 };
-
-enum { PART_RUNNING, PART_DONE, PART_STOPPED };
 
 struct part {
 	struct parser p;       /* thread 2's: its own input, cursor and batch */
 	fg_profile_info info;
 	fg_error err;
-	pthread_t thread;
-	atomic_bool cancel;    /* thread 1 no longer waits for it */
+	/* Thread 2 hands thread 1 its records as it codes them: the position
+	 * published is the count of record words thread 1 may read, every
+	 * PART_PUBLISH words and at the end (with rc, end and lines). */
+	fg_handoff *h;
+	size_t pub_nrec;       /* thread 2's: the words published */
 	int rc;                /* 0: the block read to its blank line */
 	uint64_t end, lines;   /* then: the offset past the blank line, the lines read */
 	/* The frames, each coded against the one before (part_frames).  The
@@ -904,16 +928,6 @@ struct part {
 	uint32_t *rec;
 	size_t nrec, rec_cap;
 	uint64_t prev_depth, prev_total;
-	struct bound *bounds;  /* grown under lock: thread 1 copies them under it */
-	size_t nbounds, bounds_cap;
-	/* Under lock: what thread 1 may read (the record words, the boundary
-	 * frames; then rc, end, lines), published every PART_PUBLISH words
-	 * and at the end, and whether thread 1 waits for more. */
-	pthread_mutex_t lock;
-	pthread_cond_t more;
-	size_t pub_nrec, pub_nbounds;
-	int state;
-	bool waiting;
 };
 
 /* The default smallest frame block read on two threads (a thread's start is
@@ -942,17 +956,21 @@ static int part_room(struct part *t, size_t n)
 	return t->rec_cap - t->nrec >= n * REC_MAX ? 0 : -1;
 }
 
-/* What thread 2 has coded made readable to thread 1; state: PART_RUNNING,
- * or how it ended. */
-static void part_publish(struct part *t, int state)
+/* What thread 2 has coded made readable to thread 1; end: thread 2 is
+ * done (t->rc says how). */
+static void part_publish(struct part *t, bool end)
 {
-	pthread_mutex_lock(&t->lock);
 	t->pub_nrec = t->nrec;
-	t->pub_nbounds = t->nbounds;
-	t->state = state;
-	if (t->waiting)
-		pthread_cond_signal(&t->more);
-	pthread_mutex_unlock(&t->lock);
+	fg_handoff_publish(t->h, t->nrec, end);
+}
+
+/* Thread 2: the frames in the batch coded, so that what is written into the
+ * records next comes after them. */
+static int coded_batch(struct parser *p, struct cursor *c)
+{
+	size_t n = c->nbatch;
+	c->nbatch = 0;
+	return n ? flush(p, n) : 0;
 }
 
 /* fast_frames' run on thread 2: the general path's frames (in the batch)
@@ -963,13 +981,9 @@ static int coded_run(struct parser *p, const char **s, const char *end, uint64_t
 {
 	struct cursor *c = &p->cur;
 	struct part *t = p->part;
-	int rc;
-	if (c->nbatch) {
-		size_t n = c->nbatch;
-		c->nbatch = 0;
-		if ((rc = flush(p, n)) != 0)
-			return rc;
-	}
+	int rc = coded_batch(p, c);
+	if (rc)
+		return rc;
 	uint64_t room = c->levels_cap - 1 - c->depth;
 	uint64_t whole = (uint64_t)(end - *s) / PLAIN_LINE_MAX;
 	uint64_t n = room < whole ? room : whole;
@@ -996,8 +1010,8 @@ static int coded_run(struct parser *p, const char **s, const char *end, uint64_t
 	c->left0 = r.left0;
 	c->width0 = r.width0;
 	if (t->nrec - t->pub_nrec >= PART_PUBLISH)
-		part_publish(t, PART_RUNNING);
-	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		part_publish(t, false);
+	if (fg_handoff_stopped(t->h))
 		return fg_error_set(p->err, FG_EINTERNAL, NULL, "cancelled");
 	return 0;
 }
@@ -1006,7 +1020,7 @@ static int coded_run(struct parser *p, const char **s, const char *end, uint64_t
 static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
 {
 	struct part *t = ctx;
-	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+	if (fg_handoff_stopped(t->h))
 		return fg_error_set(err, FG_EINTERNAL, NULL, "cancelled");
 	if (part_room(t, n) != 0)
 		return fg_error_set(err, FG_ENOMEM, NULL, "record buffer full");
@@ -1024,33 +1038,35 @@ static int part_frames(void *ctx, const fg_frame *f, size_t n, fg_error *err)
 }
 
 /* emit()'s hook for a frame whose parent thread 2 does not know (level <=
- * c->unknown, thread 2 only): recorded for split_join to check, the parent
+ * c->unknown, thread 2 only): recorded for split_join to check (a REC_MARK
+ * record before the frame's, the frames before it coded first), the parent
  * left unknown (its next child is checked at the join too), and the frame's
- * own level known from now on. */
+ * own level known from now on.  (level < SPLIT_MAX_LEVEL: one word.) */
 __attribute__((noinline, cold)) static int part_boundary(struct parser *p, struct cursor *c, uint64_t level,
 							 uint64_t left, uint64_t width, uint32_t name, uint8_t type)
 {
 	struct part *t = p->part;
-	if (t->nbounds == t->bounds_cap) {
-		size_t cap = t->bounds_cap ? t->bounds_cap * 2 : 64;
-		pthread_mutex_lock(&t->lock);
-		struct bound *b = realloc(t->bounds, cap * sizeof(*b));
-		if (b) {
-			t->bounds = b;
-			t->bounds_cap = cap;
-		}
-		pthread_mutex_unlock(&t->lock);
-		if (!b)
-			return fg_error_oom(p->err, NULL);
-	}
-	/* Its place: the frames coded and those waiting in the batch before it. */
-	t->bounds[t->nbounds++] = (struct bound){ level, left, width, p->info->frames + c->nbatch };
+	int rc = coded_batch(p, c);
+	if (rc)
+		return rc;
+	if (t->rec_cap - t->nrec < REC_MARK_WORDS)
+		return fg_error_set(p->err, FG_ENOMEM, NULL, "record buffer full");
+	uint32_t *o = t->rec + t->nrec;
+	*o++ = REC_MARK;
+	*o++ = (uint32_t)level;
+	*o++ = (uint32_t)left;
+	*o++ = (uint32_t)(left >> 32);
+	*o++ = (uint32_t)width;
+	*o++ = (uint32_t)(width >> 32);
+	t->nrec += REC_MARK_WORDS;
 	c->unknown = level;
 	return enter(p, c, level, left, width, name, type);
 }
 
-static void *part_run(void *arg)
+/* Thread 2 (t->h is set before it starts). */
+static void part_run(fg_handoff *h, void *arg)
 {
+	(void)h;
 	struct part *t = arg;
 	struct parser *p = &t->p;
 	int rc = frame_block(p);
@@ -1059,8 +1075,7 @@ static void *part_run(void *arg)
 	t->end = fg_input_offset(p->in);
 	t->lines = fg_input_line_number(p->in);
 	t->rc = rc;
-	part_publish(t, rc ? PART_STOPPED : PART_DONE);
-	return NULL;
+	part_publish(t, true);
 }
 
 static void part_free(struct part *t)
@@ -1068,9 +1083,6 @@ static void part_free(struct part *t)
 	fg_input_free(t->p.in);
 	free(t->p.cur.levels);
 	free(t->rec);
-	free(t->bounds);
-	pthread_mutex_destroy(&t->lock);
-	pthread_cond_destroy(&t->more);
 	free(t);
 }
 
@@ -1124,8 +1136,7 @@ static void split_stop(struct parser *p)
 {
 	if (!p->part)
 		return;
-	atomic_store(&p->part->cancel, true);
-	pthread_join(p->part->thread, NULL);
+	fg_handoff_stop(p->part->h);
 	part_free(p->part);
 	p->part = NULL;
 	/* (Clearing a limit seeks nothing: it cannot fail.) */
@@ -1142,7 +1153,7 @@ static void split_start(struct parser *p)
 	/* (Names beyond the records' 27 bits: not split; thread 2 meets no
 	 * name the cpool did not give.) */
 	if (!o || !o->split || !fg_input_plain_size(&size, p->in) || size <= from ||
-	    fg_names_count(p->names) >= REC_NAMES ||
+	    fg_names_count(p->names) >= REC_NAMES - 1 ||
 	    size - from < (o->split_test.min_block ? o->split_test.min_block : SPLIT_MIN_BLOCK) ||
 	    (o->max_size && size > o->max_size) || size > FG_INPUT_DEFAULT_MAX_SIZE)
 		return;
@@ -1160,8 +1171,6 @@ static void split_start(struct parser *p)
 		free(t);
 		return;
 	}
-	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->more, NULL);
 	struct parser *q = &t->p;
 	/* Records are shorter than their lines but for rare ones (an n(K,W)
 	 * line of 7 bytes takes 16; a part of many such lines fills the buffer
@@ -1183,7 +1192,6 @@ static void split_start(struct parser *p)
 	madvise(rec, t->rec_cap * sizeof(*t->rec), MADV_HUGEPAGE); /* advice: its failure changes nothing */
 #endif
 	t->info = *p->info;
-	t->info.frames = 0; /* (counts the part's frames: struct bound's place) */
 	q->names = p->names;
 	q->fn = part_frames;
 	q->ctx = t;
@@ -1191,6 +1199,7 @@ static void split_start(struct parser *p)
 	q->err = &t->err;
 	q->part = t;
 	q->coded = true;
+	q->max_depth = p->max_depth;
 	/* The cpool is thread 1's, and stays as it is from now on. */
 	q->cur = (struct cursor){ .started = true, .depth = level - 1, .unknown = level, .cpool = p->cur.cpool,
 				  .ncpool = p->cur.ncpool, .batch = q->batch };
@@ -1201,8 +1210,7 @@ static void split_start(struct parser *p)
 	if (!rc) {
 		for (uint64_t l = 0; l < level; l++)
 			q->cur.levels[l] = (struct level){ 0, 0, UINT64_MAX };
-		atomic_init(&t->cancel, false);
-		rc = pthread_create(&t->thread, NULL, part_run, t);
+		rc = fg_handoff_start(&t->h, 0, part_run, t);
 	}
 	if (rc) {
 		part_free(t);
@@ -1218,9 +1226,6 @@ static void split_start(struct parser *p)
 struct consume {
 	const uint32_t *r;     /* the next record word */
 	uint64_t depth, total; /* the frame before's */
-	uint64_t frame;        /* the next frame's place in the part */
-	struct bound *bounds;  /* a copy of those published */
-	size_t nbounds, bounds_cap, nb; /* nb: the next to check */
 	struct level *levels;  /* a copy of thread 1's (the checks change next) */
 	uint64_t flushes;      /* the full batches handed to the visitor */
 };
@@ -1259,19 +1264,19 @@ static int split_frames(struct parser *p, struct consume *k, const uint32_t *end
 {
 	struct cursor *c = &p->cur;
 	const uint32_t *r = k->r;
-	uint64_t depth = k->depth, total = k->total, frame = k->frame;
-	uint64_t next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
+	uint64_t depth = k->depth, total = k->total;
 	int rc = 0;
 	/* The batch through locals: its stores cannot alias them. */
 	fg_frame *out = c->batch + c->nbatch, *full = c->batch + FG_FRAME_BATCH;
 	while (r < end) {
-		if (__builtin_expect(frame == next, 0)) {
-			if (!(*ok = split_check(k, c, &k->bounds[k->nb])))
-				break;
-			k->nb++;
-			next = k->nb < k->nbounds ? k->bounds[k->nb].frame : UINT64_MAX;
-		}
 		uint32_t v = *r++;
+		if (__builtin_expect(v == REC_MARK, 0)) {
+			struct bound b = { r[0], r[1] | (uint64_t)r[2] << 32, r[3] | (uint64_t)r[4] << 32 };
+			if (!(*ok = split_check(k, c, &b)))
+				break;
+			r += REC_MARK_WORDS - 1;
+			continue;
+		}
 		if (__builtin_expect(v & 2, 0)) {
 			if (v & 1)
 				depth = *r++;
@@ -1284,7 +1289,6 @@ static int split_frames(struct parser *p, struct consume *k, const uint32_t *end
 		}
 		*out++ = (fg_frame){ .depth = (uint32_t)depth, .name = v >> 5, .type = (uint8_t)(v >> 2 & 7),
 				     .total = total };
-		frame++;
 		if (out == full) {
 			out = c->batch;
 			k->flushes++;
@@ -1296,27 +1300,7 @@ static int split_frames(struct parser *p, struct consume *k, const uint32_t *end
 	k->r = r;
 	k->depth = depth;
 	k->total = total;
-	k->frame = frame;
 	return rc;
-}
-
-/* The boundary frames thread 2 has published since the last call copied
- * (thread 1's own: thread 2 may move its array); under the part's lock. */
-static bool split_bounds(struct consume *k, const struct part *t)
-{
-	if (t->pub_nbounds > k->bounds_cap) {
-		size_t cap = t->pub_nbounds * 2;
-		struct bound *b = realloc(k->bounds, cap * sizeof(*b));
-		if (!b)
-			return false;
-		k->bounds = b;
-		k->bounds_cap = cap;
-	}
-	if (t->pub_nbounds > k->nbounds) /* (none yet: both may be NULL) */
-		memcpy(k->bounds + k->nbounds, t->bounds + k->nbounds,
-		       (t->pub_nbounds - k->nbounds) * sizeof(*k->bounds));
-	k->nbounds = t->pub_nbounds;
-	return true;
 }
 
 /* At the cut (thread 1's input at its limit): takes thread 2's frames as it
@@ -1339,24 +1323,14 @@ static int split_join(struct parser *p, bool *joined)
 	fg_input_set_limit(p->in, UINT64_MAX, NULL);
 	struct consume k = { .r = t->rec };
 	size_t nbatch = c->nbatch;
-	bool ok = true;
-	int rc = 0, state;
+	bool ok = true, end;
+	int rc = 0;
 	do {
-		pthread_mutex_lock(&t->lock);
-		t->waiting = true;
-		while (t->rec + t->pub_nrec == k.r && t->state == PART_RUNNING)
-			pthread_cond_wait(&t->more, &t->lock);
-		t->waiting = false;
-		const uint32_t *end = t->rec + t->pub_nrec;
-		state = t->state;
-		ok = split_bounds(&k, t);
-		pthread_mutex_unlock(&t->lock);
-		if (ok)
-			rc = split_frames(p, &k, end, &ok);
-	} while (!rc && ok && state == PART_RUNNING);
-	ok = ok && state == PART_DONE;
+		uint64_t pos = fg_handoff_wait(t->h, (uint64_t)(k.r - t->rec), &end);
+		rc = split_frames(p, &k, t->rec + pos, &ok);
+	} while (!rc && ok && !end);
+	ok = ok && end && t->rc == 0;
 	free(k.levels);
-	free(k.bounds);
 	if (ok && !rc) {
 		/* Nothing reads the cursor's levels after the blank line that
 		 * closes the block: they are not carried over. */
@@ -1570,7 +1544,8 @@ int fg_html_read(fg_profile_info *info, fg_input *in, fg_names *names, const fg_
 	if (!p)
 		return fg_error_oom(err, fg_input_name(in));
 	*p = (struct parser){ .in = in, .names = names, .fn = fn, .ctx = ctx, .info = info, .err = err,
-			      .cpool_identity = true, .opts = opts };
+			      .cpool_identity = true, .opts = opts,
+			      .max_depth = opts && opts->max_depth ? opts->max_depth : FG_READ_DEFAULT_MAX_DEPTH };
 	p->cur.batch = p->batch;
 	char *line;
 	size_t len;

@@ -1,6 +1,5 @@
 #include "formats/jfr.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/handoff.h"
 #include "base/idarray.h"
 #include "formats/keymap.h"
 #include "formats/stackbuf.h"
@@ -296,8 +296,10 @@ static inline uint64_t varint(struct cur *c)
  * frame of every stack trace this way. */
 /* The constant pool pass's loop, also compiled for processors with a
  * popcount instruction (chosen when the program loads); the baseline x86-64
- * has none, and counts the bits with a few shifts and a multiply. */
-#if defined(__SSE2__) && defined(__GNUC__) && defined(__linux__)
+ * has none, and counts the bits with a few shifts and a multiply.  (Not
+ * under ThreadSanitizer: the choice runs before its runtime is set up, and
+ * the instrumented chooser crashes the program at load.) */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 static void skip_varints(struct cur *c, uint64_t m)
@@ -1923,8 +1925,9 @@ static int load_chunk(struct jfr *j)
  * fg_read_options.split, this thread loads the first chunk, then a second
  * thread, the only one to read the input from then on, loads the others in
  * turn into two readers (struct jfr), each with its own chunk buffer and
- * tables, while this thread visits them in order: it visits chunk k in one
- * reader while the second thread loads chunk k + 1 into the other.  A
+ * tables, while this thread visits them in order (base/handoff.h, room for
+ * two chunks): it visits chunk k in one reader while the second thread
+ * loads chunk k + 1 into the other.  A
  * failure of the second thread is its reader's record, taken only when this
  * thread reaches that chunk, so the first failure in file order is the one
  * reported, as on one thread; when this thread fails, the second is told to
@@ -1935,13 +1938,8 @@ static int load_chunk(struct jfr *j)
 
 struct pipe {
 	struct jfr *r[2];        /* r[0] the caller's reader; chunk i (from 0) in r[i % 2] */
-	fg_error *err;           /* the caller's */
 	fg_error errs[2];        /* the second thread's failures, by reader */
 	int rc[2];
-	bool loaded[2];          /* loaded (rc set), not yet visited */
-	bool cancel;             /* this thread no longer visits: stop */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
 };
 
 /* A reader for the second thread: the caller's settings, no chunk yet. */
@@ -1961,30 +1959,21 @@ static void carry(struct jfr *to, const struct jfr *from)
 	to->chunk_no = from->chunk_no;
 }
 
-static void *load_thread(void *arg)
+/* The second thread: chunk i loaded into r[i % 2] once chunk i - 2 is
+ * visited (the hand-off's room of 2), then published (position i + 1). */
+static void load_thread(fg_handoff *h, void *arg)
 {
 	struct pipe *p = arg;
-	for (size_t i = 1;; i++) {
+	for (uint64_t i = 1; fg_handoff_room(h, i); i++) {
 		struct jfr *r = p->r[i % 2];
-		pthread_mutex_lock(&p->lock);
-		while (p->loaded[i % 2] && !p->cancel)
-			pthread_cond_wait(&p->cond, &p->lock);
-		bool cancel = p->cancel;
-		pthread_mutex_unlock(&p->lock);
-		if (cancel)
-			break;
 		carry(r, p->r[(i - 1) % 2]);
 		r->err = &p->errs[i % 2];
-		int rc = load_chunk(r);
-		pthread_mutex_lock(&p->lock);
-		p->rc[i % 2] = rc;
-		p->loaded[i % 2] = true;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-		if (rc || !r->base)
-			break;
+		int rc = p->rc[i % 2] = load_chunk(r);
+		bool end = rc || !r->base;
+		fg_handoff_publish(h, i + 1, end);
+		if (end)
+			return;
 	}
-	return NULL;
 }
 
 /* visit_chunk() of reader r with j's stack buffer and counts (which stay
@@ -2045,52 +2034,33 @@ static int read_split(struct jfr *j)
 {
 	struct jfr second;
 	reader_like(&second, j);
-	struct pipe p = { .r = { j, &second }, .err = j->err, .loaded = { true, false } };
+	struct pipe p = { .r = { j, &second } };
+	fg_error *err = j->err;
+	fg_handoff *h;
+	if (fg_handoff_start(&h, 2, load_thread, &p))
+		return 1;
 	int rc = 0;
-	pthread_t thread;
-	if (pthread_mutex_init(&p.lock, NULL))
-		return 1;
-	if (pthread_cond_init(&p.cond, NULL)) {
-		pthread_mutex_destroy(&p.lock);
-		return 1;
-	}
-	if (pthread_create(&thread, NULL, load_thread, &p)) {
-		pthread_cond_destroy(&p.cond);
-		pthread_mutex_destroy(&p.lock);
-		return 1;
-	}
 	struct jfr *last = j;
-	for (size_t i = 0;; i++) {
+	bool end;
+	for (uint64_t i = 0;; i++) {
 		struct jfr *r = p.r[i % 2];
 		if (i > 0) {
-			pthread_mutex_lock(&p.lock);
-			while (!p.loaded[i % 2])
-				pthread_cond_wait(&p.cond, &p.lock);
-			pthread_mutex_unlock(&p.lock);
+			fg_handoff_wait(h, i, &end);
 			last = r;
 			if ((rc = p.rc[i % 2]) != 0) {
-				*p.err = p.errs[i % 2];
+				*err = p.errs[i % 2];
 				break;
 			}
 			if (!r->base)
 				break;
 		}
-		if ((rc = visit_in(j, r, p.err)) != 0)
+		if ((rc = visit_in(j, r, err)) != 0)
 			break;
-		pthread_mutex_lock(&p.lock);
-		p.loaded[i % 2] = false;
-		pthread_cond_broadcast(&p.cond);
-		pthread_mutex_unlock(&p.lock);
+		fg_handoff_take(h, i + 1);
 	}
-	pthread_mutex_lock(&p.lock);
-	p.cancel = true;
-	pthread_cond_broadcast(&p.cond);
-	pthread_mutex_unlock(&p.lock);
-	pthread_join(thread, NULL);
-	pthread_cond_destroy(&p.cond);
-	pthread_mutex_destroy(&p.lock);
+	fg_handoff_stop(h);
 	j->event = last->event;
-	j->err = p.err;
+	j->err = err;
 	free_reader(&second);
 	fg_stackbuf_free(&second.stack);
 	return rc;

@@ -147,7 +147,7 @@ typedef struct fg_read_options {
 	bool reversed;       /* the stacks are leaf-first (a --reverse graph): rebuild root-first. Default false. */
 	uint64_t max_size;   /* cap on the decompressed input; 0 = FG_INPUT_DEFAULT_MAX_SIZE (4 GiB) */
 	uint64_t max_line;   /* cap on one line; 0 = FG_INPUT_DEFAULT_MAX_LINE (64 MiB) */
-	uint64_t max_depth;  /* cap on the frames of one stack (collapsed, JFR, pprof, perf script); 0 =
+	uint64_t max_depth;  /* cap on the frames of one stack (collapsed, JFR, pprof, perf script, HTML); 0 =
 				FG_READ_DEFAULT_MAX_DEPTH */
 	bool threads;        /* JFR: a thread frame "[name tid=N]" under the root, as -t graphs have. Default false. */
 	bool merge_threads;  /* async-profiler's thread frames (-t) dropped, so the same code adds up once

@@ -54,6 +54,15 @@ typedef struct fg_report_file {
 
 typedef struct fg_report {
 	const char *title;         /* the page's title and heading (required) */
+	/* The top lines, under the title: the answer in one line (NULL: a
+	 * diff's, from its lists: how many frames grew and shrank beyond noise
+	 * and the largest change), the inputs (shown by name: a URL by the last
+	 * part of its path; NULL: a diff's sources from svg) and the date the
+	 * page was written (NULL: now, UTC). */
+	const char *answer;
+	const char *const *inputs;
+	size_t ninputs;
+	const char *date;
 	const char *decision;      /* the answer in words (may hold newlines), or NULL */
 	const char *const *summary; /* lines under the decision */
 	size_t nsummary;
@@ -63,9 +72,13 @@ typedef struct fg_report {
 	size_t nruns;
 	const fg_report_commit *commits;
 	size_t ncommits;
+	const char *commits_heading; /* NULL: "Commits in the window" */
 	bool commits_truncated;
 	const fg_report_file *files;
 	size_t nfiles;
+	const char *files_note;    /* what the hot files are of; NULL: the frames that grew most */
+	const char *const *notes;  /* cautions shown after the summary (e.g. one profile a side) */
+	size_t nnotes;
 	/* A diff to show: its lists (grew / shrank, at most 25 each) and, with
 	 * trees, its differential flame graph drawn with svg (NULL: defaults;
 	 * `fragment` is set by the report). */
@@ -79,5 +92,13 @@ typedef struct fg_report {
 /* Writes the page to out.  names: the diff's.  Returns 0, FG_ENOMEM, or
  * FG_EOUTPUT when out fails. */
 int fg_report_write(FILE *out, const fg_report *r, const fg_names *names, fg_error *err);
+
+/* The same into a file created at path: FG_EOUTPUT (path the error's
+ * source) when it cannot be created or written. */
+int fg_report_write_file(const char *path, const fg_report *r, const fg_names *names, fg_error *err);
+
+/* An input as the report names it, into out: a URL by the last part of its
+ * path (no query, no credentials), anything else as it is. */
+void fg_report_input_name(char *out, size_t size, const char *source);
 
 #endif

@@ -419,11 +419,12 @@ static const char script[] =
 	"  probe.textContent = '';\n"
 	"}\n"
 	"function pct(n, total) { return (total ? 100 * n / total : 0).toFixed(2) + '%'; }\n"
-	"function search() {\n"
+	"function search(preset) {\n"
 	"  var label = q('fg-search'), matched = q('fg-matched');\n"
 	"  frames.forEach(function (o) { o.r.setAttribute('fill', o.fill); });\n"
 	"  if (searchRe) { searchRe = null; label.textContent = 'Search'; matched.textContent = ' '; return; }\n"
-	"  var term = window.prompt('Highlight frames matching (regular expression):', '');\n"
+	"  var term = typeof preset === 'string' ? preset :\n"
+	"    window.prompt('Highlight frames matching (regular expression):', '');\n"
 	"  if (!term) return;\n"
 	"  try { searchRe = new RegExp(term); } catch (e) { window.alert(e.message); return; }\n"
 	"  var hits = frames.filter(function (o) { return searchRe.test(o.name); });\n"
@@ -466,7 +467,9 @@ static const char script[] =
 	"      if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); search(); }\n"
 	"    });\n"
 	"}\n"
-	"if (document.readyState === 'complete') init(); else window.addEventListener('load', init);\n"
+	"function preset() { var p = svg.querySelector('metadata.fg-preset'); if (p) search(p.textContent); }\n"
+	"function start() { init(); preset(); }\n"
+	"if (document.readyState === 'complete') start(); else window.addEventListener('load', start);\n"
 	"})(document.currentScript.closest('svg'));\n";
 
 static const char style[] =
@@ -732,6 +735,11 @@ int fg_svg_write_diff(FILE *out, fg_diff *diff, const fg_names *names, const fg_
 		     "<text id=\"fg-invert\" class=\"button\" x=\"%.0f\" y=\"22\" text-anchor=\"end\">%s</text>\n"
 		     "<text id=\"fg-search\" class=\"button\" x=\"%.0f\" y=\"22\" text-anchor=\"end\">Search</text>\n",
 		PAD, o->width - PAD - 110.0, o->inverted ? "Root at the bottom" : "Root at the top", o->width - PAD);
+	if (o->search) { /* the search the picture opens with */
+		fputs("<metadata class=\"fg-preset\">", out);
+		fg_markup_text(out, o->search);
+		fputs("</metadata>\n", out);
+	}
 	write_header(&h, &w);
 	fprintf(out, "<text id=\"fg-details\">");
 	for (int i = 0; i < DETAIL_LINES; i++)

@@ -59,6 +59,10 @@ typedef struct fg_svg_options {
 	double min_width;        /* narrower frames are left out, pixels; default 0.1 */
 	bool inverted;           /* root at the top (an icicle); default false */
 	bool fragment;           /* for inlining in HTML: no XML declaration; default false */
+	/* The search the picture opens with (a JavaScript regular expression:
+	 * its matches highlighted and their shares added up, as the Search
+	 * button does); default NULL: none. */
+	const char *search;
 } fg_svg_options;
 
 void fg_svg_options_init(fg_svg_options *opts);

@@ -231,49 +231,50 @@ static inline void analyses_run_paths(const void *data, size_t size, FILE *sink)
 /* share with its stop function (readers of leaf-first stacks then cut a
  * stack at a frame matching every pattern), with its inert function (they
  * may leave out frames that match no pattern) and with both, against share
- * over whole stacks: the same outcome, message and answers, or a trap.  One
- * pattern that many names match, and two that one name may match both. */
-static inline void analyses_same_share_stop(const void *data, size_t size, const fg_read_options *o)
+ * over whole stacks: the same outcome, message and answers, or a trap.
+ * patterns 0: one pattern that many names match; 1: two that one name may
+ * match both.  (One set a call: four readings each, a target calls it once
+ * per set with other options, not eight readings twice.) */
+static inline void analyses_same_share_stop(const void *data, size_t size, const fg_read_options *o, size_t set)
 {
 	static const char *const patterns[][2] = { { "/", NULL }, { "a", "e" } };
 	enum { WAYS = 4 }; /* bit 0: stop, bit 1: inert */
-	for (size_t k = 0; k < 2; k++) {
-		size_t np = patterns[k][1] ? 2 : 1;
-		fg_names *names[WAYS] = { NULL };
-		fg_matcher *m[WAYS] = { NULL };
-		fg_share *sh[WAYS] = { NULL };
-		fg_error err[WAYS];
-		int rc[WAYS] = { -1, -1, -1, -1 };
-		bool ready = true;
-		for (int i = 0; i < WAYS; i++) {
-			fg_error_clear(&err[i]);
-			ready = ready && !fg_names_new(&names[i], &err[i]) &&
-				!fg_matcher_new(&m[i], patterns[k], np, NULL, &err[i]) &&
-				!fg_share_new(&sh[i], m[i], names[i], &err[i]);
-		}
-		if (ready) {
-			fg_profile_info info;
-			for (int i = 0; i < WAYS; i++)
-				rc[i] = fg_reader_read_memory(&info, data, size, "fuzz", names[i], o,
-							      &(fg_visitor){ fg_share_frames, fg_share_stack, sh[i],
-									     i & 1 ? fg_share_stop : NULL,
-									     i & 2 ? fg_share_inert : NULL },
-							      &err[i]);
-			for (int i = 1; i < WAYS; i++) {
-				if (rc[0] != rc[i] || (rc[0] && strcmp(err[0].message, err[i].message)))
+	const size_t k = set & 1;
+	size_t np = patterns[k][1] ? 2 : 1;
+	fg_names *names[WAYS] = { NULL };
+	fg_matcher *m[WAYS] = { NULL };
+	fg_share *sh[WAYS] = { NULL };
+	fg_error err[WAYS];
+	int rc[WAYS] = { -1, -1, -1, -1 };
+	bool ready = true;
+	for (int i = 0; i < WAYS; i++) {
+		fg_error_clear(&err[i]);
+		ready = ready && !fg_names_new(&names[i], &err[i]) &&
+			!fg_matcher_new(&m[i], patterns[k], np, NULL, &err[i]) &&
+			!fg_share_new(&sh[i], m[i], names[i], &err[i]);
+	}
+	if (ready) {
+		fg_profile_info info;
+		for (int i = 0; i < WAYS; i++)
+			rc[i] = fg_reader_read_memory(&info, data, size, "fuzz", names[i], o,
+						      &(fg_visitor){ fg_share_frames, fg_share_stack, sh[i],
+								     i & 1 ? fg_share_stop : NULL,
+								     i & 2 ? fg_share_inert : NULL },
+						      &err[i]);
+		for (int i = 1; i < WAYS; i++) {
+			if (rc[0] != rc[i] || (rc[0] && strcmp(err[0].message, err[i].message)))
+				__builtin_trap();
+			for (size_t p = 0; !rc[0] && p < np; p++)
+				if (fg_share_samples(sh[0], p) != fg_share_samples(sh[i], p) ||
+				    fg_share_self(sh[0], p) != fg_share_self(sh[i], p) ||
+				    fg_share_matched(sh[0], p) != fg_share_matched(sh[i], p))
 					__builtin_trap();
-				for (size_t p = 0; !rc[0] && p < np; p++)
-					if (fg_share_samples(sh[0], p) != fg_share_samples(sh[i], p) ||
-					    fg_share_self(sh[0], p) != fg_share_self(sh[i], p) ||
-					    fg_share_matched(sh[0], p) != fg_share_matched(sh[i], p))
-						__builtin_trap();
-			}
 		}
-		for (int i = 0; i < WAYS; i++) {
-			fg_share_free(sh[i]);
-			fg_matcher_free(m[i]);
-			fg_names_free(names[i]);
-		}
+	}
+	for (int i = 0; i < WAYS; i++) {
+		fg_share_free(sh[i]);
+		fg_matcher_free(m[i]);
+		fg_names_free(names[i]);
 	}
 }
 

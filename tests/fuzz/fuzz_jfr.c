@@ -69,6 +69,9 @@ static void same_split(const uint8_t *data, size_t size, fg_read_options *ro)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* The share-stop pattern sets, one with each set of options, in turn
+	 * by the input's last byte. */
+	const size_t set = size ? data[size - 1] & 1 : 0;
 	static const char *const events[] = { NULL, "cpu", "alloc", "lock", "wall" };
 	analyses_run(data, size, false, analyses_sink());
 	fg_read_options o;
@@ -79,11 +82,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.from = (fg_time_bound){ .set = true, .percent = true, .value = 10 };
 	o.to = (fg_time_bound){ .set = true, .value = 5 };
 	analyses_run_with(data, size, &o, true, analyses_sink());
-	analyses_same_share_stop(data, size, &o);
+	analyses_same_share_stop(data, size, &o, set);
 	same_split(data, size, &o);
 	fg_read_options_init(&o);
 	o.max_size = FUZZ_MAX_SIZE;
-	analyses_same_share_stop(data, size, &o);
+	analyses_same_share_stop(data, size, &o, !set);
 	same_split(data, size, &o);
 	/* A --max-size inside the recording (which chunk it falls in, from
 	 * the input's first byte). */

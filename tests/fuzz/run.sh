@@ -9,9 +9,11 @@
 # seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed;
 # fixtures/methods/ sources for the method scanner)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
-# ../shared is ever written into the checkout.  Crashing inputs are kept in
-# $FG_FUZZ_ARTIFACTS (default build-fuzz/artifacts) to become regression tests
-# (tests/fuzz/regressions/).
+# ../shared is ever written into the checkout; its real JFR recording and
+# pprof profile keep their pools and tables but a few hundred samples (see
+# cut_jfr).  Crashing and slow inputs are kept in $FG_FUZZ_ARTIFACTS (default
+# build-fuzz/artifacts) to become regression tests (tests/fuzz/regressions/,
+# replayed first, each under a time bound).
 #
 # `run.sh --build-only` configures and builds build-fuzz and stops there
 # (contrib/run-tests.sh builds it while the plain tests run).
@@ -56,7 +58,7 @@ trap 'rm -rf "$tmp"' EXIT
 # faster), and for the gzip target the same bytes behind its two framing
 # bytes.
 python3 - "$tmp" "$max_len" tests/fuzz/seeds fixtures contrib "$shared" <<'PY'
-import gzip, os, sys, zlib
+import gzip, os, struct, sys, zlib
 out, MAX_LEN, dirs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
 def archives(stem, data):
@@ -95,6 +97,89 @@ def skeleton(page):
               or line.startswith(b"<!DOCTYPE") or line.startswith(b"<html") or line.strip() == b"<script>"):
             keep.append(line)
     return b"\n".join(keep)
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return v, i
+
+# The real recordings and profiles keep their tables and pools whole but
+# few samples: a replay of the real JFR seed (5,728 samples, 226 KB) cost
+# 0.33 s of CPU, of the real pprof (1,180 samples, 77 KB) 0.37 s; cut to
+# 200 / 300 samples, 0.12 / 0.11 s, with the same edges reached (libFuzzer's
+# INITED cov within its run-to-run noise of a few edges).
+def cut_jfr(raw, keep):
+    """Each chunk with its metadata, constant pools and other events whole,
+    and its first `keep` events of its most frequent type (the samples):
+    the real pools and tables, a fraction of the bytes."""
+    out, pos = [], 0
+    while pos + 68 <= len(raw) and raw[pos:pos + 4] == b"FLR\0":
+        hdr = list(struct.unpack(">4sHHqqqqqqqI", raw[pos:pos + 68]))
+        size, cp, md = hdr[3], hdr[4], hdr[5]
+        if size < 68 or pos + size > len(raw):
+            return raw
+        chunk = raw[pos:pos + size]
+        events, i = [], 68
+        while i < size:
+            n, j = varint(chunk, i)
+            t, _ = varint(chunk, j)
+            if n == 0 or i + n > size:
+                return raw
+            events.append((i, n, t))
+            i += n
+        counts = {}
+        for _, _, t in events:
+            counts[t] = counts.get(t, 0) + 1
+        common = max((t for t in counts if t > 1), key=lambda t: counts[t], default=None)
+        body, seen, moved = [], 0, {}
+        at = 68
+        for i, n, t in events:
+            if t == common:
+                seen += 1
+                if seen > keep:
+                    continue
+            moved[i] = at
+            body.append(chunk[i:i + n])
+            at += n
+        if cp not in moved or md not in moved:
+            return raw
+        # (A checkpoint's delta to the one before: only the first is kept
+        # where its events were, so a chunk with several is left whole.)
+        if sum(1 for _, _, t in events if t == 1) > 1:
+            body, at, moved = [chunk[68:]], size, {cp: cp, md: md}
+        hdr[3], hdr[4], hdr[5] = at, moved[cp], moved[md]
+        out.append(struct.pack(">4sHHqqqqqqqI", *hdr) + b"".join(body))
+        pos += size
+    return b"".join(out) + raw[pos:] if out else raw
+
+def cut_pprof(raw, keep):
+    """The profile with its first `keep` samples (field 2), every table whole."""
+    out, i, seen = [], 0, 0
+    try:
+        while i < len(raw):
+            st = i
+            k, i = varint(raw, i)
+            w = k & 7
+            if w == 0:
+                _, i = varint(raw, i)
+            elif w == 2:
+                n, i = varint(raw, i)
+                i += n
+            elif w == 1:
+                i += 8
+            elif w == 5:
+                i += 4
+            else:
+                return raw
+            if k >> 3 == 2:
+                seen += 1
+                if seen > keep:
+                    continue
+            out.append(raw[st:i])
+    except IndexError:
+        return raw
+    return b"".join(out) if i == len(raw) else raw
 for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
@@ -136,8 +221,9 @@ for d in dirs:
                 put("metrics", b"\x03" + raw)
                 continue
             if name.endswith(".jfr"):
-                if len(raw) <= 256 << 10:
-                    put("jfr", raw)
+                data = cut_jfr(raw, 200)
+                if len(data) <= 256 << 10:
+                    put("jfr", data)
                 continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
@@ -151,6 +237,7 @@ for d in dirs:
                     put("svg", data)
                 continue
             if stem.endswith(".pb"):
+                data = cut_pprof(data, 300)
                 if len(data) <= 256 << 10:
                     put("pprof", data)
                 continue
@@ -212,12 +299,40 @@ targets=()
 for src in tests/fuzz/fuzz_*.c; do
 	targets+=("$(basename "$src" .c)")
 done
-rounds=$(((${#targets[@]} + parallel - 1) / parallel))
-if [[ $((rounds * seconds)) -gt ${FG_FUZZ_BUDGET:-240} ]]; then
-	seconds=$((${FG_FUZZ_BUDGET:-240} / rounds))
-fi
 declare -A pids
 status=0
+# The budget is the replay's and the fuzzing's together: the targets share
+# what the replay left.
+started=$SECONDS
+# The regression inputs (tests/fuzz/regressions/: crashes, wrong answers and
+# slow inputs the targets found) replayed through their targets first, each
+# within $FG_FUZZ_REPLAY_TIMEOUT seconds of wall time (default 30: an input
+# here replays in well under a second plain, a few under the sanitizers on
+# a loaded machine); a slow one that came back fails the run as a crash
+# would (libFuzzer's -timeout).  test_regressions bounds the same replays'
+# CPU time, and alone replays a gzip'd input (the HTML harness reads a page
+# one byte at a time too: seconds for deep-stack.html.gz's 5 MB).
+for f in tests/fuzz/regressions/*; do
+	case $f in
+	*.html) t=fuzz_html ;;
+	*.jfr) t=fuzz_jfr ;;
+	*.pb) t=fuzz_pprof ;;
+	*.collapsed) t=fuzz_collapsed ;;
+	*.perf) t=fuzz_perf ;;
+	*.svg) t=fuzz_svg ;;
+	*) continue ;;
+	esac
+	if ! ASAN_OPTIONS=detect_leaks=1 "$build/$t" -runs=1 -timeout="${FG_FUZZ_REPLAY_TIMEOUT:-30}" "$f" >"$tmp/replay.log" 2>&1; then
+		echo "fuzz: regression input $f failed in $t (a crash, or over ${FG_FUZZ_REPLAY_TIMEOUT:-30} s):" >&2
+		grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|ALARM)' "$tmp/replay.log" | head -5 >&2
+		status=1
+	fi
+done
+budget=$((${FG_FUZZ_BUDGET:-240} - (SECONDS - started)))
+rounds=$(((${#targets[@]} + parallel - 1) / parallel))
+if [[ $((rounds * seconds)) -gt $budget ]]; then
+	seconds=$((budget / rounds))
+fi
 report() {
 	local name=$1 rc=$2 execs
 	local rate cov

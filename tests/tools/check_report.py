@@ -63,6 +63,16 @@ def main():
         slow = px[int(geo["slow"][1])][int(geo["slow"][0])]
         check("fast marker green", fast[1] > fast[0] + 60, repr(fast))
         check("slow marker red", slow[0] > slow[1] + 80, repr(slow))
+        # The flame graph opens searching for the --frame pattern: its
+        # matches add up to the pattern's pooled shares (the headline's, and
+        # the verdicts'), less the frames too narrow to draw.
+        matched = page.eval("document.getElementById('fg-matched').textContent")
+        m = re.match(r"Matched \d+ frames: base (\d+\.\d\d)%, candidate (\d+\.\d\d)%", matched)
+        check("search preset to the pattern", m and 2.45 <= float(m.group(1)) <= 2.53 and
+              6.70 <= float(m.group(2)) <= 6.81, matched)
+        headline = page.eval("document.querySelector('.summary').textContent")
+        check("the pattern's headline", headline.startswith(
+            "TransactionalColumnFamily: base 2.53% \u2192 candidate 6.81% (+4.28 points \u00b1"), headline)
         # The embedded flame graph works inside the page as on its own.
         fs = svgcheck.frames(page)
         check("flame graph embedded", len(fs) > 100, str(len(fs)))

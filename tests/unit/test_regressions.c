@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "../fuzz/fuzz_analyses.h"
@@ -129,12 +130,29 @@ static const char *expected_answer(const char *table, const char *name, char *ou
 	return NULL;
 }
 
-/* Every file of tests/fuzz/regressions/ (crashes and wrong answers found by
- * the fuzz targets): the reader gives the answer regressions.expected
- * records, and the fuzz targets' analysis chain runs it (under ASan a
- * relapse aborts). */
+/* The CPU time this process has used (all threads), in seconds: a bound
+ * on it holds on a busy machine, where a bound on the wall time would not. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The most CPU time the replay of one file may take: the slow inputs the
+ * fuzz targets found (slow-*) took seconds to minutes before their fix,
+ * every file here takes well under 0.2 s plain; 2 s, three times that
+ * under the sanitizers (FG_SANITIZED, as tests/lib.sh scales). */
+#define REPLAY_CPU_SECONDS 2.0
+
+/* Every file of tests/fuzz/regressions/ (crashes, wrong answers and slow
+ * inputs found by the fuzz targets): the reader gives the answer
+ * regressions.expected records, and the fuzz targets' analysis chain runs
+ * it (under ASan a relapse aborts), each within REPLAY_CPU_SECONDS. */
 static void test_fuzz_regressions(void)
 {
+	const char *sanitized = getenv("FG_SANITIZED");
+	const double bound = REPLAY_CPU_SECONDS * (sanitized && !strcmp(sanitized, "1") ? 3 : 1);
 	const char *src = getenv("FG_SOURCE_DIR");
 	char dir[4096], table_path[4096];
 	snprintf(dir, sizeof(dir), "%s/tests/fuzz/regressions", src ? src : ".");
@@ -168,6 +186,7 @@ static void test_fuzz_regressions(void)
 		size_t n = data ? fread(data, 1, 1 << 20, f) : 0;
 		fclose(f);
 		char want[1024];
+		double start = cpu_seconds();
 		const char *expected = expected_answer(table, e->d_name, want, sizeof(want));
 		if (!expected)
 			fprintf(stderr, "%s: no line in tests/fuzz/regressions.expected\n", e->d_name);
@@ -188,6 +207,10 @@ static void test_fuzz_regressions(void)
 		o.from = (fg_time_bound){ .set = true, .percent = true, .value = 10 };
 		o.to = (fg_time_bound){ .set = true, .value = 5 };
 		analyses_run_with(data, n, &o, true, sink);
+		double took = cpu_seconds() - start;
+		if (took > bound)
+			fprintf(stderr, "%s: the replay took %.2f s of CPU, the bound is %.1f s\n", e->d_name, took, bound);
+		CHECK(took <= bound);
 		files++;
 		free(data);
 	}

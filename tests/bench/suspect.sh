@@ -1,0 +1,164 @@
+#!/bin/bash
+# The suspect benchmark: on seeded day series resampled from the shared real
+# daily profiles (tests/bench/bench_suspect.c: 3 nodes x 5,000 samples a run,
+# 0.2 pp day noise, 0.1 pp node noise, TransactionalColumnFamily planted
+# +0.5-1.5 pp from one day on), `fgbisect days --repo` over a repository made
+# here (one commit a day changes TransactionalColumnFamily.ensureInOpenTransaction
+# on the planted day; two a day change methods of other classes on the same
+# stacks: ProcessingStateMachine, ElasticsearchExporter, LeaderRole,
+# ActorThread), --threshold halfway: how often it names the planted commit
+# as the suspect, and wrong commits.  The new rule (explain/explain.h: the
+# pattern's own frames beside the growers, beyond noise) beside the old one
+# (the growers only: what `hotfiles BASE... -- CAND...` still looks up, as
+# `days --repo` did).  Prints figures; not a test.
+#
+# usage: tests/bench/suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D]
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$src/build}
+[[ $# -gt 0 ]] && shift
+series=200 seed=1 days=8
+while [[ $# -gt 1 ]]; do
+	case $1 in
+	--series) series=$2 ;;
+	--seed) seed=$2 ;;
+	--days) days=$2 ;;
+	*) echo "usage: suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D]" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+shared=${FG_SHARED_FIXTURES:-$src/../shared/fixtures}
+if [[ ! -d "$shared/daily" ]]; then
+	echo "SKIP: suspect.sh: the shared fixtures are not at '$shared' (expected ../shared/fixtures beside the checkout)" >&2
+	exit 77
+fi
+cmake --build "$build" --target bench_suspect fgbisect >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+d="$shared/daily"
+"$build/bench_suspect" --out "$work" --series "$series" --seed "$seed" --days "$days" \
+	"$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" "$d/day01-broker-2-grpc.collapsed" \
+	"$d/day10-broker-0-grpc.collapsed" >"$work/series.txt"
+python3 - "$build/fgbisect" "$work" "$days" <<'PY'
+import json, os, random, subprocess, sys
+fg, work, ndays = sys.argv[1], sys.argv[2], int(sys.argv[3])
+BASE = 2.9  # bench_suspect's --base
+TCF = "zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java"
+DECOYS = [("zeebe/stream-platform/src/main/java/io/camunda/zeebe/stream/impl/ProcessingStateMachine.java", "onCommand"),
+          ("zeebe/exporters/elasticsearch-exporter/src/main/java/io/camunda/zeebe/exporter/ElasticsearchExporter.java", "export"),
+          ("zeebe/atomix/cluster/src/main/java/io/atomix/raft/roles/LeaderRole.java", "appendEntry"),
+          ("zeebe/scheduler/src/main/java/io/camunda/zeebe/scheduler/ActorThread.java", "run")]
+TCF_METHODS = ["ensureInOpenTransaction", "upsert", "get", "exists", "forEachInPrefix", "serializeKey", "prefixHash",
+               "serializeValue"]
+
+def java(path, methods, edits):
+    pkg = path.split("src/main/java/")[1].rsplit("/", 1)[0].replace("/", ".")
+    cls = os.path.basename(path)[:-5]
+    body = ["package %s;" % pkg, "", "class %s {" % cls]
+    for m in methods:
+        body += ["    void %s(Runnable r) {" % m] + ["        step%d();" % k for k in range(edits.get(m, 0))] + \
+                ["        r.run();", "    }", ""]
+    return "\n".join(body + ["}", ""])
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo] + list(args), check=True, capture_output=True, text=True).stdout.strip()
+
+repos = {}
+def repo_for(day):
+    """One repository per planted day: day d's commits, the planted one on day `day`."""
+    if day in repos:
+        return repos[day]
+    repo = os.path.join(work, "repo%d" % day)
+    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
+    rnd = random.Random(day)
+    edits = {p: {} for p, _ in DECOYS}
+    edits[TCF] = {}
+    def write(path):
+        full = os.path.join(repo, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        methods = TCF_METHODS if path == TCF else [m for p, m in DECOYS if p == path] + ["close"]
+        open(full, "w").write(java(path, methods, edits[path]))
+    for p in edits:
+        write(p)
+    env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@b", GIT_COMMITTER_NAME="b",
+               GIT_COMMITTER_EMAIL="b@b")
+    def commit(msg, date):
+        git(repo, "add", "-A")
+        subprocess.run(["git", "-C", repo, "commit", "-q", "-m", msg], check=True,
+                       env=dict(env, GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date))
+        return git(repo, "rev-parse", "HEAD")
+    ids, planted = [], None
+    ids.append(commit("import", "2026-10-31T12:00:00Z"))
+    for d in range(1, ndays + 1):
+        date = "2026-11-%02dT%02d:00:00Z"
+        for k in range(2):  # decoys: other classes on the same stacks
+            p, m = DECOYS[rnd.randrange(len(DECOYS))]
+            edits[p][m] = edits[p].get(m, 0) + 1
+            write(p)
+            last = commit("decoy %d.%d: %s" % (d, k, os.path.basename(p)), date % (d, 8 + k))
+        if d == day:
+            edits[TCF]["ensureInOpenTransaction"] = 1
+            write(TCF)
+            planted = last = commit("db: begin a transaction every time", date % (d, 10))
+        ids.append(last)
+    repos[day] = (repo, ids, planted)
+    return repos[day]
+
+def judge(decision, planted):
+    """(named, first, wrong): the planted commit among the suspects, first of them, other commits named."""
+    if not decision or decision.get("kind") != "changed":
+        return False, False, False
+    sus = [s["commit"] for s in decision["suspects"]]
+    return planted in sus, bool(sus) and sus[0] == planted, any(s != planted for s in sus)
+
+tally = {r: dict(named=0, first=0, wrong=0) for r in ("new", "old")}
+found = total = holds = failed = 0
+for line in open(os.path.join(work, "series.txt")):
+    s, day, change = line.split()
+    day, change = int(day), float(change)
+    repo, ids, planted = repo_for(day)
+    sdir = os.path.join(work, "s" + s)
+    runs = os.path.join(sdir, "runs.txt")
+    with open(runs, "w") as f:
+        for d in range(1, ndays + 1):
+            for n in range(3):
+                f.write("2026-11-%02d %s broker-%d grpc cpu %s/day%d-%d.collapsed\n" % (d, ids[d][:10], n, sdir, d, n))
+    total += 1
+    p = subprocess.run([fg, "days", "--runs", runs, "--frame", "TransactionalColumnFamily", "--threshold",
+                        "%.3f" % (BASE + change / 2), "--repo", repo, "--json"], capture_output=True, text=True)
+    if p.returncode != 0:  # the ends are not fast and slow: no window
+        failed += 1
+        continue
+    j = json.loads(p.stdout)
+    fast, slow = j["last_fast"]["date"][-2:], j["first_slow"]["date"][-2:]
+    found += int(slow) == day
+    if int(fast) < day <= int(slow):
+        holds += 1
+    else:  # the window misses the planted commit: the search's failure, not the explanation's
+        continue
+    for r, dec in (("new", j["decision"]), ("old", None)):
+        if r == "old":
+            side = lambda dd: ["%s/day%d-%d.collapsed" % (sdir, int(dd), n) for n in range(3)]
+            o = subprocess.run([fg, "hotfiles", "--repo", repo, "--good", j["last_fast"]["commit"], "--bad",
+                                j["first_slow"]["commit"], "--json"] + side(fast) + ["--"] + side(slow),
+                               capture_output=True, text=True)
+            dec = json.loads(o.stdout).get("decision") if o.returncode == 0 else None
+        named, first, wrong = judge(dec, planted)
+        t = tally[r]
+        t["named"] += named; t["first"] += first; t["wrong"] += wrong
+
+pct = lambda n: "%5.1f%%" % (100.0 * n / total if total else 0)
+cond = lambda n: "%5.1f%%" % (100.0 * n / holds if holds else 0)
+print("day series: %d days, 3 nodes x 5,000 samples, 0.2 pp day noise, 0.1 pp node noise, TransactionalColumnFamily"
+      " at %.1f%% + 0.5-1.5 pp from the planted day; threshold halfway; %d series" % (ndays, BASE, total))
+print("the search found a window: %s of the series; it holds the planted commit: %s (%d); its first slow run is "
+      "the planted day: %s" % (pct(total - failed), pct(holds), holds, pct(found)))
+print("of the %d series whose window holds the planted commit (of all %d):" % (holds, total))
+print("  %-4s %20s %20s %20s" % ("rule", "planted suspect", "named first", "a wrong suspect"))
+for r in ("new", "old"):
+    t = tally[r]
+    print("  %-4s %12s (%5s) %12s (%5s) %12s (%5s)" % (r, cond(t["named"]), pct(t["named"]).strip(), cond(t["first"]),
+          pct(t["first"]).strip(), cond(t["wrong"]), pct(t["wrong"]).strip()))
+print("new: the pattern's frames by class and method beside the growers, those beyond noise decide (explain.h);"
+      " old: the diff's growers only (hotfiles BASE... -- CAND...)")
+PY

@@ -358,8 +358,14 @@ int fg_diff_add(fg_diff *d, fg_diff_side side, fg_diff_part *p, fg_error *err)
 	uint32_t *ids = rc ? NULL : malloc((count ? count : 1) * sizeof(*ids));
 	if (!rc && !ids)
 		rc = fg_error_oom(err, NULL);
-	for (uint32_t i = 0; i < count && !rc; i++)
+	for (uint32_t i = 0; i < count && !rc; i++) {
 		rc = fg_names_intern(&ids[i], d->names, fg_names_get(p->names, i), fg_names_length(p->names, i), err);
+		/* The source file the profile names for a native frame goes
+		 * along (hotfiles looks it up by name). */
+		const char *file = rc ? NULL : fg_names_file(p->names, i);
+		if (file)
+			rc = fg_names_set_file(d->names, ids[i], file, strlen(file), err);
+	}
 	for (size_t k = 0; k < p->n && !rc; k++)
 		p->entries[k].name = ids[p->entries[k].name];
 	if (!rc)

@@ -134,9 +134,12 @@ static int look_up_files(fg_hotfiles *hist, const char *repo, const fg_history_o
 			 fg_error *err)
 {
 	fg_growers g;
+	fg_history_options with_files = *ho;
+	with_files.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames (read only) */
+	with_files.frame_file_ctx = (void *)names;
 	int rc = fg_growers_find(&g, diff, result, names, result->ngrew, hot, err);
 	if (!rc)
-		rc = cli_history_look_up(hist, repo, ho, true, g.frames, g.nframes, hot < g.nframes ? hot : g.nframes,
+		rc = cli_history_look_up(hist, repo, &with_files, true, g.frames, g.nframes, hot < g.nframes ? hot : g.nframes,
 					 g.stack, g.nstack, err);
 	fg_growers_clear(&g);
 	return rc;

@@ -309,6 +309,10 @@ int fg_explain_window(fg_explain *out, fg_repo *repo, const char *dir, fg_diff *
 			ho.good = o->good;
 			ho.bad = o->bad ? o->bad : ho.bad;
 		}
+		if (!ho.frame_file) { /* the profiles' source files of native frames (read only) */
+			ho.frame_file = fg_names_file_by_name;
+			ho.frame_file_ctx = (void *)names;
+		}
 		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, n, out->weighed, stack, nstack, err);
 	}
 	if (!rc && !out->weighed && (o->history ? o->history->good : o->good))

@@ -222,6 +222,14 @@ perf_text src/b.c 400 0 >"$tmp/it-cand.perf"
 check_eq "init_table: the file perf names" \
 	"$("$FGBISECT" hotfiles --json --bad "$bad" "$tmp/it-base.perf" "$tmp/it-cand.perf" |
 		jq -r '[.files[] | select(.frame == "init_table") | "\(.path):\(.candidates)"] | join(",")')" "src/b.c:1"
+# diff --repo too, its profiles read on one thread and on two (the file
+# goes along when a part's names are pooled).
+for j in 1 2; do
+	check_eq "diff --repo -j $j: init_table's file from perf" \
+		"$("$FGBISECT" diff -j "$j" --json --repo . --bad "$bad" "$tmp/it-base.perf" "$tmp/it-cand.perf" |
+			jq -r '[.grew[] | select(.frame == "init_table") | .files[] | "\(.path):\(.candidates)"] | join(",")')" \
+		"src/b.c:1"
+done
 
 # The decision's build files: the hot files' directories and above (the
 # root Makefile), not docs/.

@@ -209,7 +209,7 @@ static void test_ignore_list(void)
 	CHECK(fg_diff_ignore_list(&list, &n, given, 4, false, &err) == 0 && n == 3);
 	free(list);
 	const char *many[FG_MATCH_MAX_PATTERNS + 1];
-	char buf[FG_MATCH_MAX_PATTERNS + 1][8];
+	char buf[FG_MATCH_MAX_PATTERNS + 1][16]; /* room for any int: gcc -O1 checks */
 	for (int i = 0; i <= FG_MATCH_MAX_PATTERNS; i++) {
 		snprintf(buf[i], sizeof(buf[i]), "p%d", i);
 		many[i] = buf[i];

@@ -6,24 +6,25 @@
 # here (one commit a day changes TransactionalColumnFamily.ensureInOpenTransaction
 # on the planted day; two a day change methods of other classes on the same
 # stacks: ProcessingStateMachine, ElasticsearchExporter, LeaderRole,
-# ActorThread), --threshold halfway: how often it names the planted commit
+# ActorThread), --threshold halfway (or auto, with --auto): how often it names the planted commit
 # as the suspect, and wrong commits.  The new rule (explain/explain.h: the
 # pattern's own frames beside the growers, beyond noise) beside the old one
 # (the growers only: what `hotfiles BASE... -- CAND...` still looks up, as
 # `days --repo` did).  Prints figures; not a test.
 #
-# usage: tests/bench/suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D]
+# usage: tests/bench/suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes]
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build}
 [[ $# -gt 0 ]] && shift
-series=200 seed=1 days=8
+series=200 seed=1 days=8 auto=no
 while [[ $# -gt 1 ]]; do
 	case $1 in
 	--series) series=$2 ;;
 	--seed) seed=$2 ;;
 	--days) days=$2 ;;
-	*) echo "usage: suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D]" >&2; exit 2 ;;
+	--auto) auto=$2 ;;
+	*) echo "usage: suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes]" >&2; exit 2 ;;
 	esac
 	shift 2
 done
@@ -39,9 +40,9 @@ d="$shared/daily"
 "$build/bench_suspect" --out "$work" --series "$series" --seed "$seed" --days "$days" \
 	"$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" "$d/day01-broker-2-grpc.collapsed" \
 	"$d/day10-broker-0-grpc.collapsed" >"$work/series.txt"
-python3 - "$build/fgbisect" "$work" "$days" <<'PY'
+python3 - "$build/fgbisect" "$work" "$days" "$auto" <<'PY'
 import json, os, random, subprocess, sys
-fg, work, ndays = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fg, work, ndays, auto = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "yes"
 BASE = 2.9  # bench_suspect's --base
 TCF = "zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java"
 DECOYS = [("zeebe/stream-platform/src/main/java/io/camunda/zeebe/stream/impl/ProcessingStateMachine.java", "onCommand"),
@@ -125,7 +126,7 @@ for line in open(os.path.join(work, "series.txt")):
                 f.write("2026-11-%02d %s broker-%d grpc cpu %s/day%d-%d.collapsed\n" % (d, ids[d][:10], n, sdir, d, n))
     total += 1
     p = subprocess.run([fg, "days", "--runs", runs, "--frame", "TransactionalColumnFamily", "--threshold",
-                        "%.3f" % (BASE + change / 2), "--repo", repo, "--json"], capture_output=True, text=True)
+                        "auto" if auto else "%.3f" % (BASE + change / 2), "--repo", repo, "--json"], capture_output=True, text=True)
     if p.returncode != 0:  # the ends are not fast and slow: no window
         failed += 1
         continue
@@ -150,7 +151,7 @@ for line in open(os.path.join(work, "series.txt")):
 pct = lambda n: "%5.1f%%" % (100.0 * n / total if total else 0)
 cond = lambda n: "%5.1f%%" % (100.0 * n / holds if holds else 0)
 print("day series: %d days, 3 nodes x 5,000 samples, 0.2 pp day noise, 0.1 pp node noise, TransactionalColumnFamily"
-      " at %.1f%% + 0.5-1.5 pp from the planted day; threshold halfway; %d series" % (ndays, BASE, total))
+      " at %.1f%% + 0.5-1.5 pp from the planted day; threshold %s; %d series" % (ndays, BASE, "auto" if auto else "halfway", total))
 print("the search found a window: %s of the series; it holds the planted commit: %s (%d); its first slow run is "
       "the planted day: %s" % (pct(total - failed), pct(holds), holds, pct(found)))
 print("of the %d series whose window holds the planted commit (of all %d):" % (holds, total))

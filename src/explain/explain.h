@@ -15,8 +15,9 @@
  * test, analysis/diff.h) enter it beside them only when the nodes' spread
  * could be measured, and not those on the stacks above the pattern's frames
  * beyond noise (callers: they grew by the pattern's growth; the decision
- * names their changed files as callers when the pattern's did not change): with one profile a side noise cannot be separated from
- * signal, and they are shown, never weighed.  With nothing beyond noise
+ * names their changed files as callers when the pattern's did not change):
+ * with one profile a side noise cannot be separated from signal, and they
+ * are shown, never weighed.  With nothing beyond noise
  * there is no decision (and `no_decision` says why): a suspect is never
  * named from a change that is within noise. */
 #ifndef FG_EXPLAIN_H

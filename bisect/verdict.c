@@ -370,8 +370,8 @@ static void dispersion(fg_verdict *v)
 	 * that were FG_VERDICT_PHI_PRIOR_DF nodes' worth of evidence (the
 	 * empirical-Bayes variance of Smyth's limma): a true disagreement
 	 * (phi 10, 89) still widens the interval nearly as much. */
-	v->phi = m >= 2 && isfinite(d.phi) ? fmax(1, (d.chi2 + FG_VERDICT_PHI_PRIOR_DF) /
-	                                              (double)(m - 1 + FG_VERDICT_PHI_PRIOR_DF)) : d.phi;
+	v->phi = m >= 2 && isfinite(d.phi) ? fg_stats_phi_moderated(d.chi2, (double)(m - 1), 1.0, FG_VERDICT_PHI_PRIOR_DF)
+	                                   : d.phi;
 	/* With two nodes both residuals are the same size: neither can be
 	 * named. */
 	v->disagreeing = m >= 3 && fabs(d.residual) >= DISAGREEMENT_Z ? read_index(v, d.worst) : SIZE_MAX;

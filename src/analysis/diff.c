@@ -573,12 +573,11 @@ static void test_name(fg_diff_entry *e, const struct pooled *p, uint32_t name, d
 	double chi2;
 	unsigned df;
 	name_dispersion(&chi2, &df, p, name);
-	double phi = (chi2 + FG_DIFF_PHI_PRIOR_DF * phi0) / ((double)df + FG_DIFF_PHI_PRIOR_DF);
-	e->phi = phi > 1.0 ? phi : 1.0;
+	e->phi = fg_stats_phi_moderated(chi2, (double)df, phi0, FG_DIFF_PHI_PRIOR_DF);
 	double share = ((double)b + (double)c) / (nb + nc);
-	double r = run_noise / 100.0 * share * (1.0 - share), run = 2.0 * r * r;
-	e->run_noise = 100.0 * sqrt(run);
-	e->noise = 100.0 * sqrt(e->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc) + run);
+	double r = run_noise / 100.0 * share * (1.0 - share);
+	e->run_noise = 100.0 * sqrt(2.0 * r * r);
+	e->noise = fg_stats_change_noise((double)b, nb, (double)c, nc, e->phi, run_noise / 100.0);
 	e->z = e->noise > 0.0 ? e->delta / e->noise : 0.0;
 }
 

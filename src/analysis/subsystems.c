@@ -443,11 +443,10 @@ int fg_subsystems_compare(fg_subsystems_change *out, unsigned *node_df, size_t *
 					     .candidate = fg_stats_percent(in[1], total[1]), .phi = 1.0, .p = 1.0 };
 		c->delta = c->candidate - c->base;
 		if (df_all)
-			c->phi = fmax(1.0, (chi2[i] + FG_DIFF_PHI_PRIOR_DF * phi0) / ((double)df[i] + FG_DIFF_PHI_PRIOR_DF));
+			c->phi = fg_stats_phi_moderated(chi2[i], (double)df[i], phi0, FG_DIFF_PHI_PRIOR_DF);
 		double nb = (double)total[0], nc = (double)total[1];
-		double share = nb + nc > 0 ? ((double)in[0] + (double)in[1]) / (nb + nc) : 0.0;
 		if (nb > 0 && nc > 0)
-			c->noise = 100.0 * sqrt(c->phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc));
+			c->noise = fg_stats_change_noise((double)in[0], nb, (double)in[1], nc, c->phi, 0.0);
 		c->z = c->noise > 0.0 ? c->delta / c->noise : 0.0;
 		c->p = c->noise > 0.0 ? fmin(1.0, (double)*tested * erfc(fabs(c->z) / sqrt(2.0))) : 1.0;
 		c->beyond = c->p <= FG_SUBSYSTEMS_ALPHA && fabs(c->delta) >= FG_DIFF_FLOOR;

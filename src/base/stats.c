@@ -33,6 +33,17 @@ double fg_stats_percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+double fg_stats_phi_moderated(double chi2, double df, double phi0, double prior_df)
+{
+	return fmax(1.0, (chi2 + prior_df * phi0) / (df + prior_df));
+}
+
+double fg_stats_change_noise(double xb, double nb, double xc, double nc, double phi, double c)
+{
+	double share = (xb + xc) / (nb + nc), r = c * share * (1.0 - share);
+	return 100.0 * sqrt(phi * share * (1.0 - share) * (1.0 / nb + 1.0 / nc) + 2.0 * r * r);
+}
+
 void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m)
 {
 	out->chi2 = 0.0;

@@ -36,6 +36,20 @@ typedef struct fg_dispersion {
 
 void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64_t *n, size_t m);
 
+/* An over-dispersion estimate chi2 / df moderated toward phi0 as if phi0
+ * came with prior_df degrees of freedom of its own (the empirical-Bayes
+ * variance of Smyth's limma): (chi2 + prior_df phi0) / (df + prior_df), at
+ * least 1.  Few profiles give a phi that is large by chance; this keeps it
+ * near phi0 unless they disagree clearly. */
+double fg_stats_phi_moderated(double chi2, double df, double phi0, double prior_df);
+
+/* The standard error, in points, of the change of a share from xb of nb
+ * samples to xc of nc: sqrt(phi p (1 - p) (1/nb + 1/nc) + 2 (c p (1 - p))^2),
+ * p = (xb + xc) / (nb + nc) the pooled share, phi the over-dispersion and c
+ * the run-to-run noise as a fraction of p (1 - p) a side (0: none).  Both
+ * sides must have samples. */
+double fg_stats_change_noise(double xb, double nb, double xc, double nc, double phi, double c);
+
 /* The 95% interval of a run's share, in percent, around the pooled share
  * 100 K / N: the Wilson interval of the counts divided by phi, each side
  * widened in quadrature by z * noise (noise: the standard deviation of a

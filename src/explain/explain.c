@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "explain/decision.h"
 #include "git/javaclass.h"
 #include "model/tree.h"
@@ -170,13 +171,11 @@ static int by_growth(const void *a, const void *b)
 }
 
 /* The standard error of a change of share, points: x samples of n a side,
- * the sampling error widened by the over-dispersion phi. */
+ * the sampling error widened by the over-dispersion phi (0 when a side is
+ * empty). */
 static double share_noise(double xb, double nb, double xc, double nc, double phi)
 {
-	if (nb <= 0 || nc <= 0)
-		return 0;
-	double p = (xb + xc) / (nb + nc);
-	return 100.0 * sqrt(phi * p * (1 - p) * (1 / nb + 1 / nc));
+	return nb > 0 && nc > 0 ? fg_stats_change_noise(xb, nb, xc, nc, phi, 0.0) : 0;
 }
 
 /* The pattern's groups in out->groups, largest growth first. */

@@ -22,6 +22,8 @@ struct fg_verdict_judge {
 	char *event;
 	struct lane *lanes;      /* one per thread a build's profiles are read on */
 	size_t nlanes;
+	double *bounds;          /* the looks' boundaries of nbounds captures (fg_stats_spending_bounds) */
+	size_t nbounds;
 };
 
 /* What one thread reads profiles with. */
@@ -155,6 +157,7 @@ void fg_verdict_judge_free(fg_verdict_judge *j)
 	for (size_t i = 0; i < j->nlanes; i++)
 		lane_clear(&j->lanes[i]);
 	free(j->lanes);
+	free(j->bounds);
 	free(j->pattern);
 	free(j->protocol);
 	free(j->event);
@@ -441,7 +444,8 @@ static void decide_point(fg_verdict *v, const fg_verdict_options *o)
 /* Captures of one commit are runs of their own: the run-to-run noise is
  * not shared by them but averages down in their pooled share, and their
  * spread measures it (fg_verdict's captures).  Sets noise_estimate, the
- * pooled share's noise, phi 1 and no disagreeing capture. */
+ * moderated noise and its degrees of freedom, the pooled share's noise,
+ * phi 1 and no disagreeing capture. */
 static void capture_noise(fg_verdict *v)
 {
 	double sum = 0, sumsq = 0, sampling = 0, w2 = 0;
@@ -461,9 +465,71 @@ static void capture_noise(fg_verdict *v)
 		return;
 	double between = (sumsq - sum * sum / (double)k) / (double)(k - 1) - sampling / (double)k;
 	v->noise_estimate = between > 0 ? sqrt(between) : 0;
-	v->noise = fmax(v->noise, v->noise_estimate) * sqrt(w2);
+	/* The assumed noise is a prior worth FG_VERDICT_NOISE_PRIOR_DF
+	 * captures, the spread k - 1 (the variance moderated as phi is):
+	 * agreeing captures lower it, disagreeing ones raise it. */
+	double df = FG_VERDICT_NOISE_PRIOR_DF + (double)(k - 1);
+	double tau2 = (FG_VERDICT_NOISE_PRIOR_DF * v->noise * v->noise + (double)(k - 1) * between) / df;
+	v->noise = sqrt(tau2 > 0 ? tau2 : 0) * sqrt(w2);
+	v->noise_df = df;
 	v->phi = 1;
 	v->disagreeing = SIZE_MAX;
+}
+
+/* The multiplier of the decision's interval: the look's boundary (FG_Z95
+ * with one look), as a t quantile when the noise is estimated: the
+ * Welch-Satterthwaite degrees of freedom of the interval's variance, its
+ * sampling part known, its noise part of noise_df. */
+static double decision_z(const fg_verdict *v)
+{
+	double c = v->look_z > 0 ? v->look_z : FG_Z95;
+	if (!(v->noise_df > 0) || !(v->noise > 0) || !v->total)
+		return c;
+	double p = v->pooled, sampling = v->phi * p * (100 - p) / (double)v->total, noise = v->noise * v->noise;
+	double df = (sampling + noise) * (sampling + noise) / (noise * noise / v->noise_df);
+	return fg_stats_t_two_sided(erfc(c / sqrt(2.0)), df);
+}
+
+/* What would decide a verdict whose interval holds t, at the distance of
+ * its share from t: sets samples_needed (the pooled samples whose
+ * sampling, with phi and the noise, would leave t outside an interval at
+ * v->z; INFINITY when the noise alone holds t) or, for captures,
+ * captures_needed (of the spread of one capture, its sampling and noise). */
+static void needed(fg_verdict *v, double t)
+{
+	double d = fabs(v->pooled - t), z = v->z, p = v->pooled;
+	v->samples_needed = 0;
+	v->captures_needed = 0;
+	if (!(d > 0) || !v->total)
+		return;
+	if (v->captures) {
+		/* The noise and sampling of one capture of the mean size, at
+		 * FG_Z95 (a look's boundary is for that look; the last of
+		 * several is near it). */
+		z = FG_Z95;
+		size_t k = v->nread ? v->nread : 1;
+		double per = (double)v->total / (double)k, tau2 = v->noise * v->noise * (double)k;
+		double n = z * z * (p * (100 - p) / per + tau2) / (d * d);
+		v->captures_needed = n < 1e6 ? (size_t)ceil(n) : 1000000;
+		return;
+	}
+	double room = d * d - z * z * v->noise * v->noise;
+	v->samples_needed = room > 0 ? ceil(z * z * v->phi * p * (100 - p) / room) : INFINITY;
+}
+
+/* "; 0.31 pp from the threshold: about 12000 samples would decide" (or
+ * captures, or what cannot). */
+static void needed_clause(char *out, size_t size, const fg_verdict *v, double t)
+{
+	double d = fabs(v->pooled - t);
+	if (v->captures_needed)
+		snprintf(out, size, "; %.2f pp from the threshold: about %zu captures would decide", d, v->captures_needed);
+	else if (isinf(v->samples_needed))
+		snprintf(out, size, "; %.2f pp from the threshold: more samples cannot decide (the run-to-run noise "
+		         "%.2f pp alone holds it)", d, v->noise);
+	else if (v->samples_needed > 0)
+		snprintf(out, size, "; %.2f pp from the threshold: about %.0f samples in all would decide", d,
+		         v->samples_needed);
 }
 
 void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
@@ -475,9 +541,13 @@ void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
 	dispersion(v);
 	v->noise = fg_verdict_noise(o);
 	v->noise_given = o->noise >= 0;
+	v->noise_df = 0;
+	v->samples_needed = 0;
+	v->captures_needed = 0;
 	if (v->captures > 1)
 		capture_noise(v);
-	fg_stats_share_interval(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise);
+	v->z = decision_z(v);
+	fg_stats_share_interval_z(&v->interval_lo, &v->interval_hi, v->samples, v->total, v->phi, v->noise, v->z);
 	if (o->aggregate != FG_AGGREGATE_POOLED) {
 		decide_point(v, o);
 		return;
@@ -505,8 +575,11 @@ void fg_verdict_decide(fg_verdict *v, const fg_verdict_options *o)
 		         lo, hi, t);
 	} else {
 		v->kind = FG_VERDICT_SKIP;
-		snprintf(v->reason, sizeof(v->reason), "cannot tell: the interval %.2f-%.2f%% holds the threshold %g%%",
-		         lo, hi, t);
+		int len = snprintf(v->reason, sizeof(v->reason), "cannot tell: the interval %.2f-%.2f%% holds the threshold %g%%",
+		                   lo, hi, t);
+		needed(v, t);
+		if (len > 0 && (size_t)len < sizeof(v->reason))
+			needed_clause(v->reason + len, sizeof(v->reason) - (size_t)len, v, t);
 	}
 }
 
@@ -627,10 +700,26 @@ void fg_verdict_conclude(fg_verdict *v, const fg_verdict_options *o)
 		         v->nread, v->nprofiles, missing);
 }
 
+/* The boundary of look k of `looks` captures into *z, computed once a
+ * number of looks. */
+static int look_boundary(double *z, fg_verdict_judge *j, size_t k, size_t looks, fg_error *err)
+{
+	if (j->nbounds != looks) {
+		free(j->bounds);
+		j->nbounds = 0;
+		if (!(j->bounds = malloc(looks * sizeof(*j->bounds))) ||
+		    fg_stats_spending_bounds(j->bounds, looks, 0.05))
+			return fg_error_oom(err, NULL);
+		j->nbounds = looks;
+	}
+	*z = j->bounds[k - 1];
+	return 0;
+}
+
 /* fg_verdict_judge_inputs; captures: the inputs are that many captures of
- * one commit (fg_verdict's captures), else 0. */
+ * one commit of at most looks (fg_verdict's captures and looks), else 0. */
 static int judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
-                        const char *commit, const char *date, size_t captures, fg_error *err)
+                        const char *commit, const char *date, size_t captures, size_t looks, fg_error *err)
 {
 	*out = NULL;
 	fg_verdict *v = NULL;
@@ -638,6 +727,11 @@ static int judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_
 	if (rc)
 		return rc;
 	v->captures = captures;
+	v->looks = captures ? looks : 0;
+	if (captures && (rc = look_boundary(&v->look_z, j, captures, looks, err))) {
+		fg_verdict_free(v);
+		return rc;
+	}
 	const char **sources = calloc(n ? n : 1, sizeof(*sources));
 	fg_fetch_result *fetched = calloc(n ? n : 1, sizeof(*fetched));
 	if (!sources || !fetched) {
@@ -742,7 +836,7 @@ size_t fg_verdict_judge_suggest(char *out, size_t size, const fg_verdict_judge *
 int fg_verdict_judge_inputs(fg_verdict **out, fg_verdict_judge *j, const fg_verdict_input *inputs, size_t n,
                             const char *commit, const char *date, fg_error *err)
 {
-	return judge_inputs(out, j, inputs, n, commit, date, 0, err);
+	return judge_inputs(out, j, inputs, n, commit, date, 0, 0, err);
 }
 
 void fg_verdict_judge_set_threshold(fg_verdict_judge *j, double threshold)
@@ -933,9 +1027,10 @@ static int capture_once(fg_capture **cap, const fg_verdict_source *src, const fg
 	return rc;
 }
 
-/* Judges n captured (or kept) profiles of a commit as one run, each named
- * "capture K" (a temporary path means nothing once it is deleted). */
-static int judge_captures(fg_verdict **out, fg_verdict_judge *j, const char *const *paths, size_t n,
+/* Judges n captured (or kept) profiles of a commit as one run, look n of
+ * looks, each named "capture K" (a temporary path means nothing once it is
+ * deleted). */
+static int judge_captures(fg_verdict **out, fg_verdict_judge *j, const char *const *paths, size_t n, size_t looks,
                           const fg_repo_commit *commit, fg_error *err)
 {
 	fg_verdict_input *in = calloc(n, sizeof(*in));
@@ -943,7 +1038,7 @@ static int judge_captures(fg_verdict **out, fg_verdict_judge *j, const char *con
 		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < n; i++)
 		in[i].source = paths[i];
-	int rc = judge_inputs(out, j, in, n, commit->id, commit->date, n, err);
+	int rc = judge_inputs(out, j, in, n, commit->id, commit->date, n, looks, err);
 	free(in);
 	for (size_t i = 0; !rc && i < n; i++) {
 		fg_verdict_profile *p = &(*out)->profiles[i];
@@ -1000,7 +1095,7 @@ static int judge_capture(fg_verdict **out, fg_verdict_judge *j, const fg_verdict
 		n++;
 		fg_verdict_free(v);
 		v = NULL;
-		rc = judge_captures(&v, j, paths, n, commit, err);
+		rc = judge_captures(&v, j, paths, n, max, commit, err);
 		if (!rc && src->on_capture)
 			src->on_capture(src->capture_ctx, n, max, v);
 		/* An unusable first capture is the command's fault, not chance. */
@@ -1049,7 +1144,10 @@ int fg_verdict_judge_kept(fg_verdict **out, fg_verdict_judge *j, const fg_captur
 		return fg_error_oom(err, NULL);
 	for (size_t i = 0; i < n; i++)
 		paths[i] = fg_capture_kept_path(kept, i);
-	int rc = judge_captures(out, j, paths, n, commit, err);
+	/* The last look of as many as were kept: the verdict the bisection
+	 * reached at an earlier look of more stands (its boundary was
+	 * stricter). */
+	int rc = judge_captures(out, j, paths, n, n, commit, err);
 	free(paths);
 	return rc;
 }

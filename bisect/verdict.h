@@ -104,6 +104,10 @@ void fg_verdict_options_init(fg_verdict_options *opts);
  * (fg_verdict's phi; docs/bisect.md, "Clear builds"). */
 #define FG_VERDICT_PHI_PRIOR_DF 4
 
+/* The weight, in captures, of the assumed noise in the noise of repeated
+ * captures (docs/bisect.md, "Repeated captures"). */
+#define FG_VERDICT_NOISE_PRIOR_DF 4
+
 /* A build with fewer samples in all has its count in the verdict's reason
  * ("; only 7 samples"): the interval of so few is wide, and what narrows it
  * is a longer or denser capture, not another threshold. */
@@ -189,10 +193,32 @@ typedef struct fg_verdict {
 	size_t downloaded;     /* profiles that came over the network */
 	/* Capture mode: the captures pooled (each a profile, a run of its own;
 	 * 0 for another source).  With two or more, the noise is that of their
-	 * pooled share: the noise a capture has (the larger of the assumed one
-	 * and noise_estimate) times sqrt(sum of the squared sample weights),
-	 * and phi is 1 (their spread is that noise, not sampling). */
+	 * pooled share: the noise a capture has (the assumed one as a prior of
+	 * FG_VERDICT_NOISE_PRIOR_DF degrees of freedom moderating the
+	 * between-capture variance of k - 1, noise_df in all) times sqrt(sum
+	 * of the squared sample weights), and phi is 1 (their spread is that
+	 * noise, not sampling). */
 	size_t captures;
+	/* Capture mode: the captures the commit may have (--capture-repeats),
+	 * each a look of a group-sequential test (0 for another source), and
+	 * look_z the boundary of look `captures` of them
+	 * (fg_stats_spending_bounds at 5%: 2.5% a side over all looks). */
+	size_t looks;
+	double look_z;
+	/* The degrees of freedom of the captures' noise (0: the noise is
+	 * assumed, not estimated). */
+	double noise_df;
+	/* The multiplier the decision's interval used: FG_Z95, the look's
+	 * boundary, or its t quantile at the noise's degrees of freedom. */
+	double z;
+	/* A "cannot tell" verdict (basis interval, no disagreeing node): what
+	 * would decide at the distance of its share from the threshold, also
+	 * in its reason.  samples_needed: the pooled samples of a run (its
+	 * phi and noise kept; INFINITY: the noise alone holds the threshold,
+	 * more samples cannot decide); captures_needed: captures like these
+	 * (capture mode).  0: not a "cannot tell" verdict. */
+	double samples_needed;
+	size_t captures_needed;
 	/* The run-to-run noise the captures' spread shows, points (the
 	 * method-of-moments estimate: their shares' variance less the sampling
 	 * variance each one's counts explain; 0 when sampling explains it all);

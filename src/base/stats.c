@@ -1,15 +1,20 @@
 #include "base/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
-void fg_stats_wilson95_real(double *lo, double *hi, double k, double n)
+/* The grid step of fg_stats_spending_bounds, in increment standard
+ * deviations. */
+#define SEQ_STEP 0.05
+
+/* The Wilson score interval at z standard deviations. */
+static void wilson_real(double *lo, double *hi, double k, double n, double z)
 {
 	if (!(n > 0)) {
 		*lo = 0.0;
 		*hi = 100.0;
 		return;
 	}
-	const double z = FG_Z95;
 	double p = k / n, z2 = z * z;
 	if (p < 0)
 		p = 0;
@@ -21,6 +26,11 @@ void fg_stats_wilson95_real(double *lo, double *hi, double k, double n)
 	double l = centre - half, h = centre + half;
 	*lo = 100.0 * (l < 0.0 ? 0.0 : l);
 	*hi = 100.0 * (h > 1.0 ? 1.0 : h);
+}
+
+void fg_stats_wilson95_real(double *lo, double *hi, double k, double n)
+{
+	wilson_real(lo, hi, k, n, FG_Z95);
 }
 
 void fg_stats_wilson95(double *lo, double *hi, uint64_t k, uint64_t n)
@@ -77,14 +87,19 @@ void fg_stats_overdispersion(fg_dispersion *out, const uint64_t *k, const uint64
 
 void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise)
 {
+	fg_stats_share_interval_z(lo, hi, k, n, phi, noise, FG_Z95);
+}
+
+void fg_stats_share_interval_z(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise, double z)
+{
 	if (!n) {
 		*lo = 0.0;
 		*hi = 100.0;
 		return;
 	}
 	double share = fg_stats_percent(k, n), wlo, whi;
-	fg_stats_wilson95_real(&wlo, &whi, (double)k / phi, (double)n / phi);
-	double below = share - wlo, above = whi - share, spread = FG_Z95 * noise;
+	wilson_real(&wlo, &whi, (double)k / phi, (double)n / phi, z);
+	double below = share - wlo, above = whi - share, spread = z * noise;
 	double l = share - sqrt(below * below + spread * spread);
 	double h = share + sqrt(above * above + spread * spread);
 	*lo = l < 0.0 ? 0.0 : l;
@@ -185,6 +200,111 @@ double fg_stats_t975(double df)
 			hi = t;
 	}
 	return (lo + hi) / 2;
+}
+
+/* P(|Z| > z) of the standard normal. */
+static double normal_tail2(double z)
+{
+	return erfc(z / 1.4142135623730951);
+}
+
+/* P(|T| > t) of Student's t with df degrees of freedom (normal above 1e7). */
+static double t_tail2(double t, double df)
+{
+	return df > 1e7 ? normal_tail2(t) : incomplete_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+double fg_stats_t_two_sided(double p, double df)
+{
+	if (!(p < 1))
+		return 0;
+	if (!(p > 0))
+		return INFINITY;
+	if (!(df >= 1))
+		df = 1;
+	/* The tail falls in t: bracket, then bisect. */
+	double lo = 0, hi = 1;
+	while (hi < 1e12 && t_tail2(hi, df) > p)
+		hi *= 2;
+	for (int i = 0; i < 80; i++) {
+		double t = (lo + hi) / 2;
+		if (t_tail2(t, df) > p)
+			lo = t;
+		else
+			hi = t;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The sub-density of S_k (the sum of k independent N(0, 1) increments that
+ * stayed inside every boundary so far) on an even grid of its continuation
+ * region. */
+struct seq_grid {
+	double *f;
+	double edge, h; /* the grid is -edge + i h, i = 0 .. m - 1 */
+	size_t m;
+};
+
+/* The chance that S_k, from grid g at look k - 1, is at or beyond +-edge. */
+static double seq_exit(const struct seq_grid *g, double edge)
+{
+	double out = 0;
+	for (size_t i = 0; i < g->m; i++) {
+		double s = -g->edge + (double)i * g->h, w = i == 0 || i + 1 == g->m ? 0.5 : 1;
+		out += w * g->h * g->f[i] * 0.5 * (erfc((edge - s) / 1.4142135623730951) +
+		                                    erfc((edge + s) / 1.4142135623730951));
+	}
+	return out;
+}
+
+/* Steps g from look k - 1 to the region (-edge, edge) of look k (g->m 0:
+ * look 0, S_0 = 0). */
+static int seq_step(struct seq_grid *g, double edge)
+{
+	size_t m = 2 * (size_t)ceil(edge / SEQ_STEP) + 1;
+	double h = 2 * edge / (double)(m - 1), *f = malloc(m * sizeof(*f));
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < m; i++) {
+		double t = -edge + (double)i * h, d = 0;
+		if (!g->m)
+			d = exp(-t * t / 2);
+		for (size_t j = 0; j < g->m; j++) {
+			double u = t + g->edge - (double)j * g->h, w = j == 0 || j + 1 == g->m ? 0.5 : 1;
+			d += w * g->h * g->f[j] * exp(-u * u / 2);
+		}
+		f[i] = d / 2.5066282746310002; /* sqrt(2 pi) */
+	}
+	free(g->f);
+	*g = (struct seq_grid){ f, edge, h, m };
+	return 0;
+}
+
+int fg_stats_spending_bounds(double *z, size_t looks, double alpha)
+{
+	struct seq_grid g = { NULL, 0, 0, 0 };
+	double spent = 0;
+	for (size_t k = 1; k <= looks; k++) {
+		double root = sqrt((double)k), t = (double)k / (double)looks;
+		/* Kim and DeMets' power family, rho 3: alpha t^3 spent by
+		 * information t = k / looks. */
+		double target = alpha * t * t * t - spent, lo = 0, hi = 40;
+		for (int i = 0; i < 60; i++) {
+			double c = (lo + hi) / 2;
+			if ((k == 1 ? normal_tail2(c) : seq_exit(&g, c * root)) > target)
+				lo = c;
+			else
+				hi = c;
+		}
+		z[k - 1] = hi;
+		spent += k == 1 ? normal_tail2(hi) : seq_exit(&g, hi * root);
+		if (k < looks && seq_step(&g, hi * root)) {
+			free(g.f);
+			return -1;
+		}
+	}
+	free(g.f);
+	return 0;
 }
 
 /* Welch-Satterthwaite: the degrees of freedom of a sum of two variance

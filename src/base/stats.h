@@ -57,6 +57,10 @@ double fg_stats_change_noise(double xb, double nb, double xc, double nc, double 
  * [0, 100]. */
 void fg_stats_share_interval(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise);
 
+/* fg_stats_share_interval at z standard deviations instead of FG_Z95 (a
+ * group-sequential look's boundary, a t quantile). */
+void fg_stats_share_interval_z(double *lo, double *hi, uint64_t k, uint64_t n, double phi, double noise, double z);
+
 /* The mean of the finite values of x[0..n) (NaN and infinities skipped)
  * and its standard error under lag-1 autocorrelation: points of a
  * Prometheus range query of rate() overlap in time, so n points carry the
@@ -87,6 +91,22 @@ typedef struct fg_estimate {
 /* The 0.975 quantile of Student's t with df degrees of freedom (df real;
  * below 1, or NaN, taken as 1: 12.706; infinite: FG_Z95). */
 double fg_stats_t975(double df);
+
+/* The t with P(|T| > t) = p for Student's t with df degrees of freedom (df
+ * real; below 1 taken as 1; above 1e7 or infinite: the normal's z).  p >= 1
+ * gives 0, p <= 0 infinity. */
+double fg_stats_t_two_sided(double p, double df);
+
+/* The two-sided boundaries z[0..looks) of a group-sequential test of a
+ * normal mean with equal information at each look (alpha spending, Kim
+ * and DeMets' power family with rho 3: alpha t^3 spent by information
+ * t = k / looks, near O'Brien-Fleming's): a standardised statistic beyond
+ * +-z[k-1] at look k stops, and the chance of stopping at any look when
+ * the mean is 0 is alpha (alpha / 2 a side).  Early looks are strict, the
+ * last one near z_(alpha/2) (1 look: exactly it; 3 at 0.05: 3.11, 2.46,
+ * 2.01).  Computed by recursive numerical integration (Armitage, McPherson
+ * and Rowe), O(looks^3) for looks <= 100; -1 when out of memory. */
+int fg_stats_spending_bounds(double *z, size_t looks, double alpha);
 
 /* a / b (b != 0) from independent estimates, by the delta method:
  * se = sqrt(se_a^2 + (a/b)^2 se_b^2) / |b|, df by Welch-Satterthwaite of the

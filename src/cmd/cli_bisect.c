@@ -1,5 +1,6 @@
 #include "cmd/cli_bisect.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,9 +213,14 @@ void cli_verdict_line(FILE *final, const char *commit, const fg_verdict *v, doub
 			         v->nread, v->noise_estimate);
 		else
 			snprintf(noise, sizeof(noise), "%s", v->noise_given ? "" : " assumed");
-		fprintf(out, "%s %s %.2f%% (95%% interval %.2f-%.2f%%: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
-		        read ? ";" : "", fg_aggregate_name(v->aggregate),
-		        v->share, v->interval_lo, v->interval_hi, v->lo, v->hi, v->phi, v->noise, noise);
+		/* Captures: each is a look of a sequential test, whose
+		 * boundary is not the 95% interval's z. */
+		char look[64] = "";
+		if (v->looks > 1)
+			snprintf(look, sizeof(look), " at look %zu of %zu, z %.2f", v->captures, v->looks, v->z);
+		fprintf(out, "%s %s %.2f%% (%sinterval %.2f-%.2f%%%s: sampling %.2f-%.2f%%, phi %.2f, noise %.2f pp%s)",
+		        read ? ";" : "", fg_aggregate_name(v->aggregate), v->share, look[0] ? "" : "95% ",
+		        v->interval_lo, v->interval_hi, look, v->lo, v->hi, v->phi, v->noise, noise);
 		fprintf(out, ", threshold %g%%: %s", threshold, fg_verdict_name(v->kind));
 	} else {
 		fprintf(out, "%s %s", read ? ";" : "", fg_verdict_name(v->kind));
@@ -281,9 +287,28 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 			fg_json_fixed(j, v->noise_estimate, 4);
 		else
 			fg_json_null(j);
+		fg_json_key(j, "noise_df");
+		if (v->noise_df > 0)
+			fg_json_fixed(j, v->noise_df, 1);
+		else
+			fg_json_null(j);
+		fg_json_member_fixed(j, "z", v->z, 4);
+		/* What would decide a "cannot tell": null when decided, or
+		 * when more samples cannot (samples_needed). */
+		fg_json_key(j, "samples_needed");
+		if (v->samples_needed > 0 && isfinite(v->samples_needed))
+			fg_json_fixed(j, v->samples_needed, 0);
+		else
+			fg_json_null(j);
+		fg_json_key(j, "captures_needed");
+		if (v->captures_needed)
+			fg_json_u64(j, v->captures_needed);
+		else
+			fg_json_null(j);
 	} else {
 		static const char *const absent[] = { "pooled", "interval", "phi", "noise", "noise_source",
-						      "noise_estimate" };
+						      "noise_estimate", "noise_df", "z", "samples_needed",
+						      "captures_needed" };
 		for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
 			fg_json_key(j, absent[i]);
 			fg_json_null(j);
@@ -294,6 +319,7 @@ void cli_verdict_json(fg_json *j, const char *commit, const fg_verdict *v, doubl
 	fg_json_member_u64(j, "samples", v->samples);
 	fg_json_member_u64(j, "total", v->total);
 	fg_json_member_u64(j, "captures", v->captures);
+	fg_json_member_u64(j, "looks", v->looks);
 	fg_json_key(j, "profiles");
 	fg_json_array(j);
 	for (size_t i = 0; i < v->nprofiles; i++) {

@@ -96,7 +96,7 @@ const char *cli_check_threshold(const struct cli_option *opt, const char *arg, c
 		       "the commit; it writes the profile to the file $FGBISECT_OUT names", .flags = CLI_OPT_FORWARD), \
 	CLI_OPT_SECONDS(0, "capture-timeout", &(o)->capture_timeout, "S", 86400 * 7, \
 			"kill CMD's process group after S seconds (a skip)", .flags = CLI_OPT_FORWARD), \
-	CLI_OPT_U64(0, "capture-repeats", &(o)->capture_repeats, "N", 1, 1000, \
+	CLI_OPT_U64(0, "capture-repeats", &(o)->capture_repeats, "N", 1, 100, \
 		    "capture an undecidable commit again, up to N captures in all,\n" \
 		    "pooled as the nodes of one run (default 3)", .flags = CLI_OPT_FORWARD)
 

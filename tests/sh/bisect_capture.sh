@@ -48,7 +48,7 @@ check_eq "capture-timeout without capture" "$(status run --capture-timeout 1)" 2
 # Few samples: the verdict says how few, and a bisection whose ends cannot
 # be judged for it stops saying what to change (and never starts git).
 printf 'main;TransactionalColumnFamily.get 1\nmain;other 6\n' >"$TMP/seven.collapsed"
-expect "few samples" 125 "cannot tell: the interval .* holds the threshold 4%; only 7 samples)" \
+expect "few samples" 125 "cannot tell: the interval .* holds the threshold 4%; .* captures would decide; only 7 samples)" \
 	run --capture-repeats 1 --capture "cp $TMP/seven.collapsed \"\$FGBISECT_OUT\""
 expect "few samples: bisect stops" 1 "refusing to start: --good ${COMMITS[0]} cannot be judged, nor the 1 commit after it on the first-parent line: ${COMMITS[0]:0:12} (cannot tell: .*; only 7 samples), ${COMMITS[1]:0:12} (.*only 7 samples); so few samples give intervals too wide to decide: profile longer or at a higher rate" \
 	"$FGBISECT" bisect --good "${COMMITS[0]}" --bad HEAD --frame TransactionalColumnFamily --threshold 4 \
@@ -64,6 +64,10 @@ check_eq "capture-repeats without capture" "$(status run --capture-repeats 2)" 2
 # fourth and 4.4% from it, 20,000 samples a capture.  One capture's interval
 # (+-0.54 points with the assumed 0.24 pp noise) holds the threshold 4%;
 # pooled captures narrow it (the noise of their mean falls as 1/sqrt(k)).
+# Three captures: their spread 0.0785 pp moderates the assumed 0.24 (as 4
+# captures' worth): sqrt((4 * 0.24^2 + 2 * 0.0785^2) / 6) / sqrt(3) = 0.1161;
+# the third look's boundary 2.0087 (of 3), as a t on 12.3 df (the noise's 6
+# and sampling's 3.60 * 96.40 / 60000) 2.24: 3.60 +- 0.31.
 export XDG_CACHE_HOME="$TMP/xdg"
 git init -q -b main "$TMP/six"
 for i in 1 2 3 4 5 6; do
@@ -84,10 +88,10 @@ expect "one capture cannot tell" 125 "capture 1 of at most 1: 3.50% of 20000 sam
 rm -f "$TMP/state/"*
 expect "captured again until decided" 0 "capture 2 of at most 3: 3.77% of 20000 samples; 2 pooled: skip, capturing again" \
 	run --json --capture "$resampled"
-grep -q "capture 1 3.50%, capture 2 3.77%, capture 3 3.52%; pooled 3.60% (95% interval 3.29-3.91%: .*noise 0.14 pp for 3 captures pooled, their spread 0.08 pp a capture).*: fast" "$TMP/why" ||
+grep -q "capture 1 3.50%, capture 2 3.77%, capture 3 3.52%; pooled 3.60% (interval 3.29-3.91% at look 3 of 3, z 2.24: .*noise 0.12 pp for 3 captures pooled, their spread 0.08 pp a capture).*: fast" "$TMP/why" ||
 	fail "the pooled verdict: $(cat "$TMP/why")"
 check_eq "captures in json" "$(json_get 'j["captures"], j["noise_source"], j["noise_estimate"], j["noise"]' <"$TMP/out")" \
-	"(3, 'captures', 0.0785, 0.1386)"
+	"(3, 'captures', 0.0785, 0.1161)"
 # A whole bisection: the ends and every commit captured until decided, the
 # summary and the report from the captures kept in the cache.
 rm -f "$TMP/state/"*
@@ -97,7 +101,7 @@ git checkout -q main
 check_eq "bisect with repeats" "$rc" 0
 check_eq "first slow, its share and its parent's, from the kept captures" \
 	"$(json_get 'j["first_slow"]["commit"], j["first_slow"]["verdict"], j["first_slow"]["captures"], j["parent"]["commit"], j["parent"]["verdict"], j["parent"]["share"]' <"$TMP/out")" \
-	"('${SIX[3]}', 'slow', 3, '${SIX[2]}', 'fast', 3.545)"
+	"('${SIX[3]}', 'slow', 4, '${SIX[2]}', 'fast', 3.5433)"
 for end in "${SIX[0]}" "${SIX[5]}"; do
 	grep -q "^fgbisect: ${end:0:12} capture 2 of at most 5: " "$TMP/why" || fail "end ${end:0:12} not captured again: $(cat "$TMP/why")"
 done

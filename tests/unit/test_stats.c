@@ -73,6 +73,12 @@ static void test_share_interval(void)
 	fg_stats_share_interval(&lo, &hi, 145, 5108, 2.0, 0.5);
 	CHECK_NEAR(lo, 1.701627287291);
 	CHECK_NEAR(hi, 4.053732171561);
+	/* At another z: the same at FG_Z95, wider at 3. */
+	fg_stats_share_interval_z(&wlo, &whi, 145, 5108, 2.0, 0.5, FG_Z95);
+	CHECK_NEAR(wlo, lo);
+	CHECK_NEAR(whi, hi);
+	fg_stats_share_interval_z(&wlo, &whi, 145, 5108, 2.0, 0.5, 3.0);
+	CHECK(wlo < lo - 0.3 && whi > hi + 0.3);
 	/* Clamped to [0, 100]. */
 	fg_stats_share_interval(&lo, &hi, 1, 10, 1.0, 30.0);
 	CHECK_NEAR(lo, 0.0);
@@ -146,6 +152,54 @@ static void test_t(void)
 	CHECK_NEAR(fg_stats_t975(0.5), 12.7062047361747);
 	CHECK_NEAR(fg_stats_t975(NAN), 12.7062047361747);
 	CHECK(fg_stats_t975(INFINITY) == FG_Z95);
+	/* Any two-sided p: t975 itself, the tables' t(0.01, 5) 4.0321 and
+	 * t(0.001, 10) 4.5869, the normal's z(0.01) 2.5758; the ends. */
+	CHECK_NEAR(fg_stats_t_two_sided(0.05, 10), 2.22813885198627);
+	CHECK(fabs(fg_stats_t_two_sided(0.01, 5) - 4.032143) < 1e-5);
+	CHECK(fabs(fg_stats_t_two_sided(0.001, 10) - 4.586894) < 1e-5);
+	CHECK(fabs(fg_stats_t_two_sided(0.01, INFINITY) - 2.575829) < 1e-5);
+	CHECK(fg_stats_t_two_sided(1, 5) == 0 && isinf(fg_stats_t_two_sided(0, 5)));
+}
+
+static uint64_t rng_state = 42;
+
+static double rng_normal(void)
+{
+	double u[2];
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+		z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+		z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+		u[i] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
+}
+
+/* The boundaries against a simulation of the test they make: 400,000 sums
+ * of three N(0, 1) increments, each look's |S_k| / sqrt(k) against z[k-1]:
+ * 5% stop in all (standard error 0.03%), alpha / 27 of them at the first
+ * look (the power family's t^3), and one look is z itself. */
+static void test_spending(void)
+{
+	double z[3];
+	CHECK(fg_stats_spending_bounds(z, 1, 0.05) == 0);
+	CHECK_NEAR(z[0], FG_Z95);
+	CHECK(fg_stats_spending_bounds(z, 3, 0.05) == 0);
+	CHECK(fabs(z[0] - 3.1130) < 1e-3 && fabs(z[1] - 2.4619) < 1e-3 && fabs(z[2] - 2.0087) < 1e-3);
+	size_t stopped[3] = { 0, 0, 0 }, n = 400000;
+	for (size_t r = 0; r < n; r++) {
+		double s = 0;
+		for (size_t k = 1; k <= 3; k++) {
+			s += rng_normal();
+			if (fabs(s) / sqrt((double)k) >= z[k - 1]) {
+				stopped[k - 1]++;
+				break;
+			}
+		}
+	}
+	double all = (double)(stopped[0] + stopped[1] + stopped[2]) / (double)n;
+	CHECK(fabs(all - 0.05) < 0.0015);
+	CHECK(fabs((double)stopped[0] / (double)n - 0.05 / 27) < 0.0003);
 }
 
 static void test_ratio_interval(void)
@@ -199,6 +253,7 @@ int main(void)
 {
 	test_series_mean();
 	test_t();
+	test_spending();
 	test_ratio_interval();
 	test_wilson();
 	test_overdispersion();

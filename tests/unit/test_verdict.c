@@ -131,13 +131,64 @@ static void test_noise(void)
 	o = options(4, 0.24);
 	v = decide(k, n, 3, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL && v->noise_given);
-	CHECK_STR(v->reason, "cannot tell: the interval 2.95-4.06% holds the threshold 4%");
+	/* What would decide it 0.50 points from 4% (Python: z = 1.959964;
+	 * ceil(z^2 * 3.5 * 96.5 / (0.5^2 - z^2 * 0.24^2)) = 45158); 0.40 points
+	 * from 3.9% the noise alone holds the threshold. */
+	CHECK_STR(v->reason, "cannot tell: the interval 2.95-4.06% holds the threshold 4%; 0.50 pp from the threshold: "
+	                     "about 45158 samples in all would decide");
+	CHECK_NEAR(v->samples_needed, 45158);
+	CHECK(v->captures_needed == 0);
+	fg_verdict_free(v);
+	o = options(3.9, 0.24);
+	v = decide(k, n, 3, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && isinf(v->samples_needed));
+	CHECK_STR(v->reason, "cannot tell: the interval 2.95-4.06% holds the threshold 3.9%; 0.40 pp from the threshold: "
+	                     "more samples cannot decide (the run-to-run noise 0.24 pp alone holds it)");
 	fg_verdict_free(v);
 	/* The default is 6% of the threshold: 0.24 at 4%, the same verdict. */
 	o = options(4, -1);
 	v = decide(k, n, 3, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && !v->noise_given);
 	CHECK_NEAR(v->noise, 0.24);
+	fg_verdict_free(v);
+}
+
+/* Three captures of one commit at look 3 of 3: their spread moderates the
+ * assumed noise, and the look's boundary becomes a t.  Python: shares 3.50,
+ * 3.77, 3.52 of 20,000; between = var(shares) - mean(p (100 - p) / n) =
+ * 0.072784^2; tau^2 = (4 * 0.24^2 + 2 between) / 6; noise = tau / sqrt(3) =
+ * 0.1157092; df = (s + noise^2)^2 / (noise^4 / 6) = 12.2973 with s = 3.59667
+ * * 96.40333 / 60000. */
+static void test_captures(void)
+{
+	fg_verdict_options o = options(4, -1);
+	const uint64_t k[] = { 700, 754, 704 }, n[] = { 20000, 20000, 20000 };
+	double z[3];
+	CHECK(fg_stats_spending_bounds(z, 3, 0.05) == 0);
+	fg_verdict *v = calloc(1, sizeof(*v));
+	v->profiles = calloc(3, sizeof(*v->profiles));
+	v->nprofiles = v->nread = v->captures = v->looks = 3;
+	v->look_z = z[2];
+	for (size_t i = 0; i < 3; i++) {
+		v->profiles[i] = (fg_verdict_profile){ .read = true, .samples = k[i], .total = n[i],
+			                               .share = fg_stats_percent(k[i], n[i]) };
+		v->samples += k[i];
+		v->total += n[i];
+	}
+	fg_verdict_decide(v, &o);
+	CHECK(fabs(v->noise_estimate - 0.0727843) < 1e-6);
+	CHECK(fabs(v->noise - 0.1157092) < 1e-6);
+	CHECK_NEAR(v->noise_df, 6);
+	CHECK(fabs(v->z - fg_stats_t_two_sided(erfc(z[2] / sqrt(2.0)), 12.29728)) < 1e-5);
+	CHECK(v->z > z[2] && v->z > fg_stats_t975(12.29728)); /* the look is stricter than 95% */
+	CHECK(v->kind == FG_VERDICT_FAST && v->phi == 1);
+	/* At 3.8% (the noise given as 0.24, as the default was at 4%) it
+	 * cannot tell; about ceil(1.96^2 (3.59667 * 96.40333 / 20000 + 3 *
+	 * 0.1157092^2) / 0.20333^2) = ceil(5.34) = 6 captures would decide. */
+	o = options(3.8, 0.24);
+	fg_verdict_decide(v, &o);
+	CHECK(v->kind == FG_VERDICT_SKIP && v->captures_needed == 6 && v->samples_needed == 0);
+	CHECK(strstr(v->reason, "; 0.20 pp from the threshold: about 6 captures would decide") != NULL);
 	fg_verdict_free(v);
 }
 
@@ -168,7 +219,9 @@ static void test_nodes(void)
 	v = decide((const uint64_t[]){ 130, 260 }, (const uint64_t[]){ 5000, 5000 }, 2, &o);
 	CHECK(v->kind == FG_VERDICT_SKIP && v->basis == FG_BASIS_INTERVAL && v->disagreeing == SIZE_MAX);
 	CHECK_NEAR(v->phi, 9.8183836282);
-	CHECK_STR(v->reason, "cannot tell: the interval 2.87-5.27% holds the threshold 4%");
+	/* Python: ceil(z^2 * 9.8183836282 * 3.9 * 96.1 / 0.1^2) = 1413593. */
+	CHECK_STR(v->reason, "cannot tell: the interval 2.87-5.27% holds the threshold 4%; 0.10 pp from the threshold: "
+	                     "about 1413593 samples in all would decide");
 	fg_verdict_free(v);
 }
 
@@ -290,6 +343,7 @@ int main(void)
 	test_stats();
 	test_fast_slow();
 	test_noise();
+	test_captures();
 	test_nodes();
 	test_phi_moderated();
 	test_partial();

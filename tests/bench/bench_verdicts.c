@@ -668,7 +668,8 @@ int main(int argc, char **argv)
 	printf("\n  why the new rule skipped (share of all builds; each skip once, in this order):\n"
 	       "  sampling: the counts' Wilson interval alone holds the threshold; true noise: the oracle skips\n"
 	       "  too; assumed > true: the default noise 0.24 pp, not the true 0.2, holds it; phi: the nodes'\n"
-	       "  over-dispersion does (in brackets: a disagreeing node named)\n");
+	       "  over-dispersion does (in brackets: a disagreeing node named).  The few-samples note changes no\n"
+	       "  verdict and a build has one look: neither skips one\n");
 	printf("  %-10s %-7s %-10s %8s %9s %11s %9s %6s\n", "distance", "samples", "disagree", "skipped", "sampling",
 	       "true noise", "assumed > true", "phi");
 	for (size_t b = 0; b < 2; b++)

@@ -165,16 +165,9 @@ static void test_captures(void)
 	const uint64_t k[] = { 700, 754, 704 }, n[] = { 20000, 20000, 20000 };
 	double z[3];
 	CHECK(fg_stats_spending_bounds(z, 3, 0.05) == 0);
-	fg_verdict *v = calloc(1, sizeof(*v));
-	v->profiles = calloc(3, sizeof(*v->profiles));
-	v->nprofiles = v->nread = v->captures = v->looks = 3;
+	fg_verdict *v = decide(k, n, 3, &o); /* as nodes of one run, then as captures */
+	v->nread = v->captures = v->looks = 3;
 	v->look_z = z[2];
-	for (size_t i = 0; i < 3; i++) {
-		v->profiles[i] = (fg_verdict_profile){ .read = true, .samples = k[i], .total = n[i],
-			                               .share = fg_stats_percent(k[i], n[i]) };
-		v->samples += k[i];
-		v->total += n[i];
-	}
 	fg_verdict_decide(v, &o);
 	CHECK(fabs(v->noise_estimate - 0.0727843) < 1e-6);
 	CHECK(fabs(v->noise - 0.1157092) < 1e-6);

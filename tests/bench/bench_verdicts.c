@@ -653,7 +653,9 @@ int main(int argc, char **argv)
 	bench_builds(1.0, 2.0, 1000, nbuilds, seed + 11, judges, &old);
 	printf("\nclear and near builds, old rule (phi of 3 nodes at face value) beside the new one; default noise,\n"
 	       "day noise 0.2 pp, node noise 0.1 pp; \"a third\": one node 0.5-1.0 pp off the others in a third of\n"
-	       "the builds (%zu builds a row, half below the threshold)\n", nbuilds);
+	       "the builds (%zu builds a row, half below the threshold); bound: the oracle that knows the pooled\n"
+	       "share's true standard deviation and decides beyond 1.96 of them (2.5%% a side, as the interval)\n",
+	       nbuilds);
 	printf("  %-10s %-7s %-10s %9s %7s   %9s %7s   %9s %7s\n", "distance", "samples", "disagree", "old wrong",
 	       "skipped", "new wrong", "skipped", "bound: wrong", "skipped");
 	static const double clear_bands[][2] = { { 0.1, 0.5 }, { 1.0, 2.0 } };

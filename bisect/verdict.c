@@ -468,26 +468,28 @@ static void capture_noise(fg_verdict *v)
 	/* The assumed noise is a prior worth FG_VERDICT_NOISE_PRIOR_DF
 	 * captures, the spread k - 1 (the variance moderated as phi is):
 	 * agreeing captures lower it, disagreeing ones raise it. */
-	double df = FG_VERDICT_NOISE_PRIOR_DF + (double)(k - 1);
-	double tau2 = (FG_VERDICT_NOISE_PRIOR_DF * v->noise * v->noise + (double)(k - 1) * between) / df;
+	double weight = FG_VERDICT_NOISE_PRIOR_DF + (double)(k - 1);
+	double tau2 = (FG_VERDICT_NOISE_PRIOR_DF * v->noise * v->noise + (double)(k - 1) * between) / weight;
 	v->noise = sqrt(tau2 > 0 ? tau2 : 0) * sqrt(w2);
-	v->noise_df = df;
+	/* What is uncertain is the spread of the captures' shares, sampling
+	 * and noise together (between is it less the known sampling): the
+	 * moderated variance's part from it varies as a chi-square of k - 1
+	 * scaled by (k - 1) / weight, the prior's part not at all; matching
+	 * that variance, 2 / df, gives df = weight^2 / (k - 1) (k - 1 with no
+	 * prior, infinite with no spread). */
+	v->noise_df = weight * weight / (double)(k - 1);
 	v->phi = 1;
 	v->disagreeing = SIZE_MAX;
 }
 
 /* The multiplier of the decision's interval: the look's boundary (FG_Z95
- * with one look), as a t quantile when the noise is estimated: the
- * Welch-Satterthwaite degrees of freedom of the interval's variance, its
- * sampling part known, its noise part of noise_df. */
+ * with one look), as a t quantile on noise_df when the captures' spread
+ * estimated the noise (the interval's variance, sampling and noise, is
+ * then as uncertain as that spread). */
 static double decision_z(const fg_verdict *v)
 {
 	double c = v->look_z > 0 ? v->look_z : FG_Z95;
-	if (!(v->noise_df > 0) || !(v->noise > 0) || !v->total)
-		return c;
-	double p = v->pooled, sampling = v->phi * p * (100 - p) / (double)v->total, noise = v->noise * v->noise;
-	double df = (sampling + noise) * (sampling + noise) / (noise * noise / v->noise_df);
-	return fg_stats_t_two_sided(erfc(c / sqrt(2.0)), df);
+	return v->noise_df > 0 ? fg_stats_t_two_sided(erfc(c / sqrt(2.0)), v->noise_df) : c;
 }
 
 /* What would decide a verdict whose interval holds t, at the distance of

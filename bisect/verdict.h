@@ -195,7 +195,7 @@ typedef struct fg_verdict {
 	 * 0 for another source).  With two or more, the noise is that of their
 	 * pooled share: the noise a capture has (the assumed one as a prior of
 	 * FG_VERDICT_NOISE_PRIOR_DF degrees of freedom moderating the
-	 * between-capture variance of k - 1, noise_df in all) times sqrt(sum
+	 * between-capture variance of k - 1) times sqrt(sum
 	 * of the squared sample weights), and phi is 1 (their spread is that
 	 * noise, not sampling). */
 	size_t captures;
@@ -205,8 +205,8 @@ typedef struct fg_verdict {
 	 * (fg_stats_spending_bounds at 5%: 2.5% a side over all looks). */
 	size_t looks;
 	double look_z;
-	/* The degrees of freedom of the captures' noise (0: the noise is
-	 * assumed, not estimated). */
+	/* The degrees of freedom of the captures' variance, (prior + k - 1)^2
+	 * / (k - 1) (0: the noise is assumed, not estimated). */
 	double noise_df;
 	/* The multiplier the decision's interval used: FG_Z95, the look's
 	 * boundary, or its t quantile at the noise's degrees of freedom. */

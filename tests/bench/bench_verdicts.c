@@ -682,7 +682,7 @@ int main(int argc, char **argv)
 	printf("\ncaptures: builds 0.2-0.5 pp from the threshold (and 0.5-1.5 pp: what the looks cost clear of it),\n"
 	       "each capture a run of its own (day noise 0.2 pp), captured by a command until decided\n"
 	       "(--capture-repeats); default noise (%zu builds a row; caps: captures a build).  New: the captures'\n"
-	       "noise is the assumed one moderated by their spread (4 + k - 1 df, a t quantile), each capture a\n"
+	       "noise is the assumed one moderated by their spread (4 and k - 1 df, a t quantile), each capture a\n"
 	       "look of a group-sequential test spending 5%% (2.5%% a side) as alpha t^3\n", nbuilds);
 	printf("  %-10s %-7s %7s   %-21s   %-21s   %s\n", "", "", "", "old: max(assumed, est),",
 	       "new: moderated noise,", "bound: the oracle,");

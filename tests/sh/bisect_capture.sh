@@ -66,8 +66,8 @@ check_eq "capture-repeats without capture" "$(status run --capture-repeats 2)" 2
 # pooled captures narrow it (the noise of their mean falls as 1/sqrt(k)).
 # Three captures: their spread 0.0785 pp moderates the assumed 0.24 (as 4
 # captures' worth): sqrt((4 * 0.24^2 + 2 * 0.0785^2) / 6) / sqrt(3) = 0.1161;
-# the third look's boundary 2.0087 (of 3), as a t on 12.3 df (the noise's 6
-# and sampling's 3.60 * 96.40 / 60000) 2.24: 3.60 +- 0.31.
+# the third look's boundary 2.0087 (of 3), as a t on 6^2 / 2 = 18 df (the
+# spread's 2, weighted 2 of 6) 2.16: 3.60 +- 0.30.
 export XDG_CACHE_HOME="$TMP/xdg"
 git init -q -b main "$TMP/six"
 for i in 1 2 3 4 5 6; do
@@ -88,7 +88,7 @@ expect "one capture cannot tell" 125 "capture 1 of at most 1: 3.50% of 20000 sam
 rm -f "$TMP/state/"*
 expect "captured again until decided" 0 "capture 2 of at most 3: 3.77% of 20000 samples; 2 pooled: skip, capturing again" \
 	run --json --capture "$resampled"
-grep -q "capture 1 3.50%, capture 2 3.77%, capture 3 3.52%; pooled 3.60% (interval 3.29-3.91% at look 3 of 3, z 2.24: .*noise 0.12 pp for 3 captures pooled, their spread 0.08 pp a capture).*: fast" "$TMP/why" ||
+grep -q "capture 1 3.50%, capture 2 3.77%, capture 3 3.52%; pooled 3.60% (interval 3.30-3.90% at look 3 of 3, z 2.16: .*noise 0.12 pp for 3 captures pooled, their spread 0.08 pp a capture).*: fast" "$TMP/why" ||
 	fail "the pooled verdict: $(cat "$TMP/why")"
 check_eq "captures in json" "$(json_get 'j["captures"], j["noise_source"], j["noise_estimate"], j["noise"]' <"$TMP/out")" \
 	"(3, 'captures', 0.0785, 0.1161)"

@@ -114,11 +114,19 @@ def varint(b, i):
 # pools whole too, 127 of its 144 KB (1,180 stack traces, 970 symbols, for
 # the 122 traces its samples name), and fuzz_jfr ran 129, 55 and 69 inputs
 # a second in three CI runs: under the sanitizers an input of the seed's
-# size cost 90-100 ms, and most of a run's corpus grows from it.  Its pools
-# now keep the entries the kept events name (stack traces, their methods,
-# classes, packages and symbols, threads...) and each pool's first entry,
-# so every kind of pool stays: 36 KB, the same collapsed stacks, INITED
-# 1,225 -> 1,227 edges; an input of it 44 M instructions plain (54 M).
+# size cost 90-100 ms, and the inputs a run adds from it are as large.
+# Its pools now keep the entries the kept events name (stack traces, their
+# methods, classes, packages and symbols, threads...) and each pool's first
+# entry, so every kind of pool stays: 36 KB, the same collapsed stacks.
+# With fuzz_jfr's share checks on one set of options an input (the
+# flipped copies below), an input of it costs 40-48 ms (22-24 M
+# instructions plain, 54 M before), and INITED coverage is 1,231-1,234
+# edges (1,225-1,234 before).  Beside fuzz_pprof, 26 s each as here, five
+# interleaved runs on a machine at load 5-9 (of 2 cores, so rates are per
+# CPU second): fuzz_jfr 45-65 -> 115-156 inputs a CPU second (median 48
+# -> 134), 1,304-1,340 -> 1,369-1,426 edges at the end; fuzz_pprof's
+# replay beside the old and the new fuzz_jfr within noise (74-96 and 79-99
+# ms an input).
 def jvarint(b, i):
     """JFR's compressed integer: 7 bits a byte, low first, the 9th byte whole."""
     v = 0
@@ -392,7 +400,11 @@ for d in dirs:
             if name.endswith(".jfr"):
                 data = cut_jfr(raw, 200)
                 if len(data) <= 256 << 10:
+                    # Also with the last byte's two low bits flipped: fuzz_jfr
+                    # picks share's pattern set and options from them, so
+                    # each seed meets both pattern sets and both options.
                     put("jfr", data)
+                    put("jfr", data[:-1] + bytes([data[-1] ^ 3]))
                 continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name

@@ -2,7 +2,8 @@
  * LEB128 fields, nested types), read with the default options and with
  * thread frames, a chosen event and a percentage window, streamed into the
  * analyses as frames (through a tree) and stack by stack; share's stacks
- * cut at a matching frame against whole ones; the chunks read on two threads
+ * cut at a matching frame against whole ones (with one of the two sets of
+ * options an input); an input of several chunks read on two threads
  * (fg_read_options.split) against one. */
 #include <stddef.h>
 #include <stdint.h>

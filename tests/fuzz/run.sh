@@ -7,7 +7,8 @@
 #
 # The seed corpus is made afresh in a temporary directory: the handwritten
 # seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed;
-# fixtures/methods/ sources for the method scanner)
+# fixtures/methods/ sources for the method scanner, the seeds' .cc, .rs and
+# .go sources for the native one)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
 # ../shared is ever written into the checkout; its real JFR recording and
 # pprof profile keep their pools and tables but a few hundred samples (see
@@ -357,7 +358,7 @@ def cut_pprof(raw, keep):
     except IndexError:
         return raw
     return b"".join(out) if i == len(raw) else raw
-for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
+for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "native", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -388,6 +389,13 @@ for d in dirs:
             lang = {".java": 0, ".kt": 1, ".scala": 2}.get(os.path.splitext(name)[1])
             if lang is not None:
                 put("method", bytes([lang]) + b"p/A.a\n" + raw)
+                continue
+            # Native sources: a language byte (C/C++, Rust, Go) and the frame
+            # their first line names.
+            lang = {".cc": 0, ".rs": 1, ".go": 2}.get(os.path.splitext(name)[1])
+            if lang is not None and raw.startswith(b"// frame: "):
+                frame, _, _ = raw[len(b"// frame: "):].partition(b"\n")
+                put("native", bytes([lang]) + frame + b"\n" + raw)
                 continue
             # fuzz_metrics: byte 0 even = a metric rules file, odd = an API answer.
             if name.endswith(".metrics"):
@@ -458,6 +466,7 @@ fuzz() {
 	fuzz_archive) corpus=archive ;;
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;
+	fuzz_native) corpus=native ;;
 	fuzz_metrics) corpus=metrics ;;
 	fuzz_commitgraph) corpus=commitgraph ;;
 	fuzz_rawtree) corpus=rawtree ;;

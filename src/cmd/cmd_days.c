@@ -27,15 +27,19 @@ static const char description[] =
 	"change points of their shares are found (binary segmentation with each run's\n"
 	"interval): the rise is the answer, with its confidence and the runs it may be;\n"
 	"runs that cannot be read are left out and named.  More robust to one odd day\n"
-	"than a search that trusts each verdict, at N runs' downloads.\n"
+	"than a search that trusts each verdict, at N runs' downloads.  The search scans\n"
+	"too when its ends cannot be told apart (--threshold auto) or an end cannot be\n"
+	"told at the threshold.  When no change point rises but the share rose between\n"
+	"the ends (one-sided, 95%), the answer is the window the data support: the first\n"
+	"slow day cannot be told (JSON window_kind \"rise\").\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
 	"frames that grew most between them, with their last commit, and ends with the\n"
 	"decision: a hot file changed between the runs (the suspect commits), or not\n"
 	"(called more often or configuration changed: the changed files of the callers on\n"
 	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
-	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow (--scan:\n"
-	"no rise);\n"
+	"Exit status: 0 a window found (one day, several runs, or a rise); 1 an end is\n"
+	"judged on the wrong side, or every run was scanned and no rise found;\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
 /* The tested runs in date order as a chart of their share against the

@@ -120,8 +120,8 @@ BANDS = [(0.5, 0.75), (0.75, 1.0), (1.0, 1.25), (1.25, 1.51)]
 band = lambda c: next(i for i, (lo, hi) in enumerate(BANDS) if lo <= c < hi) if not aa else 0
 # Where each series ends: the planted commit named as the suspect, or why not.
 OUTCOMES = [("named", "the planted commit named as a suspect"),
-            ("nosep", "ends not separable, no change found (auto: the scan finds no rise)"),
-            ("ends", "an end not fast/slow or not judged: no window"),
+            ("nosep", "ends not told apart, every run scanned: no rise found"),
+            ("ends", "an end refused (judged on the wrong side, or untold: old)"),
             ("outside", "a window without the planted commit"),
             ("nodecision", "the window holds it, no decision naming it"),
             ("other", "the decision names another commit only")]
@@ -148,10 +148,10 @@ for line in open(os.path.join(work, "series.txt")):
     b = band(change)
     if p.returncode != 0:  # no window
         failed += 1
-        count["nosep" if "do not differ beyond their noise" in p.stderr else "ends"][b] += 1
+        count["nosep" if "no rise" in p.stderr else "ends"][b] += 1
         continue
     j = json.loads(p.stdout)
-    kind = (j.get("window") or {}).get("kind", "day" if len(j["window_runs"]) == 1 else "runs")
+    kind = j.get("window_kind", "day" if len(j["window_runs"]) == 1 else "runs")
     kinds[kind] = kinds.get(kind, 0) + 1
     fast, slow = j["last_fast"]["date"][-2:], j["first_slow"]["date"][-2:]
     found += int(slow) == day

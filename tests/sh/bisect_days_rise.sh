@@ -96,6 +96,12 @@ grep -q "between 2026-11-01 [0-9a-f]\{12\} (fast) and 2026-11-08 [0-9a-f]\{12\} 
 	fail "auto: text window: $out"
 grep -q "^  none rises; the share rose between the ends: " <<<"$out" || fail "auto: change point text: $out"
 
+# The report says so too, and pools the runs either side in its flame graph.
+days --threshold auto --repo "$TMP/repo" --html "$TMP/report.html" >/dev/null 2>&1 || fail "report: exit $?"
+grep -q "The first slow run cannot be told: TransactionalColumnFamily rose between 2026-11-01 (fast) and 2026-11-08 (slow), 7 runs" "$TMP/report.html" ||
+	fail "report: the answer"
+grep -q "the runs read before the window" "$TMP/report.html" || fail "report: the flame graph's heading"
+
 # A threshold at which the ends cannot be told: every run scanned, the same
 # window.
 out=$(days --threshold 3.2 --json 2>"$TMP/err") || fail "3.2: exit $?: $(cat "$TMP/err")"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_split.h"
 #include "git/javaclass.h"
 #include "git/method.h"
 
@@ -15,19 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 1)
-		return 0;
-	fg_method_lang lang = (fg_method_lang)(data[0] % 3);
-	const char *rest = (const char *)data + 1;
-	size_t n = size - 1;
-	const char *nl = memchr(rest, '\n', n < 256 ? n : 256);
 	char frame[257] = "p/A.a";
-	if (nl) {
-		memcpy(frame, rest, (size_t)(nl - rest));
-		frame[nl - rest] = '\0';
-		n -= (size_t)(nl - rest) + 1;
-		rest = nl + 1;
-	}
+	struct fuzz_input in;
+	if (!fuzz_split(&in, frame, sizeof(frame), data, size))
+		return 0;
+	fg_method_lang lang = (fg_method_lang)(in.lang % 3);
 	/* The frame as a typed name (fg_javaclass_from_name): a class is a
 	 * NUL-terminated path within the buffer, or a
 	 * too small buffer is refused. */
@@ -39,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fg_method_scan *s;
 	fg_error err;
-	if (fg_method_scan_new(&s, rest, n, lang, &err))
+	if (fg_method_scan_new(&s, in.src, in.len, lang, &err))
 		return 0;
 	uint32_t lines = fg_method_scan_lines(s);
 	for (size_t i = 0; i < fg_method_scan_count(s); i++) {

@@ -8,25 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_split.h"
 #include "git/native.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 1)
-		return 0;
-	fg_native_lang lang = (fg_native_lang)(FG_NATIVE_CPP + data[0] % 3);
-	const char *rest = (const char *)data + 1;
-	size_t n = size - 1;
-	const char *nl = memchr(rest, '\n', n < 600 ? n : 600);
 	char frame[601] = "f";
-	if (nl) {
-		memcpy(frame, rest, (size_t)(nl - rest));
-		frame[nl - rest] = '\0';
-		n -= (size_t)(nl - rest) + 1;
-		rest = nl + 1;
-	}
+	struct fuzz_input in;
+	if (!fuzz_split(&in, frame, sizeof(frame), data, size))
+		return 0;
+	fg_native_lang lang = (fg_native_lang)(FG_NATIVE_CPP + in.lang % 3);
+	size_t n = in.len;
 	fg_native_function fn;
 	if (fg_native_parse(&fn, frame) != 1) {
 		memset(&fn, 0, sizeof(fn));
@@ -44,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fg_native_driver_free(d);
 		return 0;
 	}
-	memcpy(src, rest, n);
+	memcpy(src, in.src, n);
 	uint32_t lines = 0;
 	for (size_t i = 0; i < n; i++)
 		lines += src[i] == '\n';

@@ -7,7 +7,8 @@
 #
 # The seed corpus is made afresh in a temporary directory: the handwritten
 # seeds of tests/fuzz/seeds/, the project's samples (fixtures/, decompressed;
-# fixtures/methods/ sources for the method scanner)
+# fixtures/methods/ sources for the method scanner, the seeds' .cc, .rs and
+# .go sources for the native one)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
 # ../shared is ever written into the checkout; its real JFR recording and
 # pprof profile keep their pools and tables but a few hundred samples (see
@@ -104,13 +105,184 @@ def varint(b, i):
         if c < 0x80:
             return v, i
 
-# The real recordings and profiles keep their tables and pools whole but
-# few samples: a replay of the real JFR seed (5,728 samples, 226 KB) cost
-# 0.33 s of CPU, of the real pprof (1,180 samples, 77 KB) 0.37 s; cut to
-# 200 / 100 samples, 0.12 / 0.1 s, with the same edges reached (libFuzzer's
-# INITED cov within its run-to-run noise of a few edges; pprof at 300
-# samples ran 100 inputs a second alone, 92 beside another target, at 100
-# samples 139 alone: its tables, 44 KB, are the rest).
+# The real recordings and profiles keep few samples: a replay of the real
+# JFR seed (5,728 samples, 226 KB) cost 0.33 s of CPU, of the real pprof
+# (1,180 samples, 77 KB) 0.37 s; cut to 200 / 100 samples, 0.12 / 0.1 s,
+# with the same edges reached (libFuzzer's INITED cov within its run-to-run
+# noise of a few edges; pprof at 300 samples ran 100 inputs a second alone,
+# 92 beside another target, at 100 samples 139 alone: its tables, 44 KB,
+# are the rest, kept whole).  The JFR cut to 200 samples kept its constant
+# pools whole too, 127 of its 144 KB (1,180 stack traces, 970 symbols, for
+# the 122 traces its samples name), and fuzz_jfr ran 129, 55 and 69 inputs
+# a second in three CI runs: under the sanitizers an input of the seed's
+# size cost 90-100 ms, and the inputs a run adds from it are as large.
+# Its pools now keep the entries the kept events name (stack traces, their
+# methods, classes, packages and symbols, threads...) and each pool's first
+# entry, so every kind of pool stays: 36 KB, the same collapsed stacks.
+# With fuzz_jfr's share checks on one set of options an input (the
+# flipped copies below), an input of it costs 40-48 ms (22-24 M
+# instructions plain, 54 M before), and INITED coverage is 1,231-1,234
+# edges (1,225-1,234 before).  Beside fuzz_pprof, 26 s each as here, five
+# interleaved runs on a machine at load 5-9 (of 2 cores, so rates are per
+# CPU second): fuzz_jfr 45-65 -> 115-156 inputs a CPU second (median 48
+# -> 134), 1,304-1,340 -> 1,369-1,426 edges at the end; fuzz_pprof's
+# replay beside the old and the new fuzz_jfr within noise (74-96 and 79-99
+# ms an input).
+def jvarint(b, i):
+    """JFR's compressed integer: 7 bits a byte, low first, the 9th byte whole."""
+    v = 0
+    for s in range(0, 56, 7):
+        c = b[i]; i += 1; v |= (c & 0x7f) << s
+        if c < 0x80:
+            return v, i
+    return v | b[i] << 56, i + 1
+
+def enc_varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append(v & 0x7f | 0x80); v >>= 7
+    out.append(v)
+    return bytes(out)
+
+PRIM = {"boolean": "b", "byte": "b", "char": "v", "short": "v", "int": "v", "long": "v",
+        "float": 4, "double": 8, "java.lang.String": "s"}
+
+class Chunk:
+    """A chunk's metadata (classes and their fields) and a reader of values
+    as it lays them out, noting the constant-pool keys they name."""
+    def __init__(self, chunk, md):
+        self.b = chunk
+        size, i = jvarint(chunk, md)
+        t, i = jvarint(chunk, i)
+        for _ in range(3):                     # start, duration, metadata id
+            _, i = jvarint(chunk, i)
+        n, i = jvarint(chunk, i)
+        self.strings = []
+        for _ in range(n):
+            s, i, _ = self.string(i)
+            self.strings.append(s.decode("utf-8", "replace") if s is not None else "")
+        self.classes = {}
+        self.element(i, None)
+        self.string_id = next((k for k, c in self.classes.items() if c[0] == "java.lang.String"), None)
+
+    def string(self, i):
+        enc = self.b[i]; i += 1
+        if enc in (0, 1):
+            return (None if enc == 0 else b""), i, None
+        if enc == 2:
+            key, i = jvarint(self.b, i)
+            return None, i, key
+        n, i = jvarint(self.b, i)
+        if enc == 4:
+            for _ in range(n):
+                _, i = jvarint(self.b, i)
+            return None, i, None
+        if enc not in (3, 5):
+            raise ValueError("string encoding %d" % enc)
+        return self.b[i:i + n], i + n, None
+
+    def element(self, i, cls):
+        name, i = jvarint(self.b, i)
+        na, i = jvarint(self.b, i)
+        attrs = {}
+        for _ in range(na):
+            k, i = jvarint(self.b, i)
+            v, i = jvarint(self.b, i)
+            attrs[self.strings[k]] = self.strings[v]
+        name = self.strings[name]
+        child_cls = None
+        if name == "class" and cls is None:
+            child_cls = int(attrs["id"])
+            self.classes[child_cls] = (attrs["name"], [])
+        elif name == "field" and cls is not None:
+            self.classes[cls][1].append((int(attrs["class"]), attrs.get("constantPool") == "true",
+                                         attrs.get("dimension", "0") != "0"))
+        nc, i = jvarint(self.b, i)
+        for _ in range(nc):
+            i = self.element(i, child_cls)
+        return i
+
+    def value(self, cls, i, refs):
+        """The end of a value of class cls at i; the (class, key) pairs it
+        names appended to refs."""
+        name, fields = self.classes[cls]
+        kind = PRIM.get(name)
+        if kind == "b":
+            return i + 1
+        if kind == "v":
+            return jvarint(self.b, i)[1]
+        if kind == "s":
+            _, i, key = self.string(i)
+            if key is not None:
+                refs.append((cls, key))
+            return i
+        if kind:
+            return i + kind
+        for ftype, cpool, array in fields:
+            n = 1
+            if array:
+                n, i = jvarint(self.b, i)
+            for _ in range(n):
+                if cpool:
+                    key, i = jvarint(self.b, i)
+                    refs.append((ftype, key))
+                else:
+                    i = self.value(ftype, i, refs)
+        return i
+
+def prune_pools(chunk, cp, md, events):
+    """The checkpoint event at cp with only the pool entries the events
+    name (through other entries too), and each pool's first entry so that
+    every kind of pool stays; None when it does not parse."""
+    try:
+        c = Chunk(chunk, md)
+        n, i = jvarint(chunk, cp)
+        head = i
+        for _ in range(4):                     # type, start, duration, delta
+            _, i = jvarint(chunk, i)
+        i += 1                                 # checkpoint type
+        head = chunk[head:i]
+        npools, i = jvarint(chunk, i)
+        pools, where = [], {}
+        for _ in range(npools):
+            t, i = jvarint(chunk, i)
+            count, i = jvarint(chunk, i)
+            entries = []
+            for _ in range(count):
+                st = i
+                key, i = jvarint(chunk, i)
+                where.setdefault((t, key), i)
+                i = c.value(t, i, [])
+                entries.append((key, st, i))
+            pools.append((t, entries))
+        if i != cp + n:
+            return None
+        refs = []
+        for at, _, t in events:
+            if t > 1:
+                _, j = jvarint(chunk, at)
+                _, j = jvarint(chunk, j)
+                c.value(t, j, refs)
+        refs += [(t, e[0][0]) for t, e in pools if e]
+        marked = set()
+        while refs:
+            r = refs.pop()
+            if r in marked or r not in where:
+                continue
+            marked.add(r)
+            c.value(r[0], where[r], refs)
+        body = [head, enc_varint(npools)]
+        for t, entries in pools:
+            kept = [e for k, e in enumerate(entries) if k == 0 or (t, e[0]) in marked]
+            body += [enc_varint(t), enc_varint(len(kept))] + [chunk[st:end] for _, st, end in kept]
+        body = b"".join(body)
+        size = len(body) + 1
+        while len(enc_varint(size)) + len(body) != size:
+            size += 1
+        return enc_varint(size) + body
+    except (IndexError, KeyError, ValueError):
+        return None
+
 def cut_jfr(raw, keep):
     """Each chunk with its metadata, constant pools and other events whole,
     and its first `keep` events of its most frequent type (the samples):
@@ -134,22 +306,26 @@ def cut_jfr(raw, keep):
         for _, _, t in events:
             counts[t] = counts.get(t, 0) + 1
         common = max((t for t in counts if t > 1), key=lambda t: counts[t], default=None)
-        body, seen, moved = [], 0, {}
-        at = 68
-        for i, n, t in events:
-            if t == common:
-                seen += 1
-                if seen > keep:
-                    continue
-            moved[i] = at
-            body.append(chunk[i:i + n])
-            at += n
-        if cp not in moved or md not in moved:
-            return raw
+        kept, seen = [], 0
+        for e in events:
+            seen += e[2] == common
+            if e[2] != common or seen <= keep:
+                kept.append(e)
         # (A checkpoint's delta to the one before: only the first is kept
         # where its events were, so a chunk with several is left whole.)
-        if sum(1 for _, _, t in events if t == 1) > 1:
-            body, at, moved = [chunk[68:]], size, {cp: cp, md: md}
+        # A chunk with no sample left out keeps its pools whole too (the
+        # handwritten seeds' unreferenced entries are there for the parser).
+        if sum(1 for _, _, t in events if t == 1) > 1 or seen <= keep:
+            kept, pools = events, None
+        else:
+            pools = prune_pools(chunk, cp, md, kept)
+        body, moved, at = [], {}, 68
+        for i, n, t in kept:
+            moved[i] = at
+            body.append(pools if i == cp and pools else chunk[i:i + n])
+            at += len(body[-1])
+        if cp not in moved or md not in moved:
+            return raw
         hdr[3], hdr[4], hdr[5] = at, moved[cp], moved[md]
         out.append(struct.pack(">4sHHqqqqqqqI", *hdr) + b"".join(body))
         pos += size
@@ -182,7 +358,7 @@ def cut_pprof(raw, keep):
     except IndexError:
         return raw
     return b"".join(out) if i == len(raw) else raw
-for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
+for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "native", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
 n = 0
 def put(target, data):
@@ -214,6 +390,13 @@ for d in dirs:
             if lang is not None:
                 put("method", bytes([lang]) + b"p/A.a\n" + raw)
                 continue
+            # Native sources: a language byte (C/C++, Rust, Go) and the frame
+            # their first line names.
+            lang = {".cc": 0, ".rs": 1, ".go": 2}.get(os.path.splitext(name)[1])
+            if lang is not None and raw.startswith(b"// frame: "):
+                frame, _, _ = raw[len(b"// frame: "):].partition(b"\n")
+                put("native", bytes([lang]) + frame + b"\n" + raw)
+                continue
             # fuzz_metrics: byte 0 even = a metric rules file, odd = an API answer.
             if name.endswith(".metrics"):
                 put("metrics", b"\x00" + raw)
@@ -225,7 +408,11 @@ for d in dirs:
             if name.endswith(".jfr"):
                 data = cut_jfr(raw, 200)
                 if len(data) <= 256 << 10:
+                    # Also with the last byte's two low bits flipped: fuzz_jfr
+                    # picks share's pattern set and options from them, so
+                    # each seed meets both pattern sets and both options.
                     put("jfr", data)
+                    put("jfr", data[:-1] + bytes([data[-1] ^ 3]))
                 continue
             data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
             stem = name[:-3] if name.endswith(".gz") else name
@@ -279,6 +466,7 @@ fuzz() {
 	fuzz_archive) corpus=archive ;;
 	fuzz_runs) corpus=runs ;;
 	fuzz_method) corpus=method ;;
+	fuzz_native) corpus=native ;;
 	fuzz_metrics) corpus=metrics ;;
 	fuzz_commitgraph) corpus=commitgraph ;;
 	fuzz_rawtree) corpus=rawtree ;;

@@ -30,6 +30,11 @@ struct fg_days {
 	bool narrowed;               /* --threshold auto: the change point narrowed the window */
 	bool fell_back;              /* --threshold auto: the ends did not separate, every run was scanned */
 	fg_verdict_auto ends;        /* then: how the ends compared */
+	size_t untold;               /* a threshold: the end that could not be told, every run scanned */
+	bool rose;                   /* rise is span: no change point, a rise between the ends */
+	fg_days_change span;
+	double span_noise;           /* the noise its test used */
+	size_t npoints;
 };
 
 static int scan_all(fg_days *d, const fg_days_options *opts, fg_days_judge_fn fn, void *ctx, fg_error *err);
@@ -167,7 +172,7 @@ static int days_new(fg_days **out, fg_days **d, size_t n, size_t good, size_t ba
 		return fg_error_oom(err, NULL);
 	}
 	(*d)->nruns = n;
-	(*d)->last_fast = (*d)->first_slow = SIZE_MAX;
+	(*d)->last_fast = (*d)->first_slow = (*d)->untold = SIZE_MAX;
 	(*d)->asked_good = (*d)->good = good;
 	(*d)->asked_bad = (*d)->bad = bad;
 	if (opts) {
@@ -210,8 +215,7 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
 		goto fail;
 	if (v->kind != FG_VERDICT_FAST) {
 		d->outcome = FG_DAYS_GOOD_NOT_FAST;
-		*out = d;
-		return 0;
+		goto untold;
 	}
 	/* Every run after the good end may be undecidable: the bad end then
 	 * stops on the run next to it, the last one tried. */
@@ -219,8 +223,7 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
 		goto fail;
 	if (v->kind != FG_VERDICT_SLOW) {
 		d->outcome = FG_DAYS_BAD_NOT_SLOW;
-		*out = d;
-		return 0;
+		goto untold;
 	}
 	size_t lo = d->good, hi = d->bad;
 	for (size_t mid; (mid = next_run(d, lo, hi)) != hi;) {
@@ -236,6 +239,25 @@ int fg_days_search_runs(fg_days **out, size_t n, size_t good, size_t bad, const 
 	d->first_slow = hi;
 	if (d->auto_on && !opts->auto_search_only && hi > lo + 1 && (rc = narrow_window(d, opts, err)))
 		goto fail;
+	*out = d;
+	return 0;
+untold:
+	/* An end as asked that cannot be told at the threshold (its interval
+	 * holds it) says nothing against the ends: every run is scanned.  One
+	 * judged on the wrong side refuses the search (a mistyped frame or
+	 * threshold should not fetch every run). */
+	for (size_t end = d->asked_good;; end = d->asked_bad) {
+		const fg_verdict *e = d->verdicts[end];
+		if (!d->auto_on && (!opts || !opts->auto_search_only) && e && e->kind == FG_VERDICT_SKIP &&
+		    e->basis != FG_BASIS_INPUT) {
+			d->untold = end;
+			if ((rc = scan_all(d, opts, fn, ctx, err)))
+				goto fail;
+			break;
+		}
+		if (end == d->asked_bad)
+			break;
+	}
 	*out = d;
 	return 0;
 fail:
@@ -388,13 +410,16 @@ int fg_days_diff(fg_diff **out, fg_names *names, const fg_days *d, const fg_runs
 	fg_diff_options_init(&dopts);
 	dopts.trees = true;
 	fg_diff *diff = NULL;
+	/* A rise between the ends: the runs read on each side of the window. */
+	bool pooled = fg_days_window_kind(d) == FG_DAYS_WINDOW_RISE;
+	size_t from[2] = { pooled ? d->points[0] : d->last_fast, d->first_slow },
+	       to[2] = { d->last_fast, pooled ? d->points[d->npoints - 1] : d->first_slow };
 	int rc = fg_diff_new(&diff, names, &dopts, err);
-	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_BASE, fg_runs_selection_at(sel, d->last_fast), d->verdicts[d->last_fast],
-		               fetch, read, err);
-	if (!rc)
-		rc = diff_side(diff, names, FG_DIFF_CANDIDATE, fg_runs_selection_at(sel, d->first_slow),
-		               d->verdicts[d->first_slow], fetch, read, err);
+	for (int side = 0; side < 2; side++)
+		for (size_t i = from[side]; !rc && i <= to[side]; i++)
+			if (d->verdicts[i] && d->verdicts[i]->basis != FG_BASIS_INPUT)
+				rc = diff_side(diff, names, side ? FG_DIFF_CANDIDATE : FG_DIFF_BASE,
+				               fg_runs_selection_at(sel, i), d->verdicts[i], fetch, read, err);
 	if (rc) {
 		fg_diff_free(diff);
 		return rc;
@@ -474,14 +499,12 @@ static void segment(struct segmentation *s, size_t a, size_t b)
 	segment(s, k, b);
 }
 
-/* A change found, described in the segment between its neighbouring
- * change points [a, b): the means either side, z, the confidence of a step
- * there, and the location set (splits of the same sign). */
-static void describe_change(fg_days_change *c, struct segmentation *s, size_t a, size_t b)
+/* A change at k of the segment [a, b) whose splits' z are in s->z, with
+ * its p: the means either side, z, the confidence, and the location set
+ * (splits of the same sign). */
+static void describe_split(fg_days_change *c, const struct segmentation *s, size_t a, size_t b, size_t k, double p)
 {
-	split_all(s, a, b);
-	size_t k = c->at;
-	double z = s->z[k], p = (double)(b - a - 1) * erfc(fabs(z) / sqrt(2));
+	double z = s->z[k];
 	*c = (fg_days_change){ .at = k, .lo = k, .hi = k, .z = z, .confidence = p >= 1 ? 0 : 1 - p };
 	for (size_t j = a + 1; j < b; j++)
 		if (s->z[j] * z > 0 && z * z - s->z[j] * s->z[j] <= FG_DAYS_SCAN_LOCATION) {
@@ -490,6 +513,21 @@ static void describe_change(fg_days_change *c, struct segmentation *s, size_t a,
 		}
 	weighted_mean(&c->before, &c->before_se, s, a, k);
 	weighted_mean(&c->after, &c->after_se, s, k, b);
+}
+
+/* A change found, described in the segment between its neighbouring
+ * change points [a, b), with the confidence of a step there. */
+static void describe_change(fg_days_change *c, struct segmentation *s, size_t a, size_t b)
+{
+	split_all(s, a, b);
+	describe_split(c, s, a, b, c->at, (double)(b - a - 1) * erfc(fabs(s->z[c->at]) / sqrt(2)));
+}
+
+/* The weights of pts under noise into w. */
+static void noise_weights(double *w, const fg_days_point *pts, size_t n, double noise)
+{
+	for (size_t i = 0; i < n; i++)
+		w[i] = 1 / (pts[i].sampling * pts[i].sampling + noise * noise);
 }
 
 static int by_position(const void *a, const void *b)
@@ -537,6 +575,44 @@ static double default_noise(const fg_days_point *pts, size_t n)
 	return FG_VERDICT_NOISE_FRACTION * median;
 }
 
+bool fg_days_rise_between(fg_days_change *out, double *noise, const fg_days_point *pts, size_t n, double floor)
+{
+	if (n < 3)
+		return false;
+	fg_days_changes est = { 0 };
+	struct segmentation s = { pts, calloc(n, sizeof(double)), calloc(n, sizeof(double)),
+		                  calloc(1, sizeof(fg_days_change)), n, 1 };
+	bool rose = false;
+	size_t best = 0;
+	*noise = floor;
+	for (int round = 0; s.w && s.z && s.changes && round < FG_DAYS_SCAN_ROUNDS; round++) {
+		noise_weights(s.w, pts, n, *noise);
+		split_all(&s, 0, n);
+		best = 0;
+		for (size_t k = 1; k < n; k++)
+			if (s.z[k] > 0 && (!best || s.z[k] > s.z[best]))
+				best = k;
+		if (!best)
+			break;
+		/* The noise about the two sides of the best split, never below
+		 * the floor, as the segmentation's about its segments. */
+		s.changes[0].at = best;
+		segments_noise(&est, &s);
+		if (est.noise_estimate <= *noise * (1 + 1e-9) || round + 1 == FG_DAYS_SCAN_ROUNDS) {
+			/* One-sided, Bonferroni over the n - 1 splits. */
+			double p = (double)(n - 1) * erfc(s.z[best] / sqrt(2)) / 2;
+			if ((rose = p <= 1 - FG_DAYS_RISE_CONFIDENCE))
+				describe_split(out, &s, 0, n, best, p);
+			break;
+		}
+		*noise = est.noise_estimate;
+	}
+	free(s.w);
+	free(s.z);
+	free(s.changes);
+	return rose;
+}
+
 int fg_days_changepoints(fg_days_changes *out, const fg_days_point *pts, size_t n, double noise, fg_error *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -554,8 +630,7 @@ int fg_days_changepoints(fg_days_changes *out, const fg_days_point *pts, size_t 
 	}
 	out->noise_floor = out->noise = noise;
 	for (int round = 0; round < FG_DAYS_SCAN_ROUNDS; round++) {
-		for (size_t i = 0; i < n; i++)
-			s.w[i] = 1 / (pts[i].sampling * pts[i].sampling + out->noise * out->noise);
+		noise_weights(s.w, pts, n, out->noise);
 		s.nchanges = 0;
 		segment(&s, 0, n);
 		qsort(s.changes, s.nchanges, sizeof(*s.changes), by_position);
@@ -616,6 +691,7 @@ static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error 
 	free(d->points);
 	fg_days_changes_clear(&d->changes);
 	d->rise = NULL;
+	d->rose = false;
 	fg_days_point *pts = calloc(d->nruns, sizeof(*pts));
 	if (!pts || !(d->points = calloc(d->nruns, sizeof(*d->points)))) {
 		free(pts);
@@ -630,10 +706,15 @@ static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error 
 		}
 	}
 	int rc = fg_days_changepoints(&d->changes, pts, npoints, noise, err);
-	free(pts);
 	for (size_t c = 0; !rc && c < d->changes.n; c++)
 		if (d->changes.changes[c].z > 0 && (!d->rise || d->changes.changes[c].z > d->rise->z))
 			d->rise = &d->changes.changes[c];
+	/* No change point rises: whether the share rose between the ends. */
+	d->npoints = npoints;
+	d->rose = !rc && !d->rise && fg_days_rise_between(&d->span, &d->span_noise, pts, npoints, d->changes.noise_floor);
+	if (d->rose)
+		d->rise = &d->span;
+	free(pts);
 	return rc;
 }
 
@@ -673,6 +754,9 @@ static int narrow_window(fg_days *d, const fg_days_options *opts, fg_error *err)
 		d->narrowed = true;
 		d->last_fast = fast;
 		d->first_slow = slow;
+	} else { /* the search's window stands: no rise describes it */
+		d->rise = NULL;
+		d->rose = false;
 	}
 	return 0;
 }
@@ -744,6 +828,27 @@ bool fg_days_narrowed(const fg_days *d)
 const fg_verdict_auto *fg_days_fallback(const fg_days *d)
 {
 	return d->fell_back ? &d->ends : NULL;
+}
+
+size_t fg_days_untold_end(const fg_days *d)
+{
+	return d->untold;
+}
+
+enum fg_days_window_kind fg_days_window_kind(const fg_days *d)
+{
+	return d->rose ? FG_DAYS_WINDOW_RISE : d->first_slow > d->last_fast + 1 ? FG_DAYS_WINDOW_RUNS
+	                                                                         : FG_DAYS_WINDOW_DAY;
+}
+
+double fg_days_rise_noise(const fg_days *d)
+{
+	return d->rose ? d->span_noise : 0;
+}
+
+const char *fg_days_window_kind_name(enum fg_days_window_kind k)
+{
+	return k == FG_DAYS_WINDOW_RISE ? "rise" : k == FG_DAYS_WINDOW_RUNS ? "runs" : "day";
 }
 
 size_t fg_days_scan_run(const fg_days *d, size_t point)

@@ -30,13 +30,16 @@ typedef struct fg_days_options {
 	 * (fg_verdict_conclude); when the ends do not separate, the outcome is
 	 * FG_DAYS_ENDS_NOT_SEPARATED. */
 	const fg_verdict_options *auto_threshold;
-	/* With auto_threshold, what the search does when the ends were read
-	 * but do not separate, or it ends with a window of several runs:
-	 * false (the default), it scans every run as fg_days_scan does and
-	 * takes its answer and threshold (fg_days_fallback), and narrows a
-	 * window with the change point of the runs judged when its location
-	 * set lies inside (fg_days_narrowed); true, the search alone (exit 1
-	 * on such ends, the window as it is: the benchmark's old rule). */
+	/* What the search does when the ends were read but cannot be told
+	 * apart (with auto_threshold: they do not separate; with a threshold:
+	 * an end as asked cannot be told, its interval holding the threshold),
+	 * or it ends with a window of several runs: false (the default), it
+	 * scans every run as fg_days_scan does and takes its answer (and with
+	 * auto_threshold its threshold; fg_days_fallback, fg_days_untold_end),
+	 * and with auto_threshold narrows a window with the change point of
+	 * the runs judged when its location set lies inside
+	 * (fg_days_narrowed); true, the search alone (exit 1 on such ends, the
+	 * window as it is: the benchmark's old rule). */
 	bool auto_search_only;
 	/* --scan: the floor of the run-to-run noise in points (--noise); -1:
 	 * the default (fg_days_changepoints). */
@@ -118,13 +121,6 @@ size_t fg_days_first_slow(const fg_days *d);
  * others is named instead.  "" when the outcome is FOUND. */
 void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel);
 
-/* Why a search that did not find the two runs cannot start, in one line
- * into out: the end's nearest decidable run has the wrong verdict, or no
- * run can be judged.  A mistyped --frame or a wrong threshold is only
- * suggested when the run was decided; a node that disagrees with the
- * others is named instead.  "" when the outcome is FOUND. */
-void fg_days_refusal(char *out, size_t size, const fg_days *d, const fg_runs_selection *sel);
-
 /* The verdict of a judged run, NULL when it was not judged. */
 const fg_verdict *fg_days_verdict(const fg_days *d, size_t run);
 
@@ -135,7 +131,10 @@ size_t fg_days_downloaded_profiles(const fg_days *d);
 
 /* The diff (with its trees, for the differential flame graph and the
  * growers) of the pooled profiles of the last fast run of a found search
- * against those of its first slow run (runs of sel), read with names,
+ * against those of its first slow run (runs of sel) — for a window of kind
+ * FG_DAYS_WINDOW_RISE, of every run read from the first to the last fast
+ * one against every run read from the first slow one to the end: the
+ * runs known on each side, pooled, their days' spread the nodes' — read with names,
  * default diff options: the profiles their verdicts read (one left out of
  * a partial run stays out).  They are fetched again, from the cache after
  * a search; one that fails now fails the call.  Made once after a search
@@ -197,6 +196,27 @@ typedef struct fg_days_changes {
 	size_t noise_df;       /* degrees of freedom of the estimate: points less segments */
 } fg_days_changes;
 
+/* The rise between the ends, when binary segmentation finds none: is the
+ * share after some split larger than before it, beyond noise, wherever the
+ * step is?  The same statistic z_k over the splits of all n points, with
+ * the noise the segmentation settled on, tested one-sided (days asks
+ * whether the share rose from the good end to the bad one, never whether it
+ * fell): the largest z_k is a rise when (n - 1) times its one-sided p,
+ * Bonferroni over the splits, is at most 1 - FG_DAYS_RISE_CONFIDENCE (the
+ * verdicts' 95%).  The noise starts at floor (the segmentation's) and is,
+ * as after a segmentation, the spread of the points about the two sides of
+ * the best split less their sampling variance when that is larger (at most
+ * FG_DAYS_SCAN_ROUNDS rounds; the segmentation's own estimate about one
+ * segment would count the step as noise); the noise used into *noise.
+ * Weaker evidence than a change point, so it says less:
+ * the location set (FG_DAYS_SCAN_LOCATION of the largest z, as a change
+ * point's) is the window, often many runs, at worst every one between the
+ * ends.  Fills *out as fg_days_changepoints describes a change and returns
+ * true, or returns false. */
+#define FG_DAYS_RISE_CONFIDENCE 0.95
+
+bool fg_days_rise_between(fg_days_change *out, double *noise, const fg_days_point *pts, size_t n, double floor);
+
 /* The change points of pts[0..n).  noise: the floor in points, or -1 for
  * the default.  Free with fg_days_changes_clear. */
 int fg_days_changepoints(fg_days_changes *out, const fg_days_point *pts, size_t n, double noise, fg_error *err);
@@ -234,6 +254,29 @@ size_t fg_days_scan_best(const fg_days *d);
  * NULL; fg_days_auto is then the scan's threshold). */
 bool fg_days_narrowed(const fg_days *d);
 const fg_verdict_auto *fg_days_fallback(const fg_days *d);
+
+/* With a threshold (not auto): the end as asked that could not be told
+ * (its interval holds the threshold) and made the search scan every run
+ * (fg_days_options.auto_search_only); SIZE_MAX when none did. */
+size_t fg_days_untold_end(const fg_days *d);
+
+/* What the window of a found search is. */
+enum fg_days_window_kind {
+	FG_DAYS_WINDOW_DAY,  /* one run: the first slow run was found */
+	/* Several runs: runs between the two that could not be judged, or a
+	 * change point's location set of several runs. */
+	FG_DAYS_WINDOW_RUNS,
+	/* No change point and no single day: the share rose between the ends
+	 * (fg_days_rise_between), the window is where the step may be.  The
+	 * window's diff then pools the runs read before it against those
+	 * after it (fg_days_diff). */
+	FG_DAYS_WINDOW_RISE,
+};
+
+enum fg_days_window_kind fg_days_window_kind(const fg_days *d);
+/* FG_DAYS_WINDOW_RISE: the noise its test used, points (else 0). */
+double fg_days_rise_noise(const fg_days *d);
+const char *fg_days_window_kind_name(enum fg_days_window_kind k); /* "day", "runs", "rise" */
 
 /* What `days --repo` shows between the last fast run and the first slow
  * one: the commits of (eo->good, eo->bad] in repo, and what explains the

@@ -166,6 +166,18 @@ static void days_answer(struct page *p, const fg_days *days, const fg_runs_selec
 	size_t ifast = fg_days_last_fast(days), islow = fg_days_first_slow(days);
 	const fg_runs_run *fast = fg_runs_selection_at(sel, ifast), *slow = fg_runs_selection_at(sel, islow);
 	const fg_verdict *vf = fg_days_verdict(days, ifast), *vs = fg_days_verdict(days, islow);
+	const fg_days_change *rise = fg_days_scan_rise(days);
+	if (fg_days_window_kind(days) == FG_DAYS_WINDOW_RISE) {
+		page_answer(p, "The first slow run cannot be told: %s rose between %s (fast) and %s (slow), %zu runs",
+			    o->frame, fast->date, slow->date, islow - ifast);
+		fprintf(p->d, "No change point of the runs' shares, but the share of %s rose between the ends: %.2f%% "
+			"before the most likely step, %.2f%% after (z %.2f, confidence %.2f%%, one-sided over every "
+			"split); the first slow run is one of the %zu runs after %s %.12s, up to %s %.12s. The flame "
+			"graph pools the runs read before the window against those after it.", o->frame, rise->before,
+			rise->after, rise->z, 100 * rise->confidence, islow - ifast, fast->date, fast->commit, slow->date,
+			slow->commit);
+		return;
+	}
 	page_answer(p, "%s crossed %g%% between %s (%.2f%%) and %s (%.2f%%)", o->frame, o->threshold, fast->date,
 		    vf->share, slow->date, vs->share);
 	fprintf(p->d, "The share of %s crossed %g%% between %s and %s: the last fast run %s %.12s had %.2f%% "
@@ -237,7 +249,9 @@ int fg_search_report_days(const char *path, const fg_days *days, const fg_runs_s
 	p.r.nfiles = nfiles;
 	p.r.diff = found ? diff : NULL;
 	page_svg(&p, &so, o);
-	p.r.diff_heading = "the last fast run \xe2\x86\x92 the first slow run";
+	p.r.diff_heading = found && fg_days_window_kind(days) == FG_DAYS_WINDOW_RISE
+				   ? "the runs read before the window \xe2\x86\x92 the runs read after it"
+				   : "the last fast run \xe2\x86\x92 the first slow run";
 	p.r.generator = "written by fgbisect " FG_VERSION " days";
 	if (!rc)
 		rc = page_write(&p, path, o, names, err);

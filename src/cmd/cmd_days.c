@@ -27,15 +27,19 @@ static const char description[] =
 	"change points of their shares are found (binary segmentation with each run's\n"
 	"interval): the rise is the answer, with its confidence and the runs it may be;\n"
 	"runs that cannot be read are left out and named.  More robust to one odd day\n"
-	"than a search that trusts each verdict, at N runs' downloads.\n"
+	"than a search that trusts each verdict, at N runs' downloads.  The search scans\n"
+	"too when its ends cannot be told apart (--threshold auto) or an end cannot be\n"
+	"told at the threshold.  When no change point rises but the share rose between\n"
+	"the ends (one-sided, 95%), the answer is the window the data support: the first\n"
+	"slow day cannot be told (JSON window_kind \"rise\").\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
 	"frames that grew most between them, with their last commit, and ends with the\n"
 	"decision: a hot file changed between the runs (the suspect commits), or not\n"
 	"(called more often or configuration changed: the changed files of the callers on\n"
 	"the grown stacks), or no hot frame is in the repository (the build files changed).\n"
 	"\n"
-	"Exit status: 0 found; 1 the good end is not fast or the bad end not slow (--scan:\n"
-	"no rise);\n"
+	"Exit status: 0 a window found (one day, several runs, or a rise); 1 an end is\n"
+	"judged on the wrong side, or every run was scanned and no rise found;\n"
 	"2 usage or configuration error; 3 invalid input; 4 the runs file cannot be read.\n";
 
 /* The tested runs in date order as a chart of their share against the
@@ -195,6 +199,12 @@ static void no_rise(const fg_days *days)
 static int take_auto_threshold(FILE *out, const fg_days *days, struct cli_bisect_options *o)
 {
 	const fg_verdict_auto *a = fg_days_auto(days), *ends = fg_days_fallback(days);
+	size_t untold = fg_days_untold_end(days);
+	if (untold != SIZE_MAX) {
+		const fg_verdict *v = fg_days_verdict(days, untold);
+		fprintf(out, "the %s end %s cannot be told at %g%% (%s): every run scanned\n",
+		        untold == fg_days_asked_good(days) ? "good" : "bad", v->date, o->threshold, v->reason);
+	}
 	if (!a)
 		return 0;
 	char why[512];
@@ -312,6 +322,10 @@ static void print_change_text(const struct days_view *v)
 	}
 	if (!c->n)
 		printf("  (none)\n");
+	if (fg_days_window_kind(v->days) == FG_DAYS_WINDOW_RISE)
+		printf("  none rises; the share rose between the ends: %.2f%% -> %.2f%% (z %.2f, confidence %.2f%%, "
+		       "one-sided; noise %.2f pp)  <- the rise\n", rise->before, rise->after, rise->z,
+		       100 * rise->confidence, fg_days_rise_noise(v->days));
 	for (size_t i = 0; fg_days_scan_changes(v->days) && !fg_days_narrowed(v->days) && i < n; i++) {
 		const fg_days_step *s = fg_days_step_at(v->days, i);
 		if (s->verdict->basis == FG_BASIS_INPUT)
@@ -329,7 +343,15 @@ static void print_found_text(const struct days_view *v)
 	       "%.2f-%.2f%%)\n", fast->date, v->a->fast_id, vf->share, vf->interval_lo, vf->interval_hi, slow->date,
 	       v->a->slow_id, vs->share, vs->interval_lo, vs->interval_hi);
 	const fg_days_change *rise = fg_days_scan_rise(days);
-	if (rise) {
+	if (fg_days_window_kind(days) == FG_DAYS_WINDOW_RISE) {
+		printf("the first slow day cannot be told: no change point, but the share rose between the ends (%.2f%% -> "
+		       "%.2f%%, z %.2f, confidence %.2f%%, one-sided over every split); between %s %.12s (fast) and %s %.12s "
+		       "(slow): %zu runs", rise->before, rise->after, rise->z, 100 * rise->confidence, fast->date,
+		       v->a->fast_id, slow->date, v->a->slow_id, islow - ifast);
+		if (v->repo)
+			printf(", %zu commits", fg_repo_log_count(v->a->window.log));
+		printf(", most likely %s\n", fg_runs_selection_at(v->sel, fg_days_scan_best(days))->date);
+	} else if (rise) {
 		printf("the change point: confidence %.2f%%; the first slow run is one of %zu (", 100 * rise->confidence,
 		       islow - ifast);
 		for (size_t i = ifast + 1; i <= islow; i++)
@@ -396,6 +418,20 @@ static void json_change_point(fg_json *j, const struct days_view *v)
 		fg_json_end(j);
 	}
 	fg_json_end(j);
+	/* No change point rises, the share rose between the ends. */
+	fg_json_key(j, "rise_between");
+	if (fg_days_window_kind(v->days) == FG_DAYS_WINDOW_RISE) {
+		const fg_days_change *r = fg_days_scan_rise(v->days);
+		fg_json_object(j);
+		fg_json_member_fixed(j, "before", r->before, 4);
+		fg_json_member_fixed(j, "after", r->after, 4);
+		fg_json_member_fixed(j, "z", r->z, 4);
+		fg_json_member_fixed(j, "confidence", r->confidence, 6);
+		fg_json_member_fixed(j, "noise", fg_days_rise_noise(v->days), 4);
+		fg_json_end(j);
+	} else {
+		fg_json_null(j);
+	}
 	fg_json_key(j, "most_likely");
 	if (fg_days_scan_rise(v->days))
 		json_run_ref(j, v->repo, v->sel, fg_days_scan_best(v->days), NULL);
@@ -436,6 +472,7 @@ static void print_found_json(const struct days_view *v, const struct lens *lens,
 	for (size_t i = ifast + 1; i < islow; i++)
 		json_run_ref(&j, v->repo, v->sel, i, NULL);
 	fg_json_end(&j);
+	fg_json_member_string(&j, "window_kind", fg_days_window_kind_name(fg_days_window_kind(days)));
 	/* The runs that may be the first slow one: one when nothing was
 	 * skipped between the two. */
 	fg_json_key(&j, "window_runs");

@@ -5,11 +5,13 @@
  * stacks at --base percent before the planted day and that plus a change
  * drawn from 0.5-1.5 points from it on.  Writes, for series s,
  * OUT/sS/dayD-I.collapsed (day D of --days, node I) and prints one line a
- * series: "s DAY CHANGE" (the planted day, 1-based, and the change).  Not a
- * test.
+ * series: "s DAY CHANGE" (the planted day, 1-based, and the change).  With
+ * --aa 1 the change is 0 (A/A series: nothing to find; the day is still
+ * drawn, the same series otherwise).  Not a test.
  *
- * usage: bench_suspect --out DIR [--series N] [--days D] [--seed S] [--base PCT] PROFILE... */
+ * usage: bench_suspect --out DIR [--series N] [--days D] [--seed S] [--base PCT] [--aa 1] PROFILE... */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ int main(int argc, char **argv)
 	size_t nseries = 200, ndays = 8;
 	uint64_t seed = 1;
 	double base = 2.9;
+	bool aa = false;
 	const char *out = NULL;
 	int i = 1;
 	for (; i + 1 < argc; i += 2) {
@@ -33,6 +36,8 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--base"))
 			base = strtod(argv[i + 1], NULL);
+		else if (!strcmp(argv[i], "--aa"))
+			aa = !strcmp(argv[i + 1], "1");
 		else if (!strcmp(argv[i], "--out"))
 			out = argv[i + 1];
 		else
@@ -40,7 +45,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc || !out || ndays < 3) {
 		fprintf(stderr, "usage: bench_suspect --out DIR [--series N] [--days D>=3] [--seed S] [--base PCT] "
-			"PROFILE...\n");
+			"[--aa 1] PROFILE...\n");
 		return 2;
 	}
 	fg_error err;
@@ -63,7 +68,7 @@ int main(int argc, char **argv)
 		}
 		/* The planted day: neither end (the ends must be fast and slow). */
 		size_t day = 2 + rng_below(&rng, ndays - 2);
-		double change = 0.5 + rng_uniform(&rng);
+		double change = aa ? 0 * rng_uniform(&rng) : 0.5 + rng_uniform(&rng);
 		for (size_t d = 1; d <= ndays && !rc; d++) {
 			char *paths[16];
 			snprintf(name, sizeof(name), "day%zu", d);

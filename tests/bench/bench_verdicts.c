@@ -568,7 +568,9 @@ static void bench_days(size_t nseries, uint64_t seed, double missing, double bro
 			fg_days_options dopts;
 			fg_days_options_init(&dopts);
 			dopts.auto_threshold = rule == AUTO_BEFORE || rule == AUTO ? &n : NULL;
-			dopts.auto_search_only = rule == AUTO_BEFORE;
+			/* The old rule and the search alone never scan; the others
+			 * scan every run when the ends cannot be told apart. */
+			dopts.auto_search_only = rule == 0 || rule == AUTO_BEFORE;
 			fg_days *d;
 			if ((rule == SCAN ? fg_days_scan_runs : fg_days_search_runs)(&d, s.n, 0, s.n - 1, &dopts, judge_day, &s,
 										       &err)) {

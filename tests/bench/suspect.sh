@@ -12,19 +12,23 @@
 # (the growers only: what `hotfiles BASE... -- CAND...` still looks up, as
 # `days --repo` did).  Prints figures; not a test.
 #
-# usage: tests/bench/suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes]
+# usage: tests/bench/suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes] [--aa yes]
+#   --aa yes: A/A series (no planted change; the planted commit still
+#   changes the method): every window claimed and every suspect named is false.
+#   FGBISECT=BINARY judges with another fgbisect (an older build: the figures before a change).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build}
 [[ $# -gt 0 ]] && shift
-series=200 seed=1 days=8 auto=no
+series=200 seed=1 days=8 auto=no aa=no
 while [[ $# -gt 1 ]]; do
 	case $1 in
 	--series) series=$2 ;;
 	--seed) seed=$2 ;;
 	--days) days=$2 ;;
 	--auto) auto=$2 ;;
-	*) echo "usage: suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes]" >&2; exit 2 ;;
+	--aa) aa=$2 ;;
+	*) echo "usage: suspect.sh [BUILD_DIR] [--series N] [--seed S] [--days D] [--auto yes] [--aa yes]" >&2; exit 2 ;;
 	esac
 	shift 2
 done
@@ -37,12 +41,12 @@ cmake --build "$build" --target bench_suspect fgbisect >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 d="$shared/daily"
-"$build/bench_suspect" --out "$work" --series "$series" --seed "$seed" --days "$days" \
+"$build/bench_suspect" --out "$work" --series "$series" --seed "$seed" --days "$days" --aa "$([[ $aa == yes ]] && echo 1 || echo 0)" \
 	"$d/day01-broker-0-grpc.collapsed" "$d/day01-broker-1-grpc.collapsed" "$d/day01-broker-2-grpc.collapsed" \
 	"$d/day10-broker-0-grpc.collapsed" >"$work/series.txt"
-python3 - "$build/fgbisect" "$work" "$days" "$auto" <<'PY'
+python3 - "${FGBISECT:-$build/fgbisect}" "$work" "$days" "$auto" "$aa" <<'PY'
 import json, os, random, subprocess, sys
-fg, work, ndays, auto = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "yes"
+fg, work, ndays, auto, aa = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "yes", sys.argv[5] == "yes"
 BASE = 2.9  # bench_suspect's --base
 TCF = "zeebe/db/src/main/java/io/camunda/zeebe/db/impl/rocksdb/transaction/TransactionalColumnFamily.java"
 DECOYS = [("zeebe/stream-platform/src/main/java/io/camunda/zeebe/stream/impl/ProcessingStateMachine.java", "onCommand"),
@@ -112,8 +116,19 @@ def judge(decision, planted):
     sus = [s["commit"] for s in decision["suspects"]]
     return planted in sus, bool(sus) and sus[0] == planted, any(s != planted for s in sus)
 
+BANDS = [(0.5, 0.75), (0.75, 1.0), (1.0, 1.25), (1.25, 1.51)]
+band = lambda c: next(i for i, (lo, hi) in enumerate(BANDS) if lo <= c < hi) if not aa else 0
+# Where each series ends: the planted commit named as the suspect, or why not.
+OUTCOMES = [("named", "the planted commit named as a suspect"),
+            ("nosep", "ends not told apart, every run scanned: no rise found"),
+            ("ends", "an end refused (judged on the wrong side, or untold: old)"),
+            ("outside", "a window without the planted commit"),
+            ("nodecision", "the window holds it, no decision naming it"),
+            ("other", "the decision names another commit only")]
+count = {k: [0] * len(BANDS) for k, _ in OUTCOMES}
+kinds = {}
 tally = {r: dict(named=0, first=0, wrong=0) for r in ("new", "old")}
-found = total = holds = failed = 0
+found = total = holds = failed = wrong_all = fetched = named_any = 0
 for line in open(os.path.join(work, "series.txt")):
     s, day, change = line.split()
     day, change = int(day), float(change)
@@ -126,16 +141,28 @@ for line in open(os.path.join(work, "series.txt")):
                 f.write("2026-11-%02d %s broker-%d grpc cpu %s/day%d-%d.collapsed\n" % (d, ids[d][:10], n, sdir, d, n))
     total += 1
     p = subprocess.run([fg, "days", "--runs", runs, "--frame", "TransactionalColumnFamily", "--threshold",
-                        "auto" if auto else "%.3f" % (BASE + change / 2), "--repo", repo, "--json"], capture_output=True, text=True)
-    if p.returncode != 0:  # the ends are not fast and slow: no window
+                        "auto" if auto else "%.3f" % (BASE + (0.5 if aa else change) / 2), "--repo", repo, "--json"], capture_output=True, text=True)
+    # runs judged: the verdict lines, or every run when a failed search scanned them (no lines then)
+    fetched += ndays if p.returncode and "every run scanned" in p.stderr else \
+        sum(l.startswith("tested ") for l in p.stderr.splitlines())
+    b = band(change)
+    if p.returncode != 0:  # no window
         failed += 1
+        count["nosep" if "no rise" in p.stderr else "ends"][b] += 1
         continue
     j = json.loads(p.stdout)
+    kind = j.get("window_kind", "day" if len(j["window_runs"]) == 1 else "runs")
+    kinds[kind] = kinds.get(kind, 0) + 1
     fast, slow = j["last_fast"]["date"][-2:], j["first_slow"]["date"][-2:]
     found += int(slow) == day
+    named, first, wrong = judge(j["decision"], planted)
+    wrong_all += wrong
+    named_any += named
     if int(fast) < day <= int(slow):
         holds += 1
+        count["named" if named else "other" if wrong else "nodecision"][b] += 1
     else:  # the window misses the planted commit: the search's failure, not the explanation's
+        count["outside"][b] += 1
         continue
     for r, dec in (("new", j["decision"]), ("old", None)):
         if r == "old":
@@ -149,11 +176,26 @@ for line in open(os.path.join(work, "series.txt")):
         t["named"] += named; t["first"] += first; t["wrong"] += wrong
 
 pct = lambda n: "%5.1f%%" % (100.0 * n / total if total else 0)
+if aa:
+    print("A/A day series (no planted change): %d days, threshold %s, %d series" % (ndays, "auto" if auto else "halfway (0.25 pp above the base)", total))
+    print("a window claimed (exit 0): %s; the no-effect commit named as a suspect: %s (%d); windows by kind: %s; runs judged a series: %.2f"
+          % (pct(total - failed), pct(named_any), named_any, ", ".join("%s %d" % kv for kv in sorted(kinds.items())),
+             fetched / total if total else 0))
+    sys.exit(0)
 cond = lambda n: "%5.1f%%" % (100.0 * n / holds if holds else 0)
 print("day series: %d days, 3 nodes x 5,000 samples, 0.2 pp day noise, 0.1 pp node noise, TransactionalColumnFamily"
       " at %.1f%% + 0.5-1.5 pp from the planted day; threshold %s; %d series" % (ndays, BASE, "auto" if auto else "halfway", total))
 print("the search found a window: %s of the series; it holds the planted commit: %s (%d); its first slow run is "
-      "the planted day: %s" % (pct(total - failed), pct(holds), holds, pct(found)))
+      "the planted day: %s; runs judged a series: %.2f" % (pct(total - failed), pct(holds), holds, pct(found),
+                                                            fetched / total if total else 0))
+print("windows by kind: %s" % ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
+print("of all %d series, by planted change (pp):" % total)
+bn = [sum(count[k][i] for k, _ in OUTCOMES) for i in range(len(BANDS))]
+print("  %-70s %s %7s" % ("", " ".join("%9s" % ("%.2f-%.2f" % (lo, min(hi, 1.5))) for lo, hi in BANDS), "all"))
+for k, what in OUTCOMES:
+    print("  %-70s %s %6s" % (what, " ".join("%9s" % ("%d/%d" % (count[k][i], bn[i])) for i in range(len(BANDS))),
+                               pct(sum(count[k])).strip()))
+print("wrong suspects over all series (a decision naming a commit that is not the planted one): %d" % wrong_all)
 print("of the %d series whose window holds the planted commit (of all %d):" % (holds, total))
 print("  %-4s %20s %20s %20s" % ("rule", "planted suspect", "named first", "a wrong suspect"))
 for r in ("new", "old"):

@@ -5,6 +5,9 @@ phi, over 2 x 1.96); binary segmentation with weights 1 / (sd^2 + noise^2),
 a split kept when (m - 1) erfc(|z| / sqrt 2) <= 0.01; the noise floored at
 --noise (default 6% of the median share) and raised to the spread about the
 segments (at most 5 rounds); each change described between its neighbours.
+When no change point rises, the rise between the ends (days.h:
+fg_days_rise_between), printed last as "rise run lo hi before after z
+confidence noise".
 
 usage: changepoint.py [--noise PP] RUN...   RUN: 'K/N,K/N' (a run's nodes) or '-' (not read)
 prints: one line per change point, "run lo hi before after z confidence"
@@ -72,6 +75,35 @@ def changepoints(x, s, noise):
     return changes, noise, estimate, df
 
 
+def rise_between(x, s, noise):
+    """No change point rises: the one-sided test of a rise between the ends
+    (the largest z over all splits, (n - 1) erfc(z / sqrt 2) / 2 <= 0.05), the
+    noise floored and raised to the spread about the two sides of the best
+    split (at most 5 rounds)."""
+    n = len(x)
+    if n < 3:
+        return None
+    for r in range(5):
+        w = [1 / (si * si + noise * noise) for si in s]
+        zs = {j: z_at(x, w, 0, n, j)[0] for j in range(1, n)}
+        rising = [j for j in zs if zs[j] > 0]
+        if not rising:
+            return None
+        k = max(rising, key=lambda j: (zs[j], -j))
+        ss = sum((xi - sum(x[a:b]) / (b - a)) ** 2 for a, b in ((0, k), (k, n)) for xi in x[a:b])
+        between = ss / (n - 2) - sum(si * si for si in s) / n
+        estimate = math.sqrt(between) if between > 0 else 0
+        if estimate <= noise * (1 + 1e-9) or r == 4:
+            break
+        noise = estimate
+    z, before, after = zs[k], z_at(x, w, 0, n, k)[1], z_at(x, w, 0, n, k)[2]
+    p = (n - 1) * math.erfc(z / math.sqrt(2)) / 2
+    if p > 0.05:
+        return None
+    loc = [j for j in rising if z * z - zs[j] ** 2 <= LOCATION]
+    return k, min(loc), max(loc), before, after, z, 1 - p, noise
+
+
 args = sys.argv[1:]
 floor = None
 if args[0] == "--noise":
@@ -89,3 +121,7 @@ for k, lo, hi, before, after, z, conf in changes:
     # point lo - 1, up to the run of point hi
     print("%d %d %d %.4f %.4f %.4f %.6f" % (runs[k], runs[lo - 1] + 1, runs[hi], before, after, z, conf))
 print("%.4f %.4f %.4f %d" % (noise, floor, estimate, df))
+rise = None if any(c[5] > 0 for c in changes) else rise_between(x, s, floor)
+if rise:
+    k, lo, hi, before, after, z, conf, used = rise
+    print("rise %d %d %d %.4f %.4f %.4f %.6f %.4f" % (runs[k], runs[lo - 1] + 1, runs[hi], before, after, z, conf, used))

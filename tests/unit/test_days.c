@@ -221,6 +221,49 @@ static void test_scan(void)
 	fg_days_free(d);
 }
 
+/* The rise between the ends: exact on a clean step, none for a fall or a
+ * series whose spread about the two sides is the noise. */
+static void test_rise_between(void)
+{
+	static const fg_days_point step[] = { { 0, 0 }, { 0, 0 }, { 1, 0 }, { 1, 0 } };
+	fg_days_change c;
+	double noise;
+	/* Equal weights 1 / 0.09: z = 1 / sqrt(0.09 / 2 + 0.09 / 2) = 3.333;
+	 * p = 3 erfc(3.333 / sqrt 2) / 2; the splits 1 and 3 have z 1.925,
+	 * 11.11 - 3.70 > 6.63 from it: the location set is split 2 alone. */
+	CHECK(fg_days_rise_between(&c, &noise, step, 4, 0.3));
+	CHECK(c.at == 2 && c.lo == 2 && c.hi == 2 && noise == 0.3);
+	CHECK(fabs(c.z - 1 / 0.3) < 1e-12 && fabs(c.confidence - (1 - 1.5 * erfc(1 / 0.3 / sqrt(2)))) < 1e-12);
+	CHECK(c.before == 0 && c.after == 1);
+	static const fg_days_point fall[] = { { 1, 0 }, { 1, 0 }, { 0, 0 }, { 0, 0 } };
+	CHECK(!fg_days_rise_between(&c, &noise, fall, 4, 0.3));
+	/* 0, 2, 0, 2: the best split (3) leaves a spread of 0.94 points
+	 * about its sides, far above the floor: no rise at that noise. */
+	static const fg_days_point zigzag[] = { { 0, 0 }, { 2, 0 }, { 0, 0 }, { 2, 0 } };
+	CHECK(!fg_days_rise_between(&c, &noise, zigzag, 4, 0.1) && noise > 0.9);
+	CHECK(!fg_days_rise_between(&c, &noise, step, 2, 0.3));
+}
+
+/* A threshold's end that cannot be told (judge_share: every run "cannot
+ * tell") scans every run; with auto_search_only it refuses. */
+static void test_untold_end(void)
+{
+	static const double shares[] = { 2.0, 2.1, 2.0, 2.05, 3.0, 3.1, 3.0, 3.1 };
+	fg_days_options o;
+	fg_days_options_init(&o);
+	o.noise = 0.1;
+	fg_days *d;
+	fg_error err;
+	CHECK(fg_days_search_runs(&d, 8, 0, 7, &o, judge_share, (void *)shares, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_FOUND && fg_days_untold_end(d) == 0 && fg_days_step_count(d) == 8);
+	CHECK(fg_days_last_fast(d) == 3 && fg_days_first_slow(d) == 4 && fg_days_window_kind(d) == FG_DAYS_WINDOW_DAY);
+	fg_days_free(d);
+	o.auto_search_only = true;
+	CHECK(fg_days_search_runs(&d, 8, 0, 7, &o, judge_share, (void *)shares, &err) == 0);
+	CHECK(fg_days_result(d) == FG_DAYS_GOOD_NOT_FAST && fg_days_untold_end(d) == SIZE_MAX);
+	fg_days_free(d);
+}
+
 /* Runs of two nodes: per run the two nodes' matching samples of 7500. */
 struct nodes_series {
 	const uint64_t (*k)[2];
@@ -308,6 +351,8 @@ int main(void)
 	test_auto_fallback();
 	test_changepoints();
 	test_scan();
+	test_rise_between();
+	test_untold_end();
 	test_cases();
 	test_exhaustive();
 	return check_status("test_days");

@@ -575,17 +575,19 @@ static double default_noise(const fg_days_point *pts, size_t n)
 	return FG_VERDICT_NOISE_FRACTION * median;
 }
 
-bool fg_days_rise_between(fg_days_change *out, double *noise, const fg_days_point *pts, size_t n, double floor)
+int fg_days_rise_between(bool *rose, fg_days_change *out, double *noise, const fg_days_point *pts, size_t n,
+                         double floor, fg_error *err)
 {
+	*rose = false;
+	*noise = floor;
 	if (n < 3)
-		return false;
+		return 0;
 	fg_days_changes est = { 0 };
 	struct segmentation s = { pts, calloc(n, sizeof(double)), calloc(n, sizeof(double)),
 		                  calloc(1, sizeof(fg_days_change)), n, 1 };
-	bool rose = false;
 	size_t best = 0;
-	*noise = floor;
-	for (int round = 0; s.w && s.z && s.changes && round < FG_DAYS_SCAN_ROUNDS; round++) {
+	int rc = s.w && s.z && s.changes ? 0 : fg_error_oom(err, NULL);
+	for (int round = 0; !rc && round < FG_DAYS_SCAN_ROUNDS; round++) {
 		noise_weights(s.w, pts, n, *noise);
 		split_all(&s, 0, n);
 		best = 0;
@@ -601,7 +603,7 @@ bool fg_days_rise_between(fg_days_change *out, double *noise, const fg_days_poin
 		if (est.noise_estimate <= *noise * (1 + 1e-9) || round + 1 == FG_DAYS_SCAN_ROUNDS) {
 			/* One-sided, Bonferroni over the n - 1 splits. */
 			double p = (double)(n - 1) * erfc(s.z[best] / sqrt(2)) / 2;
-			if ((rose = p <= 1 - FG_DAYS_RISE_CONFIDENCE))
+			if ((*rose = p <= 1 - FG_DAYS_RISE_CONFIDENCE))
 				describe_split(out, &s, 0, n, best, p);
 			break;
 		}
@@ -610,7 +612,7 @@ bool fg_days_rise_between(fg_days_change *out, double *noise, const fg_days_poin
 	free(s.w);
 	free(s.z);
 	free(s.changes);
-	return rose;
+	return rc;
 }
 
 int fg_days_changepoints(fg_days_changes *out, const fg_days_point *pts, size_t n, double noise, fg_error *err)
@@ -711,7 +713,8 @@ static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error 
 			d->rise = &d->changes.changes[c];
 	/* No change point rises: whether the share rose between the ends. */
 	d->npoints = npoints;
-	d->rose = !rc && !d->rise && fg_days_rise_between(&d->span, &d->span_noise, pts, npoints, d->changes.noise_floor);
+	if (!rc && !d->rise)
+		rc = fg_days_rise_between(&d->rose, &d->span, &d->span_noise, pts, npoints, d->changes.noise_floor, err);
 	if (d->rose)
 		d->rise = &d->span;
 	free(pts);

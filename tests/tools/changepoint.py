@@ -77,7 +77,7 @@ def changepoints(x, s, noise):
 
 def rise_between(x, s, noise):
     """No change point rises: the one-sided test of a rise between the ends
-    (the largest z over all splits, (n - 1) erfc(z / sqrt 2) / 2 <= 0.05), the
+    (the largest z over all splits, (n - 1) erfc(z / sqrt 2) / 2 <= 0.01), the
     noise floored and raised to the spread about the two sides of the best
     split (at most 5 rounds)."""
     n = len(x)
@@ -98,7 +98,7 @@ def rise_between(x, s, noise):
         noise = estimate
     z, before, after = zs[k], z_at(x, w, 0, n, k)[1], z_at(x, w, 0, n, k)[2]
     p = (n - 1) * math.erfc(z / math.sqrt(2)) / 2
-    if p > 0.05:
+    if p > 0.01:
         return None
     loc = [j for j in rising if z * z - zs[j] ** 2 <= LOCATION]
     return k, min(loc), max(loc), before, after, z, 1 - p, noise

@@ -228,20 +228,22 @@ static void test_rise_between(void)
 	static const fg_days_point step[] = { { 0, 0 }, { 0, 0 }, { 1, 0 }, { 1, 0 } };
 	fg_days_change c;
 	double noise;
+	bool rose;
+	fg_error err;
 	/* Equal weights 1 / 0.09: z = 1 / sqrt(0.09 / 2 + 0.09 / 2) = 3.333;
 	 * p = 3 erfc(3.333 / sqrt 2) / 2; the splits 1 and 3 have z 1.925,
 	 * 11.11 - 3.70 > 6.63 from it: the location set is split 2 alone. */
-	CHECK(fg_days_rise_between(&c, &noise, step, 4, 0.3));
+	CHECK(!fg_days_rise_between(&rose, &c, &noise, step, 4, 0.3, &err) && rose);
 	CHECK(c.at == 2 && c.lo == 2 && c.hi == 2 && noise == 0.3);
 	CHECK(fabs(c.z - 1 / 0.3) < 1e-12 && fabs(c.confidence - (1 - 1.5 * erfc(1 / 0.3 / sqrt(2)))) < 1e-12);
 	CHECK(c.before == 0 && c.after == 1);
 	static const fg_days_point fall[] = { { 1, 0 }, { 1, 0 }, { 0, 0 }, { 0, 0 } };
-	CHECK(!fg_days_rise_between(&c, &noise, fall, 4, 0.3));
+	CHECK(!fg_days_rise_between(&rose, &c, &noise, fall, 4, 0.3, &err) && !rose);
 	/* 0, 2, 0, 2: the best split (3) leaves a spread of 0.94 points
 	 * about its sides, far above the floor: no rise at that noise. */
 	static const fg_days_point zigzag[] = { { 0, 0 }, { 2, 0 }, { 0, 0 }, { 2, 0 } };
-	CHECK(!fg_days_rise_between(&c, &noise, zigzag, 4, 0.1) && noise > 0.9);
-	CHECK(!fg_days_rise_between(&c, &noise, step, 2, 0.3));
+	CHECK(!fg_days_rise_between(&rose, &c, &noise, zigzag, 4, 0.1, &err) && !rose && noise > 0.9);
+	CHECK(!fg_days_rise_between(&rose, &c, &noise, step, 2, 0.3, &err) && !rose);
 }
 
 /* A threshold's end that cannot be told (judge_share: every run "cannot

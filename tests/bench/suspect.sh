@@ -146,6 +146,8 @@ for line in open(os.path.join(work, "series.txt")):
     fetched += ndays if p.returncode and "every run scanned" in p.stderr else \
         sum(l.startswith("tested ") for l in p.stderr.splitlines())
     b = band(change)
+    if p.returncode not in (0, 1):  # not an answer: a broken set-up, never a "refusal"
+        sys.exit("suspect.sh: fgbisect days exited %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:]))
     if p.returncode != 0:  # no window
         failed += 1
         count["nosep" if "no rise" in p.stderr else "ends"][b] += 1

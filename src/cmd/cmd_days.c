@@ -30,7 +30,7 @@ static const char description[] =
 	"than a search that trusts each verdict, at N runs' downloads.  The search scans\n"
 	"too when its ends cannot be told apart (--threshold auto) or an end cannot be\n"
 	"told at the threshold.  When no change point rises but the share rose between\n"
-	"the ends (one-sided, 95%), the answer is the window the data support: the first\n"
+	"the ends (one-sided, 99%), the answer is the window the data support: the first\n"
 	"slow day cannot be told (JSON window_kind \"rise\").\n"
 	"With --repo, lists the commits between the two runs and the source files of the\n"
 	"frames that grew most between them, with their last commit, and ends with the\n"

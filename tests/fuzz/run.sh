@@ -11,8 +11,8 @@
 # .go sources for the native one)
 # and, when present, the real profiles of ../shared/fixtures; nothing of
 # ../shared is ever written into the checkout; its real JFR recording and
-# pprof profile keep their pools and tables but a few hundred samples (see
-# cut_jfr).  Crashing and slow inputs are kept in $FG_FUZZ_ARTIFACTS (default
+# pprof profile keep a few hundred samples and the pool entries and table
+# rows those name (see cut_jfr, cut_pprof).  Crashing and slow inputs are kept in $FG_FUZZ_ARTIFACTS (default
 # build-fuzz/artifacts) to become regression tests (tests/fuzz/regressions/,
 # replayed first, each under a time bound).
 #
@@ -128,7 +128,7 @@ def varint(b, i):
 # -> 134), 1,304-1,340 -> 1,369-1,426 edges at the end; fuzz_pprof's
 # replay beside the old and the new fuzz_jfr within noise (74-96 and 79-99
 # ms an input).  Then fuzz_pprof ran 85 inputs a second in CI at load 2.8:
-# its profile is cut the same way (prune_pprof: the locations, functions
+# its profile is cut the same way (cut_pprof: the locations, functions
 # and strings the 100 kept samples and the other fields name, the strings
 # renumbered; 44 -> 20 KB, the same collapse, annotated collapse, top and
 # protocol answers), its harness reads an input once without a record for
@@ -339,33 +339,6 @@ def cut_jfr(raw, keep):
         pos += size
     return b"".join(out) + raw[pos:] if out else raw
 
-def cut_pprof(raw, keep):
-    """The profile with its first `keep` samples (field 2), every table whole."""
-    out, i, seen = [], 0, 0
-    try:
-        while i < len(raw):
-            st = i
-            k, i = varint(raw, i)
-            w = k & 7
-            if w == 0:
-                _, i = varint(raw, i)
-            elif w == 2:
-                n, i = varint(raw, i)
-                i += n
-            elif w == 1:
-                i += 8
-            elif w == 5:
-                i += 4
-            else:
-                return raw
-            if k >> 3 == 2:
-                seen += 1
-                if seen > keep:
-                    continue
-            out.append(raw[st:i])
-    except IndexError:
-        return raw
-    return b"".join(out) if i == len(raw) else raw
 def pb_fields(b):
     """A protobuf message's fields: (number, wire type, value), a value an
     int (varint, fixed) or bytes (length-delimited)."""
@@ -413,11 +386,31 @@ def pb_ints(w, v):
         out.append(x)
     return out
 
-def prune_pprof(raw):
-    """The profile with only the locations, functions and strings its
-    samples (and its other fields) name, the strings renumbered: the real
-    profile's tables are most of its bytes once cut to a few samples."""
-    top = pb_fields(raw)
+def cut_pprof(raw, keep):
+    """The profile with its first `keep` samples (field 2) and the tables
+    they name (prune_pprof: the real profile's tables are most of its bytes
+    once cut to a few samples); the profile itself when it has no more
+    samples or does not parse."""
+    try:
+        fields = pb_fields(raw)
+    except IndexError:
+        return raw
+    if sum(f == 2 for f, _, _ in fields) <= keep:
+        return raw
+    seen = 0
+    top = []
+    for f, w, v in fields:
+        seen += f == 2
+        if f != 2 or seen <= keep:
+            top.append((f, w, v))
+    try:
+        return pb_encode(prune_pprof(top))
+    except (IndexError, ValueError):  # a table that does not parse: kept whole
+        return pb_encode(top)
+
+def prune_pprof(top):
+    """A profile's fields without the locations, functions and strings that
+    its samples and other fields do not name, the strings renumbered."""
     locs = set()
     for f, w, v in top:
         if f == 2:
@@ -470,7 +463,7 @@ def prune_pprof(raw):
             out.append((f, 2, b"".join(pb_varint(renum.get(x, 0)) for x in pb_ints(w, v))))
         else:
             out.append((f, w, v))
-    return pb_encode(out)
+    return out
 
 for t in ("archive", "html", "collapsed", "profile", "gzip", "runs", "method", "native", "metrics", "commitgraph", "rawtree", "pack", "jfr", "pprof", "svg", "perf"):
     os.makedirs(os.path.join(out, t), exist_ok=True)
@@ -540,13 +533,7 @@ for d in dirs:
                     put("svg", data)
                 continue
             if stem.endswith(".pb"):
-                cut = cut_pprof(data, 100)
-                if len(cut) < len(data):
-                    try:
-                        cut = prune_pprof(cut)
-                    except (IndexError, ValueError):
-                        pass
-                data = cut
+                data = cut_pprof(data, 100)
                 if len(data) <= 256 << 10:
                     # Both pattern sets and options, as fuzz_jfr's seeds.
                     put("pprof", data)

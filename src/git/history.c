@@ -122,6 +122,20 @@ static void qfiles_free(qfile *files, size_t n)
 	free(files);
 }
 
+/* A profile's frame whose class is named by Java's convention (its simple
+ * name upper-case: `java/util/concurrent/locks/AbstractQueuedSynchronizer`)
+ * is a Java frame even when no file of the tree holds its class (the JDK's,
+ * a dependency's): it never names a native function (the JDK's
+ * `AbstractQueuedSynchronizer.enqueue` once found Go's `enqueue` in a
+ * vendored gRPC).  A lower-case one (`mymod/pkg.Func`) may be Go's; a name
+ * typed by the user (`server.New`) is left to the definitions found. */
+static bool java_by_convention(const fg_history *h, const char *cls)
+{
+	const char *simple = strrchr(cls, '/');
+	simple = simple ? simple + 1 : cls;
+	return !h->typed_names && *simple >= 'A' && *simple <= 'Z';
+}
+
 static int query(fg_history_result **out, fg_history *h, const char *const *frames, size_t count, bool methods,
 		 fg_error *err)
 {
@@ -156,7 +170,7 @@ static int query(fg_history_result **out, fg_history *h, const char *const *fram
 											     frames[fr] ? frames[fr] : "", err);
 		size_t one;
 		rc = jc < 0 ? jc : 0;
-		javaless[fr] = jc == 0 || (jc == 1 && find_candidates(h, cls, &one, 1) == 0);
+		javaless[fr] = jc == 0 || (jc == 1 && !java_by_convention(h, cls) && find_candidates(h, cls, &one, 1) == 0);
 	}
 	if (rc == 0)
 		rc = fg_history_native_resolve(&native, h, frames, javaless, count, err);

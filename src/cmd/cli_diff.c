@@ -440,6 +440,7 @@ static void print_json(const struct cli_diff_shown *s)
 	if (s->hist && s->window) {
 		fg_json_key(&j, "decision");
 		cli_decision_json(&j, s->hist->decision);
+		fg_json_member_string(&j, "no_decision", cli_growers_no_decision(r));
 		cli_growers_note_json(&j, r, s->hot);
 	}
 	if (s->metrics)
@@ -460,8 +461,10 @@ static void print_text(const struct cli_diff_shown *s)
 	text_entries("grew in candidate", r->grew, r->ngrew, s->names, s->hist ? s->hist->result : NULL);
 	text_entries("shrank in candidate", r->shrank, r->nshrank, s->names, NULL);
 	text_hidden(r, s->names);
-	if (s->hist && s->hist->decision) {
+	if (s->hist && s->window && (s->hist->decision || cli_growers_no_decision(r))) {
 		cli_decision_text(stdout, s->hist->decision);
+		if (cli_growers_no_decision(r))
+			printf("\nno decision: %s\n", cli_growers_no_decision(r));
 		cli_growers_note_text(stdout, r, s->hot);
 	}
 	if (s->lens) {

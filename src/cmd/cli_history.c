@@ -465,6 +465,11 @@ void cli_decision_text(FILE *out, const fg_decision *d)
 	decision_words(out, d);
 }
 
+const char *cli_growers_no_decision(const fg_diff_result *r)
+{
+	return r->node_df ? NULL : fg_explain_no_decision_one_side;
+}
+
 void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed)
 {
 	if (r->ngrew > weighed)

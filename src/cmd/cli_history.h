@@ -61,6 +61,10 @@ void cli_decision_text(FILE *out, const fg_decision *d);
 void cli_growers_note_text(FILE *out, const fg_diff_result *r, size_t weighed);
 void cli_growers_note_json(fg_json *j, const fg_diff_result *r, size_t weighed);
 
+/* Why the growers of r decide nothing (one profile a side: they may be
+ * differences between nodes), or NULL when they may. */
+const char *cli_growers_no_decision(const fg_diff_result *r);
+
 /* What explains a window (explain/explain.h) for `days --repo` and
  * `bisect`: the pattern's share on both sides with its noise and its
  * groups, the hot files, the decision or why there is none, and the

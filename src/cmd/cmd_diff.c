@@ -138,9 +138,11 @@ static int look_up_files(fg_hotfiles *hist, const char *repo, const fg_history_o
 	with_files.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames (read only) */
 	with_files.frame_file_ctx = (void *)names;
 	int rc = fg_growers_find(&g, diff, result, names, result->ngrew, hot, err);
+	/* One profile a side: the growers decide nothing (cli_growers_no_decision). */
+	size_t weighed = cli_growers_no_decision(result) ? 0 : hot < g.nframes ? hot : g.nframes;
 	if (!rc)
-		rc = cli_history_look_up(hist, repo, &with_files, true, g.frames, g.nframes, hot < g.nframes ? hot : g.nframes,
-					 g.stack, g.nstack, err);
+		rc = cli_history_look_up(hist, repo, &with_files, true, g.frames, g.nframes, weighed, g.stack, g.nstack,
+					 err);
 	fg_growers_clear(&g);
 	return rc;
 }

@@ -28,7 +28,7 @@ static const char description[] =
 	"diff (as `fgbisect diff` computes it: normalised names, beyond noise at a 5%\n"
 	"false-discovery rate and by at least 0.25 points, most significant first; gRPC\n"
 	"against REST refused unless --force); with one profile a side, noise cannot be\n"
-	"separated from signal, and the output says so.\n"
+	"separated from signal: the output says so and the growers decide nothing.\n"
 	"With --frame PAT and two profiles, PAT is the pattern `share` takes, matched\n"
 	"against the profiles' frames: its frames grouped by class and method with their\n"
 	"shares on both sides and their noise, looked up beside the growers; those grown\n"
@@ -123,6 +123,8 @@ static void print_json(const fg_hotfiles *hist, const struct growth *g)
 	if (fg_history_good_id(hist->history)) {
 		fg_json_key(&j, "decision");
 		cli_decision_json(&j, hist->decision);
+		if (g)
+			fg_json_member_string(&j, "no_decision", cli_growers_no_decision(&g->result));
 	}
 	bool unresolved = false;
 	for (size_t i = 0; !g && i < fg_history_result_count(r); i++)
@@ -159,6 +161,8 @@ static void print_text(const fg_hotfiles *hist, const struct growth *g)
 			printf("  %s\n", unresolved_hint);
 	}
 	cli_decision_text(stdout, hist->decision);
+	if (g && good && cli_growers_no_decision(&g->result))
+		printf("\nno decision: %s\n", cli_growers_no_decision(&g->result));
 	if (g)
 		cli_growers_note_text(stdout, &g->result, g->growers.nframes);
 }
@@ -319,9 +323,11 @@ int cmd_hotfiles(int argc, char **argv)
 		rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
 		opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
 		opts.frame_file_ctx = g.names;
+		/* One profile a side: the growers may be differences between
+		 * nodes, so they decide nothing (explain.h). */
 		if (!rc && profiles)
 			rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes,
-						 SIZE_MAX, g.growers.stack, g.growers.nstack, &err);
+						 g.result.node_df ? SIZE_MAX : 0, g.growers.stack, g.growers.nstack, &err);
 		else if (!rc)
 			rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 		if (!rc && po.json)

@@ -22,6 +22,9 @@ const char fg_explain_not_separable[] =
 	"one profile a side: no node spread to measure, so noise cannot be separated from\n"
 	"signal: the grown frames may be differences between nodes (give every node of each run)";
 
+const char fg_explain_no_decision_one_side[] =
+	"one profile a side: noise cannot be separated from signal, so no suspect is named from the frames that grew";
+
 void fg_explain_headline(char *out, size_t size, const fg_explain *e, const char *pattern)
 {
 	snprintf(out, size, "%s: base %.2f%% \xe2\x86\x92 candidate %.2f%% (%+.2f points \xc2\xb1%.2f)", pattern, e->base,
@@ -315,10 +318,8 @@ int fg_explain_window(fg_explain *out, fg_repo *repo, const char *dir, fg_diff *
 		rc = fg_hotfiles_look_up(&out->hot, dir, repo, &ho, true, frames, n, out->weighed, stack, nstack, err);
 	}
 	if (!rc && !out->weighed && (o->history ? o->history->good : o->good))
-		out->no_decision = !out->separable
-			? "one profile a side: noise cannot be separated from signal, so no suspect is named from the "
-			  "frames that grew"
-			: "no frame grew beyond noise: no suspect is named";
+		out->no_decision = !out->separable ? fg_explain_no_decision_one_side
+		                                   : "no frame grew beyond noise: no suspect is named";
 	free(ids);
 	free(frames);
 	free(stack);

@@ -84,4 +84,8 @@ void fg_explain_headline(char *out, size_t size, const fg_explain *e, const char
  * two lines. */
 extern const char fg_explain_not_separable[];
 
+/* Why there is no decision from the growers with one profile a side (every
+ * command that explains growers says it so). */
+extern const char fg_explain_no_decision_one_side[];
+
 #endif

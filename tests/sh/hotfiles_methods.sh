@@ -486,7 +486,9 @@ g checkout -q -b b good
 sed -i 's/        return key;/        return key.toString();/' "$CF"
 g add -A && commit -m "db: get returns the key's string"
 g tag badB
-BASE="$FG_SOURCE_DIR/fixtures/day01-broker-0-grpc.collapsed.gz"
+# Day 1's three brokers against the candidate: with one profile a side the
+# growers decide nothing (hotfiles_profiles.sh).
+BASES=("$FG_SOURCE_DIR"/fixtures/day01-broker-{0,1,2}-grpc.collapsed.gz)
 CAND="$FG_SOURCE_DIR/fixtures/day10-broker-0-grpc.collapsed.gz"
 hot="$F.ensureInOpenTransaction"
 # --top 1: ensureInOpenTransaction, the change the diff ranks first (the
@@ -494,9 +496,9 @@ hot="$F.ensureInOpenTransaction"
 for form in hotfiles diff; do
 	for side in A B; do
 		if [ $form = hotfiles ]; then
-			j=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad bad$side --top 1 --json "$BASE" "$CAND")
+			j=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad bad$side --top 1 --json "${BASES[@]}" -- "$CAND")
 		else
-			j=$("$FGBISECT" diff --repo "$prof" --good good --bad bad$side --hot 1 --json "$BASE" "$CAND")
+			j=$("$FGBISECT" diff --repo "$prof" --good good --bad bad$side --hot 1 --json "${BASES[@]}" -- "$CAND")
 		fi
 		want=$([ $side = A ] && echo "changed changed" || echo "changed unchanged")
 		got=$(jq -r '.decision | "\(.kind) \(.method_kind)"' <<<"$j")
@@ -505,11 +507,11 @@ for form in hotfiles diff; do
 		[ "$got" = "$([ $side = A ] && echo changed || echo unchanged)" ] || fail "$form $side: $hot is $got"
 	done
 done
-txt=$("$FGBISECT" diff --repo "$prof" --good good --bad badB --hot 1 "$BASE" "$CAND")
+txt=$("$FGBISECT" diff --repo "$prof" --good good --bad badB --hot 1 "${BASES[@]}" -- "$CAND")
 grep -q "the file changed but not this method: look at the callers or the configuration" <<<"$txt" ||
 	fail "diff text B: $txt"
 want=$(git -C "$prof" log -1 --format=%H badA)
-txt=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad badA --top 1 "$BASE" "$CAND")
+txt=$("$FGBISECT" hotfiles --repo "$prof" --good good --bad badA --top 1 "${BASES[@]}" -- "$CAND")
 grep -q "the hot method changed in commit ${want:0:12} (+1 -0)" <<<"$txt" || fail "hotfiles text A: $txt"
 
 if [ "$FAILS" -ne 0 ]; then

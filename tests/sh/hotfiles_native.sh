@@ -147,20 +147,25 @@ synth_perf() { # binary helper-count compute-self other
 }
 
 perf_how="perf record"
-record() { # side
+# Two captures a side, as two nodes: with one profile a side the growers
+# decide nothing (hotfiles_profiles.sh).
+record() { # side capture
 	command -v perf >/dev/null &&
-		(cd "$tmp/$1" && perf record -q -F 4999 -g -o "$tmp/$1.data" -- ./prog) >/dev/null 2>&1 &&
-		perf script -i "$tmp/$1.data" -F +srcline >"$tmp/$1.perf" 2>/dev/null
+		(cd "$tmp/$1" && perf record -q -F 4999 -g -o "$tmp/$2.data" -- ./prog) >/dev/null 2>&1 &&
+		perf script -i "$tmp/$2.data" -F +srcline >"$tmp/$2.perf" 2>/dev/null
 }
-if ! { record good && record bad; }; then
+if ! { record good good && record good good2 && record bad bad && record bad bad2; }; then
 	perf_how="perf-script text written from the binaries' symbols and line tables (perf cannot record here)"
 	synth_perf "$tmp/good/prog" 200 300 400 >"$tmp/good.perf"
+	synth_perf "$tmp/good/prog" 210 290 400 >"$tmp/good2.perf"
 	synth_perf "$tmp/bad/prog" 700 300 400 >"$tmp/bad.perf"
+	synth_perf "$tmp/bad/prog" 680 310 400 >"$tmp/bad2.perf"
 fi
+C_SIDES=("$tmp/good.perf" "$tmp/good2.perf" -- "$tmp/bad.perf" "$tmp/bad2.perf")
 echo "C profiles: $perf_how"
 grep -q 'work\.c:[0-9]' "$tmp/bad.perf" || fail "perf script -F +srcline printed no source line of work.c"
 
-"$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "$tmp/good.perf" "$tmp/bad.perf" >"$tmp/c.json"
+"$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "${C_SIDES[@]}" >"$tmp/c.json"
 j="$tmp/c.json"
 grew=$(jq -r '[.grew[].frame] | index("helper") != null' "$j")
 check_eq "helper grew" "$grew" true
@@ -183,7 +188,7 @@ out=$(method_check "$j" "$repo" "$good" "$bad")
 check_eq "methods against git log -L" "$out" ""
 check_eq "the decision is native" "$(jq -r '.decision.native' "$j")" true
 check_eq "the suspect" "$(jq -r '[.decision.suspects[].commit] | join(",")' "$j")" "$slow"
-"$FGBISECT" hotfiles --good "$good" --bad "$bad" "$tmp/good.perf" "$tmp/bad.perf" >"$tmp/c.txt"
+"$FGBISECT" hotfiles --good "$good" --bad "$bad" "${C_SIDES[@]}" >"$tmp/c.txt"
 grep -q JVM "$tmp/c.txt" && fail "a native profile's decision speaks of the JVM"
 grep -q 'the hot method changed in commit' "$tmp/c.txt" || fail "the hot function's change is not named"
 
@@ -239,17 +244,19 @@ done
 
 # The decision's build files: the hot files' directories and above (the
 # root Makefile), not docs/.
-"$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "$tmp/good.perf" "$tmp/bad.perf" >"$tmp/c.json"
+"$FGBISECT" hotfiles --json --good "$good" --bad "$bad" "${C_SIDES[@]}" >"$tmp/c.json"
 check_eq "native build files" "$(jq -r '.decision.build_files | join(",")' "$tmp/c.json")" Makefile
 
 # Native frames outside the repository: in a C project, the decision is
 # the build's (a library grew); in a JVM project, C++ frames are the JVM's.
 printf 'prog;main;compute;helper 500\nprog;main;memcpy 100\n' >"$tmp/ext-base.collapsed"
 printf 'prog;main;compute;helper 500\nprog;main;memcpy 600\n' >"$tmp/ext-cand.collapsed"
-"$FGBISECT" hotfiles --json --hot 1 --good "$good" --bad "$bad" "$tmp/ext-base.collapsed" "$tmp/ext-cand.collapsed" \
-	>"$tmp/ext.json"
+printf 'prog;main;compute;helper 490\nprog;main;memcpy 110\n' >"$tmp/ext-base2.collapsed"
+printf 'prog;main;compute;helper 510\nprog;main;memcpy 590\n' >"$tmp/ext-cand2.collapsed"
+EXT_SIDES=("$tmp/ext-base.collapsed" "$tmp/ext-base2.collapsed" -- "$tmp/ext-cand.collapsed" "$tmp/ext-cand2.collapsed")
+"$FGBISECT" hotfiles --json --hot 1 --good "$good" --bad "$bad" "${EXT_SIDES[@]}" >"$tmp/ext.json"
 check_eq "memcpy: external, native" "$(jq -r '"\(.decision.kind) \(.decision.native)"' "$tmp/ext.json")" "external true"
-"$FGBISECT" hotfiles --hot 1 --good "$good" --bad "$bad" "$tmp/ext-base.collapsed" "$tmp/ext-cand.collapsed" |
+"$FGBISECT" hotfiles --hot 1 --good "$good" --bad "$bad" "${EXT_SIDES[@]}" |
 	grep -q 'a library, the runtime or the kernel' || fail "a native external decision names no library"
 jrepo="$tmp/java"
 git init -q -b main "$jrepo"
@@ -259,8 +266,10 @@ printf 'int memcpy_unused;\n' >"$jrepo/native.c"
 (cd "$jrepo" && g add -A && commit -m one && printf '<project/>\n' >pom.xml && g add -A && commit -m two)
 printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 100\njava;p/A.run 500\n' >"$tmp/jvm-base.collapsed"
 printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 500\njava;p/A.run 100\n' >"$tmp/jvm-cand.collapsed"
-"$FGBISECT" hotfiles --json --hot 1 --repo "$jrepo" --good HEAD~1 "$tmp/jvm-base.collapsed" "$tmp/jvm-cand.collapsed" \
-	>"$tmp/jvm.json"
+printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 110\njava;p/A.run 490\n' >"$tmp/jvm-base2.collapsed"
+printf 'java;p/A.run;G1ParScanThreadState::trim_queue() 490\njava;p/A.run 110\n' >"$tmp/jvm-cand2.collapsed"
+"$FGBISECT" hotfiles --json --hot 1 --repo "$jrepo" --good HEAD~1 "$tmp/jvm-base.collapsed" "$tmp/jvm-base2.collapsed" -- \
+	"$tmp/jvm-cand.collapsed" "$tmp/jvm-cand2.collapsed" >"$tmp/jvm.json"
 check_eq "a JVM's C++ frame: not native" "$(jq -r '"\(.decision.kind) \(.decision.native)"' "$tmp/jvm.json")" \
 	"external false"
 
@@ -322,9 +331,14 @@ printf 'app;runtime.main;main.main;%s 300\napp;runtime.main;main.main;%s;%s.func
 printf 'app;runtime.main;main.main;%s 300\napp;runtime.main;main.main;%s;%s.func1;runtime.mallocgc 500\napp;runtime.main;main.main 200\n' \
 	"$H" "$H" "$H" >"$tmp/cand.collapsed"
 W="$FG_SOURCE_DIR/tests/tools/write_pprof.py"
-python3 "$W" --packed --files "$tmp/files.tsv" "$tmp/base.collapsed" "$tmp/base.pb.gz"
-python3 "$W" --packed --files "$tmp/files.tsv" "$tmp/cand.collapsed" "$tmp/cand.pb.gz"
-"$FGBISECT" hotfiles --json --good "$ggood" --bad "$gbad" "$tmp/base.pb.gz" "$tmp/cand.pb.gz" >"$tmp/go.json"
+# A second node a side: the same stacks, a few samples moved.
+sed 's/ 600$/ 590/' "$tmp/base.collapsed" >"$tmp/base2.collapsed"
+sed 's/ 200$/ 210/' "$tmp/cand.collapsed" >"$tmp/cand2.collapsed"
+for f in base base2 cand cand2; do
+	python3 "$W" --packed --files "$tmp/files.tsv" "$tmp/$f.collapsed" "$tmp/$f.pb.gz"
+done
+"$FGBISECT" hotfiles --json --good "$ggood" --bad "$gbad" "$tmp/base.pb.gz" "$tmp/base2.pb.gz" -- \
+	"$tmp/cand.pb.gz" "$tmp/cand2.pb.gz" >"$tmp/go.json"
 j="$tmp/go.json"
 check_eq "Go: Handle's file" "$(jq -r "[.files[] | select(.frame == \"$H\") | .path] | join(\",\")" "$j")" \
 	pkg/server/server.go
@@ -347,5 +361,19 @@ check_eq "Go: build files of the module, not web/" "$(jq -r '.decision.build_fil
 check_eq "Go: server.New is no class" \
 	"$("$FGBISECT" hotfiles --json --repo "$repo" --frame server.New | jq -c '.files[] | [.class, .function, .path]')" \
 	'[null,"New","pkg/server/server.go"]'
+# A profile's JDK frame is Java's even though no file holds its class: the
+# Go function of the same name is not its definition (the JDK's
+# AbstractQueuedSynchronizer.enqueue was once found in a vendored gRPC's
+# controlbuf.go); a lower-case package (`shop/queue.enqueue`) may be Go's.
+printf 'package server\n\nfunc enqueue(n int) int {\n\treturn n + 1\n}\n' >pkg/server/queue.go
+g add -A
+commit -m "server: a queue"
+Q='java/util/concurrent/locks/AbstractQueuedSynchronizer.enqueue'
+printf 'app;%s 10\napp;shop/queue.enqueue 10\napp 500\n' "$Q" >"$tmp/q-base.collapsed"
+printf 'app;%s 400\napp;shop/queue.enqueue 300\napp 500\n' "$Q" >"$tmp/q-cand.collapsed"
+check_eq "a JDK frame is no Go function" \
+	"$("$FGBISECT" hotfiles --json --repo "$repo" "$tmp/q-base.collapsed" "$tmp/q-cand.collapsed" |
+		jq -c '[.files[] | [.frame, .class, .function, .path]]')" \
+	"[[\"$Q\",\"java/util/concurrent/locks/AbstractQueuedSynchronizer\",null,null],[\"shop/queue.enqueue\",null,\"enqueue\",\"pkg/server/queue.go\"]]"
 
 finish

@@ -31,8 +31,7 @@ struct fg_days {
 	bool fell_back;              /* --threshold auto: the ends did not separate, every run was scanned */
 	fg_verdict_auto ends;        /* then: how the ends compared */
 	size_t untold;               /* a threshold: the end that could not be told, every run scanned */
-	bool rose;                   /* rise is span: no change point, a rise between the ends */
-	fg_days_change span;
+	fg_days_change span;         /* the rise between the ends, when rise points here */
 	double span_noise;           /* the noise its test used */
 	size_t npoints;
 };
@@ -693,7 +692,6 @@ static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error 
 	free(d->points);
 	fg_days_changes_clear(&d->changes);
 	d->rise = NULL;
-	d->rose = false;
 	fg_days_point *pts = calloc(d->nruns, sizeof(*pts));
 	if (!pts || !(d->points = calloc(d->nruns, sizeof(*d->points)))) {
 		free(pts);
@@ -713,9 +711,10 @@ static int find_rise(fg_days *d, size_t from, size_t to, double noise, fg_error 
 			d->rise = &d->changes.changes[c];
 	/* No change point rises: whether the share rose between the ends. */
 	d->npoints = npoints;
+	bool rose = false;
 	if (!rc && !d->rise)
-		rc = fg_days_rise_between(&d->rose, &d->span, &d->span_noise, pts, npoints, d->changes.noise_floor, err);
-	if (d->rose)
+		rc = fg_days_rise_between(&rose, &d->span, &d->span_noise, pts, npoints, d->changes.noise_floor, err);
+	if (rose)
 		d->rise = &d->span;
 	free(pts);
 	return rc;
@@ -759,7 +758,6 @@ static int narrow_window(fg_days *d, const fg_days_options *opts, fg_error *err)
 		d->first_slow = slow;
 	} else { /* the search's window stands: no rise describes it */
 		d->rise = NULL;
-		d->rose = false;
 	}
 	return 0;
 }
@@ -840,13 +838,14 @@ size_t fg_days_untold_end(const fg_days *d)
 
 enum fg_days_window_kind fg_days_window_kind(const fg_days *d)
 {
-	return d->rose ? FG_DAYS_WINDOW_RISE : d->first_slow > d->last_fast + 1 ? FG_DAYS_WINDOW_RUNS
-	                                                                         : FG_DAYS_WINDOW_DAY;
+	if (d->rise == &d->span)
+		return FG_DAYS_WINDOW_RISE;
+	return d->first_slow > d->last_fast + 1 ? FG_DAYS_WINDOW_RUNS : FG_DAYS_WINDOW_DAY;
 }
 
 double fg_days_rise_noise(const fg_days *d)
 {
-	return d->rose ? d->span_noise : 0;
+	return d->rise == &d->span ? d->span_noise : 0;
 }
 
 const char *fg_days_window_kind_name(enum fg_days_window_kind k)

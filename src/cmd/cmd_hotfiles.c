@@ -323,11 +323,11 @@ int cmd_hotfiles(int argc, char **argv)
 		rc = profiles ? grow_frames(&g, in, nin, &po, force, (size_t)top, &err) : 0;
 		opts.frame_file = fg_names_file_by_name; /* the profiles' source files of native frames */
 		opts.frame_file_ctx = g.names;
-		/* One profile a side: the growers may be differences between
-		 * nodes, so they decide nothing (explain.h). */
+		/* One profile a side: the growers decide nothing. */
 		if (!rc && profiles)
 			rc = cli_history_look_up(&hist, repo, &opts, methods, g.growers.frames, g.growers.nframes,
-						 g.result.node_df ? SIZE_MAX : 0, g.growers.stack, g.growers.nstack, &err);
+						 cli_growers_no_decision(&g.result) ? 0 : SIZE_MAX, g.growers.stack,
+						 g.growers.nstack, &err);
 		else if (!rc)
 			rc = cli_history_look_up(&hist, repo, &typed, methods, frames, nframes, SIZE_MAX, NULL, 0, &err);
 		if (!rc && po.json)
